@@ -1,0 +1,76 @@
+/** Byte helpers shared by every layer: hex, concatenation, comparison, fixed-width little-endian integers. */
+import { DecodeError } from '../errors.ts';
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+export function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i]!];
+  return out;
+}
+
+/** Parses lowercase or uppercase hex without a prefix; throws DecodeError on odd length or a non-hex digit. */
+export function fromHex(hex: string): Uint8Array {
+  if (hex.length % 2 !== 0) throw new DecodeError(`hex string has odd length ${hex.length}`);
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) {
+    const byte = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+    if (Number.isNaN(byte) || !/^[0-9a-fA-F]{2}$/.test(hex.slice(2 * i, 2 * i + 2))) {
+      throw new DecodeError(`invalid hex digit near offset ${2 * i}`);
+    }
+    out[i] = byte;
+  }
+  return out;
+}
+
+/** `0x` + 64 lowercase hex digits: the API form of every hash (DESIGN.md §2). */
+export function toHash0x(hash: Uint8Array): string {
+  return `0x${toHex(hash)}`;
+}
+
+export function concatBytes(...parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const p of parts) length += p.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
+/** Lexicographic order of bytes; shorter prefix first. Kaspa breaks GHOSTDAG hash ties this way. */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
+
+/** Big-endian unsigned integer of any width (256-bit hashes and targets). */
+export function bytesToBigIntBE(bytes: Uint8Array): bigint {
+  let n = 0n;
+  for (let i = 0; i < bytes.length; i++) n = (n << 8n) | BigInt(bytes[i]!);
+  return n;
+}
+
+export function bigIntToBytesBE(n: bigint, width: number): Uint8Array {
+  const out = new Uint8Array(width);
+  let v = n;
+  for (let i = width - 1; i >= 0; i--) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  if (v !== 0n) throw new DecodeError(`integer does not fit in ${width} bytes`);
+  return out;
+}
