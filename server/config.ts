@@ -1,0 +1,135 @@
+/**
+ * Node configuration: command-line flags over a `key=value` config file (Bitcoin Core style: `#` comments,
+ * `addnode=` repeats) over network defaults. Every key is documented in docs/operations.md.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ErrorCode, WeftError } from '../src/errors.ts';
+import { getNetworkParams, type NetworkParams } from '../src/consensus/params.ts';
+
+export class ConfigError extends WeftError {
+  constructor(message: string, hint?: string) {
+    super(ErrorCode.InvalidParams, message, hint === undefined ? {} : { hint });
+  }
+}
+
+export type NetworkName = 'mainnet' | 'testnet' | 'devnet';
+
+export interface NodeConfig {
+  readonly network: NetworkName;
+  readonly params: NetworkParams;
+  readonly datadir: string;
+  readonly mine: boolean;
+  readonly minerAddress: string | undefined;
+  readonly threads: number;
+  readonly rpcPort: number;
+  readonly wsPort: number;
+  readonly p2pPort: number;
+  readonly grpcPort: number;
+  readonly host: string;
+  readonly addnode: readonly string[];
+  readonly logLevel: string;
+}
+
+/** Flag / config key → how to read it. Config files use the same names without the leading dashes. */
+const keys = {
+  network: 'string',
+  datadir: 'string',
+  config: 'string',
+  mine: 'boolean',
+  'miner-address': 'string',
+  threads: 'integer',
+  'rpc-port': 'port',
+  'ws-port': 'port',
+  'p2p-port': 'port',
+  'grpc-port': 'port',
+  host: 'string',
+  addnode: 'list',
+  'log-level': 'string',
+} as const;
+type Key = keyof typeof keys;
+
+/** Bitcoin Core's spellings in config files map onto the flag names. */
+const aliases: Record<string, Key> = { port: 'p2p-port', rpcport: 'rpc-port', wsport: 'ws-port', grpcport: 'grpc-port', mineraddress: 'miner-address', rpcbind: 'host' };
+
+type Raw = Partial<Record<Key, string | string[]>>;
+
+function setRaw(raw: Raw, name: string, value: string, where: string): void {
+  const key = (aliases[name] ?? name) as Key;
+  if (!(key in keys)) throw new ConfigError(`unknown option '${name}' in ${where}`, `known options: ${Object.keys(keys).join(', ')}`);
+  if (keys[key] === 'list') raw[key] = [...((raw[key] as string[] | undefined) ?? []), value];
+  else raw[key] = value;
+}
+
+export function parseArgs(argv: readonly string[]): Raw {
+  const raw: Raw = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument '${arg}'`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq === -1 ? undefined : eq);
+    const key = (aliases[name] ?? name) as Key;
+    if (eq !== -1) setRaw(raw, name, arg.slice(eq + 1), 'the command line');
+    else if (keys[key] === 'boolean') setRaw(raw, name, 'true', 'the command line');
+    else {
+      const value = argv[++i];
+      if (value === undefined) throw new ConfigError(`option --${name} needs a value`);
+      setRaw(raw, name, value, 'the command line');
+    }
+  }
+  return raw;
+}
+
+export function parseConfigFile(text: string, path: string): Raw {
+  const raw: Raw = {};
+  text.split(/\r?\n/).forEach((line, i) => {
+    const body = line.replace(/#.*$/, '').trim();
+    if (body === '') return;
+    const eq = body.indexOf('=');
+    if (eq <= 0) throw new ConfigError(`${path}:${i + 1}: expected key=value, got '${body}'`);
+    setRaw(raw, body.slice(0, eq).trim(), body.slice(eq + 1).trim(), `${path}:${i + 1}`);
+  });
+  return raw;
+}
+
+function integer(name: string, text: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text)) throw new ConfigError(`${name} must be an integer, got '${text}'`);
+  const n = Number(text);
+  if (n < min || n > max) throw new ConfigError(`${name} must be within ${min}..${max}, got ${n}`);
+  return n;
+}
+
+function boolean(name: string, text: string): boolean {
+  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+  if (['0', 'false', 'no', 'off'].includes(text)) return false;
+  throw new ConfigError(`${name} must be true or false, got '${text}'`);
+}
+
+/** Flags win over the config file, which wins over the defaults. */
+export function loadConfig(argv: readonly string[], cwd: string = process.cwd()): NodeConfig {
+  const flags = parseArgs(argv);
+  const configPath = flags.config as string | undefined;
+  const file = configPath ? parseConfigFile(readFileSync(resolve(cwd, configPath), 'utf8'), configPath) : {};
+  const raw: Raw = { ...file, ...flags, addnode: [...((file.addnode as string[]) ?? []), ...((flags.addnode as string[]) ?? [])] };
+  const str = (k: Key): string | undefined => raw[k] as string | undefined;
+
+  const network = (str('network') ?? 'mainnet') as NetworkName;
+  if (!['mainnet', 'testnet', 'devnet'].includes(network)) throw new ConfigError(`network must be mainnet, testnet or devnet, got '${network}'`);
+  const params = getNetworkParams(network);
+  const port = (k: Key, fallback: number): number => (str(k) === undefined ? fallback : integer(k, str(k)!, 0, 65535));
+  return {
+    network,
+    params,
+    datadir: resolve(cwd, str('datadir') ?? `.weft/${network}`),
+    mine: str('mine') === undefined ? false : boolean('mine', str('mine')!),
+    minerAddress: str('miner-address'),
+    threads: str('threads') === undefined ? 2 : integer('threads', str('threads')!, 1, 256),
+    rpcPort: port('rpc-port', params.ports.rpc),
+    wsPort: port('ws-port', params.ports.ws),
+    p2pPort: port('p2p-port', params.ports.p2p),
+    grpcPort: port('grpc-port', params.ports.grpc),
+    host: str('host') ?? '127.0.0.1',
+    addnode: (raw.addnode as string[]) ?? [],
+    logLevel: str('log-level') ?? 'info',
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * Worker-thread side of server/crypto/verify-pool.ts: verifies packed chunks of BIP340 signatures on libsecp256k1
+ * and answers one byte per item (1 valid, 0 not). Loaded with tsx (`--import tsx`), so it stays TypeScript.
+ */
+import { parentPort } from 'node:worker_threads';
+import { fastVerifySchnorr } from './fast-verifier.ts';
+import { assert } from '../../src/errors.ts';
+import type { VerifyChunkRequest, VerifyChunkResponse } from './verify-pool.ts';
+
+const port = parentPort;
+assert(port !== null, 'verify-worker.ts runs only in a worker thread');
+
+port.on('message', (request: VerifyChunkRequest) => {
+  const { id, count, signatures, messages, publicKeys } = request;
+  const results = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
+    const ok = fastVerifySchnorr(
+      signatures.subarray(64 * i, 64 * i + 64),
+      messages.subarray(32 * i, 32 * i + 32),
+      publicKeys.subarray(32 * i, 32 * i + 32),
+    );
+    results[i] = ok ? 1 : 0;
+  }
+  const response: VerifyChunkResponse = { id, results };
+  port.postMessage(response, [results.buffer]);
+});

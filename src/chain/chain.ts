@@ -1,0 +1,294 @@
+/**
+ * The block DAG of a full node: runs each block through the validation pipeline, commits it with its indexes in
+ * one atomic batch, keeps GHOSTDAG, the tips, the selected tip and the virtual selected chain (height → block) up
+ * to date, and holds orphans until their parents arrive.
+ *
+ * Concurrency: everything up to the store write runs synchronously, so calls are processed strictly in call order
+ * without a lock; writes are pipelined (the store groups them) and a block is reported accepted only once its batch
+ * is durable. A failed write poisons the chain: in-memory state may be ahead of disk, so the node must restart.
+ */
+import { decodeBlock, encodeBlock, type Block } from '../codec/block.ts';
+import { decodeHeader, encodeHeader, type BlockHeader } from '../codec/header.ts';
+import { createGhostdagEngine, type BlockId, type GhostdagData, type GhostdagEngine } from '../consensus/ghostdag.ts';
+import { InvalidParentsError, MergesetTooLargeError } from '../consensus/ghostdag-errors.ts';
+import { genesisHash, type NetworkParams } from '../consensus/params.ts';
+import { blockHash, compactToTarget, workFromTarget } from '../consensus/pow.ts';
+import { assert } from '../errors.ts';
+import type { KvOp, KvStore } from '../storage/kv.ts';
+import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
+import type { Clock } from '../util/clock.ts';
+import { createIndexedBlock, type IndexedBlock } from './block-index.ts';
+import { blockRows, chainIndexDel, chainIndexPut, chainKeys, storedBlockOrder, storedChainIndex } from './chain-store.ts';
+import { expectedBits, pastMedianTimeMs } from './difficulty-window.ts';
+import { BlockRuleError, ChainStorageError } from './errors.ts';
+import { createOrphanPool, type OrphanPool } from './orphan-pool.ts';
+import { createBoundedSet } from '../util/bounded-set.ts';
+import { invalidBlocksMax } from '../limits.ts';
+import { validateBodyInIsolation } from './validate-body.ts';
+import { validateHeaderInContext, validateHeaderInIsolation, validatePow } from './validate-header.ts';
+
+export type AddBlockResult =
+  | { readonly status: 'accepted'; readonly block: IndexedBlock; readonly selectedTipChanged: boolean }
+  | { readonly status: 'duplicate'; readonly id: BlockId }
+  | { readonly status: 'orphan'; readonly id: BlockId; readonly missing: readonly BlockId[] };
+
+export interface BlockAcceptedEvent {
+  readonly block: IndexedBlock;
+  readonly ghostdag: GhostdagData;
+  readonly selectedTipChanged: boolean;
+  /** Blocks that left the virtual selected chain (a reorganisation), deepest last. */
+  readonly removedFromChain: readonly BlockId[];
+}
+
+export interface Chain {
+  readonly params: NetworkParams;
+  readonly engine: GhostdagEngine;
+  readonly genesis: IndexedBlock;
+  /** Validates and stores a block. Throws BlockRuleError when a rule is broken; nothing is stored then. */
+  addBlock(block: Block): Promise<AddBlockResult>;
+  has(id: BlockId): boolean;
+  get(id: BlockId): IndexedBlock | undefined;
+  getBlock(id: BlockId): Block | undefined;
+  ghostdag(id: BlockId): GhostdagData;
+  selectedTip(): IndexedBlock;
+  tips(): IndexedBlock[];
+  /** The block at `height` on the virtual selected chain. */
+  blockAtHeight(height: number): IndexedBlock | undefined;
+  blockCount(): number;
+  orphanCount(): number;
+  /** The bits and the earliest timestamp a child of `selectedParent` must carry. */
+  childRules(selectedParent: IndexedBlock): { bits: number; minTimestampMs: number };
+  onBlockAccepted(listener: (event: BlockAcceptedEvent) => void): () => void;
+  /** Resolves when every accepted block so far is durable. */
+  settled(): Promise<void>;
+}
+
+export interface ChainOptions {
+  readonly params: NetworkParams;
+  readonly store: KvStore;
+  readonly clock: Clock;
+  readonly orphanCapacity?: number;
+}
+
+const workOfBits = (bits: number): bigint => workFromTarget(compactToTarget(bits));
+
+export async function openChain(options: ChainOptions): Promise<Chain> {
+  const { params, store, clock } = options;
+  const engine = createGhostdagEngine({ k: params.ghostdagK, mergesetSizeLimit: params.mergesetSizeLimit });
+  const index = new Map<BlockId, IndexedBlock>();
+  const tips = new Set<BlockId>();
+  const chainIds: BlockId[] = [];
+  const orphans: OrphanPool = createOrphanPool(options.orphanCapacity);
+  const listeners = new Set<(event: BlockAcceptedEvent) => void>();
+  const invalid = createBoundedSet<BlockId>(invalidBlocksMax);
+  let selectedTip: IndexedBlock;
+  let nextSeq = 0;
+  let pendingWrite: Promise<void> = Promise.resolve();
+  let fatal: Error | undefined;
+
+  // GHOSTDAG's own order (blue work, then hash) so the selected tip is exactly the virtual's selected parent.
+  const isBetterTip = (a: IndexedBlock, b: IndexedBlock): boolean => engine.compareBlocks(a.id, b.id) > 0;
+
+  const indexBlock = (id: BlockId, hash: Uint8Array, header: BlockHeader, data: GhostdagData): IndexedBlock => {
+    const sp = data.selectedParent === null ? null : index.get(data.selectedParent)!;
+    const entry = createIndexedBlock(id, hash, header, sp, nextSeq++);
+    index.set(id, entry);
+    for (const p of header.parents) tips.delete(toHex(p));
+    tips.add(id);
+    return entry;
+  };
+
+  /** Moves the virtual selected chain to end at `tip`; returns the store ops and the blocks that left the chain. */
+  const moveChainTo = (tip: IndexedBlock): { ops: KvOp[]; removed: BlockId[] } => {
+    const ops: KvOp[] = [];
+    const removed: BlockId[] = [];
+    for (let h = chainIds.length - 1; h > tip.height; h--) {
+      removed.push(chainIds[h]!);
+      ops.push(chainIndexDel(h));
+    }
+    chainIds.length = Math.min(chainIds.length, tip.height + 1);
+    for (let walk: IndexedBlock | null = tip; walk && chainIds[walk.height] !== walk.id; walk = walk.selectedParent) {
+      const old = chainIds[walk.height];
+      if (old !== undefined) removed.push(old);
+      chainIds[walk.height] = walk.id;
+      ops.push(chainIndexPut(walk.height, walk.hash));
+    }
+    ops.push({ type: 'put', key: chainKeys.selectedTip, value: tip.hash });
+    return { ops, removed };
+  };
+
+  const commit = (ops: KvOp[]): Promise<void> => {
+    const write = store.write(ops).catch((cause: unknown) => {
+      fatal ??= new ChainStorageError('a block batch failed to commit; restart the node', cause);
+      throw fatal;
+    });
+    pendingWrite = write;
+    return write;
+  };
+
+  // --- start: replay the stored DAG, or write genesis ---
+  const genesisId = toHex(genesisHash(params));
+  let replayed = 0;
+  for (const { hash } of storedBlockOrder(store)) {
+    const headerBytes = store.get(chainKeys.header(hash));
+    assert(headerBytes !== undefined, `stored block ${toHex(hash)} has no header row`);
+    const header = decodeHeader(headerBytes);
+    const id = toHex(hash);
+    const work = workOfBits(header.bits);
+    const data = replayed === 0 ? engine.addGenesis(id, work) : engine.addBlock(id, header.parents.map(toHex), work);
+    assert(replayed > 0 || id === genesisId, `stored genesis ${id} is not ${params.name}'s genesis ${genesisId}`);
+    indexBlock(id, hash, header, data);
+    replayed++;
+  }
+  if (replayed === 0) {
+    const header = params.genesis;
+    const hash = blockHash(header);
+    const data = engine.addGenesis(genesisId, workOfBits(header.bits));
+    const entry = indexBlock(genesisId, hash, header, data);
+    const genesisBlock: Block = { header, transactions: [] };
+    selectedTip = entry;
+    await store.write([...blockRows(hash, encodeHeader(header), encodeBlock(genesisBlock), entry.seq), ...moveChainTo(entry).ops]);
+  } else {
+    for (const { height, hash } of storedChainIndex(store)) chainIds[height] = toHex(hash);
+    const storedTip = store.get(chainKeys.selectedTip);
+    selectedTip = [...tips].map((id) => index.get(id)!).reduce((best, b) => (isBetterTip(b, best) ? b : best));
+    // The tip row and the chain index commit in the block's batch, so they must agree with the replayed DAG.
+    assert(storedTip !== undefined && equalBytes(storedTip, selectedTip.hash), 'stored selected tip disagrees with the replayed DAG');
+    assert(chainIds.length === selectedTip.height + 1 && chainIds[selectedTip.height] === selectedTip.id, 'stored chain index disagrees with the selected tip');
+  }
+  const genesis = index.get(genesisId)!;
+
+  const childRules = (sp: IndexedBlock) => ({
+    bits: expectedBits(params, sp),
+    minTimestampMs: pastMedianTimeMs(params, sp) + 1,
+  });
+
+  const process = (block: Block, hash: Uint8Array, id: BlockId): { entry: IndexedBlock; durable: Promise<void>; changed: boolean } => {
+    const header = block.header;
+    validateBodyInIsolation(block, params);
+    const encoded = encodeBlock(block);
+    const parentIds = header.parents.map(toHex);
+    const work = workOfBits(header.bits);
+    let data: GhostdagData;
+    try {
+      data = engine.computeBlock(parentIds, work);
+    } catch (cause) {
+      if (cause instanceof MergesetTooLargeError) throw new BlockRuleError('context.mergeset.too-large', cause.message);
+      if (cause instanceof InvalidParentsError) throw new BlockRuleError('context.parents.redundant', cause.message);
+      throw cause;
+    }
+    const sp = index.get(data.selectedParent!)!;
+    const rules = childRules(sp);
+    validateHeaderInContext(header, {
+      ghostdag: data,
+      mergesetSize: data.mergesetBlues.length + data.mergesetReds.length,
+      selectedParentDaaScore: sp.header.daaScore,
+      expectedBits: rules.bits,
+      pastMedianTimeMs: rules.minTimestampMs - 1,
+    });
+    if (!equalBytes(header.stateRoot, params.genesis.stateRoot)) {
+      throw new BlockRuleError('body.state-root.mismatch', 'state root does not match the state this block commits to');
+    }
+    // --- commit: nothing above wrote anything ---
+    engine.addBlock(id, parentIds, work);
+    const entry = indexBlock(id, hash, header, data);
+    const ops = blockRows(hash, encodeHeader(header), encoded, entry.seq);
+    let changed = false;
+    let removed: BlockId[] = [];
+    if (isBetterTip(entry, selectedTip)) {
+      const move = moveChainTo(entry);
+      ops.push(...move.ops);
+      removed = move.removed;
+      selectedTip = entry;
+      changed = true;
+    }
+    const durable = commit(ops);
+    const event: BlockAcceptedEvent = { block: entry, ghostdag: data, selectedTipChanged: changed, removedFromChain: removed };
+    durable.then(
+      () => {
+        for (const listener of listeners) listener(event);
+      },
+      () => undefined,
+    );
+    return { entry, durable, changed };
+  };
+
+  /** Children that were waiting for `parentId` get their turn; their failures are theirs alone. */
+  const adoptOrphans = (parentId: BlockId): void => {
+    for (const orphan of orphans.takeChildrenOf(parentId)) {
+      void chain.addBlock(orphan.block).catch(() => undefined);
+    }
+  };
+
+  const chain: Chain = {
+    params,
+    engine,
+    genesis,
+    async addBlock(block) {
+      if (fatal) throw fatal;
+      const header = block.header;
+      const target = validateHeaderInIsolation(header, params, clock.nowMs());
+      const hash = blockHash(header);
+      const id = toHex(hash);
+      if (index.has(id)) return { status: 'duplicate', id };
+      if (invalid.has(id)) throw new BlockRuleError('context.parents.invalid', `block ${id} failed validation before`);
+      if (orphans.has(id)) return { status: 'orphan', id, missing: header.parents.map(toHex).filter((p) => !index.has(p)) };
+      validatePow(hash, target);
+      if (header.parents.some((p) => invalid.has(toHex(p)))) {
+        invalid.add(id);
+        throw new BlockRuleError('context.parents.invalid', 'a parent is a block that failed validation');
+      }
+      const missing = header.parents.map(toHex).filter((p) => !index.has(p));
+      if (missing.length > 0) {
+        orphans.add(id, block, missing);
+        return { status: 'orphan', id, missing };
+      }
+      let processed: ReturnType<typeof process>;
+      try {
+        processed = process(block, hash, id);
+      } catch (error) {
+        // Only rule failures of a block whose PoW checked out are remembered: they cost real work to make.
+        if (error instanceof BlockRuleError) invalid.add(id);
+        throw error;
+      }
+      const { entry, durable, changed } = processed;
+      adoptOrphans(id);
+      await durable;
+      return { status: 'accepted', block: entry, selectedTipChanged: changed };
+    },
+    has: (id) => index.has(id),
+    get: (id) => index.get(id),
+    getBlock(id) {
+      const entry = index.get(id);
+      if (!entry) return undefined;
+      const bytes = store.get(chainKeys.block(entry.hash));
+      return bytes ? decodeBlock(bytes) : undefined;
+    },
+    ghostdag(id) {
+      const data = engine.get(id);
+      assert(data !== undefined, `no GHOSTDAG data for ${id}`);
+      return data;
+    },
+    selectedTip: () => selectedTip,
+    tips: () => [...tips].map((id) => index.get(id)!),
+    blockAtHeight(height) {
+      const id = chainIds[height];
+      return id === undefined ? undefined : index.get(id);
+    },
+    blockCount: () => index.size,
+    orphanCount: () => orphans.size(),
+    childRules,
+    onBlockAccepted(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    settled: () => pendingWrite.catch(() => undefined),
+  };
+  return chain;
+}
+
+/** Parses a `0x`-prefixed or bare 64-digit hash into a BlockId. */
+export function blockIdFromHex(hex: string): BlockId {
+  const bare = hex.startsWith('0x') ? hex.slice(2) : hex;
+  return toHex(fromHex(bare.toLowerCase()));
+}

@@ -1,0 +1,73 @@
+// Fixtures for chain tests: a devnet variant whose genesis sits at the pow limit (every other hash wins), and a
+// block maker that derives every consensus field the way validation will, then lets a test break exactly one.
+import { transactionsRoot, type Block } from '../../src/codec/block.ts';
+import type { BlockHeader } from '../../src/codec/header.ts';
+import type { Chain } from '../../src/chain/chain.ts';
+import { devnetParams, type NetworkParams } from '../../src/consensus/params.ts';
+import { compactToTarget, prePowHash, searchNonce, targetToCompact, workFromTarget } from '../../src/consensus/pow.ts';
+import { compareBytes, fromHex } from '../../src/util/bytes.ts';
+
+export function easyParams(overrides: Partial<NetworkParams> = {}): NetworkParams {
+  const base = { ...devnetParams, ...overrides };
+  const bits = targetToCompact(base.maxTarget);
+  const genesis: BlockHeader = { ...base.genesis, bits, nonce: 0n };
+  return { ...base, genesis: { ...genesis, nonce: grind(genesis) } };
+}
+
+export const testMiner = Uint8Array.from({ length: 33 }, (_, i) => (i === 0 ? 0 : i));
+
+export function grind(header: BlockHeader): bigint {
+  let target: bigint;
+  try {
+    target = compactToTarget(header.bits);
+  } catch {
+    target = (1n << 255n) - 1n;
+  }
+  const found = searchNonce(prePowHash(header), target, 0n, 10_000_000);
+  if (found.nonce === null) throw new Error('no nonce found for fixture block');
+  return found.nonce;
+}
+
+export interface MakeBlockOptions {
+  /** Parent ids; default: every tip. */
+  parents?: readonly string[];
+  timestampMs?: number;
+  transactions?: readonly Uint8Array[];
+  /** Breaks a field after every field was derived; the nonce is ground afterwards unless `grind` is false. */
+  mutate?: (header: BlockHeader) => BlockHeader;
+  grind?: boolean;
+}
+
+export function makeBlock(chain: Chain, options: MakeBlockOptions = {}): Block {
+  const parentIds = [...(options.parents ?? chain.tips().map((t) => t.id))];
+  // Parents that break a DAG rule (redundant, mergeset too large) still get a header: derive it from the first.
+  const compute = (work: bigint) => {
+    try {
+      return chain.engine.computeBlock(parentIds, work);
+    } catch {
+      return chain.engine.computeBlock(parentIds.slice(0, 1), work);
+    }
+  };
+  const provisional = compute(1n);
+  const sp = chain.get(provisional.selectedParent!)!;
+  const rules = chain.childRules(sp);
+  const data = compute(workFromTarget(compactToTarget(rules.bits)));
+  const transactions = options.transactions ?? [];
+  let header: BlockHeader = {
+    version: 1,
+    parents: parentIds.map((id) => fromHex(id)).sort(compareBytes),
+    txRoot: transactionsRoot({ transactions }),
+    stateRoot: chain.params.genesis.stateRoot,
+    timestampMs: options.timestampMs ?? Math.max(rules.minTimestampMs, sp.header.timestampMs + 1_000),
+    bits: rules.bits,
+    daaScore: sp.header.daaScore + data.mergesetBlues.length + data.mergesetReds.length,
+    blueScore: data.blueScore,
+    blueWork: data.blueWork,
+    miner: testMiner,
+    gpuMining: false,
+    nonce: 0n,
+  };
+  if (options.mutate) header = options.mutate(header);
+  if (options.grind !== false) header = { ...header, nonce: grind(header) };
+  return { header, transactions };
+}
