@@ -14,9 +14,9 @@ function daaPoint(block: IndexedBlock): DaaPoint {
 
 /** The bits a child of `selectedParent` must carry. */
 export function expectedBits(params: NetworkParams, selectedParent: IndexedBlock): number {
-  const window = daaWindow(params, selectedParent.height);
-  const start = chainAncestorAt(selectedParent, window.startHeight);
-  return nextBits(params, daaPoint(selectedParent), daaPoint(start), window.windowBlocks);
+  const daa = daaWindow(params, selectedParent.height);
+  const start = chainAncestorAt(selectedParent, daa.startHeight);
+  return nextBits(params, daaPoint(selectedParent), daaPoint(start), daa.windowBlocks);
 }
 
 /** Median timestamp (ms) of the last pastMedianTimeWindow blocks of `selectedParent`'s chain, itself included. */
