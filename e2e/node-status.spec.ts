@@ -1,0 +1,34 @@
+// The page a person sees at http://localhost:8080/ when they run `npm start`: a real mining devnet node started
+// for the test, its status page showing a height that grows.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startNodeProcess, type NodeProcess } from '../test/helpers/node-process.ts';
+
+let node: NodeProcess;
+let url: string;
+let datadir: string;
+
+test.beforeAll(async () => {
+  datadir = mkdtempSync(join(tmpdir(), 'weft-e2e-'));
+  node = startNodeProcess(['--network', 'devnet', '--mine', '--threads', '1', '--datadir', datadir, '--rpc-port', '0']);
+  const listening = await node.waitFor((l) => l.msg === 'http listening');
+  url = listening.url as string;
+});
+
+test.afterAll(async () => {
+  node.child.kill('SIGTERM');
+  await node.exited;
+  rmSync(datadir, { recursive: true, force: true });
+});
+
+test('status page shows the node mining: the height grows', async ({ page }, testInfo) => {
+  await page.goto(url);
+  await expect(page.getByRole('heading', { name: 'Weft node' })).toBeVisible();
+  const height = page.locator('dt:text-is("height") + dd');
+  await expect(height).toHaveText(/^\d+$/);
+  const first = Number(await height.textContent());
+  await expect.poll(async () => Number(await height.textContent()), { timeout: 60_000 }).toBeGreaterThan(first);
+  await page.screenshot({ path: testInfo.outputPath('status-page.png'), fullPage: true });
+});
