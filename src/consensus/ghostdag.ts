@@ -1,0 +1,313 @@
+/**
+ * The GHOSTDAG engine over an in-memory block DAG: colouring, blue score, blue work, mergeset order and DAG
+ * reachability, bit-exact with rusty-kaspa (Kaspa's `dags/dag0..5.json` vectors). The algorithm is in
+ * `ghostdag-core.ts`, reachability in `reachability.ts`; this file interns ids, checks input and stores results.
+ * See docs/ghostdag.md.
+ *
+ * Conventions: genesis has blue score 0 and blue work 0, and its own work is counted in its children (as Kaspa).
+ * `isDagAncestorOf` and `isChainAncestorOf` are strict (a block is not its own ancestor).
+ */
+import { type CoreContext, type CoreData, type GhostdagStore, computeGhostdag } from './ghostdag-core.ts';
+import {
+  DuplicateBlockError,
+  GhostdagUsageError,
+  InvalidParentsError,
+  UnknownBlockError,
+} from './ghostdag-errors.ts';
+import { compareHashesDefault, selectVirtualParents } from './ghostdag-order.ts';
+import {
+  type ReachabilityCounters,
+  type ReachabilityIndex,
+  type ReachabilityOptions,
+  createReachabilityIndex,
+} from './reachability.ts';
+
+/** Lowercase hex of the 32-byte block hash. */
+export type BlockId = string;
+
+export interface GhostdagData {
+  /** null for genesis. */
+  readonly selectedParent: BlockId | null;
+  readonly blueScore: number;
+  readonly blueWork: bigint;
+  /** Selected parent first, then the other blues in processing (ascending blue work, hash) order. */
+  readonly mergesetBlues: readonly BlockId[];
+  /** In processing order. */
+  readonly mergesetReds: readonly BlockId[];
+  /** Blue anticone sizes from this block's view: its mergeset blues, and older blues whose size it changed. */
+  readonly bluesAnticoneSizes: ReadonlyMap<BlockId, number>;
+  /** |mergesetBlues| + |mergesetReds| (the selected parent included): what the mergeset size limit bounds. */
+  readonly mergesetSize: number;
+}
+
+export interface GhostdagStats {
+  readonly blocks: number;
+  /** Reachability queries made by GHOSTDAG (mergeset search and colouring). */
+  readonly reachabilityQueries: number;
+  /** Per-block GHOSTDAG data records read while colouring (chain walks). */
+  readonly storeReads: number;
+  readonly reachability: ReachabilityCounters;
+}
+
+export interface GhostdagEngine {
+  addGenesis(id: BlockId, work: bigint): GhostdagData;
+  /** Computes, stores and indexes a block; throws MergesetTooLargeError, InvalidParentsError, UnknownBlockError, DuplicateBlockError. */
+  addBlock(id: BlockId, parents: readonly BlockId[], work: bigint): GhostdagData;
+  /** What addBlock would give for these parents, storing nothing (block templates, validation before commit). */
+  computeBlock(parents: readonly BlockId[], work: bigint): GhostdagData;
+  get(id: BlockId): GhostdagData | undefined;
+  has(id: BlockId): boolean;
+  parents(id: BlockId): readonly BlockId[];
+  /** a ∈ past(b), a ≠ b. */
+  isDagAncestorOf(a: BlockId, b: BlockId): boolean;
+  /** a is on b's selected-parent chain, a ≠ b. */
+  isChainAncestorOf(a: BlockId, b: BlockId): boolean;
+  /** Consensus order for acceptance: selected parent, then the rest of the mergeset ascending by (blue work, hash). */
+  orderedMergeset(id: BlockId): BlockId[];
+  size(): number;
+  /** Best tips for a template, selected tip first (see `selectVirtualParents`). */
+  virtualParents(tips: readonly BlockId[], maxParents: number): BlockId[];
+  /** Kaspa's SortableBlock order over known blocks: blue work, then hash. */
+  compareBlocks(a: BlockId, b: BlockId): number;
+  /** The block with the highest (blue work, hash) so far; undefined before genesis. */
+  selectedTip(): BlockId | undefined;
+  /** Length of the selected-parent chain from genesis (genesis 0). */
+  height(id: BlockId): number;
+  /** Operation counters, for scaling checks. */
+  stats(): GhostdagStats;
+}
+
+export interface GhostdagEngineOptions {
+  k: number;
+  /** Most blocks a mergeset may hold, the selected parent included (Weft: 180). Default 180. */
+  mergesetSizeLimit?: number;
+  compareHashes?: (a: BlockId, b: BlockId) => number;
+  /** Reachability index tuning (tests use a small capacity to force reindexing). */
+  reachability?: ReachabilityOptions;
+}
+
+/** Kaspa's mergeset size limit at 1 block/s (clamp(2k, 180, 512) with k = 18). */
+export const mergesetSizeLimitDefault = 180;
+
+export function createGhostdagEngine(options: GhostdagEngineOptions): GhostdagEngine {
+  return new Engine(options);
+}
+
+/** The engine: interned blocks (dense numbers in insertion order) in per-field arrays, plus the reachability index. */
+class Engine implements GhostdagEngine {
+  private readonly ids: BlockId[] = [];
+  private readonly index = new Map<BlockId, number>();
+  private readonly parentIds: (readonly BlockId[])[] = [];
+  private readonly store: GhostdagStore = {
+    parents: [],
+    work: [],
+    selectedParent: [],
+    blueScore: [],
+    blueWork: [],
+    blues: [],
+    reds: [],
+    anticoneSizes: [],
+  };
+  private readonly reach: ReachabilityIndex;
+  private readonly ctx: CoreContext;
+  private readonly compareHashes: (a: BlockId, b: BlockId) => number;
+  private reachabilityQueries = 0;
+  private tip = -1;
+
+  constructor(options: GhostdagEngineOptions) {
+    const { k } = options;
+    const limit = options.mergesetSizeLimit ?? mergesetSizeLimitDefault;
+    if (!Number.isSafeInteger(k) || k < 0) throw new GhostdagUsageError(`k must be a non-negative integer, got ${k}`);
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new GhostdagUsageError(`mergesetSizeLimit must be ≥ 1, got ${limit}`);
+    this.compareHashes = options.compareHashes ?? compareHashesDefault;
+    const reach = createReachabilityIndex(options.reachability);
+    this.reach = reach;
+    this.ctx = {
+      store: this.store,
+      k,
+      mergesetSizeLimit: limit,
+      compare: this.compare,
+      counters: { storeReads: 0 },
+      isDagAncestor: (a, b) => {
+        this.reachabilityQueries++;
+        return reach.isDagAncestor(a, b);
+      },
+    };
+  }
+
+  /** Kaspa's SortableBlock order over interned blocks. */
+  private readonly compare = (a: number, b: number): number => {
+    const wa = this.store.blueWork[a]!;
+    const wb = this.store.blueWork[b]!;
+    if (wa !== wb) return wa < wb ? -1 : 1;
+    return this.compareHashes(this.ids[a]!, this.ids[b]!);
+  };
+
+  addGenesis(id: BlockId, work: bigint): GhostdagData {
+    if (this.ids.length > 0) throw new GhostdagUsageError(`genesis is added once, first; the DAG already holds ${this.ids.length} blocks`);
+    checkWork(work);
+    const data: CoreData = { selectedParent: -1, blueScore: 0, blueWork: 0n, blues: [], reds: [], anticoneSizes: new Map() };
+    const i = this.push(id, [], work, data);
+    this.reach.addRoot(i);
+    this.tip = i;
+    return this.publicData(data);
+  }
+
+  addBlock(id: BlockId, parents: readonly BlockId[], work: bigint): GhostdagData {
+    if (this.index.has(id)) throw new DuplicateBlockError(id);
+    checkWork(work);
+    const interned = this.checkParents(parents);
+    const data = computeGhostdag(this.ctx, interned);
+    const i = this.push(id, interned, work, data);
+    this.reach.addBlock(i, data.selectedParent, data.blues.slice(1).concat(data.reds));
+    if (this.compare(i, this.tip) > 0) {
+      this.tip = i;
+      this.reach.hintSelectedTip(i);
+    }
+    return this.publicData(data);
+  }
+
+  computeBlock(parents: readonly BlockId[], work: bigint): GhostdagData {
+    checkWork(work);
+    return this.publicData(computeGhostdag(this.ctx, this.checkParents(parents)));
+  }
+
+  get(id: BlockId): GhostdagData | undefined {
+    const i = this.index.get(id);
+    return i === undefined ? undefined : this.publicData(this.storedData(i));
+  }
+
+  has(id: BlockId): boolean {
+    return this.index.has(id);
+  }
+
+  parents(id: BlockId): readonly BlockId[] {
+    return this.parentIds[this.lookup(id, 'block')]!;
+  }
+
+  isDagAncestorOf(a: BlockId, b: BlockId): boolean {
+    const ia = this.lookup(a, 'block');
+    const ib = this.lookup(b, 'block');
+    return ia !== ib && this.reach.isDagAncestor(ia, ib);
+  }
+
+  isChainAncestorOf(a: BlockId, b: BlockId): boolean {
+    const ia = this.lookup(a, 'block');
+    const ib = this.lookup(b, 'block');
+    return ia !== ib && this.reach.isChainAncestor(ia, ib);
+  }
+
+  orderedMergeset(id: BlockId): BlockId[] {
+    const i = this.lookup(id, 'block');
+    const sp = this.store.selectedParent[i]!;
+    if (sp < 0) return [];
+    const rest = this.store.blues[i]!.slice(1).concat(this.store.reds[i]!).sort(this.compare);
+    return [this.ids[sp]!, ...rest.map((b) => this.ids[b]!)];
+  }
+
+  size(): number {
+    return this.ids.length;
+  }
+
+  virtualParents(tips: readonly BlockId[], maxParents: number): BlockId[] {
+    return selectVirtualParents(this, tips, maxParents);
+  }
+
+  compareBlocks(a: BlockId, b: BlockId): number {
+    return this.compare(this.lookup(a, 'block'), this.lookup(b, 'block'));
+  }
+
+  selectedTip(): BlockId | undefined {
+    return this.tip < 0 ? undefined : this.ids[this.tip];
+  }
+
+  height(id: BlockId): number {
+    return this.reach.height(this.lookup(id, 'block'));
+  }
+
+  stats(): GhostdagStats {
+    return {
+      blocks: this.ids.length,
+      reachabilityQueries: this.reachabilityQueries,
+      storeReads: this.ctx.counters.storeReads,
+      reachability: this.reach.counters(),
+    };
+  }
+
+  private lookup(id: BlockId, role: string): number {
+    const i = this.index.get(id);
+    if (i === undefined) throw new UnknownBlockError(id, role);
+    return i;
+  }
+
+  /** Interns and checks a parent list: non-empty, known, distinct, an antichain (Kaspa's "parents incest" rule). */
+  private checkParents(parents: readonly BlockId[]): number[] {
+    if (parents.length === 0) throw new InvalidParentsError('block has no parents; expected at least one');
+    const out = parents.map((p) => this.lookup(p, 'parent'));
+    if (new Set(out).size !== out.length) throw new InvalidParentsError('block lists a parent twice', { parents });
+    for (const a of out) {
+      for (const b of out) {
+        if (a !== b && this.reach.isDagAncestor(a, b)) {
+          throw new InvalidParentsError(`parent ${this.ids[a]} is in the past of parent ${this.ids[b]}; expected an antichain`, {
+            parents,
+          });
+        }
+      }
+    }
+    return out;
+  }
+
+  private publicData(data: CoreData): GhostdagData {
+    const ids = this.ids;
+    const sizes = new Map<BlockId, number>();
+    for (const [b, s] of data.anticoneSizes) sizes.set(ids[b]!, s);
+    return {
+      selectedParent: data.selectedParent < 0 ? null : ids[data.selectedParent]!,
+      blueScore: data.blueScore,
+      blueWork: data.blueWork,
+      mergesetBlues: data.blues.map((b) => ids[b]!),
+      mergesetReds: data.reds.map((b) => ids[b]!),
+      bluesAnticoneSizes: sizes,
+      mergesetSize: data.blues.length + data.reds.length,
+    };
+  }
+
+  private storedData(i: number): CoreData {
+    const { store } = this;
+    const pairs = store.anticoneSizes[i]!;
+    const sizes = new Map<number, number>();
+    for (let j = 0; j < pairs.length; j += 2) sizes.set(pairs[j]!, pairs[j + 1]!);
+    return {
+      selectedParent: store.selectedParent[i]!,
+      blueScore: store.blueScore[i]!,
+      blueWork: store.blueWork[i]!,
+      blues: store.blues[i]!,
+      reds: store.reds[i]!,
+      anticoneSizes: sizes,
+    };
+  }
+
+  private push(id: BlockId, parents: number[], work: bigint, data: CoreData): number {
+    const { store } = this;
+    const i = this.ids.length;
+    this.ids.push(id);
+    this.index.set(id, i);
+    this.parentIds.push(Object.freeze(parents.map((p) => this.ids[p]!)));
+    store.parents.push(parents);
+    store.work.push(work);
+    store.selectedParent.push(data.selectedParent);
+    store.blueScore.push(data.blueScore);
+    store.blueWork.push(data.blueWork);
+    store.blues.push(data.blues);
+    store.reds.push(data.reds);
+    const pairs: number[] = [];
+    for (const [b, s] of data.anticoneSizes) pairs.push(b, s);
+    store.anticoneSizes.push(pairs);
+    return i;
+  }
+}
+
+function checkWork(work: bigint): void {
+  // Blue work must grow on every edge: mergeset sorting relies on it being a topological order.
+  if (typeof work !== 'bigint' || work <= 0n) throw new GhostdagUsageError(`block work must be a positive bigint, got ${String(work)}`);
+}

@@ -1,0 +1,154 @@
+/**
+ * Network parameters and genesis blocks (DESIGN.md §2–3, docs/consensus.md "Networks"). GHOSTDAG's k, the parent
+ * and mergeset limits are Kaspa's values at one block a second (notes/ghostdag-kaspa.md); the DAA window and the
+ * starting difficulties are Weft's own.
+ */
+import { emptyMerkleRoot } from '../codec/block.ts';
+import { headerVersionCurrent, type BlockHeader } from '../codec/header.ts';
+import { ErrorCode, WeftError } from '../errors.ts';
+import { headerParentsMax } from '../limits.ts';
+import { blockHash } from './pow.ts';
+
+export type NetworkName = 'mainnet' | 'testnet' | 'devnet';
+export const networkNames: readonly NetworkName[] = ['mainnet', 'testnet', 'devnet'];
+
+export interface NetworkPorts {
+  /** HTTP: JSON-RPC, REST, A2A, explorer (DESIGN.md §5). */
+  readonly rpc: number;
+  readonly ws: number;
+  readonly grpc: number;
+  readonly p2p: number;
+  readonly https: number;
+}
+
+export interface NetworkParams {
+  readonly name: NetworkName;
+  readonly chainId: number;
+  /** bech32m human-readable part of addresses. */
+  readonly hrp: string;
+  readonly ghostdagK: number;
+  readonly maxParents: number;
+  /** Mergeset size limit, selected parent included. */
+  readonly mergesetSizeLimit: number;
+  readonly targetBlockTimeMs: number;
+  /** Selected-chain blocks in the DAA window (src/consensus/difficulty.ts). */
+  readonly daaWindowBlocks: number;
+  /** The most the target may move in one block, either way. */
+  readonly daaStepFactorMax: number;
+  /** The pow limit: no target may exceed it; difficulty = maxTarget / target. */
+  readonly maxTarget: bigint;
+  readonly genesis: Readonly<BlockHeader>;
+  readonly ports: NetworkPorts;
+  /** A header's timestamp may be at most this far ahead of the node's clock. */
+  readonly timestampFutureBoundMs: number;
+  /** Chain blocks whose median timestamp a new block's timestamp must exceed. */
+  readonly pastMedianTimeWindow: number;
+  /** Blue-score depth after which a block (and its transactions) is final. */
+  readonly finalityDepth: number;
+}
+
+export class UnknownNetworkError extends WeftError {
+  constructor(name: string) {
+    super(ErrorCode.InvalidParams, `unknown network "${name}", expected one of ${networkNames.join(', ')}`);
+  }
+}
+
+/** Kaspa's (and Bitcoin-style) easiest target, 2^255 − 1: difficulty ≈ expected hashes per block / 2. */
+export const maxTargetDefault = (1n << 255n) - 1n;
+
+/** State root of every genesis until the state trie lands: 32 zero bytes (the lead replaces it, then re-grinds). */
+export const genesisStateRootPlaceholder: Uint8Array = new Uint8Array(32);
+
+const defaultPorts: NetworkPorts = Object.freeze({ rpc: 8080, ws: 8081, grpc: 8082, p2p: 2080, https: 8443 });
+
+function genesisHeader(timestampMs: number, bits: number, nonce: bigint): BlockHeader {
+  return Object.freeze({
+    version: headerVersionCurrent,
+    parents: Object.freeze([]) as readonly Uint8Array[],
+    txRoot: emptyMerkleRoot.slice(),
+    stateRoot: genesisStateRootPlaceholder.slice(),
+    timestampMs,
+    bits,
+    daaScore: 0,
+    blueScore: 0,
+    blueWork: 0n,
+    miner: new Uint8Array(33),
+    gpuMining: false,
+    nonce,
+  });
+}
+
+/** Shared by every network: Kaspa's 1-BPS GHOSTDAG figures and Weft's timing rules. */
+const common = {
+  ghostdagK: 18,
+  maxParents: headerParentsMax,
+  mergesetSizeLimit: 180,
+  targetBlockTimeMs: 1000,
+  daaStepFactorMax: 4,
+  maxTarget: maxTargetDefault,
+  ports: defaultPorts,
+  timestampFutureBoundMs: 120_000,
+  pastMedianTimeWindow: 11,
+} as const;
+
+/**
+ * Genesis difficulties (expected hashes = 2^256 / (target + 1)): mainnet 2^22, testnet 2^20, devnet 2^17 — about
+ * one second of one JS thread on noble BLAKE3 (~0.14 M hashes/s). The DAA moves up to ×4 a block from there.
+ * Nonces were ground with searchNonce (docs/consensus.md says how to redo it when the genesis changes).
+ */
+export const mainnetParams: NetworkParams = Object.freeze({
+  ...common,
+  name: 'mainnet',
+  chainId: 1,
+  hrp: 'weft',
+  daaWindowBlocks: 2641,
+  finalityDepth: 43_200,
+  genesis: genesisHeader(1_767_225_600_000, 0x1e040000, 341_477n),
+});
+
+export const testnetParams: NetworkParams = Object.freeze({
+  ...common,
+  name: 'testnet',
+  chainId: 2,
+  hrp: 'tweft',
+  daaWindowBlocks: 2641,
+  finalityDepth: 43_200,
+  genesis: genesisHeader(1_767_312_000_000, 0x1e100000, 1_386_759n),
+});
+
+export const devnetParams: NetworkParams = Object.freeze({
+  ...common,
+  name: 'devnet',
+  chainId: 1337,
+  hrp: 'dweft',
+  daaWindowBlocks: 120,
+  finalityDepth: 100,
+  genesis: genesisHeader(1_767_398_400_000, 0x1f008000, 124_955n),
+});
+
+const byName: Readonly<Record<NetworkName, NetworkParams>> = {
+  mainnet: mainnetParams,
+  testnet: testnetParams,
+  devnet: devnetParams,
+};
+
+export function isNetworkName(name: string): name is NetworkName {
+  return (networkNames as readonly string[]).includes(name);
+}
+
+export function getNetworkParams(name: string): NetworkParams {
+  if (!isNetworkName(name)) throw new UnknownNetworkError(name);
+  return byName[name];
+}
+
+const genesisHashes = new WeakMap<NetworkParams, Uint8Array>();
+
+/** The genesis block's hash, computed once per params object. */
+export function genesisHash(params: NetworkParams): Uint8Array {
+  let hash = genesisHashes.get(params);
+  if (hash === undefined) {
+    hash = blockHash(params.genesis);
+    genesisHashes.set(params, hash);
+  }
+  return hash.slice();
+}

@@ -1,0 +1,58 @@
+/**
+ * BLAKE3 (https://github.com/BLAKE3-team/BLAKE3-specs) on @noble/hashes: the one hash of Weft's consensus (PoW,
+ * block and transaction ids, merkle roots, the state trie). The Wasm and WGSL PoW kernels are ports of this and are
+ * tested against it; this module is the reference.
+ *
+ * Three modes of the spec: plain hash, keyed hash (MAC with a 32-byte key) and derive_key (KDF with a context
+ * string). Each takes an output length for BLAKE3's extendable output; the default is the 32-byte digest.
+ */
+import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
+import { WeftError, ErrorCode } from '../errors.ts';
+
+/** The default (and hash-id) output length. */
+export const blake3HashBytes = 32;
+/** keyed_hash takes exactly a 32-byte key (spec §2.3). */
+export const blake3KeyBytes = 32;
+
+const textEncoder = new TextEncoder();
+
+export class Blake3ParamError extends WeftError {
+  constructor(message: string) {
+    super(ErrorCode.InvalidParams, message);
+  }
+}
+
+function checkOutBytes(outBytes: number): void {
+  if (!Number.isSafeInteger(outBytes) || outBytes < 0) {
+    throw new Blake3ParamError(`BLAKE3 output length must be a non-negative safe integer, got ${outBytes}`);
+  }
+}
+
+/** BLAKE3 hash of `data`: 32 bytes, or `outBytes` of extended output (the first 32 are the same digest). */
+export function blake3(data: Uint8Array, outBytes: number = blake3HashBytes): Uint8Array {
+  if (outBytes === blake3HashBytes) return nobleBlake3(data);
+  checkOutBytes(outBytes);
+  return nobleBlake3(data, { dkLen: outBytes });
+}
+
+/** keyed_hash mode: a MAC under a 32-byte key. */
+export function blake3Keyed(key: Uint8Array, data: Uint8Array, outBytes: number = blake3HashBytes): Uint8Array {
+  if (key.length !== blake3KeyBytes) {
+    throw new Blake3ParamError(`BLAKE3 key must be ${blake3KeyBytes} bytes, got ${key.length}`);
+  }
+  checkOutBytes(outBytes);
+  return nobleBlake3(data, { key, dkLen: outBytes });
+}
+
+/**
+ * derive_key mode: key material from `keyMaterial` under a hard-coded, globally unique context string
+ * (spec §6.2 recommends "[application] [commit timestamp] [purpose]"). The context is UTF-8 encoded here.
+ */
+export function blake3DeriveKey(
+  context: string,
+  keyMaterial: Uint8Array,
+  outBytes: number = blake3HashBytes,
+): Uint8Array {
+  checkOutBytes(outBytes);
+  return nobleBlake3(keyMaterial, { context: textEncoder.encode(context), dkLen: outBytes });
+}

@@ -1,0 +1,31 @@
+/**
+ * Every protocol bound in one place (TigerBeetle style: the unit is the last word of the name). Codecs and validators
+ * import these; a bound that is not here is a bug. Other layers add their own sections below.
+ */
+
+// --- Headers (src/codec/header.ts, docs/consensus.md "Header layout") ---
+
+/** At most 10 direct parents per block: Kaspa's value at one block a second (DESIGN.md §3). */
+export const headerParentsMax = 10;
+/** blueWork is a 256-bit unsigned integer, written as a length byte and its minimal big-endian bytes. */
+export const headerBlueWorkBytesMax = 32;
+/** A header with 0 parents and blueWork 0: 2+1+32+32+8+4+8+8+1+33+1+8. */
+export const headerBytesMin = 138;
+/** A header with 10 parents and a 32-byte blueWork: headerBytesMin + 10·32 + 32. */
+export const headerBytesMax = 490;
+
+// --- Blocks (src/codec/block.ts) ---
+
+/** Bound on the whole encoded block (header, transaction count and every length-prefixed transaction). */
+export const blockBytesMax = 1_000_000;
+/** One encoded transaction. */
+export const txBytesMax = 100_000;
+/** Transactions in one block: 1 MB of ~100-byte transactions; bounds the decoder's allocation up front. */
+export const blockTxCountMax = 10_000;
+
+// --- Chain (src/chain/) ---
+
+/** Blocks waiting for unknown parents; the oldest is evicted first. */
+export const orphanBlocksMax = 1_000;
+/** Hashes of blocks that failed validation, remembered so their descendants are refused at once. */
+export const invalidBlocksMax = 10_000;
