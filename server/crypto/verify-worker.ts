@@ -1,6 +1,6 @@
 /**
  * Worker-thread side of server/crypto/verify-pool.ts: verifies packed chunks of BIP340 signatures on libsecp256k1
- * and answers one byte per item (1 valid, 0 not). Loaded with tsx (`--import tsx`), so it stays TypeScript.
+ * and answers one byte per item (1 valid, 0 not). Loaded through tsx by the pool's bootstrap, so it stays TypeScript.
  */
 import { parentPort } from 'node:worker_threads';
 import { fastVerifySchnorr } from './fast-verifier.ts';
@@ -10,7 +10,7 @@ import type { VerifyChunkRequest, VerifyChunkResponse } from './verify-pool.ts';
 const port = parentPort;
 assert(port !== null, 'verify-worker.ts runs only in a worker thread');
 
-port.on('message', (request: VerifyChunkRequest) => {
+port.on('message', (request: VerifyChunkRequest & { readonly id: number }) => {
   const { id, count, signatures, messages, publicKeys } = request;
   const results = new Uint8Array(count);
   for (let i = 0; i < count; i++) {
