@@ -8,6 +8,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { openChain, type Chain } from '../../src/chain/chain.ts';
 import { BlockRuleError } from '../../src/chain/errors.ts';
 import { difficultyFromTarget, compactToTarget } from '../../src/consensus/pow.ts';
+import type { PowBackend } from '../../src/mining/job.ts';
 import { createMiner, type Miner } from '../../src/mining/miner.ts';
 import { systemClock } from '../../src/util/clock.ts';
 import { toHash0x } from '../../src/util/bytes.ts';
@@ -58,9 +59,10 @@ export async function startNode(config: NodeConfig, logger: Logger): Promise<Run
   });
 
   let miner: Miner | undefined;
+  let backend: PowBackend | undefined;
   if (config.mine) {
     const address = resolveMinerAddress(config);
-    const backend = await openPowBackend(config.threads, logger);
+    backend = await openPowBackend(config.threads, logger);
     miner = createMiner({
       chain,
       backend,
@@ -98,6 +100,7 @@ export async function startNode(config: NodeConfig, logger: Logger): Promise<Run
     close() {
       closing ??= (async () => {
         await miner?.stop();
+        await backend?.close();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await chain.settled();
         await store.flush();
