@@ -7,7 +7,7 @@ import { createLogger } from './logger.ts';
 import { startNode } from './node/start-node.ts';
 import { WeftError } from '../src/errors.ts';
 
-const usage = `usage: weft node [--network mainnet|testnet|devnet] [--datadir DIR] [--config FILE] [--mine]
+const usage = `usage: weft node [--network mainnet|testnet|devnet|regtest] [--datadir DIR] [--config FILE] [--mine]
                  [--miner-address ADDR] [--threads N] [--rpc-port N] [--ws-port N] [--p2p-port N]
                  [--grpc-port N] [--host ADDR] [--addnode HOST:PORT] [--log-level LEVEL]`;
 

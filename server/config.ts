@@ -13,7 +13,7 @@ export class ConfigError extends WeftError {
   }
 }
 
-export type NetworkName = 'mainnet' | 'testnet' | 'devnet';
+export type NetworkName = 'mainnet' | 'testnet' | 'devnet' | 'regtest';
 
 export interface NodeConfig {
   readonly network: NetworkName;
@@ -114,7 +114,9 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
   const str = (k: Key): string | undefined => raw[k] as string | undefined;
 
   const network = (str('network') ?? 'mainnet') as NetworkName;
-  if (!['mainnet', 'testnet', 'devnet'].includes(network)) throw new ConfigError(`network must be mainnet, testnet or devnet, got '${network}'`);
+  if (!['mainnet', 'testnet', 'devnet', 'regtest'].includes(network)) {
+    throw new ConfigError(`network must be mainnet, testnet, devnet or regtest, got '${network}'`);
+  }
   const params = getNetworkParams(network);
   const port = (k: Key, fallback: number): number => (str(k) === undefined ? fallback : integer(k, str(k)!, 0, 65535));
   return {

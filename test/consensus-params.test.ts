@@ -4,6 +4,7 @@ import { decodeHeader, encodeHeader } from '../src/codec/header.ts';
 import { addressHrp } from '../src/crypto/address.ts';
 import {
   devnetParams,
+  regtestParams,
   genesisHash,
   getNetworkParams,
   mainnetParams,
@@ -15,7 +16,7 @@ import { blockHash, compactToTarget, difficultyFromTarget, hashMeetsTarget, work
 import { headerParentsMax } from '../src/limits.ts';
 import { toHex } from '../src/util/bytes.ts';
 
-const all = [mainnetParams, testnetParams, devnetParams];
+const all = [mainnetParams, testnetParams, devnetParams, regtestParams];
 
 describe('network params', () => {
   it('chain ids and address prefixes are those of DESIGN.md §2', () => {
@@ -23,6 +24,7 @@ describe('network params', () => {
       ['mainnet', 1, 'weft'],
       ['testnet', 2, 'tweft'],
       ['devnet', 1337, 'dweft'],
+      ['regtest', 1338, 'rweft'],
     ]);
     for (const p of all) expect(p.hrp).toBe(addressHrp[p.name]);
   });
@@ -41,8 +43,8 @@ describe('network params', () => {
 
   it('getNetworkParams finds each network by name and refuses others', () => {
     for (const name of networkNames) expect(getNetworkParams(name).name).toBe(name);
-    expect(() => getNetworkParams('regtest')).toThrow(UnknownNetworkError);
-    expect(() => getNetworkParams('regtest')).toThrow(/unknown network "regtest", expected one of mainnet, testnet, devnet/);
+    expect(() => getNetworkParams('simnet')).toThrow(UnknownNetworkError);
+    expect(() => getNetworkParams('simnet')).toThrow(/unknown network "simnet", expected one of mainnet, testnet, devnet, regtest/);
   });
 });
 
@@ -67,7 +69,7 @@ describe('genesis blocks', () => {
 
   it('each network has its own genesis hash; genesisHash is blockHash of the genesis', () => {
     const hashes = all.map((p) => toHex(genesisHash(p)));
-    expect(new Set(hashes).size).toBe(3);
+    expect(new Set(hashes).size).toBe(4);
     for (const p of all) {
       expect(genesisHash(p)).toEqual(blockHash(p.genesis));
       const copy = genesisHash(p);

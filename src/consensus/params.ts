@@ -9,8 +9,8 @@ import { ErrorCode, WeftError } from '../errors.ts';
 import { headerParentsMax } from '../limits.ts';
 import { blockHash } from './pow.ts';
 
-export type NetworkName = 'mainnet' | 'testnet' | 'devnet';
-export const networkNames: readonly NetworkName[] = ['mainnet', 'testnet', 'devnet'];
+export type NetworkName = 'mainnet' | 'testnet' | 'devnet' | 'regtest';
+export const networkNames: readonly NetworkName[] = ['mainnet', 'testnet', 'devnet', 'regtest'];
 
 export interface NetworkPorts {
   /** HTTP: JSON-RPC, REST, A2A, explorer (DESIGN.md §5). */
@@ -126,10 +126,25 @@ export const devnetParams: NetworkParams = Object.freeze({
   genesis: genesisHeader(1_767_398_400_000, 0x1f008000, 124_955n),
 });
 
+/**
+ * Regression-test network (Bitcoin Core's regtest idea): genesis at the pow limit, so fixtures of tens of thousands
+ * of blocks cost validation time only. Never the default of any command; tests and benchmarks name it.
+ */
+export const regtestParams: NetworkParams = Object.freeze({
+  ...common,
+  name: 'regtest',
+  chainId: 1338,
+  hrp: 'rweft',
+  daaWindowBlocks: 120,
+  finalityDepth: 100,
+  genesis: genesisHeader(1_767_484_800_000, 0x207fffff, 0n),
+});
+
 const byName: Readonly<Record<NetworkName, NetworkParams>> = {
   mainnet: mainnetParams,
   testnet: testnetParams,
   devnet: devnetParams,
+  regtest: regtestParams,
 };
 
 export function isNetworkName(name: string): name is NetworkName {

@@ -28,7 +28,7 @@ export const multisigKeysMax = 16;
 /** BIP173's limit on the whole string; a Weft address is 64 (`weft`) or 65 characters. */
 export const addressCharsMax = 90;
 /** The bech32m human-readable parts of the networks (DESIGN.md §2). */
-export const addressHrp = { mainnet: 'weft', testnet: 'tweft', devnet: 'dweft' } as const;
+export const addressHrp = { mainnet: 'weft', testnet: 'tweft', devnet: 'dweft', regtest: 'rweft' } as const;
 
 const multisigTag = new TextEncoder().encode('weft/multisig/v1');
 
