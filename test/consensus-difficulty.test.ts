@@ -3,18 +3,8 @@ import { daaWindow, nextBits, pastMedianTime, type DaaParams, type DaaPoint } fr
 import { devnetParams, mainnetParams } from '../src/consensus/params.ts';
 import { compactToTarget, targetToCompact, workFromTarget } from '../src/consensus/pow.ts';
 import { AssertionError } from '../src/errors.ts';
+import { mulberry32 } from './consensus-dags.ts';
 
-/** mulberry32: a small seeded generator, so every run of the simulation is the same. */
-function seededRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const windowBlocks = 200;
 const params: DaaParams = { targetBlockTimeMs: 1000, daaWindowBlocks: windowBlocks, daaStepFactorMax: 4, maxTarget: (1n << 255n) - 1n };
@@ -31,7 +21,7 @@ interface Phase {
  * work adds each parent's work, as GHOSTDAG gives for a DAG without forks.
  */
 function simulate(genesisBits: number, phases: readonly Phase[], seed: number): { chain: DaaPoint[]; intervals: number[] } {
-  const rng = seededRng(seed);
+  const rng = mulberry32(seed);
   // Genesis is stamped long before the network starts: the DAA must never look at its timestamp.
   const chain: DaaPoint[] = [{ timestampMs: -1e12, daaScore: 0, blueScore: 0, blueWork: 0n, bits: genesisBits }];
   const intervals: number[] = [];

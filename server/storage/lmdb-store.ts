@@ -8,7 +8,7 @@
  */
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { KvOp, KvRange, KvStore } from '../../src/storage/kv.ts';
-import { prefixUpperBound } from '../../src/storage/kv.ts';
+import { rangeBounds } from '../../src/storage/kv.ts';
 import { compareBytes } from '../../src/util/bytes.ts';
 
 export interface LmdbStore extends KvStore {
@@ -40,13 +40,7 @@ export function openLmdbStore(path: string, options: { mapSizeBytes?: number } =
       return db.doesExist(asBuffer(key));
     },
     *entries(range: KvRange = {}) {
-      let start = range.start;
-      let end = range.end;
-      if (range.prefix) {
-        if (!start || compareBytes(start, range.prefix) < 0) start = range.prefix;
-        const prefixEnd = prefixUpperBound(range.prefix);
-        if (prefixEnd && (!end || compareBytes(prefixEnd, end) < 0)) end = prefixEnd;
-      }
+      const { start, end } = rangeBounds(range);
       const options: { start?: Buffer; end?: Buffer; reverse?: boolean } = {};
       // lmdb-js walks from `start` (inclusive) towards `end` (exclusive) in either direction, so a reversed
       // [start, end) range starts at `end` (skipped when present) and stops by hand below `start`.

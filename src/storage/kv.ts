@@ -6,6 +6,8 @@
  * atomic batches whose promise resolves only once the batch is durable: a caller reports a block or transaction as
  * accepted only after that, so a kill -9 loses nothing that was acknowledged.
  */
+import { compareBytes } from '../util/bytes.ts';
+
 export type KvOp =
   | { readonly type: 'put'; readonly key: Uint8Array; readonly value: Uint8Array }
   | { readonly type: 'del'; readonly key: Uint8Array };
@@ -30,6 +32,18 @@ export interface KvStore {
   /** Applies every op or none; resolves when the batch is durable and visible to `get`. */
   write(ops: readonly KvOp[]): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A range's effective bounds: the prefix folded into [start, end). */
+export function rangeBounds(range: KvRange): { start: Uint8Array | undefined; end: Uint8Array | undefined } {
+  let start = range.start;
+  let end = range.end;
+  if (range.prefix) {
+    if (!start || compareBytes(start, range.prefix) < 0) start = range.prefix;
+    const prefixEnd = prefixUpperBound(range.prefix);
+    if (prefixEnd && (!end || compareBytes(prefixEnd, end) < 0)) end = prefixEnd;
+  }
+  return { start, end };
 }
 
 /** The smallest key greater than every key that starts with `prefix` (undefined when there is none: all 0xff). */

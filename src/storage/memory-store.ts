@@ -3,7 +3,7 @@
  * node uses LMDB. Writes are atomic (validated first, then applied) and "durable" as soon as they are applied.
  */
 import { compareBytes, toHex } from '../util/bytes.ts';
-import { prefixUpperBound, type KvOp, type KvRange, type KvStore } from './kv.ts';
+import { rangeBounds, type KvOp, type KvRange, type KvStore } from './kv.ts';
 
 export function createMemoryStore(): KvStore {
   const values = new Map<string, Uint8Array>();
@@ -41,13 +41,7 @@ export function createMemoryStore(): KvStore {
     get: (key) => values.get(toHex(key))?.slice(),
     has: (key) => values.has(toHex(key)),
     *entries(range: KvRange = {}) {
-      let lower = range.start;
-      let upper = range.end;
-      if (range.prefix) {
-        if (!lower || compareBytes(lower, range.prefix) < 0) lower = range.prefix;
-        const prefixEnd = prefixUpperBound(range.prefix);
-        if (prefixEnd && (!upper || compareBytes(prefixEnd, upper) < 0)) upper = prefixEnd;
-      }
+      const { start: lower, end: upper } = rangeBounds(range);
       const from = lower ? indexOf(lower) : 0;
       const to = upper ? indexOf(upper) : keys.length;
       const snapshot = keys.slice(from, to);
