@@ -5,7 +5,7 @@
  * Prints blocks/s for the first and the last 10,000 blocks (the cost per block must not grow with the DAG), and
  * a baseline measured in the same run: the same bytes decoded and written to LMDB with no validation.
  *
- *   npx tsx bench/headers.ts [blocks=100000]
+ *   npx tsx bench/headers.ts [blocks=100000]       (WEFT_BENCH_NOBLE=1 keeps noble's BLAKE3 instead of the Wasm one)
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { createMemoryStore } from '../src/storage/memory-store.ts';
 import { createManualClock } from '../src/util/clock.ts';
 import { toHex } from '../src/util/bytes.ts';
 import { openLmdbStore } from '../server/storage/lmdb-store.ts';
+import { installWasmBlake3 } from '../server/crypto/wasm-blake3.ts';
 import { easyParams, makeBlock } from '../test/helpers/chain-fixtures.ts';
 
 const total = Number(process.argv[2] ?? 100_000);
@@ -114,6 +115,8 @@ async function importStorageOnly(blocks: readonly Uint8Array[]): Promise<number>
   return rate;
 }
 
+const hashBackend = process.env.WEFT_BENCH_NOBLE ? 'noble' : await installWasmBlake3();
+console.log(`blake3 backend: ${hashBackend}`);
 const blocks = await generate();
 const baseline = await importStorageOnly(blocks);
 const rates = await importWithValidation(blocks);

@@ -46,3 +46,23 @@ describe('BLAKE3 parameters', () => {
     expect(() => blake3(new Uint8Array(0), 1.5)).toThrow(Blake3ParamError);
   });
 });
+
+describe('pluggable BLAKE3 implementation', () => {
+  it('routes blake3() through an implementation that agrees with noble, and refuses one that does not', async () => {
+    const { useBlake3Implementation, blake3: hash } = await import('../src/crypto/blake3.ts');
+    const { blake3: noble } = await import('@noble/hashes/blake3.js');
+    let calls = 0;
+    useBlake3Implementation((data) => {
+      calls++;
+      return noble(data);
+    });
+    try {
+      const before = calls;
+      expect(hash(Uint8Array.of(1, 2, 3))).toEqual(noble(Uint8Array.of(1, 2, 3)));
+      expect(calls).toBe(before + 1);
+      expect(() => useBlake3Implementation((data) => noble(data.subarray(1)))).toThrow(/disagrees/);
+    } finally {
+      useBlake3Implementation(undefined);
+    }
+  });
+});
