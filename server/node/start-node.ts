@@ -16,6 +16,7 @@ import type { NodeConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { createHttpApp } from '../http/app.ts';
 import { openPowBackend } from '../mining/open-backend.ts';
+import { installWasmBlake3 } from '../crypto/wasm-blake3.ts';
 import { openLmdbStore, type LmdbStore } from '../storage/lmdb-store.ts';
 import { resolveMinerAddress } from './miner-address.ts';
 
@@ -33,6 +34,8 @@ function randomNonce(): bigint {
 
 export async function startNode(config: NodeConfig, logger: Logger): Promise<RunningNode> {
   mkdirSync(config.datadir, { recursive: true });
+  const hashBackend = await installWasmBlake3();
+  logger.debug({ hashBackend }, 'blake3 backend');
   const store: LmdbStore = openLmdbStore(join(config.datadir, 'chain'));
   const startedAt = Date.now();
   const chain = await openChain({ params: config.params, store, clock: systemClock });
