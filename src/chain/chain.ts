@@ -26,6 +26,10 @@ import { createBoundedSet } from '../util/bounded-set.ts';
 import { invalidBlocksMax } from '../limits.ts';
 import { validateBodyInIsolation } from './validate-body.ts';
 import { validateHeaderInContext, validateHeaderInIsolation, validatePow } from './validate-header.ts';
+import { nobleVerifier, type SignatureVerifier } from '../crypto/verifier.ts';
+import { createPendingStore } from './pending-store.ts';
+import type { AccountLookup, BlockStateInput, ChainStateMachine, ChainStateMachineFactory } from './state-port.ts';
+import { chooseVirtualParents, orderedMergesetOf } from './virtual.ts';
 
 export type AddBlockResult =
   | { readonly status: 'accepted'; readonly block: IndexedBlock; readonly selectedTipChanged: boolean }
@@ -38,6 +42,18 @@ export interface BlockAcceptedEvent {
   readonly selectedTipChanged: boolean;
   /** Blocks that left the virtual selected chain (a reorganisation), deepest last. */
   readonly removedFromChain: readonly BlockId[];
+  /** Blocks that joined the virtual selected chain, ascending (the new selected tip last); empty when it did not move. */
+  readonly addedToChain: readonly BlockId[];
+}
+
+/** What a would-be child of `parents` commits to: its GHOSTDAG data, DAA score, state root and post-mergeset accounts. */
+export interface ChildState {
+  readonly parents: readonly BlockId[];
+  readonly ghostdag: GhostdagData;
+  readonly mergeset: readonly BlockId[];
+  readonly daaScore: number;
+  readonly stateRoot: Uint8Array;
+  readonly accounts: AccountLookup;
 }
 
 export interface Chain {
@@ -58,6 +74,12 @@ export interface Chain {
   orphanCount(): number;
   /** The bits and the earliest timestamp a child of `selectedParent` must carry. */
   childRules(selectedParent: IndexedBlock): { bits: number; minTimestampMs: number };
+  /** The virtual block's parents (the best tips, selected tip first) and its GHOSTDAG data (computed with unit work). */
+  virtualParents(): { parents: BlockId[]; ghostdag: GhostdagData };
+  /** A block's mergeset in consensus order (selected parent first), from its GHOSTDAG data. */
+  orderedMergeset(data: GhostdagData): BlockId[];
+  /** The state a block with these parents, mined by `miner`, commits to (null miner: the virtual view). */
+  childState(parents: readonly BlockId[], miner: Uint8Array | null): ChildState;
   onBlockAccepted(listener: (event: BlockAcceptedEvent) => void): () => void;
   /** Resolves when every accepted block so far is durable. */
   settled(): Promise<void>;
@@ -68,12 +90,23 @@ export interface ChainOptions {
   readonly store: KvStore;
   readonly clock: Clock;
   readonly orphanCapacity?: number;
+  /** Verifies transaction signatures at body validation; default the @noble reference (the node passes a faster one). */
+  readonly verifier?: SignatureVerifier;
+  /**
+   * Computes each block's state (src/state/ledger.ts through the port in state-port.ts). Without one the chain
+   * is header-and-body only: every state root must equal genesis's (the empty state), as in DAG-only tests.
+   */
+  readonly stateMachine?: ChainStateMachineFactory;
 }
 
 const workOfBits = (bits: number): bigint => workFromTarget(compactToTarget(bits));
 
 export async function openChain(options: ChainOptions): Promise<Chain> {
-  const { params, store, clock } = options;
+  const { params, clock } = options;
+  const verifier = options.verifier ?? nobleVerifier;
+  // Reads see every batch still in flight: block N+1 is validated while block N's rows are being committed.
+  const store = createPendingStore(options.store);
+  let machine: ChainStateMachine | undefined;
   const engine = createGhostdagEngine({ k: params.ghostdagK, mergesetSizeLimit: params.mergesetSizeLimit });
   const index = new Map<BlockId, IndexedBlock>();
   const tips = new Set<BlockId>();
@@ -98,23 +131,30 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     return entry;
   };
 
-  /** Moves the virtual selected chain to end at `tip`; returns the store ops and the blocks that left the chain. */
-  const moveChainTo = (tip: IndexedBlock): { ops: KvOp[]; removed: BlockId[] } => {
+  /**
+   * Moves the virtual selected chain to end at `tip`; returns the store ops, the blocks that left the chain
+   * (highest first) and the blocks that joined it (ascending).
+   */
+  const moveChainTo = (tip: IndexedBlock): { ops: KvOp[]; removed: IndexedBlock[]; added: IndexedBlock[] } => {
     const ops: KvOp[] = [];
-    const removed: BlockId[] = [];
+    const removed: IndexedBlock[] = [];
+    const added: IndexedBlock[] = [];
     for (let h = chainIds.length - 1; h > tip.height; h--) {
-      removed.push(chainIds[h]!);
+      removed.push(index.get(chainIds[h]!)!);
       ops.push(chainIndexDel(h));
     }
     chainIds.length = Math.min(chainIds.length, tip.height + 1);
     for (let walk: IndexedBlock | null = tip; walk && chainIds[walk.height] !== walk.id; walk = walk.selectedParent) {
       const old = chainIds[walk.height];
-      if (old !== undefined) removed.push(old);
+      if (old !== undefined) removed.push(index.get(old)!);
       chainIds[walk.height] = walk.id;
+      added.push(walk);
       ops.push(chainIndexPut(walk.height, walk.hash));
     }
     ops.push({ type: 'put', key: chainKeys.selectedTip, value: tip.hash });
-    return { ops, removed };
+    removed.sort((a, b) => b.height - a.height);
+    added.reverse();
+    return { ops, removed, added };
   };
 
   const commit = (ops: KvOp[]): Promise<void> => {
@@ -165,7 +205,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
 
   const process = (block: Block, hash: Uint8Array, id: BlockId): { entry: IndexedBlock; durable: Promise<void>; changed: boolean } => {
     const header = block.header;
-    validateBodyInIsolation(block, params);
+    const transactions = validateBodyInIsolation(block, params, verifier);
     const encoded = encodeBlock(block);
     const parentIds = header.parents.map(toHex);
     const work = workOfBits(header.bits);
@@ -186,24 +226,37 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       expectedBits: rules.bits,
       pastMedianTimeMs: rules.minTimestampMs - 1,
     });
-    if (!equalBytes(header.stateRoot, params.genesis.stateRoot)) {
-      throw new BlockRuleError('body.state-root.mismatch', 'state root does not match the state this block commits to');
+    // Body in context: the state root (DESIGN.md §3) — the mergeset accepted onto the selected parent's state.
+    const stateInput: BlockStateInput = { ghostdag: data, mergeset: orderedMergesetOf(engine, data), miner: header.miner, daaScore: header.daaScore };
+    const prepared = machine?.prepareBlock(stateInput, { id, hash, header, transactions });
+    const expectedRoot = prepared?.stateRoot ?? params.genesis.stateRoot;
+    if (!equalBytes(header.stateRoot, expectedRoot)) {
+      throw new BlockRuleError('body.state-root.mismatch', `state root ${toHex(header.stateRoot)}, the mergeset's acceptance gives ${toHex(expectedRoot)}`);
     }
     // --- commit: nothing above wrote anything ---
     engine.addBlock(id, parentIds, work);
     const entry = indexBlock(id, hash, header, data);
     const ops = blockRows(hash, encodeHeader(header), encoded, entry.seq);
+    if (prepared) ops.push(...prepared.ops);
     let changed = false;
-    let removed: BlockId[] = [];
+    let removed: IndexedBlock[] = [];
+    let added: IndexedBlock[] = [];
     if (isBetterTip(entry, selectedTip)) {
       const move = moveChainTo(entry);
       ops.push(...move.ops);
-      removed = move.removed;
+      ({ removed, added } = move);
+      if (machine) ops.push(...machine.chainMoved(removed, added, id));
       selectedTip = entry;
       changed = true;
     }
     const durable = commit(ops);
-    const event: BlockAcceptedEvent = { block: entry, ghostdag: data, selectedTipChanged: changed, removedFromChain: removed };
+    const event: BlockAcceptedEvent = {
+      block: entry,
+      ghostdag: data,
+      selectedTipChanged: changed,
+      removedFromChain: removed.map((b) => b.id),
+      addedToChain: added.map((b) => b.id),
+    };
     durable.then(
       () => {
         for (const listener of listeners) listener(event);
@@ -278,14 +331,27 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     blockCount: () => index.size,
     orphanCount: () => orphans.size(),
     childRules,
+    virtualParents: () => chooseVirtualParents(engine, [...tips], params.maxParents),
+    orderedMergeset: (data) => orderedMergesetOf(engine, data),
+    childState(parents, miner) {
+      const ghostdag = engine.computeBlock(parents, 1n);
+      const mergeset = orderedMergesetOf(engine, ghostdag);
+      const daaScore = index.get(ghostdag.selectedParent!)!.header.daaScore + ghostdag.mergesetSize;
+      const input: BlockStateInput = { ghostdag, mergeset, miner, daaScore };
+      const preview = machine?.previewBlock(input) ?? { stateRoot: params.genesis.stateRoot.slice(), accounts: emptyAccounts };
+      return { parents: [...parents], ghostdag, mergeset, daaScore, ...preview };
+    },
     onBlockAccepted(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     settled: () => pendingWrite.catch(() => undefined),
   };
+  machine = options.stateMachine?.({ chain, store });
   return chain;
 }
+
+const emptyAccounts: AccountLookup = { account: () => ({ balance: 0n, nonce: 0n, energy: 0n }) };
 
 /** Parses a `0x`-prefixed or bare 64-digit hash into a BlockId. */
 export function blockIdFromHex(hex: string): BlockId {

@@ -1,16 +1,18 @@
 /**
- * Block templates: the header a miner grinds on. Parents are the best tips (the selected tip first, at most
- * maxParents, dropping the weakest while the mergeset would exceed its limit); every derived field (blue score,
- * blue work, DAA score, bits, timestamp floor) is computed exactly as validation will recompute it.
+ * Block templates: the header a miner grinds on. Parents are the virtual's (the best tips, selected tip first, at
+ * most maxParents, dropping the weakest while the mergeset would exceed its limit); every derived field (blue
+ * score, blue work, DAA score, bits, timestamp floor, state root) is computed exactly as validation will recompute
+ * it. The state root is the template's mergeset accepted onto its selected parent's state, with red blocks'
+ * rewards paid to this template's miner; the template's own transactions are accepted later, by its merger.
  */
 import { transactionsRoot } from '../codec/block.ts';
 import type { BlockHeader } from '../codec/header.ts';
 import type { Chain } from '../chain/chain.ts';
-import type { BlockId, GhostdagData } from '../consensus/ghostdag.ts';
-import { MergesetTooLargeError } from '../consensus/ghostdag-errors.ts';
 import { compactToTarget, prePowHash, workFromTarget } from '../consensus/pow.ts';
+import { blockBytesMax, blockTxCountMax, headerBytesMax } from '../limits.ts';
+import type { AccountReader } from '../state/account.ts';
 import { MiningError } from './errors.ts';
-import { fromHex } from '../util/bytes.ts';
+import { compareBytes, fromHex } from '../util/bytes.ts';
 
 export interface BlockTemplate {
   readonly header: BlockHeader;
@@ -21,51 +23,58 @@ export interface BlockTemplate {
   readonly chainVersion: number;
 }
 
+/** What a transaction source (the mempool's `selectForBlock`) gets to choose a block's transactions. */
+export interface TransactionSelection {
+  /** Accounts after the template's mergeset: the state the template's transactions will most likely meet. */
+  readonly state: AccountReader;
+  /** The template's DAA score (energy accrues up to it). */
+  readonly daaScore: number;
+  readonly maxCount: number;
+  /** Bytes left for transactions, their length prefixes included, after the header. */
+  readonly maxBytes: number;
+}
+
 export interface TemplateRequest {
   readonly miner: Uint8Array;
   readonly gpuMining: boolean;
   readonly nowMs: number;
+  /** Fixed transactions (tests, `get_block_template` callers that bring their own). */
   readonly transactions?: readonly Uint8Array[];
-  readonly stateRoot?: Uint8Array;
+  /** Chooses the transactions (the mempool); used when `transactions` is absent. */
+  readonly selectTransactions?: (selection: TransactionSelection) => readonly Uint8Array[];
 }
 
-function chooseParents(chain: Chain): { parents: BlockId[]; data: GhostdagData } {
-  const tips = chain.tips().map((t) => t.id);
-  let parents = chain.engine.virtualParents(tips, chain.params.maxParents);
-  // The selected tip stays; weaker tips are dropped while the mergeset would break its limit.
-  for (;;) {
-    try {
-      return { parents, data: chain.engine.computeBlock(parents, 1n) };
-    } catch (cause) {
-      if (!(cause instanceof MergesetTooLargeError) || parents.length === 1) throw cause;
-      parents = parents.slice(0, -1);
-    }
-  }
-}
+/** Room for the transaction count varint. */
+const txCountBytesMax = 5;
 
 export function buildBlockTemplate(chain: Chain, request: TemplateRequest): BlockTemplate {
   if (request.miner.length !== 33) throw new MiningError(`miner address must be 33 bytes, got ${request.miner.length}`);
   const chainVersion = chain.blockCount();
-  const { parents } = chooseParents(chain);
-  const sortedParents = parents.map((id) => fromHex(id)).sort((a, b) => {
-    for (let i = 0; i < 32; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-    return 0;
-  });
+  const { parents } = chain.virtualParents();
+  const child = chain.childState(parents, request.miner);
+  const sortedParents = parents.map((id) => fromHex(id)).sort(compareBytes);
   // GHOSTDAG's blue work depends on this block's own work, which depends on its bits: compute bits first.
-  const provisional = chain.engine.computeBlock(parents, 1n);
-  const sp = chain.get(provisional.selectedParent!)!;
+  const sp = chain.get(child.ghostdag.selectedParent!)!;
   const rules = chain.childRules(sp);
   const target = compactToTarget(rules.bits);
   const data = chain.engine.computeBlock(parents, workFromTarget(target));
-  const transactions = request.transactions ?? [];
+  const transactions =
+    request.transactions ??
+    request.selectTransactions?.({
+      state: child.accounts,
+      daaScore: child.daaScore,
+      maxCount: blockTxCountMax,
+      maxBytes: blockBytesMax - headerBytesMax - txCountBytesMax,
+    }) ??
+    [];
   const header: BlockHeader = {
     version: 1,
     parents: sortedParents,
     txRoot: transactionsRoot({ transactions }),
-    stateRoot: request.stateRoot ?? chain.params.genesis.stateRoot,
+    stateRoot: child.stateRoot,
     timestampMs: Math.max(request.nowMs, rules.minTimestampMs),
     bits: rules.bits,
-    daaScore: sp.header.daaScore + data.mergesetBlues.length + data.mergesetReds.length,
+    daaScore: child.daaScore,
     blueScore: data.blueScore,
     blueWork: data.blueWork,
     miner: request.miner,

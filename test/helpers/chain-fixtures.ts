@@ -36,6 +36,8 @@ export interface MakeBlockOptions {
   /** Breaks a field after every field was derived; the nonce is ground afterwards unless `grind` is false. */
   mutate?: (header: BlockHeader) => BlockHeader;
   grind?: boolean;
+  /** 33-byte miner address; default testMiner. */
+  miner?: Uint8Array;
 }
 
 export function makeBlock(chain: Chain, options: MakeBlockOptions = {}): Block {
@@ -53,17 +55,25 @@ export function makeBlock(chain: Chain, options: MakeBlockOptions = {}): Block {
   const rules = chain.childRules(sp);
   const data = compute(workFromTarget(compactToTarget(rules.bits)));
   const transactions = options.transactions ?? [];
+  const miner = options.miner ?? testMiner;
+  // The state root the chain will recompute (the mergeset accepted onto the selected parent's state).
+  let stateRoot: Uint8Array;
+  try {
+    stateRoot = chain.childState(parentIds, miner).stateRoot;
+  } catch {
+    stateRoot = chain.params.genesis.stateRoot;
+  }
   let header: BlockHeader = {
     version: 1,
     parents: parentIds.map((id) => fromHex(id)).sort(compareBytes),
     txRoot: transactionsRoot({ transactions }),
-    stateRoot: chain.params.genesis.stateRoot,
+    stateRoot,
     timestampMs: options.timestampMs ?? Math.max(rules.minTimestampMs, sp.header.timestampMs + 1_000),
     bits: rules.bits,
     daaScore: sp.header.daaScore + data.mergesetBlues.length + data.mergesetReds.length,
     blueScore: data.blueScore,
     blueWork: data.blueWork,
-    miner: testMiner,
+    miner,
     gpuMining: false,
     nonce: 0n,
   };

@@ -1,0 +1,57 @@
+/**
+ * The port through which the chain (layer 3) has blocks' state computed by the ledger (src/state/, layer 4) without
+ * importing it: the composition root hands `openChain` a factory, and the ledger implements this interface.
+ *
+ * A block's state (DESIGN.md §3) is its mergeset's transactions accepted, in consensus order, onto its selected
+ * parent's state; its header commits to that root. The state of a block therefore depends on its past only, so
+ * it is computed once, when the block is validated, and its rows are immutable. What a move of the selected chain
+ * changes is only which blocks are on the chain: the ledger rewrites its chain-dependent index rows then.
+ */
+import type { BlockHeader } from '../codec/header.ts';
+import type { Transaction } from '../codec/transaction.ts';
+import type { BlockId, GhostdagData } from '../consensus/ghostdag.ts';
+import type { KvOp, KvStore } from '../storage/kv.ts';
+import type { IndexedBlock } from './block-index.ts';
+import type { Chain } from './chain.ts';
+
+/** A transaction of a block body as validation decoded it. */
+export interface BlockTransaction {
+  readonly bytes: Uint8Array;
+  readonly tx: Transaction;
+  /** BLAKE3 of `bytes`: the transaction id. */
+  readonly hash: Uint8Array;
+}
+
+/** What a (real or would-be) block's state depends on. */
+export interface BlockStateInput {
+  /** GHOSTDAG data of the block (selected parent, blues, reds). */
+  readonly ghostdag: GhostdagData;
+  /** The mergeset in consensus order: the selected parent first, then ascending (blue work, hash). */
+  readonly mergeset: readonly BlockId[];
+  /** Who gets red blocks' rewards; null for the virtual view (withheld until a real block merges them). */
+  readonly miner: Uint8Array | null;
+  readonly daaScore: number;
+}
+
+/** The same shape as src/state/account.ts `AccountReader` (declared here so the chain layer needs no import). */
+export interface AccountLookup {
+  account(address: Uint8Array): { readonly balance: bigint; readonly nonce: bigint; readonly energy: bigint };
+}
+
+export interface PreparedBlockState {
+  readonly stateRoot: Uint8Array;
+  /** Rows to commit in the block's batch (state-trie nodes, acceptance and index rows). */
+  readonly ops: KvOp[];
+}
+
+export interface ChainStateMachine {
+  /** Computes a new block's state and rows; nothing is written. */
+  prepareBlock(input: BlockStateInput, block: { readonly id: BlockId; readonly hash: Uint8Array; readonly header: BlockHeader; readonly transactions: readonly BlockTransaction[] }): PreparedBlockState;
+  /** The state root and accounts a would-be block with this input commits to (templates, fixtures). */
+  previewBlock(input: BlockStateInput): { readonly stateRoot: Uint8Array; readonly accounts: AccountLookup };
+  /** Index rows to rewrite when the selected chain moves; `removed` deepest-first, `added` ascending. */
+  chainMoved(removed: readonly IndexedBlock[], added: readonly IndexedBlock[], cause: BlockId): KvOp[];
+}
+
+/** Built once by openChain, after the stored DAG is replayed; `store` is the chain's read-your-writes view. */
+export type ChainStateMachineFactory = (context: { readonly chain: Chain; readonly store: KvStore }) => ChainStateMachine;

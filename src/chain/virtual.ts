@@ -1,0 +1,31 @@
+/**
+ * The virtual block (notes/ghostdag-kaspa.md §1.8): the block that would be mined now. Its parents are the best
+ * tips (the selected tip first, at most maxParents, dropping the weakest while the mergeset would break its limit);
+ * templates mine on exactly these parents and the ledger's virtual view accepts exactly this mergeset.
+ */
+import type { BlockId, GhostdagData, GhostdagEngine } from '../consensus/ghostdag.ts';
+import { MergesetTooLargeError } from '../consensus/ghostdag-errors.ts';
+
+export function chooseVirtualParents(engine: GhostdagEngine, tips: readonly BlockId[], maxParents: number): { parents: BlockId[]; ghostdag: GhostdagData } {
+  let parents = engine.virtualParents(tips, maxParents);
+  for (;;) {
+    try {
+      return { parents, ghostdag: engine.computeBlock(parents, 1n) };
+    } catch (cause) {
+      if (!(cause instanceof MergesetTooLargeError) || parents.length === 1) throw cause;
+      parents = parents.slice(0, -1);
+    }
+  }
+}
+
+/**
+ * Consensus order of a block's mergeset from its GHOSTDAG data (the block need not be stored yet): the selected
+ * parent first, then every other mergeset block, blue or red, ascending by (blue work, hash) — what
+ * `engine.orderedMergeset` gives for stored blocks (Kaspa's consensus_ordered_mergeset).
+ */
+export function orderedMergesetOf(engine: GhostdagEngine, data: GhostdagData): BlockId[] {
+  if (data.selectedParent === null) return [];
+  const rest = data.mergesetBlues.slice(1).concat(data.mergesetReds);
+  rest.sort((a, b) => engine.compareBlocks(a, b));
+  return [data.selectedParent, ...rest];
+}

@@ -1,0 +1,134 @@
+/**
+ * Acceptance (DESIGN.md §3, docs/state.md "Acceptance"): a block's mergeset, in consensus order (selected parent
+ * first, then ascending blue work and hash), applied onto its selected parent's state. Pure: reads accounts through
+ * a function, returns the changed accounts and what happened to every transaction; writes nothing.
+ *
+ * Each transaction of each merged block, in block order, is accepted iff it still applies:
+ *   nonce == the sender's account nonce, and
+ *   use_energy = false: balance ≥ amount + fee            (the fee goes to the reward of the block that carried it)
+ *   use_energy = true:  energy ≥ fee and balance ≥ amount  (the fee is paid in energy: `energy_used` = fee, no coins move)
+ * otherwise it is skipped as "not accepted" — never an error of the block. Signatures and chain ids were checked
+ * when the block's body was validated.
+ *
+ * Rewards, after all transactions: every merged block earns its subsidy (by its own DAA score, clamped under the
+ * cap) plus the coin fees of its accepted transactions; a blue block's reward goes to its own miner, a red block's
+ * to the merging block's miner (Kaspa's rule). With no merging miner (the virtual view), red rewards are withheld:
+ * neither credited nor counted as emitted.
+ */
+import type { Transaction } from '../codec/transaction.ts';
+import { clampedSubsidyUnits } from '../consensus/emission.ts';
+import { toHex } from '../util/bytes.ts';
+import { emptyStoredAccount, type StoredAccount } from './account-codec.ts';
+import { energyCap, settleEnergy } from './energy.ts';
+
+export interface MergedBlockInput {
+  readonly id: string;
+  readonly miner: Uint8Array;
+  readonly daaScore: number;
+  readonly blue: boolean;
+  readonly transactions: readonly { readonly tx: Transaction }[];
+}
+
+export interface AcceptanceInput {
+  /** The selected parent's state. */
+  readonly read: (address: Uint8Array) => StoredAccount | undefined;
+  readonly merged: readonly MergedBlockInput[];
+  /** The merging block's miner (gets red blocks' rewards); null for the virtual view. */
+  readonly mergingMiner: Uint8Array | null;
+  /** The merging block's DAA score: the "now" of energy. */
+  readonly daaScore: number;
+  /** Units emitted in the selected parent's state. */
+  readonly emittedBefore: bigint;
+}
+
+export interface MergedBlockOutcome {
+  readonly id: string;
+  readonly blue: boolean;
+  /** One flag per transaction of the block, in block order. */
+  readonly accepted: readonly boolean[];
+  /** Coin fees of its accepted transactions. */
+  readonly fees: bigint;
+  /** Fees its accepted transactions paid in energy. */
+  readonly energyUsed: bigint;
+  readonly subsidy: bigint;
+  /** subsidy + fees, credited to `recipient` (null: withheld, virtual view only). */
+  readonly reward: bigint;
+  readonly recipient: Uint8Array | null;
+}
+
+export interface AcceptanceResult {
+  /** Changed accounts by lowercase hex address. */
+  readonly changes: ReadonlyMap<string, { readonly address: Uint8Array; readonly account: StoredAccount }>;
+  readonly blocks: readonly MergedBlockOutcome[];
+  /** Units emitted in the resulting state (emittedBefore + credited subsidies). */
+  readonly emitted: bigint;
+  /** Units destroyed (no rule burns coins in this version; kept so sum(balances) + burnt = emitted stays the audit). */
+  readonly burnt: bigint;
+  /** Rewards not credited (virtual view: red blocks with no merging miner yet). */
+  readonly withheld: bigint;
+}
+
+type Changes = Map<string, { address: Uint8Array; account: StoredAccount }>;
+
+function createWorkingState(read: AcceptanceInput['read'], now: number) {
+  const changes: Changes = new Map();
+  const get = (address: Uint8Array): { key: string; account: StoredAccount } => {
+    const key = toHex(address);
+    const account = changes.get(key)?.account ?? read(address) ?? emptyStoredAccount;
+    return { key, account: settleEnergy(account, now) };
+  };
+  const set = (key: string, address: Uint8Array, account: StoredAccount): void => {
+    const cap = energyCap(account.balance);
+    changes.set(key, { address, account: account.energy > cap ? { ...account, energy: cap } : account });
+  };
+  const credit = (address: Uint8Array, amount: bigint): void => {
+    const { key, account } = get(address);
+    set(key, address, { ...account, balance: account.balance + amount });
+  };
+  return { changes, get, set, credit };
+}
+
+/** Applies one transaction if it still applies; returns what it paid (coins, energy) or undefined when skipped. */
+function applyTransaction(state: ReturnType<typeof createWorkingState>, tx: Transaction): { fee: bigint; energy: bigint } | undefined {
+  const { key, account } = state.get(tx.from);
+  if (tx.nonce !== account.nonce) return undefined;
+  const coinFee = tx.useEnergy ? 0n : tx.fee;
+  const energyFee = tx.useEnergy ? tx.fee : 0n;
+  if (account.balance < tx.amount + coinFee || account.energy < energyFee) return undefined;
+  state.set(key, tx.from, {
+    ...account,
+    balance: account.balance - tx.amount - coinFee,
+    nonce: account.nonce + 1n,
+    energy: account.energy - energyFee,
+  });
+  if (tx.amount > 0n) state.credit(tx.to, tx.amount);
+  return { fee: coinFee, energy: energyFee };
+}
+
+export function acceptMergeset(input: AcceptanceInput): AcceptanceResult {
+  const state = createWorkingState(input.read, input.daaScore);
+  const perBlock = input.merged.map((block) => {
+    let fees = 0n;
+    let energyUsed = 0n;
+    const accepted = block.transactions.map(({ tx }) => {
+      const paid = applyTransaction(state, tx);
+      if (paid === undefined) return false;
+      fees += paid.fee;
+      energyUsed += paid.energy;
+      return true;
+    });
+    return { block, accepted, fees, energyUsed };
+  });
+  let emitted = input.emittedBefore;
+  let withheld = 0n;
+  const blocks = perBlock.map(({ block, accepted, fees, energyUsed }): MergedBlockOutcome => {
+    const recipient = block.blue ? block.miner : input.mergingMiner;
+    const subsidy = recipient === null ? 0n : clampedSubsidyUnits(block.daaScore, emitted);
+    emitted += subsidy;
+    const reward = subsidy + fees;
+    if (recipient === null) withheld += fees + clampedSubsidyUnits(block.daaScore, emitted);
+    else if (reward > 0n) state.credit(recipient, reward);
+    return { id: block.id, blue: block.blue, accepted, fees, energyUsed, subsidy, reward, recipient };
+  });
+  return { changes: state.changes, blocks, emitted, burnt: 0n, withheld };
+}

@@ -1,0 +1,15 @@
+/**
+ * Bounds of the ledger (src/state/ledger*.ts, tx-index.ts). Consensus constants (emission, energy) live beside their
+ * rules in src/consensus/emission.ts and src/state/energy.ts; these are resource bounds of one node.
+ */
+
+/** Acceptance records kept decoded in memory (each is a few hundred bytes plus one bit per merged transaction). */
+export const ledgerRecordCacheBlocksMax = 1_024;
+/** Blocks whose decoded transactions stay in memory: every block is merged within a few blocks of its arrival. */
+export const ledgerTxCacheBlocksMax = 256;
+/** The most entries one `getAddressHistory` call returns. */
+export const ledgerHistoryLimitMax = 1_000;
+/** Previews (template state roots) kept, keyed by mergeset and miner: a miner asks again every refresh. */
+export const ledgerPreviewCacheMax = 4;
+/** Inclusions of one transaction id read by `getTransaction` (the same bytes in many parallel blocks). */
+export const ledgerInclusionsMax = 64;

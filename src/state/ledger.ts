@@ -1,0 +1,294 @@
+/**
+ * The ledger (docs/state.md): accounts in the state trie, acceptance of every block's mergeset, rewards and
+ * emission, the transaction index, and the read functions the RPC, the mempool and wallets use. It plugs into the
+ * chain through the `ChainStateMachine` port (src/chain/state-port.ts): the chain asks it for each new block's
+ * state root (validation, templates) and for the index rows to rewrite when the selected chain moves.
+ *
+ * Views:
+ * - a block's committed state: the root in its header (its mergeset accepted onto its selected parent's state);
+ * - the virtual state (what `account()` / `getAccount()` answer, Kaspa's virtual UTXO set): the selected tip's
+ *   committed state plus the virtual block's mergeset — the tips' own transactions — accepted as the next block
+ *   will accept them, energy accrued up to the virtual's DAA score; red blocks' rewards are withheld there until a
+ *   real block merges them (it is their miner that gets them).
+ *
+ * @example
+ *   const { chain, ledger } = await openLedgerChain({ params, store, clock });
+ *   ledger.account(address).balance;                    // virtual state
+ *   const { stateRoot, proof } = ledger.proveAccount(address); // against the selected tip's header
+ */
+import { openChain, type Chain, type ChainOptions } from '../chain/chain.ts';
+import type { BlockStateInput, ChainStateMachine, ChainStateMachineFactory, PreparedBlockState } from '../chain/state-port.ts';
+import type { BlockId } from '../consensus/ghostdag.ts';
+import { emissionCapUnits } from '../consensus/emission.ts';
+import type { KvStore } from '../storage/kv.ts';
+import { assert } from '../errors.ts';
+import { toHex } from '../util/bytes.ts';
+import { acceptMergeset, type AcceptanceResult } from './acceptance.ts';
+import type { AcceptanceRecord } from './acceptance-record.ts';
+import { encodeAcceptanceRecord } from './acceptance-record.ts';
+import type { Account, AccountReader } from './account.ts';
+import { accountKey, decodeAccount, emptyStoredAccount, encodeAccount, isEmptyAccount, type StoredAccount } from './account-codec.ts';
+import { settleEnergy } from './energy.ts';
+import { createLedgerReads, ledgerKeys } from './ledger-rows.ts';
+import { ledgerPreviewCacheMax } from './ledger-limits.ts';
+import type { StateProof } from './proof.ts';
+import { createStateTrie, type StateTrie } from './trie.ts';
+import {
+  chainMoveRows,
+  countAddressHistory,
+  getAddressHistory,
+  getTransaction,
+  inclusionRows,
+  type AcceptanceEvent,
+  type HistoryEntry,
+  type TransactionRecord,
+  type TxIndexContext,
+} from './tx-index.ts';
+
+export interface AccountProof {
+  /** The selected tip, whose header's state root the proof is against. */
+  readonly blockHash: BlockId;
+  readonly stateRoot: Uint8Array;
+  /** The trie key: BLAKE3("weft/state/account/v1" ‖ address). */
+  readonly key: Uint8Array;
+  readonly proof: StateProof;
+  /** The account as committed in that header (null: absent), energy as stored (settle it with energy.ts). */
+  readonly account: StoredAccount | null;
+}
+
+export interface SupplyFigures {
+  /** The cap (`total_supply`). */
+  readonly totalUnits: bigint;
+  /** Units emitted in the virtual state (`circulating_supply`). */
+  readonly circulatingUnits: bigint;
+  readonly burntUnits: bigint;
+  /** Coin fees and energy-paid fees of every accepted transaction so far; transactions accepted so far. */
+  readonly feesTotalUnits: bigint;
+  readonly energyUsedTotalUnits: bigint;
+  readonly acceptedTransactions: bigint;
+}
+
+export interface VirtualInfo {
+  readonly parents: readonly BlockId[];
+  readonly daaScore: number;
+  readonly blueScore: number;
+}
+
+export interface Ledger extends AccountReader {
+  /** The account at the virtual state (`emptyAccount` fields when never used). */
+  getAccount(address: Uint8Array): Account;
+  /** The account committed in a block's header state, energy accrued to that block's DAA score. */
+  getAccountAt(address: Uint8Array, block: BlockId): Account | undefined;
+  proveAccount(address: Uint8Array): AccountProof;
+  getTransaction(hash: Uint8Array): TransactionRecord | undefined;
+  /** Accepted transactions of an address, newest first; limit ≤ ledgerHistoryLimitMax. */
+  getAddressHistory(address: Uint8Array, limit: number, offset: number): HistoryEntry[];
+  /** How many entries getAddressHistory has for the address in all. */
+  countAddressHistory(address: Uint8Array): number;
+  /** What a block's mergeset acceptance did (stored record), or undefined for unknown blocks. */
+  acceptanceOf(block: BlockId): AcceptanceRecord | undefined;
+  /** The chain block that merged `block` on the current selected chain, or null. */
+  mergedBy(block: BlockId): BlockId | null;
+  supply(): SupplyFigures;
+  virtual(): VirtualInfo;
+  /** The virtual state's root (hashes the virtual's changes; for audits and tests). */
+  virtualStateRoot(): Uint8Array;
+  onAcceptance(listener: (event: AcceptanceEvent) => void): () => void;
+}
+
+interface VirtualView {
+  readonly version: number;
+  readonly info: VirtualInfo;
+  readonly parentRoot: Uint8Array;
+  readonly result: AcceptanceResult;
+  readonly totals: AcceptanceRecord;
+}
+
+function accountUpdates(result: AcceptanceResult): Map<string, Uint8Array | null> {
+  const updates = new Map<string, Uint8Array | null>();
+  for (const { address, account } of result.changes.values()) {
+    updates.set(toHex(accountKey(address)), isEmptyAccount(account) ? null : encodeAccount(account));
+  }
+  return updates;
+}
+
+function publicAccount(account: StoredAccount, daaScore: number): Account {
+  const settled = settleEnergy(account, daaScore);
+  return { balance: settled.balance, nonce: settled.nonce, energy: settled.energy };
+}
+
+export function createLedger(context: { readonly chain: Chain; readonly store: KvStore }): { ledger: Ledger; machine: ChainStateMachine } {
+  const { chain, store } = context;
+  const trie: StateTrie = createStateTrie({ store, prefix: ledgerKeys.trieprefix });
+  const reads = createLedgerReads(chain, store);
+  const listeners = new Set<(event: AcceptanceEvent) => void>();
+  const pendingEvents = new Map<BlockId, AcceptanceEvent>();
+  const previews: Array<{ key: string; value: ReturnType<ChainStateMachine['previewBlock']> }> = [];
+  let virtualView: VirtualView | undefined;
+
+  const readAt = (root: Uint8Array) => (address: Uint8Array): StoredAccount | undefined => {
+    const value = trie.get(root, accountKey(address));
+    return value === undefined ? undefined : decodeAccount(value);
+  };
+
+  /** Accepts a (real or would-be) block's mergeset onto its selected parent's committed state. */
+  const accept = (input: BlockStateInput): { parentRoot: Uint8Array; result: AcceptanceResult; record: AcceptanceRecord } => {
+    const sp = input.ghostdag.selectedParent!;
+    const parentRoot = chain.get(sp)!.header.stateRoot;
+    const before = reads.record(sp);
+    const blues = new Set(input.ghostdag.mergesetBlues);
+    const merged = input.mergeset.map((id) => {
+      const header = chain.get(id)!.header;
+      return { id, miner: header.miner, daaScore: header.daaScore, blue: blues.has(id), transactions: reads.transactions(id) };
+    });
+    const result = acceptMergeset({ read: readAt(parentRoot), merged, mergingMiner: input.miner, daaScore: input.daaScore, emittedBefore: before.emitted });
+    let fees = 0n;
+    let energy = 0n;
+    let count = 0n;
+    for (const b of result.blocks) {
+      fees += b.fees;
+      energy += b.energyUsed;
+      for (const ok of b.accepted) if (ok) count++;
+    }
+    const record: AcceptanceRecord = {
+      emitted: result.emitted,
+      burnt: before.burnt + result.burnt,
+      feesTotal: before.feesTotal + fees,
+      energyUsedTotal: before.energyUsedTotal + energy,
+      acceptedTotal: before.acceptedTotal + count,
+      merged: result.blocks.map((b) => ({ id: b.id, blue: b.blue, subsidy: b.subsidy, fees: b.fees, energyUsed: b.energyUsed, accepted: b.accepted })),
+    };
+    return { parentRoot, result, record };
+  };
+
+  const virtual = (): VirtualView => {
+    const version = chain.blockCount();
+    if (virtualView?.version === version) return virtualView;
+    const { parents, ghostdag } = chain.virtualParents();
+    const sp = chain.get(ghostdag.selectedParent!)!;
+    const daaScore = sp.header.daaScore + ghostdag.mergesetSize;
+    const { parentRoot, result, record } = accept({ ghostdag, mergeset: chain.orderedMergeset(ghostdag), miner: null, daaScore });
+    virtualView = { version, info: { parents, daaScore, blueScore: ghostdag.blueScore }, parentRoot, result, totals: record };
+    return virtualView;
+  };
+
+  const virtualAccount = (address: Uint8Array): Account => {
+    const v = virtual();
+    const stored = v.result.changes.get(toHex(address))?.account ?? readAt(v.parentRoot)(address) ?? emptyStoredAccount;
+    return publicAccount(stored, v.info.daaScore);
+  };
+
+  const txContext: TxIndexContext = { chain, store, reads, virtualBlueScore: () => virtual().info.blueScore };
+
+  const machine: ChainStateMachine = {
+    prepareBlock(input, block): PreparedBlockState {
+      reads.rememberTransactions(block.id, block.transactions);
+      const { parentRoot, result, record } = accept(input);
+      const { root, ops } = trie.applyUpdates(parentRoot, accountUpdates(result));
+      reads.rememberRecord(block.id, record);
+      ops.push({ type: 'put', key: ledgerKeys.acceptance(block.hash), value: encodeAcceptanceRecord(record) });
+      ops.push(...inclusionRows(block.hash, block.transactions));
+      return { stateRoot: root, ops };
+    },
+    previewBlock(input) {
+      const key = `${input.mergeset.join(',')}|${input.miner ? toHex(input.miner) : '-'}|${input.daaScore}`;
+      const cached = previews.find((p) => p.key === key);
+      if (cached) return cached.value;
+      const { parentRoot, result } = accept(input);
+      const { root } = trie.applyUpdates(parentRoot, accountUpdates(result));
+      const read = readAt(parentRoot);
+      const accounts = {
+        account: (address: Uint8Array): Account =>
+          publicAccount(result.changes.get(toHex(address))?.account ?? read(address) ?? emptyStoredAccount, input.daaScore),
+      };
+      const value = { stateRoot: root, accounts };
+      previews.unshift({ key, value });
+      previews.length = Math.min(previews.length, ledgerPreviewCacheMax);
+      return value;
+    },
+    chainMoved(removed, added, cause) {
+      const { ops, event } = chainMoveRows(reads, removed, added);
+      pendingEvents.set(cause, event);
+      return ops;
+    },
+  };
+
+  // Acceptance events go out once the block that moved the chain is durable (the chain's own event).
+  chain.onBlockAccepted(({ block }) => {
+    const event = pendingEvents.get(block.id);
+    if (event === undefined) return;
+    pendingEvents.delete(block.id);
+    for (const listener of listeners) listener(event);
+  });
+
+  const ledger: Ledger = {
+    account: virtualAccount,
+    getAccount: virtualAccount,
+    getAccountAt(address, id) {
+      const block = chain.get(id);
+      if (!block) return undefined;
+      return publicAccount(readAt(block.header.stateRoot)(address) ?? emptyStoredAccount, block.header.daaScore);
+    },
+    proveAccount(address) {
+      const tip = chain.selectedTip();
+      const key = accountKey(address);
+      const proof = trie.prove(tip.header.stateRoot, key);
+      const account = proof.kind === 'inclusion' ? decodeAccount(proof.value) : null;
+      return { blockHash: tip.id, stateRoot: tip.header.stateRoot.slice(), key, proof, account };
+    },
+    getTransaction: (hash) => getTransaction(txContext, hash),
+    getAddressHistory: (address, limit, offset) => getAddressHistory(txContext, address, limit, offset),
+    countAddressHistory: (address) => countAddressHistory(txContext, address),
+    acceptanceOf: (id) => (chain.has(id) ? reads.record(id) : undefined),
+    mergedBy(id) {
+      const row = store.get(ledgerKeys.mergedBy(chain.get(id)?.hash ?? new Uint8Array(32)));
+      return row === undefined ? null : toHex(row);
+    },
+    supply() {
+      const t = virtual().totals;
+      return {
+        totalUnits: emissionCapUnits,
+        circulatingUnits: t.emitted,
+        burntUnits: t.burnt,
+        feesTotalUnits: t.feesTotal,
+        energyUsedTotalUnits: t.energyUsedTotal,
+        acceptedTransactions: t.acceptedTotal,
+      };
+    },
+    virtual: () => virtual().info,
+    virtualStateRoot() {
+      const v = virtual();
+      return trie.applyUpdates(v.parentRoot, accountUpdates(v.result)).root;
+    },
+    onAcceptance(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  // A store from before the ledger has no acceptance rows: refuse it loudly rather than answer wrongly.
+  reads.record(chain.selectedTip().id);
+  return { ledger, machine };
+}
+
+/** The ledger's factory for `openChain({ stateMachine })`; `ledger()` is available once openChain returned. */
+export function ledgerStateMachine(): { factory: ChainStateMachineFactory; ledger: () => Ledger } {
+  let built: Ledger | undefined;
+  return {
+    factory(context) {
+      const { ledger, machine } = createLedger(context);
+      built = ledger;
+      return machine;
+    },
+    ledger() {
+      assert(built !== undefined, 'the ledger exists once openChain has returned');
+      return built;
+    },
+  };
+}
+
+/** Opens a chain whose blocks carry state: the full node's and the tests' entry point. */
+export async function openLedgerChain(options: Omit<ChainOptions, 'stateMachine'>): Promise<{ chain: Chain; ledger: Ledger }> {
+  const wiring = ledgerStateMachine();
+  const chain = await openChain({ ...options, stateMachine: wiring.factory });
+  return { chain, ledger: wiring.ledger() };
+}
