@@ -1,0 +1,39 @@
+/**
+ * The RPC's MempoolPort (src/rpc/ports.ts) over the mempool (src/mempool/mempool.ts): submit (send_transaction,
+ * send_raw_transaction), lookups with DESIGN.md §3 statuses (pending, or dropped with the pool's reason), pending
+ * lists per address, and admission events for the pending_transactions topic.
+ */
+import { encodeTransaction } from '../../src/codec/transaction.ts';
+import type { PoolEntry } from '../../src/mempool/entry.ts';
+import type { Mempool } from '../../src/mempool/mempool.ts';
+import type { MempoolPort, TransactionRecord, TransactionStatus } from '../../src/rpc/ports.ts';
+import { equalBytes } from '../../src/util/bytes.ts';
+
+function record(entry: PoolEntry, status: TransactionStatus): TransactionRecord {
+  // Pending transactions have used no energy yet: `energy_used` is what acceptance charged (DESIGN.md §4).
+  return { hash: entry.hash, tx: entry.tx, status, timestampMs: entry.addedMs, energyUsed: 0n };
+}
+
+export function createMempoolPort(mempool: Mempool): MempoolPort {
+  return {
+    async submit(tx) {
+      const entry = await mempool.add(encodeTransaction(tx));
+      return { hash: entry.hash, status: 'pending' };
+    },
+    get(hash) {
+      const found = mempool.status(hash);
+      return found === undefined ? undefined : record(found.entry, found.status);
+    },
+    pending(address) {
+      const entries = mempool.pending();
+      const touching = address === undefined ? entries : entries.filter((e) => equalBytes(e.tx.from, address) || equalBytes(e.tx.to, address));
+      return touching.map((e) => record(e, 'pending'));
+    },
+    size: () => mempool.size,
+    onAdmitted(listener) {
+      return mempool.subscribe((event) => {
+        if (event.type === 'added') listener(record(event.entry, 'pending'));
+      });
+    },
+  };
+}

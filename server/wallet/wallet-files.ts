@@ -1,0 +1,112 @@
+/**
+ * Keystore files on disk (Node only): `<datadir>/wallets/<name>.json`, mode 0600 in a 0700 directory, written
+ * atomically (temp file, fsync, rename) so a crash mid-save leaves the old file or the new one, never half of each.
+ * Also the node's wallet passphrase: configured (config / WEFT_WALLET_PASSPHRASE), else a generated secret in
+ * `<datadir>/wallet.secret` (mode 0600) — docs/wallet.md "Unlocking" says why.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { KeystoreFormatError } from '../../src/wallet/errors.ts';
+import type { KeystoreFile } from '../../src/wallet/keystore.ts';
+import { checkWalletName } from '../../src/wallet/wallet.ts';
+import { keystoreFileBytesMax } from '../../src/wallet/wallet-limits.ts';
+
+export const walletsDirName = 'wallets';
+export const walletSecretFileName = 'wallet.secret';
+/** The environment variable a node reads its wallet passphrase from when the config gives none. */
+export const walletPassphraseEnv = 'WEFT_WALLET_PASSPHRASE';
+const secretBytes = 32;
+const fileMode = 0o600;
+const dirMode = 0o700;
+
+export function walletsDir(datadir: string): string {
+  return join(datadir, walletsDirName);
+}
+
+export function walletFilePath(datadir: string, name: string): string {
+  return join(walletsDir(datadir), `${checkWalletName(name)}.json`);
+}
+
+/** Writes `text` to `path` atomically with mode 0600. */
+export function writeFileAtomic(path: string, text: string): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(temp, 'w', fileMode);
+  try {
+    fchmodSync(fd, fileMode); // a temp file left by a crash keeps its old mode otherwise
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, path);
+}
+
+export function saveKeystoreFile(datadir: string, file: KeystoreFile): void {
+  mkdirSync(walletsDir(datadir), { recursive: true, mode: dirMode });
+  writeFileAtomic(walletFilePath(datadir, file.name), `${JSON.stringify(file, null, 2)}\n`);
+}
+
+/** The parsed JSON of a wallet file, or undefined when there is none. */
+export function loadKeystoreFile(datadir: string, name: string): unknown {
+  const path = walletFilePath(datadir, name);
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  if (size > keystoreFileBytesMax) throw new KeystoreFormatError(`${path}: ${size} bytes, at most ${keystoreFileBytesMax}`);
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    throw new KeystoreFormatError(`${path}: not JSON`);
+  }
+}
+
+/** Names of the wallets in the datadir (files `<name>.json` with a valid name). */
+export function listWalletNames(datadir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(walletsDir(datadir));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return names
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length))
+    .filter((n) => /^[A-Za-z0-9_-]{1,64}$/.test(n))
+    .sort();
+}
+
+export type PassphraseSource = 'config' | 'env' | 'secret-file';
+
+/**
+ * The passphrase that unlocks this node's wallets: the configured one, else $WEFT_WALLET_PASSPHRASE, else the
+ * content of `<datadir>/wallet.secret`, created (32 random bytes, hex, mode 0600) on first use.
+ */
+export function resolveWalletPassphrase(
+  datadir: string,
+  configured?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { passphrase: string; source: PassphraseSource } {
+  if (configured !== undefined && configured !== '') return { passphrase: configured, source: 'config' };
+  const fromEnv = env[walletPassphraseEnv];
+  if (fromEnv !== undefined && fromEnv !== '') return { passphrase: fromEnv, source: 'env' };
+  mkdirSync(datadir, { recursive: true });
+  const path = join(datadir, walletSecretFileName);
+  try {
+    const fd = openSync(path, 'wx', fileMode);
+    try {
+      writeSync(fd, `${randomBytes(secretBytes).toString('hex')}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return { passphrase: readFileSync(path, 'utf8').trim(), source: 'secret-file' };
+}

@@ -1,0 +1,46 @@
+/**
+ * The RPC's WalletPort (src/rpc/ports.ts) over the node's wallets (server/wallet/wallet-service.ts): create_address,
+ * sign_message, verify_message and the signed transfer of send_transaction, whose nonce is the sender's next one
+ * past its pending run in the mempool. Stealth addresses and ring signatures come with the privacy issue: -40006.
+ */
+import type { Transaction } from '../../src/codec/transaction.ts';
+import type { Mempool } from '../../src/mempool/mempool.ts';
+import { PrivacyError } from '../../src/rpc/errors.ts';
+import type { WalletPort } from '../../src/rpc/ports.ts';
+import { verifyMessage } from '../../src/wallet/message.ts';
+import type { MultisigOptions } from '../../src/wallet/wallet.ts';
+import type { WalletService } from './wallet-service.ts';
+
+/** `create_address` with address_type multisig and no script options: 2-of-3 over fresh wallet keys. */
+export const defaultMultisigOptions: MultisigOptions = Object.freeze({ m: 2, walletKeys: 3 });
+
+export function createWalletPort(wallets: WalletService, mempool: Pick<Mempool, 'nextNonce'>): WalletPort {
+  return {
+    async createAddress(request) {
+      if (request.addressType === 'stealth') throw new PrivacyError('stealth addresses come with confidential transfers, not available yet');
+      const extra = request as { multisig?: MultisigOptions };
+      const options = request.addressType === 'multisig' ? (extra.multisig ?? defaultMultisigOptions) : undefined;
+      const entry = wallets.createAddress(request.walletName, request.addressType, options);
+      return {
+        address: entry.address,
+        ...(entry.type === 'standard' ? { publicKey: entry.address.subarray(1) } : {}),
+        walletName: request.walletName,
+        addressType: entry.type,
+        privacyLevel: request.privacyLevel,
+      };
+    },
+    async signMessage(request) {
+      if (request.signatureType === 'ring') throw new PrivacyError('ring signatures come with the privacy issue, not available yet');
+      const signature = wallets.signMessage(request.address, request.message, request.signatureType);
+      return { signature, publicKey: request.address.subarray(1) };
+    },
+    verifyMessage(request) {
+      if (request.signatureType === 'ring') return false;
+      return verifyMessage(request.address, request.message, request.signature, request.signatureType);
+    },
+    async buildTransfer(request): Promise<Transaction> {
+      const nonce = mempool.nextNonce(request.from);
+      return wallets.buildTransfer({ ...request, nonce }).transaction;
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * One sender's pending transactions, kept sorted by nonce (at most `txPerAddressMax`, so arrays and linear scans
+ * are the simplest fast structure). A transaction is *executable* when it belongs to the contiguous run of nonces
+ * starting at the account's nonce and the balance covers it and everything before it; the rest wait.
+ *
+ * Spending rule — the ledger's (src/state/acceptance.ts, docs/state.md): walking the queue in nonce order, each
+ * transaction spends its amount from the balance, and its fee from the energy when `use_energy` is set (the energy
+ * left must cover the whole fee: there is no fallback to the balance, the ledger would skip it) or from the balance
+ * otherwise. Every pending transaction of the sender counts, waiting ones too, so the pool never holds a set of
+ * spends the account cannot pay.
+ */
+import type { Account } from '../state/account.ts';
+import type { Transaction } from '../codec/transaction.ts';
+import type { PoolEntry } from './entry.ts';
+
+export type SenderQueue = readonly PoolEntry[];
+
+/** Index of the entry with `nonce`, or -1. */
+export function indexOfNonce(queue: SenderQueue, nonce: bigint): number {
+  for (let i = 0; i < queue.length; i++) {
+    const at = queue[i]!.tx.nonce;
+    if (at === nonce) return i;
+    if (at > nonce) return -1;
+  }
+  return -1;
+}
+
+/** The queue with `entry` in its nonce's place, replacing the entry already there (returned as `replaced`). */
+export function withEntry(queue: SenderQueue, entry: PoolEntry): { queue: PoolEntry[]; replaced: PoolEntry | undefined } {
+  const nonce = entry.tx.nonce;
+  const at = queue.findIndex((e) => e.tx.nonce >= nonce);
+  if (at < 0) return { queue: [...queue, entry], replaced: undefined };
+  const replaced = queue[at]!.tx.nonce === nonce ? queue[at] : undefined;
+  const next = [...queue];
+  next.splice(at, replaced === undefined ? 0 : 1, entry);
+  return { queue: next, replaced };
+}
+
+/** A running budget: what the account has left after the spends walked so far. */
+export interface Budget {
+  balance: bigint;
+  energy: bigint;
+}
+
+export function budgetOf(account: Account): Budget {
+  return { balance: account.balance, energy: account.energy };
+}
+
+/** What `tx` takes from the balance: its amount, plus its fee unless energy pays it. */
+export function balanceCost(tx: Transaction): bigint {
+  return tx.useEnergy ? tx.amount : tx.amount + tx.fee;
+}
+
+/** Spends `tx` from `budget` if it can pay; returns false (budget unchanged) if the balance or energy falls short. */
+export function trySpend(tx: Transaction, budget: Budget): boolean {
+  const cost = balanceCost(tx);
+  const energy = tx.useEnergy ? tx.fee : 0n;
+  if (cost > budget.balance || energy > budget.energy) return false;
+  budget.balance -= cost;
+  budget.energy -= energy;
+  return true;
+}
+
+/** The first live entry (nonce ≥ the account's) the account cannot pay on top of those before it, with the total. */
+export function firstOverspend(queue: SenderQueue, account: Account): { entry: PoolEntry; needed: bigint } | undefined {
+  const budget = budgetOf(account);
+  let needed = 0n;
+  for (const entry of queue) {
+    if (entry.tx.nonce < account.nonce) continue;
+    needed += balanceCost(entry.tx);
+    if (!trySpend(entry.tx, budget)) return { entry, needed };
+  }
+  return undefined;
+}
+
+/** The executable run: contiguous nonces from the account's, each paid for on top of the ones before it. */
+export function executableRun(queue: SenderQueue, account: Account): PoolEntry[] {
+  const budget = budgetOf(account);
+  const run: PoolEntry[] = [];
+  let expected = account.nonce;
+  for (const entry of queue) {
+    if (entry.tx.nonce < expected) continue;
+    if (entry.tx.nonce !== expected || !trySpend(entry.tx, budget)) break;
+    run.push(entry);
+    expected += 1n;
+  }
+  return run;
+}
