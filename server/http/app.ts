@@ -1,59 +1,80 @@
 /**
- * The node's HTTP surface on port 8080. This first cut serves `/health` (liveness and readiness: sync state,
- * height, tip) and a status page at `/`; the JSON-RPC, REST and web app mount here as they land.
+ * The node's HTTP surface on port 8080 (and 8443 with TLS): JSON-RPC (rpc-routes.ts), the REST API (rest-routes.ts),
+ * OpenAPI, explorer statistics, `/health` (liveness and readiness: sync state, peers, height), Prometheus `/metrics`
+ * and a status page at `/`. Other issues mount their routes (A2A, OAuth, the web app) on the returned app.
  */
 import { Hono } from 'hono';
-import type { Chain } from '../../src/chain/chain.ts';
 import type { Miner } from '../../src/mining/miner.ts';
+import type { Dispatcher } from '../../src/rpc/dispatcher.ts';
 import { toHash0x } from '../../src/util/bytes.ts';
 import type { NodeConfig } from '../config.ts';
+import type { NodeMetrics } from '../metrics.ts';
+import { mountRestRoutes } from './rest-routes.ts';
+import { mountRpcRoutes } from './rpc-routes.ts';
+import { statusPage } from './status-page.ts';
+import type { AccessControl } from '../auth/access-control.ts';
+import { requireRpcScopes, requireScope } from '../auth/require-scope.ts';
+import { syncHealthFields } from '../p2p/sync-health.ts';
 
 export interface HttpAppDeps {
-  readonly chain: Chain;
+  readonly dispatcher: Dispatcher;
   readonly config: NodeConfig;
+  readonly version: string;
+  readonly metrics: NodeMetrics;
   readonly miner: Miner | undefined;
+  /** Credentials, rate limits and scopes before every route (server/auth, docs/auth.md); absent in bare tests. */
+  readonly access?: AccessControl | undefined;
 }
-
-const statusPage = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Weft node</title>
-<style>body{font:16px system-ui,sans-serif;margin:2rem auto;max-width:40rem;padding:0 1rem}dt{font-weight:600}dd{margin:0 0 .5rem;font-family:monospace;overflow-wrap:anywhere}</style>
-</head><body><h1>Weft node</h1><dl id="status" aria-live="polite"></dl>
-<script type="module">
-const el = document.getElementById('status');
-async function refresh() {
-  const health = await (await fetch('/health')).json();
-  el.replaceChildren(...Object.entries(health).flatMap(([k, v]) => {
-    const dt = document.createElement('dt'); dt.textContent = k;
-    const dd = document.createElement('dd'); dd.textContent = typeof v === 'object' ? JSON.stringify(v) : String(v);
-    return [dt, dd];
-  }));
-}
-refresh(); setInterval(refresh, 1000);
-</script></body></html>`;
 
 export function createHttpApp(deps: HttpAppDeps): Hono {
-  const { chain, config, miner } = deps;
+  const { dispatcher, config, miner, metrics } = deps;
+  const { chain, node, peers } = dispatcher.services;
   const app = new Hono();
+  if (deps.access) {
+    app.use('*', ...deps.access.middleware);
+    app.on('POST', ['/api/v1/rpc', '/rpc', '/'], requireRpcScopes());
+    app.get('/api/v1/addresses/:address/balance', requireScope('get_balance'));
+    app.get('/api/v1/addresses/:address/transactions', requireScope('get_transaction_history'));
+    deps.access.mountRoutes(app);
+  }
 
-  app.get('/health', (c) => {
+  const health = () => {
     const tip = chain.selectedTip();
     const stats = miner?.stats();
-    return c.json({
-      status: 'ok',
+    const synced = node.synced();
+    return {
+      status: synced ? 'ok' : 'syncing',
+      ready: synced,
       network: config.network,
+      version: deps.version,
       height: tip.height,
       blocks: chain.blockCount(),
       tip_hash: toHash0x(tip.hash),
       blue_score: tip.header.blueScore,
       tips: chain.tips().length,
       orphans: chain.orphanCount(),
-      synced: true,
-      peers: 0,
+      synced,
+      sync: syncHealthFields(node),
+      peers: peers?.peers().length ?? 0,
+      uptime_seconds: Math.floor((node.clock.nowMs() - node.startedAtMs) / 1000),
       mining: stats ? { running: stats.running, backend: stats.backend, hashes: stats.hashes, blocks_found: stats.blocksFound } : { running: false },
-    });
+    };
+  };
+  // Liveness must not fail while a node syncs (a restart would only start the sync over); readiness may.
+  app.get('/health', (c) => c.json(health()));
+  app.get('/health/live', (c) => c.json({ status: 'ok' }));
+  app.get('/health/ready', (c) => {
+    const h = health();
+    return c.json(h, h.ready ? 200 : 503);
+  });
+  app.get('/metrics', async (c) => {
+    const text = await metrics.registry.metrics();
+    return c.body(text, 200, { 'content-type': metrics.registry.contentType });
   });
 
+  mountRpcRoutes(app, dispatcher);
+  mountRestRoutes(app, dispatcher, deps.version);
   app.get('/', (c) => c.html(statusPage));
+  app.notFound((c) => c.json({ error: { code: -32601, message: 'Method not found', data: { reason: 'no_such_route', path: c.req.path } } }, 404));
   return app;
 }

@@ -1,0 +1,162 @@
+/**
+ * gRPC on port 8082 with mutual TLS (@grpc/grpc-js): the `weft.v1.Node` service of proto/weft/v1/node.proto. Every
+ * unary RPC is the JSON-RPC method of the same name run through the same dispatcher (so params, errors and metrics
+ * agree); Subscribe streams a hub subscription. Errors map to gRPC status codes, with the JSON-RPC code and data in
+ * the `weft-error-code` / `weft-error-data` trailers.
+ */
+import { fileURLToPath } from 'node:url';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { ErrorCode } from '../../src/errors.ts';
+import { grpcMessageBytesMax } from '../../src/limits.ts';
+import type { Dispatcher } from '../../src/rpc/dispatcher.ts';
+import { toErrorObject, type JsonRpcErrorObject } from '../../src/rpc/errors.ts';
+import { stringifyJson } from '../../src/rpc/json.ts';
+import type { SubscriptionHub } from '../../src/rpc/subscription-hub.ts';
+import type { Logger } from '../logger.ts';
+
+export const nodeProtoPath = fileURLToPath(new URL('../../proto/weft/v1/node.proto', import.meta.url));
+export const protoLoaderOptions: protoLoader.Options = { keepCase: true, longs: Number, enums: String, defaults: false, oneofs: false };
+
+/** RPCs whose result is the JSON-RPC result as JSON text; the others return typed messages. */
+const jsonResultRpcs = new Set([
+  'GetInfo', 'GetHeight', 'SendTransaction', 'SendRawTransaction', 'GetTransactionHistory', 'GetProof', 'CreateAddress',
+  'SignMessage', 'VerifyMessage', 'GetMiningInfo', 'StartMining', 'StopMining', 'GetMiningStats', 'GetBlockTemplate',
+  'SubmitBlock', 'GetPeers',
+]);
+
+const snakeCase = (rpc: string): string => rpc.replace(/[A-Z]/g, (c, i: number) => (i === 0 ? '' : '_') + c.toLowerCase());
+
+export interface GrpcServerHandle {
+  readonly port: number;
+  /** More services (A2A's lf.a2a.v1.A2AService) may be added to the running server. */
+  readonly server: grpc.Server;
+  close(): Promise<void>;
+}
+
+export interface GrpcServerOptions {
+  readonly dispatcher: Dispatcher;
+  readonly hub: SubscriptionHub;
+  readonly host: string;
+  readonly port: number;
+  readonly tls: { readonly cert: Buffer; readonly key: Buffer; readonly clientCa: Buffer };
+  readonly logger: Logger;
+}
+
+export function grpcStatusOf(error: JsonRpcErrorObject): grpc.status {
+  const reason = (error.data as { reason?: unknown } | undefined)?.reason;
+  switch (error.code) {
+    case ErrorCode.InvalidParams:
+    case ErrorCode.InvalidRequest:
+    case ErrorCode.ParseError:
+    case ErrorCode.InvalidAddress:
+      return grpc.status.INVALID_ARGUMENT;
+    case ErrorCode.MethodNotFound:
+      return grpc.status.UNIMPLEMENTED;
+    case ErrorCode.BlockNotFound:
+      return grpc.status.NOT_FOUND;
+    case ErrorCode.LimitExceeded:
+      return grpc.status.RESOURCE_EXHAUSTED;
+    case ErrorCode.InsufficientBalance:
+    case ErrorCode.TransactionRejected:
+    case ErrorCode.MiningError:
+    case ErrorCode.PrivacyError:
+    case ErrorCode.SmartContractError:
+      return grpc.status.FAILED_PRECONDITION;
+    case ErrorCode.ServerError:
+      return reason === 'transaction_not_found' ? grpc.status.NOT_FOUND : grpc.status.INTERNAL;
+    case ErrorCode.InternalError:
+      return reason === 'service_not_configured' ? grpc.status.UNAVAILABLE : grpc.status.INTERNAL;
+    default:
+      return grpc.status.INTERNAL;
+  }
+}
+
+function serviceError(error: unknown): Partial<grpc.StatusObject> {
+  const object = toErrorObject(error);
+  const metadata = new grpc.Metadata();
+  metadata.set('weft-error-code', String(object.code));
+  if (object.data !== undefined) metadata.set('weft-error-data', stringifyJson(object.data));
+  return { code: grpcStatusOf(object), details: object.message, metadata };
+}
+
+/** proto3 request → JSON-RPC params: unset optional fields are absent, empty repeated fields too. */
+function paramsOf(request: Record<string, unknown>): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(request)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value) && value.length === 0) continue;
+    params[key] = value;
+  }
+  return params;
+}
+
+/** Typed results: bigints (block nonces) as decimal strings, which protobufjs reads into uint64 exactly; null → unset. */
+function typedResult(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value === null) return undefined;
+  if (Array.isArray(value)) return value.map(typedResult);
+  if (typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = typedResult(v);
+    return out;
+  }
+  return value;
+}
+
+export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServerHandle> {
+  const { dispatcher, hub, logger } = options;
+  const definition = protoLoader.loadSync(nodeProtoPath, protoLoaderOptions);
+  const loaded = grpc.loadPackageDefinition(definition) as unknown as { weft: { v1: { Node: grpc.ServiceClientConstructor } } };
+  const service = loaded.weft.v1.Node.service;
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': grpcMessageBytesMax, 'grpc.max_send_message_length': grpcMessageBytesMax });
+
+  const handlers: grpc.UntypedServiceImplementation = {};
+  for (const [rpc, method] of Object.entries(service)) {
+    if (method.responseStream) continue;
+    const jsonName = snakeCase(rpc);
+    handlers[rpc] = (call: grpc.ServerUnaryCall<Record<string, unknown>, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      dispatcher.call(jsonName, paramsOf(call.request), { transport: 'grpc', id: undefined }).then(
+        (result) => callback(null, jsonResultRpcs.has(rpc) ? { json: stringifyJson(result) } : typedResult(result)),
+        (error: unknown) => callback(serviceError(error)),
+      );
+    };
+  }
+  handlers.Subscribe = (call: grpc.ServerWritableStream<Record<string, unknown>, unknown>) => {
+    const request = paramsOf(call.request);
+    const topic = String(request.topic ?? '');
+    // One stream = one subscription; the hub's notification text is split back into its payload without re-parsing.
+    const idJson = '"grpc"';
+    const head = `{"jsonrpc":"2.0","method":"subscription","params":{"subscription":${idJson},"result":`;
+    const connection = hub.connect((text) => {
+      call.write({ topic, result_json: text.slice(head.length, -2) });
+    });
+    const params = { topic, ...(request.address === undefined ? {} : { address: request.address }) };
+    dispatcher.call('subscribe', params, { transport: 'grpc', id: 'grpc', subscriptions: connection }).catch((error: unknown) => {
+      connection.close();
+      call.destroy(Object.assign(new Error(toErrorObject(error).message), serviceError(error)));
+    });
+    call.on('cancelled', () => connection.close());
+    call.on('close', () => connection.close());
+  };
+  server.addService(service, handlers);
+
+  const credentials = grpc.ServerCredentials.createSsl(
+    options.tls.clientCa,
+    [{ private_key: options.tls.key, cert_chain: options.tls.cert }],
+    true,
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${options.host}:${options.port}`, credentials, (error, bound) => (error ? reject(error) : resolve(bound)));
+  });
+  logger.debug({ port, rpcs: Object.keys(service).length }, 'grpc service bound');
+  return {
+    port,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.tryShutdown(() => resolve());
+        setTimeout(() => server.forceShutdown(), 2_000).unref();
+      }),
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * Starts the node's client-facing servers over one dispatcher and one subscription hub (DESIGN.md §5): HTTP on
+ * rpcPort, HTTPS (TLS 1.3) on httpsPort when a certificate is configured, the WebSocket server on wsPort, and gRPC
+ * with mutual TLS on grpcPort when a client CA is configured too. close() stops them in reverse order.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { serve, type ServerType } from '@hono/node-server';
+import type { Hono } from 'hono';
+import type { Miner } from '../../src/mining/miner.ts';
+import { createDispatcher, type Dispatcher } from '../../src/rpc/dispatcher.ts';
+import type { RpcServices } from '../../src/rpc/ports.ts';
+import { createSubscriptionHub, type SubscriptionHub } from '../../src/rpc/subscription-hub.ts';
+import type { NodeConfig } from '../config.ts';
+import { startGrpcServer, type GrpcServerHandle } from '../grpc/grpc-server.ts';
+import type { Logger } from '../logger.ts';
+import { createNodeMetrics, type NodeMetrics } from '../metrics.ts';
+import { httpsServerOptions, loadTlsMaterial } from '../tls.ts';
+import { startWsRpcServer, type WsRpcServer } from '../ws/ws-server.ts';
+import { createHttpApp } from './app.ts';
+import type { AccessControl } from '../auth/access-control.ts';
+
+export const nodeVersion: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export interface ApiServersOptions {
+  readonly services: RpcServices;
+  readonly config: NodeConfig;
+  readonly logger: Logger;
+  /** Loop counters for /health. */
+  readonly miner?: Miner;
+  /** Access control for HTTP and WebSocket (server/auth/access-control.ts, docs/auth.md). */
+  readonly access?: AccessControl;
+  /**
+   * Mounts more routes (OAuth, alerts, A2A, the web app) once the ports are known and before the first request is
+   * routed: Hono builds its router on the first match, so routes added later would throw.
+   */
+  readonly mount?: (app: Hono, servers: MountedServers) => void | Promise<void>;
+}
+
+export interface MountedServers {
+  readonly httpPort: number;
+  readonly httpServer: ServerType;
+  readonly grpc: GrpcServerHandle | undefined;
+}
+
+export interface ApiServers {
+  readonly dispatcher: Dispatcher;
+  readonly hub: SubscriptionHub;
+  readonly metrics: NodeMetrics;
+  /** Mount more routes here (A2A, OAuth, the web app). */
+  readonly app: Hono;
+  readonly httpPort: number;
+  readonly httpsPort: number | undefined;
+  readonly wsPort: number;
+  readonly grpcPort: number | undefined;
+  /** Register `/p2p` (or any path) upgrade handlers on the WebSocket port. */
+  readonly ws: WsRpcServer;
+  close(): Promise<void>;
+}
+
+function listen(app: Pick<Hono, 'fetch'>, port: number, host: string, tls?: ReturnType<typeof httpsServerOptions>): Promise<{ server: ServerType; port: number }> {
+  return new Promise((resolve) => {
+    const options = tls
+      ? { fetch: app.fetch, port, hostname: host, createServer: createHttpsServer, serverOptions: tls }
+      : { fetch: app.fetch, port, hostname: host };
+    const server = serve(options, (info) => resolve({ server, port: info.port }));
+  });
+}
+
+const closeServer = (server: ServerType): Promise<void> =>
+  new Promise((resolve) => {
+    server.close(() => resolve());
+    // Keep-alive clients (load generators) would hold close() open; cut them once the listener is down.
+    (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+  });
+
+export async function startApiServers(options: ApiServersOptions): Promise<ApiServers> {
+  const { services, config, logger } = options;
+  const tls = loadTlsMaterial(config);
+  const metrics = createNodeMetrics(services);
+  const dispatcher = createDispatcher({
+    services,
+    version: nodeVersion,
+    observe: metrics.observe,
+    onInternalError: (method, error) => logger.error({ err: error, method }, 'rpc method failed unexpectedly'),
+  });
+  const hub = createSubscriptionHub(services);
+  const app = createHttpApp({ dispatcher, config, version: nodeVersion, metrics, miner: options.miner, access: options.access });
+  // The listener answers 503 until every route is mounted, then hands each request to the finished app.
+  let serving: Hono | undefined;
+  const front = {
+    fetch: (request: Request, env: unknown) =>
+      serving ? serving.fetch(request, env) : Response.json({ error: { code: -32000, message: 'node is starting' } }, { status: 503 }),
+  };
+
+  const http = await listen(front, config.rpcPort, config.host);
+  logger.info({ url: `http://${config.host}:${http.port}/`, port: http.port }, 'http listening');
+  const https = tls ? await listen(front, config.httpsPort, config.host, httpsServerOptions(tls)) : undefined;
+  if (https) logger.info({ url: `https://${config.host}:${https.port}/`, port: https.port }, 'https listening');
+  const ws = await startWsRpcServer({ dispatcher, hub, host: config.host, port: config.wsPort, logger, access: options.access });
+  metrics.setWsSource(() => ({ connections: ws.connections(), subscriptions: hub.counts() }));
+  logger.info({ url: `ws://${config.host}:${ws.port}/`, port: ws.port }, 'websocket listening');
+  let grpc: GrpcServerHandle | undefined;
+  if (tls?.clientCa) {
+    grpc = await startGrpcServer({ dispatcher, hub, host: config.host, port: config.grpcPort, tls: { cert: tls.cert, key: tls.key, clientCa: tls.clientCa }, logger });
+    logger.info({ port: grpc.port }, 'grpc listening (mutual TLS)');
+  }
+
+  await options.mount?.(app, { httpPort: http.port, httpServer: http.server, grpc });
+  serving = app;
+
+  let closing: Promise<void> | undefined;
+  return {
+    dispatcher,
+    hub,
+    metrics,
+    app,
+    httpPort: http.port,
+    httpsPort: https?.port,
+    wsPort: ws.port,
+    grpcPort: grpc?.port,
+    ws,
+    close() {
+      closing ??= (async () => {
+        await grpc?.close();
+        await ws.close();
+        hub.close();
+        if (https) await closeServer(https.server);
+        await closeServer(http.server);
+      })();
+      return closing;
+    },
+  };
+}

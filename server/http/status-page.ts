@@ -1,0 +1,18 @@
+/** The small status page at GET / (polls /health). */
+export const statusPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Weft node</title>
+<style>body{font:16px system-ui,sans-serif;margin:2rem auto;max-width:40rem;padding:0 1rem}dt{font-weight:600}dd{margin:0 0 .5rem;font-family:monospace;overflow-wrap:anywhere}</style>
+</head><body><h1>Weft node</h1><dl id="status" aria-live="polite"></dl>
+<script type="module">
+const el = document.getElementById('status');
+async function refresh() {
+  const health = await (await fetch('/health')).json();
+  el.replaceChildren(...Object.entries(health).flatMap(([k, v]) => {
+    const dt = document.createElement('dt'); dt.textContent = k;
+    const dd = document.createElement('dd'); dd.textContent = typeof v === 'object' ? JSON.stringify(v) : String(v);
+    return [dt, dd];
+  }));
+}
+refresh(); setInterval(refresh, 1000);
+</script></body></html>`;

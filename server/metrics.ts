@@ -1,0 +1,78 @@
+/**
+ * Prometheus metrics at GET /metrics (prom-client), one registry per node so that several nodes in one process
+ * (tests) never share counters. Request counters and latency come from the dispatcher's observer; chain, mempool,
+ * peer, hash-rate and WebSocket figures are read at scrape time, so they are never stale.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { networkStats } from '../src/rpc/chain-stats.ts';
+import type { CallObserver } from '../src/rpc/dispatcher.ts';
+import type { RpcServices } from '../src/rpc/ports.ts';
+
+export interface NodeMetrics {
+  readonly registry: Registry;
+  readonly observe: CallObserver;
+  /** WebSocket servers report their live figures here. */
+  setWsSource(source: () => { connections: number; subscriptions: Record<string, number> }): void;
+}
+
+export function createNodeMetrics(services: RpcServices): NodeMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'weft_process_' });
+  let wsSource: (() => { connections: number; subscriptions: Record<string, number> }) | undefined;
+
+  const requests = new Counter({
+    name: 'weft_rpc_requests_total',
+    help: 'RPC calls by method, JSON-RPC result code (0 = success) and transport',
+    labelNames: ['method', 'code', 'transport'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'weft_rpc_request_duration_seconds',
+    help: 'RPC call handling time by method and transport',
+    labelNames: ['method', 'transport'] as const,
+    buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+    registers: [registry],
+  });
+  const gauge = (name: string, help: string, read: () => number) =>
+    new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
+
+  gauge('weft_block_height', 'Height of the selected tip', () => services.chain.selectedTip().height);
+  gauge('weft_blue_score', 'Blue score of the selected tip', () => services.chain.selectedTip().header.blueScore);
+  gauge('weft_dag_blocks', 'Blocks in the DAG', () => services.chain.blockCount());
+  gauge('weft_dag_tips', 'Tips of the DAG', () => services.chain.tips().length);
+  gauge('weft_difficulty', 'Difficulty of the selected tip', () => networkStats(services.chain).difficulty);
+  gauge('weft_mempool_size', 'Transactions in the mempool (0 without a mempool)', () => services.mempool?.size() ?? 0);
+  gauge('weft_peers', 'Connected peers', () => services.peers?.peers().length ?? 0);
+  gauge('weft_ws_connections', 'Open WebSocket connections', () => wsSource?.().connections ?? 0);
+  new Gauge({
+    name: 'weft_hash_rate_hashes_per_second',
+    help: 'Hash rate: this node\'s miners (local, measured) and the network (estimated from chain work)',
+    labelNames: ['scope'] as const,
+    registers: [registry],
+    collect() {
+      this.set({ scope: 'network' }, networkStats(services.chain).hashesPerSecond);
+      this.set({ scope: 'local' }, services.mining?.localHashRate().hashesPerSecond ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'weft_ws_subscriptions',
+    help: 'Open WebSocket subscriptions by topic',
+    labelNames: ['topic'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [topic, n] of Object.entries(wsSource?.().subscriptions ?? {})) this.set({ topic }, n);
+    },
+  });
+
+  return {
+    registry,
+    observe(method, code, seconds, transport) {
+      requests.inc({ method: method || '(none)', code: String(code), transport });
+      latency.observe({ method: method || '(none)', transport }, seconds);
+    },
+    setWsSource(source) {
+      wsSource = source;
+    },
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * RPC error families and their one mapping onto the JSON-RPC 2.0 error object (§5.1 of the JSON-RPC 2.0 spec and the
+ * seed's Errors table). Standard codes keep the spec's exact message and put the particulars in `data`; the seed's
+ * domain codes (-40001…-40007) and -32000 carry a message that says what was wrong, with `data` for machines.
+ */
+import { ErrorCode, WeftError } from '../errors.ts';
+
+export const standardMessages: Readonly<Record<number, string>> = {
+  [ErrorCode.ParseError]: 'Parse error',
+  [ErrorCode.InvalidRequest]: 'Invalid Request',
+  [ErrorCode.MethodNotFound]: 'Method not found',
+  [ErrorCode.InvalidParams]: 'Invalid params',
+  [ErrorCode.InternalError]: 'Internal error',
+};
+
+export interface JsonRpcErrorObject {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** An error raised at the RPC boundary itself (envelope, params, routing), with JSON-RPC `data`. */
+export class RpcError extends WeftError {
+  constructor(code: number, message: string, data?: unknown) {
+    super(code, message, { details: data });
+  }
+}
+
+export class ParseError extends RpcError {
+  constructor(detail: string) {
+    super(ErrorCode.ParseError, `Parse error: ${detail}`, { reason: detail });
+  }
+}
+
+export class InvalidRequestError extends RpcError {
+  constructor(detail: string) {
+    super(ErrorCode.InvalidRequest, `Invalid Request: ${detail}`, { reason: detail });
+  }
+}
+
+export class MethodNotFoundError extends RpcError {
+  constructor(method: string, reason?: string) {
+    super(ErrorCode.MethodNotFound, `Method not found: ${method}`, { method, ...(reason === undefined ? {} : { reason }) });
+  }
+}
+
+export interface ParamIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+export class InvalidParamsError extends RpcError {
+  constructor(detail: string, issues: readonly ParamIssue[] = []) {
+    super(ErrorCode.InvalidParams, `Invalid params: ${detail}`, { reason: detail, ...(issues.length ? { issues } : {}) });
+  }
+}
+
+/** A method whose backing service is not wired into this node: -32603 naming the service, never made-up data. */
+export class ServiceUnavailableError extends RpcError {
+  readonly service: string;
+  constructor(service: string, method: string) {
+    super(ErrorCode.InternalError, `${method} needs the ${service} service, which this node has not configured`, {
+      service,
+      reason: 'service_not_configured',
+    });
+    this.service = service;
+  }
+}
+
+/** -40004: the seed's "Block not found". */
+export class BlockNotFoundError extends RpcError {
+  constructor(what: string) {
+    super(ErrorCode.BlockNotFound, `Block not found: ${what}`, { reason: 'block_not_found' });
+  }
+}
+
+/** An unknown transaction hash. The seed has no code for it: -32000 (Server error), like Bitcoin Core's -5. */
+export class TransactionNotFoundError extends RpcError {
+  constructor(hash: string) {
+    super(ErrorCode.ServerError, `Transaction not found: ${hash} is neither in the mempool nor in the chain`, {
+      reason: 'transaction_not_found',
+      hash,
+    });
+  }
+}
+
+/** -40001: the seed's "Insufficient balance". */
+export class InsufficientBalanceError extends RpcError {
+  constructor(available: string, needed: string) {
+    super(ErrorCode.InsufficientBalance, `Insufficient balance: ${available} coins available, ${needed} needed`, {
+      reason: 'insufficient_balance',
+      available,
+      needed,
+    });
+  }
+}
+
+/** -40003: the seed's "Transaction rejected". */
+export class TransactionRejectedError extends RpcError {
+  constructor(detail: string, data: Record<string, unknown> = {}) {
+    super(ErrorCode.TransactionRejected, `Transaction rejected: ${detail}`, { reason: 'rejected', ...data });
+  }
+}
+
+/** -40006: a privacy feature this node does not offer (yet). */
+export class PrivacyError extends RpcError {
+  constructor(detail: string) {
+    super(ErrorCode.PrivacyError, `Privacy error: ${detail}`, { reason: 'privacy_unavailable' });
+  }
+}
+
+/** -40007: contract execution requested where no contract VM is available. */
+export class SmartContractError extends RpcError {
+  constructor(detail: string) {
+    super(ErrorCode.SmartContractError, `Smart contract error: ${detail}`, { reason: 'contracts_unavailable' });
+  }
+}
+
+/** -32005: a per-connection or per-client limit (subscriptions, batch size, buffered sends). */
+export class LimitExceededError extends RpcError {
+  constructor(detail: string, data: Record<string, unknown> = {}) {
+    super(ErrorCode.LimitExceeded, `Limit exceeded: ${detail}`, { reason: 'limit_exceeded', ...data });
+  }
+}
+
+const knownCodes = new Set<number>(Object.values(ErrorCode));
+
+/**
+ * Any thrown value → a JSON-RPC error object. WeftErrors keep their code; anything else is a bug or an environment
+ * failure and is answered with a bare -32603 (its text stays in the node's log, never on the wire).
+ */
+export function toErrorObject(error: unknown): JsonRpcErrorObject {
+  if (!(error instanceof WeftError) || !knownCodes.has(error.code)) {
+    return { code: ErrorCode.InternalError, message: 'Internal error' };
+  }
+  const standard = standardMessages[error.code];
+  if (error instanceof RpcError) {
+    const data = error.details;
+    return standard === undefined
+      ? { code: error.code, message: error.message, ...(data === undefined ? {} : { data }) }
+      : { code: error.code, message: standard, ...(data === undefined ? {} : { data }) };
+  }
+  // Errors from lower layers (codecs, addresses, amounts, consensus rules): their message is already specific.
+  const data: Record<string, unknown> = {};
+  if (error.details !== undefined) {
+    if (typeof error.details === 'object' && error.details !== null) Object.assign(data, error.details);
+    else data.details = error.details;
+  }
+  if ('rule' in error && typeof error.rule === 'string') data.rule = error.rule;
+  if (standard !== undefined) data.message = error.message;
+  const hasData = Object.keys(data).length > 0;
+  return { code: error.code, message: standard ?? error.message, ...(hasData ? { data } : {}) };
+}

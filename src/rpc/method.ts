@@ -1,0 +1,58 @@
+/**
+ * One JSON-RPC method: its name, a zod schema for its params (the single place they are parsed and bounded), a JSON
+ * Schema of its result for OpenRPC, the auth scope it will need (DESIGN.md §5), and its handler. Adding a method is
+ * one file under methods/ and one line in method-table.ts; HTTP, WebSocket, REST and gRPC are views over it.
+ */
+import type { z } from 'zod';
+import { ServiceUnavailableError } from './errors.ts';
+import type { RpcServices } from './ports.ts';
+
+export type JsonRpcId = string | number | null;
+export type JsonSchema = Readonly<Record<string, unknown>>;
+export type RpcTransport = 'http' | 'rest' | 'ws' | 'grpc';
+/** DESIGN.md §5 scopes; `public` needs no credentials. */
+export type RpcScope = 'public' | 'read_balance' | 'send_transactions' | 'mine_blocks';
+
+/** What a connection that can carry notifications offers to subscribe/unsubscribe. */
+export interface SubscriptionScope {
+  subscribe(id: JsonRpcId | undefined, topic: string, filter: { readonly address?: Uint8Array; readonly addressText?: string }): {
+    subscription: JsonRpcId;
+    topic: string;
+  };
+  unsubscribe(subscription: JsonRpcId): boolean;
+}
+
+export interface RpcCallContext {
+  readonly services: RpcServices;
+  readonly transport: RpcTransport;
+  readonly id: JsonRpcId | undefined;
+  readonly subscriptions?: SubscriptionScope;
+}
+
+export interface RpcMethod<S extends z.ZodObject = z.ZodObject> {
+  readonly name: string;
+  readonly summary: string;
+  readonly params: S;
+  readonly result: JsonSchema;
+  readonly scope: RpcScope;
+  /** One example call for OpenRPC and docs/api.md. */
+  readonly example?: { readonly params: Record<string, unknown>; readonly result: unknown };
+  run(params: z.output<S>, ctx: RpcCallContext): unknown;
+}
+
+// The table holds methods of different param types; the dispatcher parses params with each method's own schema.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRpcMethod = RpcMethod<any>;
+
+export function defineMethod<S extends z.ZodObject>(method: RpcMethod<S>): RpcMethod<S> {
+  return method;
+}
+
+type Service = 'ledger' | 'mempool' | 'wallet' | 'mining' | 'peers' | 'templates';
+
+/** The named optional port, or -32603 naming it when the node runs without it. */
+export function need<K extends Service>(ctx: RpcCallContext, service: K, method: string): NonNullable<RpcServices[K]> {
+  const port = ctx.services[service];
+  if (port === undefined || port === null) throw new ServiceUnavailableError(service, method);
+  return port as NonNullable<RpcServices[K]>;
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { unitsToCoins } from '../../crypto/amount.ts';
+import { equalBytes, toHash0x } from '../../util/bytes.ts';
+import { PrivacyError } from '../errors.ts';
+import { defineMethod, need, type RpcCallContext } from '../method.ts';
+import { balanceSchema } from '../result-schemas.ts';
+import { addressSchema, parseAddress } from '../schemas.ts';
+
+/** Balance after the address's pending mempool transactions: incoming added, outgoing amount (+ fee unless energy pays) taken. */
+export function pendingBalanceUnits(ctx: RpcCallContext, address: Uint8Array, balance: bigint, method: string): bigint {
+  let units = balance;
+  for (const { tx } of need(ctx, 'mempool', method).pending(address)) {
+    if (equalBytes(tx.to, address)) units += tx.amount;
+    if (equalBytes(tx.from, address)) units -= tx.amount + (tx.useEnergy ? 0n : tx.fee);
+  }
+  return units < 0n ? 0n : units;
+}
+
+/**
+ * privacy_view (decision, docs/api.md "get_balance views"):
+ *   owner     — the full account: balance, pending_balance with the mempool's effect, energy, nonce.
+ *   public    — only figures a light client can check with get_proof against a header: the committed state, with
+ *               the state root and block it was read at; pending_balance equals balance (the mempool is unproven).
+ *   encrypted — views of hidden (confidential) amounts; -40006 until confidential transfers exist.
+ */
+export const getBalance = defineMethod({
+  name: 'get_balance',
+  summary: "An address's balance, pending balance, energy and next nonce, in the owner or the provable public view.",
+  params: z.strictObject({
+    address: addressSchema,
+    include_pending: z.boolean().default(true),
+    privacy_view: z.enum(['owner', 'public', 'encrypted']).default('owner'),
+  }),
+  scope: 'read_balance',
+  result: balanceSchema,
+  run(params, ctx) {
+    const address = parseAddress(ctx, params.address);
+    const ledger = need(ctx, 'ledger', 'get_balance');
+    if (params.privacy_view === 'encrypted') {
+      throw new PrivacyError('the encrypted view shows confidential amounts, and this node has no confidential transfers yet');
+    }
+    const account = ledger.account(address);
+    const base = { address: params.address, balance: unitsToCoins(account.balance), energy: Number(account.energy), nonce: Number(account.nonce) };
+    if (params.privacy_view === 'public') {
+      const proof = ledger.proof(address);
+      return { ...base, pending_balance: base.balance, privacy_view: 'public', state_root: toHash0x(proof.stateRoot), block_hash: toHash0x(proof.blockHash) };
+    }
+    const pending = params.include_pending ? pendingBalanceUnits(ctx, address, account.balance, 'get_balance') : account.balance;
+    return { ...base, pending_balance: unitsToCoins(pending), privacy_view: 'owner' };
+  },
+});

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { encodeHeader } from '../../codec/header.ts';
+import { toHash0x, toHex } from '../../util/bytes.ts';
+import { defineMethod, need } from '../method.ts';
+import { addressSchema, parseAddress } from '../schemas.ts';
+import { difficultyFromTarget } from '../../consensus/pow.ts';
+
+/**
+ * A header to grind on (Bitcoin's getblocktemplate, Kaspa's GetBlockTemplate): the encoded header with nonce 0 (the
+ * nonce is its last 8 bytes, little-endian), its pre-PoW hash and target, and the transactions. A miner sets the
+ * nonce in `header` and sends header + transactions back with submit_block.
+ */
+export const getBlockTemplate = defineMethod({
+  name: 'get_block_template',
+  summary: 'A block template paying miner_address: header bytes (nonce 0), pre-PoW hash, target and transactions.',
+  params: z.strictObject({ miner_address: addressSchema, gpu_mining: z.boolean().default(false) }),
+  scope: 'mine_blocks',
+  result: {
+    type: 'object',
+    required: ['header', 'pre_pow_hash', 'target', 'bits', 'transactions'],
+    properties: {
+      header: { type: 'string', description: 'encoded header, 0x-hex, nonce 0' },
+      pre_pow_hash: { type: 'string' },
+      target: { type: 'string' },
+      bits: { type: 'integer' },
+      difficulty: { type: 'integer' },
+      height: { type: 'integer' },
+      blue_score: { type: 'integer' },
+      daa_score: { type: 'integer' },
+      timestamp_ms: { type: 'integer' },
+      parent_hashes: { type: 'array', items: { type: 'string' } },
+      transactions: { type: 'array', items: { type: 'string' } },
+    },
+  },
+  run(params, ctx) {
+    const templates = need(ctx, 'templates', 'get_block_template');
+    const miner = parseAddress(ctx, params.miner_address);
+    const t = templates.build({ miner, gpuMining: params.gpu_mining });
+    const { chain } = ctx.services;
+    return {
+      header: `0x${toHex(encodeHeader(t.header))}`,
+      pre_pow_hash: toHash0x(t.prePowHash),
+      target: `0x${t.target.toString(16).padStart(64, '0')}`,
+      bits: t.header.bits,
+      difficulty: difficultyFromTarget(t.target, chain.params.maxTarget),
+      height: chain.selectedTip().height + 1,
+      blue_score: t.header.blueScore,
+      daa_score: t.header.daaScore,
+      timestamp_ms: t.header.timestampMs,
+      parent_hashes: t.header.parents.map(toHash0x),
+      transactions: t.transactions.map((tx) => `0x${toHex(tx)}`),
+    };
+  },
+});

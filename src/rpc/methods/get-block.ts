@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { IndexedBlock } from '../../chain/block-index.ts';
+import { toHex } from '../../util/bytes.ts';
+import { BlockNotFoundError, InvalidParamsError } from '../errors.ts';
+import { defineMethod, type RpcCallContext } from '../method.ts';
+import type { ChainView } from '../ports.ts';
+import { blockSchema } from '../result-schemas.ts';
+import { hashSchema, heightSchema, parseHash } from '../schemas.ts';
+import { blockJson } from '../views.ts';
+
+/** The block JSON of a known entry; its body is in the store whenever its index entry exists. */
+export function renderBlock(chain: ChainView, entry: IndexedBlock, includeTransactions: boolean): Record<string, unknown> {
+  const block = chain.getBlock(entry.id);
+  if (block === undefined) throw new BlockNotFoundError(`block ${toHex(entry.hash)} has no stored body`);
+  return blockJson(chain, entry, block, includeTransactions);
+}
+
+export function findBlock(ctx: RpcCallContext, by: { height?: number | undefined; hash?: string | undefined }): IndexedBlock {
+  const { chain } = ctx.services;
+  if (by.hash !== undefined) {
+    const entry = chain.get(toHex(parseHash(by.hash)));
+    if (entry === undefined) throw new BlockNotFoundError(`no block with hash ${by.hash.toLowerCase()}`);
+    return entry;
+  }
+  const height = by.height!;
+  const entry = chain.blockAtHeight(height);
+  if (entry === undefined) {
+    throw new BlockNotFoundError(`no block at height ${height} on the selected chain (tip height ${chain.selectedTip().height})`);
+  }
+  return entry;
+}
+
+/** By `height` (the block at that height on the virtual selected chain, DESIGN.md §3) or by `hash` (any known block). */
+export const getBlock = defineMethod({
+  name: 'get_block',
+  summary: 'A block by selected-chain height or by hash, with its transactions unless include_transactions is false.',
+  params: z.strictObject({
+    height: heightSchema.optional(),
+    hash: hashSchema.optional(),
+    include_transactions: z.boolean().default(true),
+  }),
+  scope: 'public',
+  result: blockSchema,
+  run(params, ctx) {
+    if ((params.height === undefined) === (params.hash === undefined)) {
+      throw new InvalidParamsError('give exactly one of height or hash', [{ path: 'height|hash', message: 'exactly one is required' }]);
+    }
+    return renderBlock(ctx.services.chain, findBlock(ctx, params), params.include_transactions);
+  },
+});

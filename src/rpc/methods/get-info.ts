@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { toHash0x } from '../../util/bytes.ts';
+import { networkStats } from '../chain-stats.ts';
+import { defineMethod } from '../method.ts';
+import { secondsOf } from '../views.ts';
+
+/** A node summary in the spirit of Bitcoin Core's getblockchaininfo + getnetworkinfo and Kaspa's getInfo. */
+export const getInfo = defineMethod({
+  name: 'get_info',
+  summary: 'Node summary: version, network, DAG size and tips, selected tip, sync state, peers, mempool size, uptime.',
+  params: z.strictObject({}),
+  scope: 'public',
+  result: {
+    type: 'object',
+    properties: {
+      version: { type: 'string' },
+      network_id: { type: 'string' },
+      chain_id: { type: 'integer' },
+      address_prefix: { type: 'string' },
+      block_height: { type: 'integer' },
+      blocks: { type: 'integer' },
+      tips: { type: 'integer' },
+      orphans: { type: 'integer' },
+      selected_tip: { type: 'string' },
+      blue_score: { type: 'integer' },
+      daa_score: { type: 'integer' },
+      difficulty: { type: 'integer' },
+      synced: { type: 'boolean' },
+      peer_count: { type: 'integer' },
+      mempool_size: { type: ['integer', 'null'] },
+      uptime_seconds: { type: 'integer' },
+      time: { type: 'integer' },
+    },
+  },
+  run(_params, ctx) {
+    const { chain, node, peers, mempool } = ctx.services;
+    const tip = chain.selectedTip();
+    const now = node.clock.nowMs();
+    return {
+      version: node.version,
+      network_id: chain.params.name,
+      chain_id: chain.params.chainId,
+      address_prefix: chain.params.hrp,
+      block_height: tip.height,
+      blocks: chain.blockCount(),
+      tips: chain.tips().length,
+      orphans: chain.orphanCount(),
+      selected_tip: toHash0x(tip.hash),
+      blue_score: tip.header.blueScore,
+      daa_score: tip.header.daaScore,
+      difficulty: networkStats(chain).difficulty,
+      synced: node.synced(),
+      peer_count: peers?.peers().length ?? 0,
+      mempool_size: mempool ? mempool.size() : null,
+      uptime_seconds: Math.max(0, secondsOf(now - node.startedAtMs)),
+      time: secondsOf(now),
+    };
+  },
+});

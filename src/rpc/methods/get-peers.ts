@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { defineMethod, need } from '../method.ts';
+import { secondsOf } from '../views.ts';
+
+/** Connected peers (Bitcoin Core getpeerinfo, geth admin_peers). */
+export const getPeers = defineMethod({
+  name: 'get_peers',
+  summary: 'Connected peers: id, address, direction, transport, connection time, height and ban score.',
+  params: z.strictObject({}),
+  scope: 'public',
+  result: { type: 'object', required: ['peers', 'count'], properties: { count: { type: 'integer' }, peers: { type: 'array', items: { type: 'object' } } } },
+  run(_params, ctx) {
+    const peers = need(ctx, 'peers', 'get_peers').peers();
+    return {
+      count: peers.length,
+      peers: peers.map((p) => ({
+        id: p.id,
+        address: p.address,
+        direction: p.direction,
+        transport: p.transport,
+        connected_since: secondsOf(p.connectedAtMs),
+        height: p.height,
+        ban_score: p.banScore,
+      })),
+    };
+  },
+});

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { decodeTransaction } from '../../codec/transaction.ts';
+import { txBytesMax } from '../../limits.ts';
+import { toHash0x } from '../../util/bytes.ts';
+import { TransactionRejectedError } from '../errors.ts';
+import { defineMethod, need } from '../method.ts';
+import { hexSchema, parseHex } from '../schemas.ts';
+
+/** A transaction signed elsewhere (a light wallet) in its canonical bytes, as hex: Bitcoin's sendrawtransaction. */
+export const sendRawTransaction = defineMethod({
+  name: 'send_raw_transaction',
+  summary: 'Submit a transaction signed elsewhere (canonical encoding as 0x-hex) to the mempool.',
+  params: z.strictObject({ transaction: hexSchema.max(2 + 2 * txBytesMax) }),
+  scope: 'public',
+  result: {
+    type: 'object',
+    required: ['hash', 'status'],
+    properties: { hash: { type: 'string' }, status: { enum: ['pending', 'confirmed', 'final', 'dropped'] } },
+  },
+  async run(params, ctx) {
+    const mempool = need(ctx, 'mempool', 'send_raw_transaction');
+    const tx = decodeTransaction(parseHex(params.transaction));
+    const chainId = ctx.services.chain.params.chainId;
+    if (tx.chainId !== chainId) {
+      throw new TransactionRejectedError(`chain_id is ${tx.chainId}, this network's is ${chainId}`, { rule: 'chain_id' });
+    }
+    const submitted = await mempool.submit(tx);
+    return { hash: toHash0x(submitted.hash), status: submitted.status };
+  },
+});

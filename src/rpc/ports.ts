@@ -1,0 +1,157 @@
+/**
+ * The ports the RPC handlers read and drive. The node (server/node/start-node.ts) wires real implementations; a port
+ * left out makes its methods answer -32603 naming the service (ServiceUnavailableError), never invented data.
+ * Amounts are bigint base units and hashes/addresses raw bytes here; handlers convert at the JSON edge.
+ */
+import type { Block } from '../codec/block.ts';
+import type { Transaction } from '../codec/transaction.ts';
+import type { AddBlockResult, BlockAcceptedEvent } from '../chain/chain.ts';
+import type { IndexedBlock } from '../chain/block-index.ts';
+import type { BlockId, GhostdagEngine } from '../consensus/ghostdag.ts';
+import type { NetworkParams } from '../consensus/params.ts';
+import type { BlockTemplate } from '../mining/template.ts';
+import type { MiningControl } from '../mining/control.ts';
+import type { Account } from '../state/account.ts';
+import type { StateProof } from '../state/proof.ts';
+import type { Clock } from '../util/clock.ts';
+
+/** What the handlers need of the chain (src/chain/chain.ts `Chain` satisfies it). */
+export interface ChainView {
+  readonly params: NetworkParams;
+  readonly engine: Pick<GhostdagEngine, 'computeBlock' | 'virtualParents'>;
+  addBlock(block: Block): Promise<AddBlockResult>;
+  get(id: BlockId): IndexedBlock | undefined;
+  getBlock(id: BlockId): Block | undefined;
+  selectedTip(): IndexedBlock;
+  tips(): IndexedBlock[];
+  blockAtHeight(height: number): IndexedBlock | undefined;
+  blockCount(): number;
+  orphanCount(): number;
+  onBlockAccepted(listener: (event: BlockAcceptedEvent) => void): () => void;
+}
+
+/** DESIGN.md §3 transaction states, as the APIs show them. */
+export type TransactionStatus = 'pending' | 'confirmed' | 'final' | 'dropped';
+
+export interface TransactionRecord {
+  readonly hash: Uint8Array;
+  readonly tx: Transaction;
+  readonly status: TransactionStatus;
+  /** The block that carries the transaction (absent while pending). */
+  readonly blockHash?: Uint8Array;
+  /** The chain block whose mergeset accepted it; its blue score gives `confirmations` (DESIGN.md §3). */
+  readonly acceptingBlockHash?: Uint8Array;
+  /** Block timestamp once in a block, else when the mempool admitted it (ms). */
+  readonly timestampMs: number;
+  /** Fee units paid from energy (DESIGN.md §4); 0 when the balance paid. */
+  readonly energyUsed: bigint;
+}
+
+export interface HistoryPage {
+  /** How many records the address has in all (for paging); undefined when the index cannot count cheaply. */
+  readonly total?: number;
+  /** Newest first. */
+  readonly items: readonly TransactionRecord[];
+}
+
+export interface AccountProof {
+  /** The state root the proof is against and the chain block whose header commits to it. */
+  readonly stateRoot: Uint8Array;
+  readonly blockHash: Uint8Array;
+  readonly key: Uint8Array;
+  readonly proof: StateProof;
+}
+
+/** The ledger: account state at the virtual, the transaction index, proofs and supply. */
+export interface LedgerView {
+  account(address: Uint8Array): Account;
+  getTransaction(hash: Uint8Array): TransactionRecord | undefined;
+  history(address: Uint8Array, page: { readonly limit: number; readonly offset: number }): HistoryPage;
+  proof(address: Uint8Array): AccountProof;
+  /** Units issued so far, and those not locked (escrows, burns); both ≤ the supply cap. */
+  supply(): { readonly totalUnits: bigint; readonly circulatingUnits: bigint };
+  /** Chain-wide counters for the explorer; activeAddresses may be left out (the stats window's count is used). */
+  counters(): { readonly totalTransactions: number; readonly activeAddresses?: number };
+  /** Fires after transactions were accepted by a chain block (confirmed_transactions, address_transactions). */
+  onAccepted(listener: (records: readonly TransactionRecord[]) => void): () => void;
+}
+
+export interface SubmitResult {
+  readonly hash: Uint8Array;
+  readonly status: TransactionStatus;
+}
+
+/** The mempool: admission (throws -40001/-40003 with the reason), what is pending, and admission events. */
+export interface MempoolPort {
+  submit(tx: Transaction): Promise<SubmitResult>;
+  get(hash: Uint8Array): TransactionRecord | undefined;
+  /** Pending transactions touching `address` (from or to); every pending transaction when absent. */
+  pending(address?: Uint8Array): readonly TransactionRecord[];
+  size(): number;
+  onAdmitted(listener: (record: TransactionRecord) => void): () => void;
+}
+
+export type AddressKind = 'standard' | 'stealth' | 'multisig';
+export type SignatureType = 'ecdsa' | 'schnorr' | 'ring';
+
+export interface CreatedAddress {
+  readonly address: Uint8Array;
+  readonly publicKey?: Uint8Array;
+  readonly walletName: string;
+  readonly addressType: AddressKind;
+  readonly privacyLevel: string;
+}
+
+export interface MessageSignature {
+  readonly signature: Uint8Array;
+  readonly publicKey: Uint8Array;
+}
+
+/** The node's wallet: keys it holds, message signatures, and signed transfers from its addresses. */
+export interface WalletPort {
+  createAddress(request: { walletName: string; addressType: AddressKind; privacyLevel: string }): Promise<CreatedAddress>;
+  signMessage(request: { address: Uint8Array; message: string; signatureType: SignatureType }): Promise<MessageSignature>;
+  verifyMessage(request: { address: Uint8Array; message: string; signature: Uint8Array; signatureType: SignatureType }): boolean;
+  /** A signed transfer from one of the wallet's addresses with the sender's next nonce. */
+  buildTransfer(request: { from: Uint8Array; to: Uint8Array; amount: bigint; fee: bigint; useEnergy: boolean }): Promise<Transaction>;
+}
+
+export interface PeerInfo {
+  readonly id: string;
+  readonly address: string;
+  readonly direction: 'inbound' | 'outbound';
+  readonly transport: 'tcp' | 'websocket';
+  readonly connectedAtMs: number;
+  readonly height: number;
+  readonly banScore: number;
+}
+
+export interface PeerView {
+  peers(): readonly PeerInfo[];
+}
+
+/** Builds a template for get_block_template; the node decides its transactions and state root. */
+export interface TemplatePort {
+  build(request: { miner: Uint8Array; gpuMining: boolean }): BlockTemplate;
+}
+
+/** Facts about this node process. */
+export interface NodeInfo {
+  readonly version: string;
+  readonly startedAtMs: number;
+  readonly clock: Clock;
+  /** Headers-first sync finished (a node with no peers counts as synced). */
+  synced(): boolean;
+}
+
+/** Everything a handler may use; optional ports are the services a node may not run. */
+export interface RpcServices {
+  readonly chain: ChainView;
+  readonly node: NodeInfo;
+  readonly ledger?: LedgerView;
+  readonly mempool?: MempoolPort;
+  readonly wallet?: WalletPort;
+  readonly mining?: MiningControl;
+  readonly peers?: PeerView;
+  readonly templates?: TemplatePort;
+}

@@ -1,0 +1,39 @@
+/**
+ * Param building blocks shared by the method schemas: every external input is shaped and bounded here, then turned
+ * into bytes/units by the helpers below (which raise the seed's codes: -40002 for addresses, -32602 for amounts).
+ */
+import { z } from 'zod';
+import { addressCharsMax, decodeAddress } from '../crypto/address.ts';
+import { coinsToUnits } from '../crypto/amount.ts';
+import { rpcHistoryLimitDefault, rpcHistoryLimitMax, rpcMessageCharsMax } from '../limits.ts';
+import { fromHex } from '../util/bytes.ts';
+import type { RpcCallContext } from './method.ts';
+
+export const addressSchema = z.string().min(1).max(addressCharsMax).describe('bech32m address of this network');
+export const hashSchema = z
+  .string()
+  .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'expected 0x followed by 64 hex digits')
+  .describe('0x-prefixed 32-byte hash');
+export const hexSchema = z.string().regex(/^(0x)?([0-9a-fA-F]{2})*$/, 'expected 0x-prefixed hex bytes');
+export const amountSchema = z.number().nonnegative().describe('coins, at most 8 decimals');
+export const heightSchema = z.number().int().nonnegative().describe('selected-chain height');
+export const limitSchema = z.number().int().min(1).max(rpcHistoryLimitMax).default(rpcHistoryLimitDefault);
+export const offsetSchema = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).default(0);
+export const messageSchema = z.string().max(rpcMessageCharsMax);
+export const noParams = z.strictObject({});
+
+export function parseAddress(ctx: RpcCallContext, text: string): Uint8Array {
+  return decodeAddress(text, ctx.services.chain.params.hrp);
+}
+
+export function parseHash(text: string): Uint8Array {
+  return fromHex((text.startsWith('0x') ? text.slice(2) : text).toLowerCase());
+}
+
+export function parseHex(text: string): Uint8Array {
+  return fromHex((text.startsWith('0x') ? text.slice(2) : text).toLowerCase());
+}
+
+export function parseCoins(coins: number): bigint {
+  return coinsToUnits(coins);
+}

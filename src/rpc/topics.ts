@@ -1,0 +1,14 @@
+/**
+ * Subscription topics: the seed's six (node-client-protocol.md "Events") and `network_stats`, the explorer's
+ * statistics object pushed on each new selected tip (the seed's "refreshed with each new block").
+ */
+export const subscriptionTopics = [
+  'new_blocks',
+  'block_confirmations',
+  'pending_transactions',
+  'confirmed_transactions',
+  'address_transactions',
+  'mining_events',
+  'network_stats',
+] as const;
+export type SubscriptionTopic = (typeof subscriptionTopics)[number];

@@ -1,0 +1,121 @@
+/**
+ * JSON views of chain objects, exactly the seed's field tables (node-client-protocol.md "Resources") plus the DAG
+ * fields of DESIGN.md §3. Hashes are 0x + 64 lowercase hex, amounts coins (JSON numbers, ≤ 8 decimals), timestamps
+ * Unix seconds; a block's u64 `nonce` is a bigint printed as an exact JSON integer (json.ts).
+ */
+import { encodeBlock, type Block } from '../codec/block.ts';
+import { decodeTransaction, txHash, type Transaction } from '../codec/transaction.ts';
+import { txKindName } from '../codec/transaction-kinds.ts';
+import type { IndexedBlock } from '../chain/block-index.ts';
+import { encodeAddress } from '../crypto/address.ts';
+import { unitsToCoins } from '../crypto/amount.ts';
+import { compactToTarget, difficultyFromTarget } from '../consensus/pow.ts';
+import { toHash0x, toHex } from '../util/bytes.ts';
+import type { ChainView, TransactionRecord } from './ports.ts';
+
+export const secondsOf = (ms: number): number => Math.floor(ms / 1000);
+
+export function blockDifficulty(chain: ChainView, block: IndexedBlock): number {
+  return difficultyFromTarget(compactToTarget(block.header.bits), chain.params.maxTarget);
+}
+
+/**
+ * Privacy level a transaction shows (decision, docs/api.md "Privacy levels"): transparent transfers keep parties
+ * pseudonymous and amounts public — `medium`; confidential transfers (stealth, ring, hidden amounts) will be `high`.
+ */
+export function privacyLevelOf(_tx: Transaction): string {
+  return 'medium';
+}
+
+/** A transaction as it sits in a block (the seed leaves the `transactions` element shape open). */
+export function blockTransactionJson(tx: Transaction, hrp: string): Record<string, unknown> {
+  return {
+    hash: toHash0x(txHash(tx)),
+    kind: txKindName(tx.kind) ?? String(tx.kind),
+    from: encodeAddress(hrp, tx.from),
+    to: encodeAddress(hrp, tx.to),
+    amount: unitsToCoins(tx.amount),
+    fee: unitsToCoins(tx.fee),
+    nonce: Number(tx.nonce),
+    use_energy: tx.useEnergy,
+    privacy_level: privacyLevelOf(tx),
+  };
+}
+
+/** The virtual's blue score: what confirmations count from (DESIGN.md §3). Cached per DAG size. */
+const virtualCache = new WeakMap<ChainView, { count: number; blueScore: number }>();
+export function virtualBlueScore(chain: ChainView): number {
+  const count = chain.blockCount();
+  const cached = virtualCache.get(chain);
+  if (cached && cached.count === count) return cached.blueScore;
+  const parents = chain.engine.virtualParents(chain.tips().map((t) => t.id), chain.params.maxParents);
+  const blueScore = chain.engine.computeBlock(parents, 1n).blueScore;
+  virtualCache.set(chain, { count, blueScore });
+  return blueScore;
+}
+
+/** DESIGN.md §3: virtual blue score − blue score of the accepting chain block + 1; 0 while pending or unknown. */
+export function confirmationsOf(chain: ChainView, blueScore: number | undefined): number {
+  if (blueScore === undefined) return 0;
+  return Math.max(0, virtualBlueScore(chain) - blueScore + 1);
+}
+
+export function isOnSelectedChain(chain: ChainView, block: IndexedBlock): boolean {
+  return chain.blockAtHeight(block.height)?.id === block.id;
+}
+
+export function blockJson(chain: ChainView, entry: IndexedBlock, block: Block, includeTransactions: boolean): Record<string, unknown> {
+  const h = entry.header;
+  const hrp = chain.params.hrp;
+  const json: Record<string, unknown> = {
+    height: entry.height,
+    hash: toHash0x(entry.hash),
+    previous_hash: entry.selectedParent === null ? null : toHash0x(entry.selectedParent.hash),
+    timestamp: secondsOf(h.timestampMs),
+    difficulty: blockDifficulty(chain, entry),
+    nonce: h.nonce,
+    merkle_root: toHash0x(h.txRoot),
+    transaction_count: block.transactions.length,
+    size: encodeBlock(block).length,
+    miner: encodeAddress(hrp, h.miner),
+    gpu_mining: h.gpuMining,
+    parent_hashes: h.parents.map(toHash0x),
+    blue_score: h.blueScore,
+    blue_work: `0x${h.blueWork.toString(16)}`,
+    daa_score: h.daaScore,
+    state_root: toHash0x(h.stateRoot),
+    bits: h.bits,
+    timestamp_ms: h.timestampMs,
+    is_chain_block: isOnSelectedChain(chain, entry),
+    confirmations: isOnSelectedChain(chain, entry) ? confirmationsOf(chain, h.blueScore) : 0,
+  };
+  if (includeTransactions) json.transactions = block.transactions.map((bytes) => blockTransactionJson(decodeTransaction(bytes), hrp));
+  return json;
+}
+
+/** The seed's Transaction (REST) table plus status, kind, nonce and the accepting block. */
+export function transactionJson(chain: ChainView, record: TransactionRecord): Record<string, unknown> {
+  const tx = record.tx;
+  const hrp = chain.params.hrp;
+  const carrier = record.blockHash ? chain.get(toHex(record.blockHash)) : undefined;
+  const accepting = record.acceptingBlockHash ? chain.get(toHex(record.acceptingBlockHash)) : undefined;
+  const settled = record.status === 'confirmed' || record.status === 'final';
+  return {
+    hash: toHash0x(record.hash),
+    from: encodeAddress(hrp, tx.from),
+    to: encodeAddress(hrp, tx.to),
+    amount: unitsToCoins(tx.amount),
+    fee: unitsToCoins(tx.fee),
+    block_height: carrier ? carrier.height : null,
+    block_hash: record.blockHash ? toHash0x(record.blockHash) : null,
+    confirmations: settled ? confirmationsOf(chain, accepting?.header.blueScore) : 0,
+    timestamp: secondsOf(record.timestampMs),
+    privacy_level: privacyLevelOf(tx),
+    energy_used: Number(record.energyUsed),
+    status: record.status,
+    kind: txKindName(tx.kind) ?? String(tx.kind),
+    nonce: Number(tx.nonce),
+    use_energy: tx.useEnergy,
+    accepting_block_hash: record.acceptingBlockHash ? toHash0x(record.acceptingBlockHash) : null,
+  };
+}

@@ -1,0 +1,142 @@
+// HTTPS (TLS 1.3 only) on the https port and gRPC with mutual TLS on the grpc port, with certificates made by
+// openssl for this test: a CA, a server certificate for 127.0.0.1 and a client certificate.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeProtoPath, protoLoaderOptions } from '../server/grpc/grpc-server.ts';
+import { toHash0x } from '../src/util/bytes.ts';
+import { startRpcTestNode, type RpcTestNode } from './helpers/rpc-node.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'weft-tls-'));
+const file = (name: string) => join(dir, name);
+const openssl = (...args: string[]) => execFileSync('/usr/bin/openssl', args, { cwd: dir, stdio: 'pipe' });
+
+let t: RpcTestNode;
+type NodeClient = grpc.Client & Record<string, (...args: any[]) => any>;
+let NodeService: grpc.ServiceClientConstructor;
+
+beforeAll(async () => {
+  const { writeFileSync } = await import('node:fs');
+  openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=weft test CA', '-keyout', 'ca.key', '-out', 'ca.pem');
+  for (const [name, subject, ext] of [
+    ['server', '/CN=127.0.0.1', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
+    ['client', '/CN=weft test client', 'extendedKeyUsage=clientAuth'],
+  ] as const) {
+    writeFileSync(file(`${name}.ext`), `${ext}\n`);
+    openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', subject, '-keyout', `${name}.key`, '-out', `${name}.csr`);
+    openssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '1', '-extfile', `${name}.ext`, '-out', `${name}.pem`);
+  }
+  t = await startRpcTestNode(['--tls-cert', file('server.pem'), '--tls-key', file('server.key'), '--tls-client-ca', file('ca.pem'), '--https-port', '0', '--grpc-port', '0']);
+  await t.mine();
+  const loaded = grpc.loadPackageDefinition(protoLoader.loadSync(nodeProtoPath, protoLoaderOptions)) as any;
+  NodeService = loaded.weft.v1.Node;
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function httpsGet(path: string, maxVersion: 'TLSv1.3' | 'TLSv1.2'): Promise<{ status: number; protocol: string | null; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: t.node.api.httpsPort, path, ca: readFileSync(file('ca.pem')), maxVersion },
+      (res) => {
+        let body = '';
+        const protocol = (res.socket as import('node:tls').TLSSocket).getProtocol();
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, protocol, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function client(withCert: boolean): NodeClient {
+  const creds = withCert
+    ? grpc.credentials.createSsl(readFileSync(file('ca.pem')), readFileSync(file('client.key')), readFileSync(file('client.pem')))
+    : grpc.credentials.createSsl(readFileSync(file('ca.pem')));
+  return new NodeService(`127.0.0.1:${t.node.api.grpcPort}`, creds) as unknown as NodeClient;
+}
+
+const unary = (c: NodeClient, rpc: string, request: object) =>
+  new Promise<any>((resolve, reject) => c[rpc]!(request, (error: grpc.ServiceError | null, reply: unknown) => (error ? reject(error) : resolve(reply))));
+
+describe('HTTPS', () => {
+  it('serves the same API over TLS 1.3', async () => {
+    const res = await httpsGet('/health', 'TLSv1.3');
+    expect(res.status).toBe(200);
+    expect(res.protocol).toBe('TLSv1.3');
+    expect(JSON.parse(res.body).height).toBe(1);
+  });
+
+  it('refuses a client limited to TLS 1.2', async () => {
+    await expect(httpsGet('/health', 'TLSv1.2')).rejects.toThrow();
+  });
+});
+
+describe('gRPC with mutual TLS', () => {
+  it('mirrors JSON-RPC methods with typed and JSON results', async () => {
+    const c = client(true);
+    try {
+      expect(await unary(c, 'GetBlockHeight', {})).toEqual({ height: 1 });
+      const tip = t.node.chain.selectedTip();
+      const block = await unary(c, 'GetBlock', { hash: toHash0x(tip.hash), include_transactions: false });
+      expect(block).toMatchObject({ height: 1, hash: toHash0x(tip.hash), gpu_mining: false });
+      expect(BigInt(block.nonce)).toBe(tip.header.nonce);
+      const info = await unary(c, 'GetNetworkInfo', {});
+      expect(info).toMatchObject({ network_id: 'regtest', block_height: 1 });
+      const height = JSON.parse((await unary(c, 'GetHeight', {})).json);
+      expect(height.height).toBe(1);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('maps JSON-RPC errors to gRPC status with the code in the trailers', async () => {
+    const c = client(true);
+    try {
+      const error = await unary(c, 'GetBlock', { height: 999 }).catch((e: grpc.ServiceError) => e);
+      expect(error.code).toBe(grpc.status.NOT_FOUND);
+      expect(error.metadata.get('weft-error-code')).toEqual(['-40004']);
+      const bad = await unary(c, 'GetBalance', { address: 'nope' }).catch((e: grpc.ServiceError) => e);
+      expect(bad.code).toBe(grpc.status.INVALID_ARGUMENT);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('streams subscription notifications', async () => {
+    const c = client(true);
+    try {
+      const stream = c.Subscribe!({ topic: 'new_blocks' }) as grpc.ClientReadableStream<{ topic: string; result_json: string }>;
+      const first = new Promise<{ topic: string; result_json: string }>((resolve, reject) => {
+        stream.once('data', resolve);
+        stream.once('error', reject);
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      const { hash } = await t.mine();
+      const note = await first;
+      expect(note.topic).toBe('new_blocks');
+      expect(JSON.parse(note.result_json)).toMatchObject({ hash, height: 2 });
+      stream.cancel();
+    } finally {
+      c.close();
+    }
+  });
+
+  it('refuses a client without a certificate', async () => {
+    const c = client(false);
+    try {
+      const error = await unary(c, 'GetBlockHeight', {}).catch((e: grpc.ServiceError) => e);
+      expect(error.code).toBe(grpc.status.UNAVAILABLE);
+    } finally {
+      c.close();
+    }
+  });
+});
