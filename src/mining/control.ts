@@ -1,7 +1,7 @@
 /**
  * The mining-control port the RPC methods (start_mining, stop_mining, get_mining_info, get_mining_stats) and the
  * subscription hub (mining_events) talk to. The node implements it in server/mining/mining-control.ts with the Wasm
- * pool and, when asked and an adapter exists, the WebGPU backend. Result shapes are documented in docs/api.md.
+ * pool and, when asked and an adapter exists, the WebGPU backend. Result shapes are documented in docs/mining.md.
  */
 export type MiningPeriod = '1h' | '24h' | '7d' | '30d';
 

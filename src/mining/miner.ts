@@ -1,13 +1,22 @@
 /**
  * The mining loop, the same in the node and in a tab: build a template, hand nonce batches to a PoW backend, and
- * submit a block when one wins. A template is rebuilt when the chain has moved or it is older than
- * `templateRefreshMs`, so stale work is dropped. Batches are sized from the measured rate to take ~`batchMs`.
+ * submit a block when one wins. A template is dropped as stale when the chain has moved (the DAG tips may differ),
+ * when `invalidate()` says its other inputs changed (the node calls it when the mempool changes), or when it is
+ * older than `templateRefreshMs`. Batches are sized from the measured rate to take ~`batchMs`, so stale work is
+ * abandoned within about one batch. docs/mining.md.
  */
 import type { Block } from '../codec/block.ts';
 import type { Chain } from '../chain/chain.ts';
 import type { Clock } from '../util/clock.ts';
 import type { PowBackend } from './job.ts';
 import { buildBlockTemplate, type BlockTemplate } from './template.ts';
+
+/** What the loop asks a template builder for; the node's builder adds mempool transactions and the state root. */
+export interface MinerTemplateRequest {
+  readonly miner: Uint8Array;
+  readonly gpuMining: boolean;
+  readonly nowMs: number;
+}
 
 export interface MinerOptions {
   readonly chain: Chain;
@@ -22,6 +31,8 @@ export interface MinerOptions {
   readonly batchMs?: number;
   readonly templateRefreshMs?: number;
   readonly onError?: (error: unknown) => void;
+  /** Builds the template to grind on; default: buildBlockTemplate over the chain alone (no transactions). */
+  readonly buildTemplate?: (request: MinerTemplateRequest) => BlockTemplate;
 }
 
 export interface MinerStats {
@@ -31,6 +42,11 @@ export interface MinerStats {
   readonly hashes: number;
   readonly blocksFound: number;
   readonly startedAtMs: number | null;
+  /** When the template being ground was built (template age = now − this); null when none is. */
+  readonly templateBuiltAtMs: number | null;
+  readonly templatesBuilt: number;
+  /** Templates abandoned before a win because the chain or the template inputs changed, or they aged out. */
+  readonly templatesDropped: number;
 }
 
 export interface Miner {
@@ -38,10 +54,19 @@ export interface Miner {
   /** Resolves when the loop has left its current batch. */
   stop(): Promise<void>;
   stats(): MinerStats;
+  /** The template inputs changed (e.g. the mempool): drop the current work after its batch and rebuild. */
+  invalidate(): void;
 }
 
 const batchNoncesMin = 256;
 const batchNoncesMax = 1 << 26;
+/**
+ * A backend that answers on the microtask queue (the JS reference) would starve timers and I/O; the loop yields a
+ * macrotask at least this often. Worker and GPU backends answer through macrotasks anyway, so this costs them
+ * one ~1 ms timer per interval at most (≤ 0.5%).
+ */
+const loopYieldIntervalMs = 200;
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 export function createMiner(options: MinerOptions): Miner {
   const { chain, backend, clock } = options;
@@ -53,15 +78,29 @@ export function createMiner(options: MinerOptions): Miner {
   let blocksFound = 0;
   let startedAtMs: number | null = null;
   let batchNonces = 4_096;
+  let inputsVersion = 0;
+  let templateBuiltAtMs: number | null = null;
+  let templatesBuilt = 0;
+  let templatesDropped = 0;
+  let lastYieldMs = 0;
+  const build = options.buildTemplate ?? ((request: MinerTemplateRequest) => buildBlockTemplate(chain, request));
 
-  const stale = (template: BlockTemplate, builtAtMs: number): boolean =>
-    chain.blockCount() !== template.chainVersion || clock.nowMs() - builtAtMs >= refreshMs;
+  const stale = (template: BlockTemplate, builtAtMs: number, version: number): boolean =>
+    chain.blockCount() !== template.chainVersion || version !== inputsVersion || clock.nowMs() - builtAtMs >= refreshMs;
 
   const mineOneTemplate = async (): Promise<void> => {
     const builtAtMs = clock.nowMs();
-    const template = buildBlockTemplate(chain, { miner: options.miner, gpuMining: backend.gpu, nowMs: builtAtMs });
+    const version = inputsVersion;
+    const template = build({ miner: options.miner, gpuMining: backend.gpu, nowMs: builtAtMs });
+    templateBuiltAtMs = builtAtMs;
+    templatesBuilt++;
     let nonce = options.randomNonce();
-    while (running && !stale(template, builtAtMs)) {
+    while (running && !stale(template, builtAtMs, version)) {
+      if (clock.nowMs() - lastYieldMs >= loopYieldIntervalMs) {
+        await yieldToEventLoop();
+        lastYieldMs = clock.nowMs();
+        if (!running || stale(template, builtAtMs, version)) break;
+      }
       const began = clock.nowMs();
       const result = await backend.search({ prePowHash: template.prePowHash, target: template.target, nonceStart: nonce, nonceCount: batchNonces });
       hashes += result.hashes;
@@ -74,6 +113,7 @@ export function createMiner(options: MinerOptions): Miner {
       }
       nonce = (nonce + BigInt(result.hashes)) & 0xffff_ffff_ffff_ffffn;
     }
+    if (running) templatesDropped++;
   };
 
   const run = async (): Promise<void> => {
@@ -98,7 +138,11 @@ export function createMiner(options: MinerOptions): Miner {
       running = false;
       await loop;
       startedAtMs = null;
+      templateBuiltAtMs = null;
     },
-    stats: () => ({ running, backend: backend.name, gpu: backend.gpu, hashes, blocksFound, startedAtMs }),
+    stats: () => ({ running, backend: backend.name, gpu: backend.gpu, hashes, blocksFound, startedAtMs, templateBuiltAtMs, templatesBuilt, templatesDropped }),
+    invalidate() {
+      inputsVersion++;
+    },
   };
 }
