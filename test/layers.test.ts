@@ -26,7 +26,7 @@ const layerOf: Record<string, number> = {
   consensus: 3, chain: 3,
   state: 4,
   mempool: 5, mining: 5, wallet: 5,
-  p2p: 6, rpc: 6, contracts: 6,
+  p2p: 6, rpc: 6, contracts: 6, auth: 6,
   a2a: 7,
   node: 8,
 };
