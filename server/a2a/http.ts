@@ -1,0 +1,237 @@
+/**
+ * The A2A endpoint on the node's HTTP app (port 8080), every path also under /v1 (agent seed, "HTTP endpoints"):
+ *
+ *   GET  /.well-known/agent-card.json     the Agent Card (public; Cache-Control, ETag, If-None-Match → 304)
+ *   POST /a2a                             JSON-RPC 2.0 (PascalCase methods; streaming methods answer with SSE)
+ *   HTTP+JSON (A2A 1.0 §11):  POST /message:send · POST /message:stream (SSE) · GET /tasks · GET /tasks/{id}
+ *     POST /tasks/{id}:cancel · GET|POST /tasks/{id}:subscribe (SSE) · POST|GET /tasks/{id}/pushNotificationConfigs
+ *     GET|DELETE /tasks/{id}/pushNotificationConfigs/{configId} · GET /extendedAgentCard
+ *
+ * Each request: size bound → A2A-Version / A2A-Extensions negotiation → authentication → the shared handler.
+ */
+import type { Context, Hono } from 'hono';
+import { authenticate, type AuthInput } from '../../src/a2a/auth.ts';
+import { A2aError, restErrorBody, toA2aError } from '../../src/a2a/errors.ts';
+import type { A2aHandler, CallContext } from '../../src/a2a/handler.ts';
+import { a2aCardMaxAgeSec, a2aRequestBytesMax } from '../../src/a2a/limits.ts';
+import { negotiate } from '../../src/a2a/negotiate.ts';
+import type { Subscription } from '../../src/a2a/stream-hub.ts';
+import type { StreamResponse } from '../../src/a2a/types.ts';
+import { ErrorCode } from '../../src/errors.ts';
+import { dispatch, envelopeId, parseEnvelope, rpcError, rpcResult, type JsonRpcId } from './dispatch.ts';
+import type { A2aService } from './service.ts';
+
+export const a2aJsonRpcPath = '/a2a';
+const prefixes = ['', '/v1'] as const;
+const enc = new TextEncoder();
+
+function cookies(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const pair of (header ?? '').split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0) out.set(pair.slice(0, eq).trim(), decodeURIComponent(pair.slice(eq + 1).trim()));
+  }
+  return out;
+}
+
+export function authInputOf(req: Request, body: Uint8Array, tlsPeerFingerprint?: string): AuthInput {
+  const url = new URL(req.url);
+  const jar = cookies(req.headers.get('cookie') ?? undefined);
+  return {
+    method: req.method,
+    path: url.pathname + url.search,
+    body,
+    header: (name) => req.headers.get(name) ?? undefined,
+    query: (name) => url.searchParams.get(name) ?? undefined,
+    cookie: (name) => jar.get(name),
+    ...(tlsPeerFingerprint ? { tlsPeerFingerprint } : {}),
+  };
+}
+
+async function readBody(req: Request): Promise<Uint8Array> {
+  const declared = Number(req.headers.get('content-length') ?? '0');
+  if (declared > a2aRequestBytesMax) throw new A2aError(ErrorCode.InvalidRequest, `request body: more than ${a2aRequestBytesMax} bytes`);
+  const bytes = new Uint8Array(await req.arrayBuffer());
+  if (bytes.length > a2aRequestBytesMax) throw new A2aError(ErrorCode.InvalidRequest, `request body: more than ${a2aRequestBytesMax} bytes`);
+  return bytes;
+}
+
+/** Version and extension negotiation, then authentication: the CallContext of one HTTP request. */
+export async function callContextOf(service: A2aService, req: Request, body: Uint8Array): Promise<CallContext> {
+  const url = new URL(req.url);
+  const version = req.headers.get('a2a-version') ?? url.searchParams.get('A2A-Version') ?? undefined;
+  const negotiated = negotiate(service.card, version, req.headers.get('a2a-extensions') ?? undefined, service.lenientVersion);
+  const principal = await authenticate(authInputOf(req, body), service.auth);
+  return { principal, extensions: negotiated.extensions };
+}
+
+function sseResponse(subscription: Subscription, frame: (event: StreamResponse) => unknown, headers: Record<string, string>): Response {
+  const iterator = subscription[Symbol.asyncIterator]();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(enc.encode(`data: ${JSON.stringify(frame(next.value))}\n\n`));
+    },
+    // The client went away: only this stream ends; the task runs on (A2A 1.0 §3.1.6).
+    cancel() {
+      subscription.close();
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers } });
+}
+
+const extensionHeaders = (ctx: CallContext | undefined): Record<string, string> => (ctx && ctx.extensions.length > 0 ? { 'a2a-extensions': ctx.extensions.join(',') } : {});
+
+function authFailure(error: A2aError): boolean {
+  return error.kind.http === 401 || error.kind.http === 403;
+}
+
+async function jsonRpc(service: A2aService, req: Request): Promise<Response> {
+  let id: JsonRpcId = null;
+  let ctx: CallContext | undefined;
+  try {
+    const body = await readBody(req);
+    let message: unknown;
+    try {
+      message = JSON.parse(new TextDecoder().decode(body));
+    } catch {
+      throw new A2aError(ErrorCode.ParseError, 'invalid JSON payload');
+    }
+    const envelope = parseEnvelope(message);
+    id = envelope.id;
+    ctx = await callContextOf(service, req, body);
+    const outcome = await dispatch(service.handler, envelope, ctx);
+    if (outcome.kind === 'none') return new Response(null, { status: 204 });
+    if (outcome.kind === 'error') throw outcome.error;
+    if (outcome.kind === 'stream') return sseResponse(outcome.subscription, (event) => rpcResult(outcome.id, event), extensionHeaders(ctx));
+    return Response.json(rpcResult(outcome.id, outcome.result), { headers: extensionHeaders(ctx) });
+  } catch (thrown) {
+    const error = toA2aError(thrown);
+    const rpcId = id ?? envelopeId(thrown);
+    const tooLarge = error.message.startsWith('request body: more than');
+    const status = tooLarge ? 413 : authFailure(error) ? error.kind.http : 200;
+    const headers: Record<string, string> = status === 401 ? { 'www-authenticate': 'Bearer realm="a2a"' } : extensionHeaders(ctx);
+    return Response.json(rpcError(rpcId, error), { status, headers });
+  }
+}
+
+function restContentType(req: Request): string {
+  return (req.headers.get('accept') ?? '').includes('application/a2a+json') ? 'application/a2a+json' : 'application/json';
+}
+
+function restError(thrown: unknown): Response {
+  const error = toA2aError(thrown);
+  const { status, body } = restErrorBody(error);
+  const headers: Record<string, string> = status === 401 ? { 'www-authenticate': 'Bearer realm="a2a"' } : {};
+  return Response.json(body, { status, headers });
+}
+
+type RestOp = (h: A2aHandler, ctx: CallContext, body: unknown, c: Context) => Promise<unknown>;
+
+function intParam(value: string | undefined): number | string | undefined {
+  if (value === undefined) return undefined;
+  return /^-?\d+$/.test(value) ? Number(value) : value;
+}
+
+function boolParam(value: string | undefined): boolean | string | undefined {
+  return value === 'true' ? true : value === 'false' ? false : value;
+}
+
+function restRoute(service: A2aService, op: RestOp, stream: boolean) {
+  return async (c: Context): Promise<Response> => {
+    let ctx: CallContext | undefined;
+    try {
+      const bytes = c.req.method === 'GET' || c.req.method === 'DELETE' ? new Uint8Array(0) : await readBody(c.req.raw);
+      let body: unknown = {};
+      if (bytes.length > 0) {
+        try {
+          body = JSON.parse(new TextDecoder().decode(bytes)) ?? {};
+        } catch {
+          throw new A2aError(ErrorCode.ParseError, 'invalid JSON payload');
+        }
+      }
+      ctx = await callContextOf(service, c.req.raw, bytes);
+      const value = await op(service.handler, ctx, body, c);
+      if (stream) return sseResponse(value as Subscription, (event) => event, extensionHeaders(ctx));
+      return new Response(JSON.stringify(value), { headers: { 'content-type': restContentType(c.req.raw), ...extensionHeaders(ctx) } });
+    } catch (error) {
+      const response = restError(error);
+      for (const [k, v] of Object.entries(extensionHeaders(ctx))) response.headers.set(k, v);
+      return response;
+    }
+  };
+}
+
+const withObject = (body: unknown, extra: Record<string, unknown>) => ({ ...(typeof body === 'object' && body !== null ? body : {}), ...extra });
+
+/** `{id}:action` → [id, action]; ids never contain ':' after the last one we split at. */
+function splitAction(value: string): [string, string] {
+  const colon = value.lastIndexOf(':');
+  return colon === -1 ? [value, ''] : [value.slice(0, colon), value.slice(colon + 1)];
+}
+
+function mountRest(app: Hono, service: A2aService, base: string): void {
+  const route = (op: RestOp, stream = false) => restRoute(service, op, stream);
+  app.post(`${base}/message:send`, route((h, ctx, body) => h.sendMessage(body, ctx)));
+  app.post(`${base}/message:stream`, route((h, ctx, body) => h.sendStreamingMessage(body, ctx), true));
+  app.get(`${base}/extendedAgentCard`, route((h, ctx) => h.getExtendedAgentCard({}, ctx)));
+  app.get(
+    `${base}/tasks`,
+    route((h, ctx, _b, c) =>
+      h.listTasks(
+        Object.fromEntries(
+          Object.entries({
+            contextId: c.req.query('contextId'),
+            status: c.req.query('status'),
+            pageSize: intParam(c.req.query('pageSize')),
+            pageToken: c.req.query('pageToken'),
+            historyLength: intParam(c.req.query('historyLength')),
+            statusTimestampAfter: c.req.query('statusTimestampAfter'),
+            includeArtifacts: boolParam(c.req.query('includeArtifacts')),
+          }).filter(([, v]) => v !== undefined),
+        ),
+        ctx,
+      ),
+    ),
+  );
+  app.on(['GET', 'POST'], `${base}/tasks/:idAction`, async (c) => {
+    const [id, action] = splitAction(c.req.param('idAction'));
+    const method = c.req.method;
+    if (action === '' && method === 'GET') {
+      const historyLength = intParam(c.req.query('historyLength'));
+      return route((h, ctx) => h.getTask(historyLength === undefined ? { id } : { id, historyLength }, ctx))(c);
+    }
+    if (action === 'cancel' && method === 'POST') return route((h, ctx, body) => h.cancelTask(withObject(body, { id }), ctx))(c);
+    // The proto says GET, the prose says POST (A2A#1574): both are served.
+    if (action === 'subscribe') return route((h, ctx) => h.subscribeToTask({ id }, ctx), true)(c);
+    return restError(new A2aError(ErrorCode.MethodNotFound, `${method} ${c.req.path}: no such operation`));
+  });
+  const configs = `${base}/tasks/:taskId/pushNotificationConfigs`;
+  app.post(configs, route((h, ctx, body, c) => h.createTaskPushNotificationConfig(withObject(body, { taskId: c.req.param('taskId') }), ctx)));
+  app.get(
+    configs,
+    route((h, ctx, _b, c) => {
+      const pageSize = intParam(c.req.query('pageSize'));
+      const pageToken = c.req.query('pageToken');
+      return h.listTaskPushNotificationConfigs({ taskId: c.req.param('taskId'), ...(pageSize === undefined ? {} : { pageSize }), ...(pageToken ? { pageToken } : {}) }, ctx);
+    }),
+  );
+  app.get(`${configs}/:id`, route((h, ctx, _b, c) => h.getTaskPushNotificationConfig({ taskId: c.req.param('taskId'), id: c.req.param('id') }, ctx)));
+  app.delete(`${configs}/:id`, route((h, ctx, _b, c) => h.deleteTaskPushNotificationConfig({ taskId: c.req.param('taskId'), id: c.req.param('id') }, ctx)));
+}
+
+/** Mounts the agent card, the JSON-RPC endpoint and the HTTP+JSON binding on `app`. */
+export function mountA2a(app: Hono, service: A2aService): void {
+  const card = (c: Context) => {
+    const headers = { 'cache-control': `public, max-age=${a2aCardMaxAgeSec}`, etag: service.cardEtag, 'access-control-allow-origin': '*' };
+    if (c.req.header('if-none-match') === service.cardEtag) return new Response(null, { status: 304, headers });
+    return new Response(service.cardJson, { headers: { 'content-type': 'application/json', ...headers } });
+  };
+  for (const base of prefixes) {
+    app.get(`${base}/.well-known/agent-card.json`, card);
+    app.post(`${base}${a2aJsonRpcPath}`, (c) => jsonRpc(service, c.req.raw));
+    mountRest(app, service, base);
+  }
+}
+

@@ -1,0 +1,78 @@
+/**
+ * The node's A2A endpoint with the built-in Weft agent: tasks in the node's store (the same LMDB environment as the
+ * chain, under the 'a' tables of src/a2a/task-store.ts), chain reads through the ledger, mining jobs on the node's
+ * PoW backend (the JS reference backend when none is handed in). The composition root mounts the result:
+ *
+ *   const a2a = await createNodeA2aService({ config, chain, ledger, kv: store, baseUrl });
+ *   mountA2a(api.app, a2a);                          // card, JSON-RPC /a2a, HTTP+JSON, SSE (before the first request)
+ *   attachA2aWebSocket(httpServer, a2a);            // /a2a/ws on the HTTP port
+ *   registerA2aGrpc(grpcServer, a2a);               // lf.a2a.v1.A2AService on the gRPC port
+ */
+import type { Chain } from '../../src/chain/chain.ts';
+import { createChainSignatureVerifier } from '../../src/a2a/chain-signature.ts';
+import type { A2aAuthConfig } from '../../src/a2a/auth.ts';
+import { createWeftAgentExecutor, weftAgentSkills } from '../../src/a2a/weft-agent.ts';
+import type { FoundTransaction } from '../../src/a2a/weft-skills.ts';
+import type { PowBackend } from '../../src/mining/job.ts';
+import { createReferencePowBackend } from '../../src/mining/reference-backend.ts';
+import type { Ledger } from '../../src/state/ledger.ts';
+import type { KvStore } from '../../src/storage/kv.ts';
+import { systemClock } from '../../src/util/clock.ts';
+import { createA2aService, type A2aService } from './service.ts';
+
+export interface NodeA2aOptions {
+  readonly chain: Chain;
+  readonly ledger?: Ledger;
+  readonly kv: KvStore;
+  /** e.g. http://127.0.0.1:8080 — the card's JSON-RPC and HTTP+JSON URLs are built on it. */
+  readonly baseUrl: string;
+  /** host:port of the gRPC port when it serves A2A. */
+  readonly grpcTarget?: string;
+  readonly network: string;
+  readonly version: string;
+  readonly pow?: PowBackend;
+  /** Extra schemes (API keys, bearer verification by the OAuth server); chain signatures are always offered. */
+  readonly auth?: Omit<A2aAuthConfig, 'chainSignature' | 'hrp'>;
+  /** Local webhook receivers allowed past the SSRF guard. */
+  readonly pushAllowHosts?: readonly string[];
+}
+
+export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2aService> {
+  const { chain, ledger } = options;
+  const params = chain.params;
+  const findTransaction = ledger
+    ? (hash: Uint8Array): FoundTransaction | undefined => {
+        const record = ledger.getTransaction(hash);
+        const block = record && chain.get(record.acceptingBlock?.id ?? record.block);
+        return record && block ? { tx: record.tx, blockHash: block.hash, height: block.height } : undefined;
+      }
+    : undefined;
+  const executor = createWeftAgentExecutor({
+    chain,
+    pow: options.pow ?? createReferencePowBackend(),
+    ...(ledger ? { accounts: ledger } : {}),
+    ...(findTransaction ? { findTransaction } : {}),
+  });
+  return createA2aService({
+    kv: options.kv,
+    executor,
+    auth: { required: false, ...options.auth, chainSignature: createChainSignatureVerifier({ chainId: params.chainId, clock: systemClock }), hrp: params.hrp },
+    push: { allowHosts: options.pushAllowHosts ?? [] },
+    card: {
+      name: 'Weft node agent',
+      description: `Chain queries, payment preparation and PoW jobs on Weft ${options.network}`,
+      version: options.version,
+      jsonRpcUrl: `${options.baseUrl}/a2a`,
+      restUrl: options.baseUrl,
+      ...(options.grpcTarget ? { grpcUrl: options.grpcTarget } : {}),
+      documentationUrl: `${options.baseUrl}/docs/a2a`,
+      streaming: true,
+      pushNotifications: true,
+      extendedAgentCard: false,
+      skills: weftAgentSkills,
+      defaultInputModes: ['text/plain', 'application/json'],
+      defaultOutputModes: ['application/json', 'text/plain'],
+      chain: { chainId: params.chainId, network: options.network, onChainSettlement: false },
+    },
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * Assembles the A2A endpoint of a node: task store on the node's KvStore, the executor (the built-in Weft agent
+ * unless another is given), the agent card (signed when a key is configured), push delivery with its SSRF guard,
+ * and the handler every binding calls. Bindings: mountA2a (HTTP: card, JSON-RPC, HTTP+JSON, SSE),
+ * attachA2aWebSocket (/a2a/ws), registerA2aGrpc (lf.a2a.v1.A2AService).
+ */
+import type { A2aAuthConfig } from '../../src/a2a/auth.ts';
+import { buildAgentCard, cardEtag, canonicalJson, type AgentCard, type AgentSkill, type CardOptions } from '../../src/a2a/card.ts';
+import { signAgentCard } from '../../src/a2a/card-sign.ts';
+import type { AgentExecutor } from '../../src/a2a/executor.ts';
+import { createA2aHandler, uuidFromBytes, type A2aHandler } from '../../src/a2a/handler.ts';
+import { createKvTaskStore } from '../../src/a2a/task-store.ts';
+import type { KvStore } from '../../src/storage/kv.ts';
+import { systemClock, type Clock } from '../../src/util/clock.ts';
+import { createPushSender, type PushSender, type PushSenderOptions } from './push-sender.ts';
+
+export interface A2aServiceOptions {
+  readonly kv: KvStore;
+  readonly executor: AgentExecutor;
+  readonly card: Omit<CardOptions, 'auth'>;
+  readonly auth: A2aAuthConfig;
+  /** Skills only authenticated callers see (GetExtendedAgentCard); the extended card is offered when set. */
+  readonly extendedSkills?: readonly AgentSkill[];
+  /** Signs the card (JWS, A2A 1.0 §8.4). */
+  readonly signing?: { readonly key: CryptoKey | Uint8Array; readonly alg: string; readonly kid: string; readonly jku?: string };
+  /** Push delivery options; `false` turns push notifications off (capability false, -32003). */
+  readonly push?: PushSenderOptions | false;
+  /** Serve requests without `A2A-Version` as 1.0 (curl-style clients) instead of answering -32009. */
+  readonly lenientVersion?: boolean;
+  readonly clock?: Clock;
+}
+
+export interface A2aService {
+  readonly handler: A2aHandler;
+  readonly auth: A2aAuthConfig;
+  readonly lenientVersion: boolean;
+  readonly card: AgentCard;
+  readonly cardJson: string;
+  readonly cardEtag: string;
+  readonly push: PushSender | undefined;
+  close(): void;
+}
+
+const newId = () => uuidFromBytes(crypto.getRandomValues(new Uint8Array(16)));
+
+export async function createA2aService(options: A2aServiceOptions): Promise<A2aService> {
+  const push = options.push === false ? undefined : createPushSender(options.push ?? {});
+  const cardOptions: CardOptions = {
+    ...options.card,
+    auth: options.auth,
+    pushNotifications: push !== undefined && options.card.pushNotifications,
+    extendedAgentCard: options.extendedSkills !== undefined,
+  };
+  let card = buildAgentCard(cardOptions);
+  let extended: AgentCard | undefined = options.extendedSkills ? { ...card, skills: [...card.skills, ...options.extendedSkills] } : undefined;
+  if (options.signing) {
+    card = await signAgentCard(card, options.signing.key, options.signing);
+    if (extended) extended = await signAgentCard(extended, options.signing.key, options.signing);
+  }
+  const store = createKvTaskStore(options.kv);
+  const handler = createA2aHandler({
+    store,
+    executor: options.executor,
+    clock: options.clock ?? systemClock,
+    newId,
+    card,
+    ...(extended ? { extendedCard: extended } : {}),
+    ...(push ? { push, validatePushUrl: push.validate } : {}),
+  });
+  await handler.runner.recover();
+  return {
+    handler,
+    auth: options.auth,
+    lenientVersion: options.lenientVersion ?? false,
+    card,
+    cardJson: canonicalJson(card),
+    cardEtag: cardEtag(card),
+    push,
+    close: () => push?.close(),
+  };
+}

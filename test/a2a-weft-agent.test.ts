@@ -1,0 +1,156 @@
+// The built-in Weft agent does real chain work through the executor port: block and balance queries against a
+// regtest chain, preparing a payment (with the INPUT_REQUIRED round trip), mining a PoW job with the reference
+// backend (and canceling one), a Message reply for help, and REJECTED for what it cannot do.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createA2aHandler, uuidFromBytes, type CallContext } from '../src/a2a/handler.ts';
+import { anonymous } from '../src/a2a/auth.ts';
+import { buildAgentCard } from '../src/a2a/card.ts';
+import { createKvTaskStore } from '../src/a2a/task-store.ts';
+import { createWeftAgentExecutor, weftAgentSkills } from '../src/a2a/weft-agent.ts';
+import type { Task } from '../src/a2a/types.ts';
+import { openChain, type Chain } from '../src/chain/chain.ts';
+import { signingHash, type UnsignedTransfer } from '../src/codec/transaction.ts';
+import { TxKind } from '../src/codec/transaction-kinds.ts';
+import { regtestParams } from '../src/consensus/params.ts';
+import { hashMeetsTarget, powHash } from '../src/consensus/pow.ts';
+import { encodeAddress, standardAddress } from '../src/crypto/address.ts';
+import { publicKeyFromPrivate } from '../src/crypto/keys.ts';
+import { createReferencePowBackend } from '../src/mining/reference-backend.ts';
+import { emptyAccount, type Account } from '../src/state/account.ts';
+import { createMemoryStore } from '../src/storage/memory-store.ts';
+import { fromHex, toHash0x, toHex } from '../src/util/bytes.ts';
+import { createManualClock } from '../src/util/clock.ts';
+import { makeBlock } from './helpers/chain-fixtures.ts';
+import { Hono } from 'hono';
+import { mountA2a } from '../server/a2a/http.ts';
+import { createNodeA2aService } from '../server/a2a/node-a2a.ts';
+import { chainExtensionUri } from '../src/a2a/card.ts';
+
+const key = (seed: number) => Uint8Array.from({ length: 32 }, (_, i) => (i * 7 + seed) % 250 + 1);
+const a = standardAddress(publicKeyFromPrivate(key(1)));
+const b = standardAddress(publicKeyFromPrivate(key(2)));
+const hrp = regtestParams.hrp;
+
+let chain: Chain;
+let handler: ReturnType<typeof createA2aHandler>;
+const ctx: CallContext = { principal: anonymous, extensions: [] };
+let n = 0;
+
+const ask = async (parts: object[], extra: object = {}) =>
+  (await handler.sendMessage({ message: { messageId: `w-${++n}`, role: 'ROLE_USER', parts, ...extra } }, ctx)) as { task?: Task; message?: { parts: { text?: string }[] } };
+const text = (t: string, extra: object = {}) => ask([{ text: t }], extra);
+const data = (task: Task | undefined) => task!.artifacts!.at(-1)!.parts.at(-1)!.data as Record<string, any>;
+
+beforeAll(async () => {
+  const clock = createManualClock(regtestParams.genesis.timestampMs + 3_600_000);
+  chain = await openChain({ params: regtestParams, store: createMemoryStore(), clock });
+  for (let i = 0; i < 3; i++) await chain.addBlock(makeBlock(chain));
+  const balances = new Map<string, Account>([[toHex(a), { balance: 500_000_000n, nonce: 4n, energy: 0n }]]);
+  const executor = createWeftAgentExecutor({ chain, accounts: { account: (addr) => balances.get(toHex(addr)) ?? emptyAccount }, pow: createReferencePowBackend() });
+  const card = buildAgentCard({
+    name: 'Weft',
+    description: 'x',
+    version: '1',
+    streaming: true,
+    pushNotifications: false,
+    extendedAgentCard: false,
+    auth: { required: false },
+    skills: weftAgentSkills,
+    defaultInputModes: ['text/plain', 'application/json'],
+    defaultOutputModes: ['application/json'],
+  });
+  handler = createA2aHandler({ store: createKvTaskStore(createMemoryStore()), executor, clock, newId: () => uuidFromBytes(crypto.getRandomValues(new Uint8Array(16))), card });
+});
+
+describe('built-in Weft agent', () => {
+  it('lists its skills with examples for the card', () => {
+    expect(weftAgentSkills.map((s) => s.id)).toEqual(['chain-query', 'prepare-payment', 'mine']);
+    expect(weftAgentSkills.every((s) => (s.examples?.length ?? 0) > 0)).toBe(true);
+  });
+
+  it('answers block queries from the chain (tip, height, hash)', async () => {
+    const tip = await text('block tip');
+    expect(tip.task!.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(data(tip.task)).toMatchObject({ height: 3, hash: toHash0x(chain.selectedTip().hash) });
+    const one = data((await text('block 1')).task);
+    expect(one.hash).toBe(toHash0x(chain.blockAtHeight(1)!.hash));
+    expect(one.previous_hash).toBe(toHash0x(chain.genesis.hash));
+    const byHash = data((await ask([{ data: { skill: 'block', block: one.hash } }])).task);
+    expect(byHash.height).toBe(1);
+    const missing = await text(`block 0x${'00'.repeat(32)}`);
+    expect(missing.task!.status.state).toBe('TASK_STATE_FAILED');
+  });
+
+  it('answers balances from the account port', async () => {
+    const res = await ask([{ data: { skill: 'balance', address: encodeAddress(hrp, a) } }]);
+    expect(data(res.task)).toMatchObject({ balance: 5, nonce: 4 });
+    expect(data((await text(`balance ${encodeAddress(hrp, b)}`)).task)).toMatchObject({ balance: 0, nonce: 0 });
+    expect((await text('balance not-an-address')).task!.status.state).toBe('TASK_STATE_FAILED');
+  });
+
+  it('reports a transaction it cannot find as FAILED', async () => {
+    const res = await text(`tx 0x${'ab'.repeat(32)}`);
+    expect(res.task!.status.state).toBe('TASK_STATE_FAILED');
+    expect(res.task!.status.message!.parts[0]!.text).toContain('not found');
+  });
+
+  it('prepares a payment: the next nonce and the exact signing hash, after asking for missing input', async () => {
+    const first = await text('pay');
+    expect(first.task!.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const done = await text(`1.5 from ${encodeAddress(hrp, a)} to ${encodeAddress(hrp, b)}`, { taskId: first.task!.id });
+    expect(done.task!.status.state).toBe('TASK_STATE_COMPLETED');
+    const p = data(done.task);
+    const tx: UnsignedTransfer = { kind: TxKind.Transfer, chainId: regtestParams.chainId, from: a, to: b, amount: 150_000_000n, fee: 1000n, nonce: 4n, useEnergy: false, memo: new Uint8Array(0) };
+    expect(p).toMatchObject({ chain_id: regtestParams.chainId, amount: 1.5, nonce: 4, signing_hash: toHash0x(signingHash(tx)) });
+    const broke = await text(`pay 100 from ${encodeAddress(hrp, b)} to ${encodeAddress(hrp, a)}`);
+    expect(broke.task!.status.state).toBe('TASK_STATE_FAILED');
+  });
+
+  it('mines a job until a nonce meets the target', async () => {
+    const prePow = `0x${'11'.repeat(32)}`;
+    const target = (1n << 252n) - 1n; // about one nonce in 16 wins
+    const res = await text(`mine ${prePow} 0x${target.toString(16)}`);
+    expect(res.task!.status.state).toBe('TASK_STATE_COMPLETED');
+    const result = data(res.task);
+    expect(result.found).toBe(true);
+    expect(hashMeetsTarget(powHash(fromHex('11'.repeat(32)), BigInt(result.nonce)), target)).toBe(true);
+    expect(result.hash).toBe(toHash0x(powHash(fromHex('11'.repeat(32)), BigInt(result.nonce))));
+  });
+
+  it('stops mining when the task is canceled', async () => {
+    const res = await handler.sendMessage({ message: { messageId: `w-${++n}`, role: 'ROLE_USER', parts: [{ text: `mine 0x${'22'.repeat(32)} 0x0` }] }, configuration: { returnImmediately: true } }, ctx);
+    const id = (res as { task: Task }).task.id;
+    const canceled = await handler.cancelTask({ id }, ctx);
+    expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(handler.runner.running(id)).toBe(false);
+    expect((await handler.getTask({ id }, ctx)).status.state).toBe('TASK_STATE_CANCELED');
+  });
+
+  it('replies to help with a Message and rejects what it cannot do', async () => {
+    const help = await text('help');
+    expect(help.message!.parts[0]!.text).toContain('balance <address>');
+    expect((await text('dance')).task!.status.state).toBe('TASK_STATE_REJECTED');
+  });
+});
+
+describe('the node’s A2A service (createNodeA2aService)', () => {
+  it('serves the Weft agent’s card with the chain extension and answers a chain query over JSON-RPC', async () => {
+    const service = await createNodeA2aService({ chain, kv: createMemoryStore(), baseUrl: 'http://127.0.0.1:8080', network: 'regtest', version: '0.1.0' });
+    const app = new Hono();
+    mountA2a(app, service);
+    const card = await (await app.request('/.well-known/agent-card.json')).json();
+    expect(card.skills.map((s: { id: string }) => s.id)).toEqual(['chain-query', 'prepare-payment', 'mine']);
+    expect(card.capabilities.extensions[0].uri).toBe(chainExtensionUri);
+    expect(card.securitySchemes.chainSignature.chainSignatureSecurityScheme.chainId).toBe(regtestParams.chainId);
+    const res = await app.request('/a2a', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'n1', role: 'user', parts: [{ text: 'block tip' }] } } }),
+    });
+    const task = (await res.json()).result.task;
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(task.artifacts[0].parts[0].data.height).toBe(chain.selectedTip().height);
+    service.close();
+  });
+});
