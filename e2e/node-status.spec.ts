@@ -12,7 +12,7 @@ let datadir: string;
 
 test.beforeAll(async () => {
   datadir = mkdtempSync(join(tmpdir(), 'weft-e2e-'));
-  node = startNodeProcess(['--network', 'devnet', '--mine', '--threads', '1', '--datadir', datadir, '--rpc-port', '0']);
+  node = startNodeProcess(['--network', 'devnet', '--mine', '--threads', '1', '--datadir', datadir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0']);
   const listening = await node.waitFor((l) => l.msg === 'http listening');
   url = listening.url as string;
 });

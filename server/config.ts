@@ -26,9 +26,28 @@ export interface NodeConfig {
   readonly wsPort: number;
   readonly p2pPort: number;
   readonly grpcPort: number;
+  /** HTTPS (TLS 1.3) port, served only when tlsCert and tlsKey are set. */
+  readonly httpsPort: number;
+  /** PEM certificate chain and key for HTTPS on httpsPort and for gRPC (docs/api.md "TLS"). */
+  readonly tlsCert: string | undefined;
+  readonly tlsKey: string | undefined;
+  /** PEM CA bundle that client certificates must chain to: gRPC runs (mutual TLS) only when this is set too. */
+  readonly tlsClientCa: string | undefined;
   readonly host: string;
   readonly addnode: readonly string[];
+  /** Dandelion++ stem length for our own transactions (0 = plain diffusion; docs/p2p.md "mixnet_hops"). */
+  readonly mixnetHops: number;
   readonly logLevel: string;
+  /** Per-identity rate limits and X-RateLimit-* headers (docs/auth.md); off only for private nodes and benchmarks. */
+  readonly rateLimits: boolean;
+  /** Unlocks the node's wallets for RPC signing; else $WEFT_WALLET_PASSPHRASE, else <datadir>/wallet.secret (docs/wallet.md). */
+  readonly walletPassphrase: string | undefined;
+  /** SMTP server for alert mails, e.g. smtp://user:pass@mail.example:587 (docs/alerts.md); unset: no alert mails. */
+  readonly smtpUrl: string | undefined;
+  /** From address of alert mails. */
+  readonly alertsFrom: string;
+  /** Public base URL of the alerts service for links in mails (default http://<host>:<rpc-port>/alerts). */
+  readonly alertsUrl: string | undefined;
 }
 
 /** Flag / config key → how to read it. Config files use the same names without the leading dashes. */
@@ -43,14 +62,24 @@ const keys = {
   'ws-port': 'port',
   'p2p-port': 'port',
   'grpc-port': 'port',
+  'https-port': 'port',
+  'tls-cert': 'string',
+  'tls-key': 'string',
+  'tls-client-ca': 'string',
   host: 'string',
   addnode: 'list',
+  'mixnet-hops': 'integer',
   'log-level': 'string',
+  'rate-limits': 'boolean',
+  'wallet-passphrase': 'string',
+  'smtp-url': 'string',
+  'alerts-from': 'string',
+  'alerts-url': 'string',
 } as const;
 type Key = keyof typeof keys;
 
 /** Bitcoin Core's spellings in config files map onto the flag names. */
-const aliases: Record<string, Key> = { port: 'p2p-port', rpcport: 'rpc-port', wsport: 'ws-port', grpcport: 'grpc-port', mineraddress: 'miner-address', rpcbind: 'host' };
+const aliases: Record<string, Key> = { port: 'p2p-port', rpcport: 'rpc-port', wsport: 'ws-port', grpcport: 'grpc-port', mineraddress: 'miner-address', mixnet_hops: 'mixnet-hops', rpcbind: 'host' };
 
 type Raw = Partial<Record<Key, string | string[]>>;
 
@@ -130,8 +159,18 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
     wsPort: port('ws-port', params.ports.ws),
     p2pPort: port('p2p-port', params.ports.p2p),
     grpcPort: port('grpc-port', params.ports.grpc),
+    httpsPort: port('https-port', params.ports.https),
+    tlsCert: str('tls-cert') === undefined ? undefined : resolve(cwd, str('tls-cert')!),
+    tlsKey: str('tls-key') === undefined ? undefined : resolve(cwd, str('tls-key')!),
+    tlsClientCa: str('tls-client-ca') === undefined ? undefined : resolve(cwd, str('tls-client-ca')!),
     host: str('host') ?? '127.0.0.1',
     addnode: (raw.addnode as string[]) ?? [],
+    mixnetHops: str('mixnet-hops') === undefined ? 0 : integer('mixnet-hops', str('mixnet-hops')!, 0, 16),
     logLevel: str('log-level') ?? 'info',
+    rateLimits: str('rate-limits') === undefined ? true : boolean('rate-limits', str('rate-limits')!),
+    walletPassphrase: str('wallet-passphrase'),
+    smtpUrl: str('smtp-url'),
+    alertsFrom: str('alerts-from') ?? 'weft-node@localhost',
+    alertsUrl: str('alerts-url')?.replace(/\/+$/, ''),
   };
 }

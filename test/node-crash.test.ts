@@ -21,7 +21,7 @@ describe('kill -9 while mining', () => {
   it('keeps every committed block, with consistent indexes, and resumes mining after restart', async () => {
     const datadir = mkdtempSync(join(tmpdir(), 'weft-crash-'));
     dirs.push(datadir);
-    const args = ['--network', 'devnet', '--mine', '--threads', '1', '--datadir', datadir, '--rpc-port', '0'];
+    const args = ['--network', 'devnet', '--mine', '--threads', '1', '--datadir', datadir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0'];
 
     const first = startNodeProcess(args);
     await first.waitFor((l) => committed(l) && (l.height as number) >= 12, 90_000);

@@ -4,41 +4,69 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
-import { openChain, type Chain } from '../../src/chain/chain.ts';
-import { BlockRuleError } from '../../src/chain/errors.ts';
+import type { Chain } from '../../src/chain/chain.ts';
+import { openLedgerChain, type Ledger } from '../../src/state/ledger.ts';
+import { fastVerifier } from '../crypto/fast-verifier.ts';
 import { difficultyFromTarget, compactToTarget } from '../../src/consensus/pow.ts';
-import type { PowBackend } from '../../src/mining/job.ts';
-import { createMiner, type Miner } from '../../src/mining/miner.ts';
+import type { Miner } from '../../src/mining/miner.ts';
+import { buildBlockTemplate } from '../../src/mining/template.ts';
 import { systemClock } from '../../src/util/clock.ts';
 import { toHash0x } from '../../src/util/bytes.ts';
 import type { NodeConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { createHttpApp } from '../http/app.ts';
-import { openPowBackend } from '../mining/open-backend.ts';
+import { nodeVersion, startApiServers, type ApiServers } from '../http/start-api.ts';
+import type { RpcServices } from '../../src/rpc/ports.ts';
+import { createMiningControl, type NodeMiningControl } from '../mining/mining-control.ts';
+import { createLedgerRewardReader } from '../../src/mining/ledger-rewards.ts';
 import { installWasmBlake3 } from '../crypto/wasm-blake3.ts';
 import { openLmdbStore, type LmdbStore } from '../storage/lmdb-store.ts';
-import { resolveMinerAddress } from './miner-address.ts';
+import { startP2p, type RunningP2p } from '../p2p/start-p2p.ts';
+import { p2pBridgePath } from '../p2p/ws-bridge.ts';
+import { openNodeAccessControl, type AccessControl } from '../auth/access-control.ts';
+import { createNodeAlerts, type NodeAlerts } from '../alerts/start-alerts.ts';
+import type { Server } from 'node:http';
+import { createNodeA2aService } from '../a2a/node-a2a.ts';
+import { mountA2a } from '../a2a/http.ts';
+import { attachA2aWebSocket } from '../a2a/ws.ts';
+import { registerA2aGrpc } from '../a2a/grpc.ts';
+import type { A2aService } from '../a2a/service.ts';
+import { createLedgerPort } from './ledger-port.ts';
+import { startNodeMempool } from './mempool-service.ts';
+import { createMempoolPort } from '../mempool/mempool-port.ts';
+import { createWalletPort } from '../wallet/wallet-port.ts';
+import { createWalletService } from '../wallet/wallet-service.ts';
 
 export interface RunningNode {
   readonly chain: Chain;
-  readonly miner: Miner | undefined;
+  /** Accounts, acceptance, supply and the transaction index (src/state/ledger.ts, docs/state.md). */
+  readonly ledger: Ledger;
+  /** start/stop_mining, get_mining_info/stats, mining_events (server/mining/mining-control.ts, docs/mining.md). */
+  readonly mining: NodeMiningControl;
   readonly httpPort: number;
+  /** JSON-RPC/REST/WebSocket/gRPC servers (server/http/start-api.ts): ports, dispatcher, hub, `ws.registerUpgradeHandler`. */
+  readonly api: ApiServers;
+  /** TCP p2p, the /p2p browser bridge, sync status and peers (server/p2p/start-p2p.ts, docs/p2p.md). */
+  readonly p2p: RunningP2p;
+  /** API keys, OAuth clients and tokens, rate limiter (server/auth/access-control.ts, docs/auth.md). */
+  readonly access: AccessControl;
+  /** `<datadir>/api.cookie`: the admin API key (mode 0600). */
+  readonly apiCookiePath: string;
+  /** Alert subscriptions at /alerts and the monitor that raises them (server/alerts/start-alerts.ts, docs/alerts.md). */
+  readonly alerts: NodeAlerts;
   close(): Promise<void>;
 }
 
-function randomNonce(): bigint {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return new DataView(bytes.buffer).getBigUint64(0);
-}
+/** Ports the RPC layer reads that this root does not build yet (src/rpc/ports.ts); tests hand in real in-memory ones. */
+export type RpcServicePorts = Partial<Pick<RpcServices, 'ledger' | 'mempool' | 'wallet' | 'peers' | 'templates'>>;
 
-export async function startNode(config: NodeConfig, logger: Logger): Promise<RunningNode> {
+export async function startNode(config: NodeConfig, logger: Logger, ports: RpcServicePorts = {}): Promise<RunningNode> {
   mkdirSync(config.datadir, { recursive: true });
   const hashBackend = await installWasmBlake3();
   logger.debug({ hashBackend }, 'blake3 backend');
   const store: LmdbStore = openLmdbStore(join(config.datadir, 'chain'));
   const startedAt = Date.now();
-  const chain = await openChain({ params: config.params, store, clock: systemClock });
+  // Block bodies' signatures go through libsecp256k1 (Wasm); the ledger computes every block's state root.
+  const { chain, ledger } = await openLedgerChain({ params: config.params, store, clock: systemClock, verifier: fastVerifier });
   logger.info(
     { network: config.network, datadir: config.datadir, blocks: chain.blockCount(), height: chain.selectedTip().height, ms: Date.now() - startedAt },
     'chain loaded',
@@ -61,50 +89,96 @@ export async function startNode(config: NodeConfig, logger: Logger): Promise<Run
     );
   });
 
-  let miner: Miner | undefined;
-  let backend: PowBackend | undefined;
-  if (config.mine) {
-    const address = resolveMinerAddress(config);
-    backend = await openPowBackend(config.threads, logger);
-    miner = createMiner({
-      chain,
-      backend,
-      clock: systemClock,
-      miner: address.bytes,
-      randomNonce,
-      submit: async (block) => {
-        try {
-          return await chain.addBlock(block);
-        } catch (error) {
-          if (error instanceof BlockRuleError) logger.warn({ rule: error.rule, err: error.message }, 'mined block rejected');
-          else throw error;
-          return undefined;
-        }
-      },
-      onError: (error) => logger.error({ err: error }, 'miner error'),
-    });
-    miner.start();
-    logger.info({ address: address.text, keyFile: address.keyFile, backend: backend.name, threads: config.threads }, 'mining started');
-  }
+  // The pool admits transactions (signatures on worker threads) and leaves/returns with the chain (mempool-service.ts).
+  const mempool = startNodeMempool({ params: config.params, ledger, clock: systemClock, logger });
+  const buildTemplate = (request: { miner: Uint8Array; gpuMining: boolean; nowMs: number }) =>
+    buildBlockTemplate(chain, { ...request, selectTransactions: mempool.selectTransactions });
+  const mining = createMiningControl({ chain, config, logger, rewards: createLedgerRewardReader(ledger), buildTemplate });
+  mempool.onInputsChanged(() => mining.notifyTemplateInputsChanged());
+  const wallets = createWalletService({ datadir: config.datadir, network: config.params, ...(config.walletPassphrase ? { passphrase: config.walletPassphrase } : {}) });
+  logger.info({ passphraseSource: wallets.passphraseSource }, 'wallet keystore');
+  // --mine: the Wasm pool with the configured threads; GPU mining is asked for over RPC (start_mining).
+  if (config.mine) await mining.start({ threads: config.threads, gpuMining: false, gpuDevices: [] });
+  // /health reads loop counters through the Miner shape until the HTTP layer takes the control itself.
+  const idle = { running: false, backend: 'none', gpu: false, hashes: 0, blocksFound: 0, startedAtMs: null, templateBuiltAtMs: null, templatesBuilt: 0, templatesDropped: 0 };
+  const miner: Miner = {
+    start: () => undefined,
+    stop: () => mining.stop().then(() => undefined),
+    stats: () => mining.minerStats() ?? idle,
+    invalidate: () => mining.notifyTemplateInputsChanged(),
+  };
 
-  const app = createHttpApp({ chain, config, miner });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.rpcPort, hostname: config.host }, () => resolve(s));
+  const p2p = await startP2p({ config, chain, logger, version: nodeVersion });
+  // syncStatus (percent, blocks/s, ETA) is read by /health and get_info next to synced.
+  const node = { version: nodeVersion, startedAtMs: startedAt, clock: systemClock, synced: () => p2p.syncStatus().synced, syncStatus: () => p2p.syncStatus() };
+  // get_block_template: the same builder the local miner uses (mempool selection, state root).
+  const templates = { build: (r: { miner: Uint8Array; gpuMining: boolean }) => buildTemplate({ ...r, nowMs: systemClock.nowMs() }) };
+  const servicePorts = {
+    ledger: createLedgerPort(ledger, chain),
+    mempool: createMempoolPort(mempool.pool),
+    wallet: createWalletPort(wallets, mempool.pool),
+    ...ports,
+  };
+  // The admin key in <datadir>/api.cookie (mode 0600) is written before any port opens; its path is logged, never the key.
+  const { access, cookie } = await openNodeAccessControl(config.datadir, systemClock, { explorerPaths: ['/api/v1/stats', '/api/v1/explorer'], rateLimits: config.rateLimits });
+  logger.info({ path: cookie.path, created: cookie.created }, 'api cookie');
+  let alerts: NodeAlerts | undefined;
+  let a2a: A2aService | undefined;
+  let a2aWs: { close(): void } | undefined;
+  // Routes mount once the ports are known and before the first request is routed (start-api.ts `mount`).
+  const api = await startApiServers({
+    services: { chain, node, mining, templates, peers: p2p.peerView, ...servicePorts },
+    config,
+    logger,
+    miner,
+    access,
+    mount: async (app, servers) => {
+      alerts = createNodeAlerts({ config, chain, clock: systemClock, logger, version: nodeVersion, httpPort: servers.httpPort });
+      app.route('/alerts', alerts.service.app);
+      a2a = await createNodeA2aService({
+        chain,
+        ledger,
+        kv: store,
+        baseUrl: `http://${config.host}:${servers.httpPort}`,
+        ...(servers.grpc ? { grpcTarget: `${config.host}:${servers.grpc.port}` } : {}),
+        network: config.network,
+        version: nodeVersion,
+      });
+      mountA2a(app, a2a);
+      a2aWs = attachA2aWebSocket(servers.httpServer as Server, a2a);
+      if (servers.grpc) registerA2aGrpc(servers.grpc.server, a2a);
+    },
   });
-  const address = server.address();
-  const httpPort = typeof address === 'object' && address ? address.port : config.rpcPort;
-  logger.info({ url: `http://${config.host}:${httpPort}/`, port: httpPort }, 'http listening');
+  const httpPort = api.httpPort;
+  if (!alerts) throw new Error('alerts were not mounted');
+  alerts.start({ peerCount: () => p2p.node.peerCount(), peerVersions: () => p2p.node.peers().map((p) => p.userAgent) });
+  const pruneTokens = setInterval(() => void access.grants.prune(), 60 * 60_000);
+  pruneTokens.unref();
+  const releaseBridge = api.ws.registerUpgradeHandler(p2pBridgePath, p2p.bridge);
 
   let closing: Promise<void> | undefined;
   return {
     chain,
-    miner,
+    ledger,
+    mining,
     httpPort,
+    api,
+    p2p,
+    access,
+    apiCookiePath: cookie.path,
+    alerts,
     close() {
       closing ??= (async () => {
-        await miner?.stop();
-        await backend?.close();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await mining.close();
+        await mempool.close();
+        releaseBridge();
+        await p2p.close();
+        a2aWs?.close();
+        await api.close();
+        await a2a?.close();
+        clearInterval(pruneTokens);
+        await alerts?.close();
+        await access.close();
         await chain.settled();
         await store.flush();
         await store.close();

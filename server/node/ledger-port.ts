@@ -1,0 +1,60 @@
+/**
+ * The RPC's LedgerView (src/rpc/ports.ts) over the ledger (src/state/ledger.ts): account state at the virtual,
+ * the transaction index, account proofs, supply and acceptance events, converted to the port's byte/bigint shapes.
+ */
+import type { Chain } from '../../src/chain/chain.ts';
+import type { Ledger } from '../../src/state/ledger.ts';
+import type { TransactionRecord as LedgerRecord } from '../../src/state/tx-index.ts';
+import type { LedgerView, TransactionRecord } from '../../src/rpc/ports.ts';
+import { fromHex } from '../../src/util/bytes.ts';
+
+export function createLedgerPort(ledger: Ledger, chain: Chain): LedgerView {
+  const toRecord = (r: LedgerRecord): TransactionRecord => {
+    const carrier = chain.get(r.block);
+    return {
+      hash: fromHex(r.hash),
+      tx: r.tx,
+      status: r.status,
+      blockHash: carrier?.hash,
+      acceptingBlockHash: r.acceptingBlock?.hash,
+      timestampMs: carrier?.header.timestampMs ?? 0,
+      energyUsed: r.energyUsed,
+    };
+  };
+
+  return {
+    account: (address) => ledger.getAccount(address),
+    getTransaction(hash) {
+      const record = ledger.getTransaction(hash);
+      return record ? toRecord(record) : undefined;
+    },
+    history(address, page) {
+      const items = ledger.getAddressHistory(address, page.limit, page.offset).flatMap((entry) => {
+        const record = ledger.getTransaction(fromHex(entry.hash));
+        return record ? [toRecord(record)] : [];
+      });
+      return { total: ledger.countAddressHistory(address), items };
+    },
+    proof(address) {
+      const proof = ledger.proveAccount(address);
+      return { stateRoot: proof.stateRoot, blockHash: fromHex(proof.blockHash), key: proof.key, proof: proof.proof };
+    },
+    supply() {
+      const s = ledger.supply();
+      return { totalUnits: s.totalUnits, circulatingUnits: s.circulatingUnits };
+    },
+    counters: () => ({ totalTransactions: Number(ledger.supply().acceptedTransactions) }),
+    onAccepted(listener) {
+      return ledger.onAcceptance((event) => {
+        const records: TransactionRecord[] = [];
+        for (const block of event.added) {
+          for (const ref of block.accepted) {
+            const record = ledger.getTransaction(ref.hash);
+            if (record) records.push(toRecord(record));
+          }
+        }
+        if (records.length > 0) listener(records);
+      });
+    },
+  };
+}
