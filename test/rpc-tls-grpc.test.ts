@@ -64,6 +64,15 @@ function client(withCert: boolean): NodeClient {
   return new NodeService(`127.0.0.1:${t.node.api.grpcPort}`, creds) as unknown as NodeClient;
 }
 
+function ownerMetadata(): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  metadata.set('x-api-key', readFileSync(t.node.apiCookiePath, 'utf8').trim());
+  return metadata;
+}
+
+const unaryWith = (c: NodeClient, rpc: string, request: object, metadata: grpc.Metadata) =>
+  new Promise<any>((resolve, reject) => c[rpc]!(request, metadata, (error: grpc.ServiceError | null, reply: unknown) => (error ? reject(error) : resolve(reply))));
+
 const unary = (c: NodeClient, rpc: string, request: object) =>
   new Promise<any>((resolve, reject) => c[rpc]!(request, (error: grpc.ServiceError | null, reply: unknown) => (error ? reject(error) : resolve(reply))));
 
@@ -104,8 +113,26 @@ describe('gRPC with mutual TLS', () => {
       const error = await unary(c, 'GetBlock', { height: 999 }).catch((e: grpc.ServiceError) => e);
       expect(error.code).toBe(grpc.status.NOT_FOUND);
       expect(error.metadata.get('weft-error-code')).toEqual(['-40004']);
-      const bad = await unary(c, 'GetBalance', { address: 'nope' }).catch((e: grpc.ServiceError) => e);
+      const bad = await unaryWith(c, 'GetBalance', { address: 'nope' }, ownerMetadata()).catch((e: grpc.ServiceError) => e);
       expect(bad.code).toBe(grpc.status.INVALID_ARGUMENT);
+    } finally {
+      c.close();
+    }
+  });
+
+  it('checks scopes per call: credentials travel in metadata as on HTTP (docs/auth.md)', async () => {
+    const c = client(true);
+    try {
+      const anonymous = await unary(c, 'StopMining', {}).catch((e: grpc.ServiceError) => e);
+      expect(anonymous.code).toBe(grpc.status.UNAUTHENTICATED);
+      expect(anonymous.metadata.get('weft-error-code')).toEqual(['-32001']);
+      const readOnly = await t.node.access.keys.create({ label: 'grpc-read-only', scopes: ['read_balance'] });
+      const metadata = new grpc.Metadata();
+      metadata.set('x-api-key', readOnly.key);
+      const forbidden = await unaryWith(c, 'StopMining', {}, metadata).catch((e: grpc.ServiceError) => e);
+      expect(forbidden.code).toBe(grpc.status.PERMISSION_DENIED);
+      expect(forbidden.metadata.get('weft-error-code')).toEqual(['-32002']);
+      expect(JSON.parse((await unaryWith(c, 'StopMining', {}, ownerMetadata())).json)).toBeDefined();
     } finally {
       c.close();
     }

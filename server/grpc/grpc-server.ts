@@ -40,6 +40,11 @@ export interface GrpcServerOptions {
   readonly host: string;
   readonly port: number;
   readonly tls: { readonly cert: Buffer; readonly key: Buffer; readonly clientCa: Buffer };
+  /**
+   * Scope check per call (docs/auth.md): mutual TLS admits the connection, and the call's metadata carries the same
+   * credentials as HTTP (x-api-key, authorization). Throws the -32001/-32002/-32005 error the call is refused with.
+   */
+  readonly authorize?: (metadata: grpc.Metadata, peer: string, method: string, params: unknown) => Promise<void>;
   readonly logger: Logger;
 }
 
@@ -57,6 +62,10 @@ export function grpcStatusOf(error: JsonRpcErrorObject): grpc.status {
       return grpc.status.NOT_FOUND;
     case ErrorCode.LimitExceeded:
       return grpc.status.RESOURCE_EXHAUSTED;
+    case ErrorCode.Unauthorized:
+      return grpc.status.UNAUTHENTICATED;
+    case ErrorCode.Forbidden:
+      return grpc.status.PERMISSION_DENIED;
     case ErrorCode.InsufficientBalance:
     case ErrorCode.TransactionRejected:
     case ErrorCode.MiningError:
@@ -116,7 +125,10 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
     if (method.responseStream) continue;
     const jsonName = snakeCase(rpc);
     handlers[rpc] = (call: grpc.ServerUnaryCall<Record<string, unknown>, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-      dispatcher.call(jsonName, paramsOf(call.request), { transport: 'grpc', id: undefined }).then(
+      const params = paramsOf(call.request);
+      Promise.resolve(options.authorize?.(call.metadata, call.getPeer(), jsonName, params))
+        .then(() => dispatcher.call(jsonName, params, { transport: 'grpc', id: undefined }))
+        .then(
         (result) => callback(null, jsonResultRpcs.has(rpc) ? { json: stringifyJson(result) } : typedResult(result)),
         (error: unknown) => callback(serviceError(error)),
       );
@@ -132,7 +144,9 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
       call.write({ topic, result_json: text.slice(head.length, -2) });
     });
     const params = { topic, ...(request.address === undefined ? {} : { address: request.address }) };
-    dispatcher.call('subscribe', params, { transport: 'grpc', id: 'grpc', subscriptions: connection }).catch((error: unknown) => {
+    Promise.resolve(options.authorize?.(call.metadata, call.getPeer(), 'subscribe', params))
+      .then(() => dispatcher.call('subscribe', params, { transport: 'grpc', id: 'grpc', subscriptions: connection }))
+      .catch((error: unknown) => {
       connection.close();
       call.destroy(Object.assign(new Error(toErrorObject(error).message), serviceError(error)));
     });

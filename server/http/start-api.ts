@@ -19,6 +19,7 @@ import { httpsServerOptions, loadTlsMaterial } from '../tls.ts';
 import { startWsRpcServer, type WsRpcServer } from '../ws/ws-server.ts';
 import { createHttpApp } from './app.ts';
 import type { AccessControl } from '../auth/access-control.ts';
+import { grpcAuthorizer } from '../auth/grpc-authorize.ts';
 
 export const nodeVersion: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -102,7 +103,16 @@ export async function startApiServers(options: ApiServersOptions): Promise<ApiSe
   logger.info({ url: `ws://${config.host}:${ws.port}/`, port: ws.port }, 'websocket listening');
   let grpc: GrpcServerHandle | undefined;
   if (tls?.clientCa) {
-    grpc = await startGrpcServer({ dispatcher, hub, host: config.host, port: config.grpcPort, tls: { cert: tls.cert, key: tls.key, clientCa: tls.clientCa }, logger });
+    const access = options.access;
+    grpc = await startGrpcServer({
+      dispatcher,
+      hub,
+      host: config.host,
+      port: config.grpcPort,
+      tls: { cert: tls.cert, key: tls.key, clientCa: tls.clientCa },
+      logger,
+      ...(access ? { authorize: grpcAuthorizer(access) } : {}),
+    });
     logger.info({ port: grpc.port }, 'grpc listening (mutual TLS)');
   }
 
