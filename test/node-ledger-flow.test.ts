@@ -77,3 +77,20 @@ describe('wallet → mining → transfer → confirmation → proof', () => {
     expect(decodeAddress(receiver, regtestParams.hrp).length).toBe(33);
   }, 180_000);
 });
+
+describe('the A2A endpoint on the running node', () => {
+  it('serves the agent card with the node OAuth server and answers A2A JSON-RPC at /a2a', async () => {
+    const card = await t.get('/.well-known/agent-card.json');
+    expect(card.status).toBe(200);
+    expect(card.headers.get('etag')).toBeTruthy();
+    expect(card.body.supportedInterfaces.map((i: { protocolBinding: string }) => i.protocolBinding)).toEqual(expect.arrayContaining(['JSONRPC', 'HTTP+JSON']));
+    expect(JSON.stringify(card.body.securitySchemes)).toContain('/.well-known/oauth-authorization-server');
+    const res = await fetch(`${t.base}/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'no-such-task' } }),
+    });
+    const body = (await res.json()) as { error?: { code: number } };
+    expect(body.error?.code).toBe(-32001);
+  });
+});

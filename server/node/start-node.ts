@@ -143,6 +143,20 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
         ...(servers.grpc ? { grpcTarget: `${config.host}:${servers.grpc.port}` } : {}),
         network: config.network,
         version: nodeVersion,
+        // OAuth access tokens of the node's own authorization server are A2A bearer credentials (docs/a2a.md).
+        auth: {
+          required: false,
+          bearer: async (token) => {
+            const check = access.grants.checkAccess(token);
+            return check.ok ? { id: `bearer:${check.clientId}`, scheme: 'bearer', scopes: check.scopes } : undefined;
+          },
+          oauth: {
+            metadataUrl: `http://${config.host}:${servers.httpPort}/.well-known/oauth-authorization-server`,
+            authorizationUrl: `http://${config.host}:${servers.httpPort}/oauth/authorize`,
+            tokenUrl: `http://${config.host}:${servers.httpPort}/oauth/token`,
+            scopes: { read_balance: 'owner views of balances and history', send_transactions: 'wallet and signing methods', mine_blocks: 'mining control' },
+          },
+        },
       });
       mountA2a(app, a2a);
       a2aWs = attachA2aWebSocket(servers.httpServer as Server, a2a);
