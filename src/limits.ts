@@ -29,3 +29,27 @@ export const blockTxCountMax = 10_000;
 export const orphanBlocksMax = 1_000;
 /** Hashes of blocks that failed validation, remembered so their descendants are refused at once. */
 export const invalidBlocksMax = 10_000;
+
+// --- RPC: JSON-RPC, REST, WebSocket, gRPC (src/rpc/, server/http, server/ws, server/grpc; docs/api.md "Limits") ---
+
+/** One HTTP body or WebSocket message: a 1 MB block as hex in submit_block is ~2 MB, so 4 MiB leaves room. Else 413. */
+export const rpcRequestBytesMax = 4 * 1024 * 1024;
+/** Calls in one JSON-RPC batch (geth allows 1,000; a tenth keeps one request's work bounded). */
+export const rpcBatchCallsMax = 100;
+/** get_transaction_history / REST page sizes. */
+export const rpcHistoryLimitDefault = 50;
+export const rpcHistoryLimitMax = 1_000;
+/** sign_message / verify_message text. */
+export const rpcMessageCharsMax = 10_000;
+/** The seed's limit: subscriptions on one WebSocket connection; the next one gets -32005. */
+export const wsSubscriptionsPerConnectionMax = 10;
+/** Bytes a WebSocket may have queued (ws bufferedAmount) before the node closes it as a slow consumer. */
+export const wsSendBufferBytesMax = 8 * 1024 * 1024;
+/** Open WebSocket connections on port 8081. */
+export const wsConnectionsMax = 10_000;
+/** Selected-chain blocks the network statistics (hash rate, block time, GPU share, miners) are computed over. */
+export const statsWindowBlocks = 600;
+/** block_confirmations notifications cover the chain blocks this deep from the tip on each new block. */
+export const confirmationsWatchDepthBlocks = 10;
+/** gRPC messages either way. */
+export const grpcMessageBytesMax = rpcRequestBytesMax;

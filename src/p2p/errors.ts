@@ -17,6 +17,16 @@ export const P2pErrorCode = {
   DecryptFailed: -42020,
   NonceExhausted: -42021,
   SessionClosed: -42030,
+  MessageMalformed: -42040,
+  MessageOverCap: -42041,
+  ProtocolViolation: -42042,
+  PeerIncompatible: -42043,
+  PeerTimeout: -42044,
+  UnsolicitedFlood: -42045,
+  InvalidBlockRelayed: -42046,
+  PeerBanned: -42047,
+  SelfConnection: -42048,
+  PeerLimit: -42049,
 } as const;
 export type P2pErrorCode = (typeof P2pErrorCode)[keyof typeof P2pErrorCode];
 

@@ -27,3 +27,80 @@ export const p2pNetworkNameBytesMax = 32;
 
 /** Messages decrypted before the application registered its handler are held, at most this many. */
 export const p2pPendingMessagesMax = 1024;
+
+// --- Protocol messages, peers and sync (docs/p2p.md) ---
+
+/** The p2p protocol version carried in `version` and bound into the Noise prologue. */
+export const p2pProtocolVersion = 1;
+/** Peers older than this are disconnected (not banned). */
+export const p2pProtocolVersionMin = 1;
+/** `version` message: network, agent, endpoints and tip fit well below this. */
+export const p2pVersionMessageBytesMax = 4 * 1024;
+/** User agent string in `version`. */
+export const p2pUserAgentBytesMax = 256;
+/** Items in one inv / getdata / notfound (Bitcoin's MAX_INV_SZ). */
+export const p2pInvItemsMax = 50_000;
+/** Entries in one addr message. */
+export const p2pAddrEntriesMax = 1_000;
+/** Host names in addr entries (a DNS name is at most 253 bytes). */
+export const p2pHostBytesMax = 255;
+/** Hashes in a block locator (exponentially spaced: 64 covers any chain length). */
+export const p2pLocatorHashesMax = 64;
+/** Headers in one `headers` message (Bitcoin's MAX_HEADERS_RESULTS). */
+export const p2pHeadersPerMessageMax = 2_000;
+/** Text of a `reject` message. */
+export const p2pRejectTextBytesMax = 256;
+/** Version/verack must complete within this after the Noise handshake. */
+export const p2pVersionTimeoutMs = 10_000;
+/** A ping is sent this often on an idle connection. */
+export const p2pPingIntervalMs = 120_000;
+/** No pong within this after a ping means disconnect (score 0). */
+export const p2pPongTimeoutMs = 1_200_000;
+/** A requested block batch or header page not answered within this is re-assigned; the peer is dropped. */
+export const p2pRequestTimeoutMs = 60_000;
+/** Outbound connections the node keeps (manual addnode peers included). */
+export const p2pOutboundPeersMax = 8;
+/** Inbound TCP connections accepted. */
+export const p2pInboundPeersMax = 117;
+/** Inbound browser (WebSocket bridge) connections accepted. */
+export const p2pBrowserPeersMax = 64;
+/** Address book entries kept and persisted. */
+export const p2pAddressBookEntriesMax = 2_000;
+/** Banned identities (IPs and NodeIDs) remembered; the oldest ban is forgotten first. */
+export const p2pBanEntriesMax = 50_000;
+/** Misbehaviour score at which a peer is disconnected and discouraged (Bitcoin Core's binary rule). */
+export const p2pBanScoreThreshold = 100;
+/** How long a discouraged identity is refused. */
+export const p2pBanDurationMs = 24 * 60 * 60 * 1000;
+/** Outbound reconnection backoff: first delay, doubled per failure up to the max. */
+export const p2pReconnectDelayMinMs = 1_000;
+export const p2pReconnectDelayMaxMs = 60_000;
+/** How often the peer manager looks for outbound slots to fill. */
+export const p2pDialIntervalMs = 5_000;
+/** Blocks asked for in one getdata during initial sync. */
+export const p2pSyncBatchBlocks = 250;
+/** Block batches in flight per peer during initial sync (≤ 1000 outstanding items per peer). */
+export const p2pSyncBatchesPerPeerMax = 4;
+/** Synced blocks handed to the chain in one macrotask before yielding: ~0.3 ms of validation each, so the event loop waits ≤ ~80 ms. */
+export const p2pSyncBlocksPerTurnMax = 256;
+/** Synced blocks handed to the chain whose store write has not settled yet; the download waits beyond this. */
+export const p2pSyncUnsettledBlocksMax = 4_096;
+/** Headers downloaded ahead of the bodies applied (bounds the sync queue's memory). */
+export const p2pSyncHeadersAheadMax = 20_000;
+/** Unsolicited non-connecting blocks (orphans nobody asked for) a peer may send: burst, then one per interval. */
+export const p2pUnsolicitedOrphansBurst = 32;
+export const p2pUnsolicitedOrphanRefillMs = 10_000;
+/** Harmless anomalies (unknown types, duplicate invs, unrequested notfound): burst, then one per interval; excess dropped. */
+export const p2pAnomaliesBurst = 200;
+export const p2pAnomalyRefillMs = 100;
+/** addr entries accepted from a peer: burst, then one per interval (Bitcoin Core's 0.1 addr/s). */
+export const p2pAddrBurst = 1_000;
+export const p2pAddrRefillMs = 10_000;
+/** Block inventory items remembered per peer as already known to it (so we do not announce back). */
+export const p2pKnownInventoryMax = 10_000;
+/** Missing-parent requests in flight for orphans, per node. */
+export const p2pOrphanParentRequestsMax = 1_000;
+/** Sync progress is logged at most this often. */
+export const p2pSyncLogIntervalMs = 2_000;
+/** Window over which the sync rate (blocks/s) is measured. */
+export const p2pSyncRateWindowMs = 10_000;

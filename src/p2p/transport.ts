@@ -50,8 +50,8 @@ export function createMemoryPortPair(options: MemoryPortOptions = {}): [DuplexPo
   }
   const ends: Record<'a' | 'b', End> = { a: { inbox: [] }, b: { inbox: [] } };
 
+  // Like a TCP end(): bytes sent before the close still arrive (the close callbacks are scheduled after them).
   function deliver(to: End, bytes: Uint8Array): void {
-    if (closed) return;
     if (to.dataCallback) to.dataCallback(bytes);
     else to.inbox.push(bytes);
   }

@@ -1,0 +1,367 @@
+/**
+ * The p2p node: connection slots, the secure handshake and the version handshake per connection, dispatch of
+ * protocol messages to sync (ibd.ts) and relay (relay.ts), the address book, bans and reconnection (docs/p2p.md).
+ * Transport-agnostic: the host hands in accepted ports (TCP, WebSocket) and a dialer; the same object runs in a
+ * browser tab with a WebSocket dialer and no listener.
+ */
+import { BlockRuleError, ChainStorageError } from '../chain/errors.ts';
+import type { Chain } from '../chain/chain.ts';
+import { genesisHash } from '../consensus/params.ts';
+import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
+import type { Clock } from '../util/clock.ts';
+import { createAddressBook, addressKey, backoffMs, type AddressBook, type PeerStore } from './address-book.ts';
+import { P2pProtocolError } from './errors.ts';
+import { createIbd, isAhead, type Ibd } from './ibd.ts';
+import {
+  p2pAddrEntriesMax,
+  p2pBanDurationMs,
+  p2pBanScoreThreshold,
+  p2pBrowserPeersMax,
+  p2pDialIntervalMs,
+  p2pInboundPeersMax,
+  p2pOutboundPeersMax,
+  p2pProtocolVersion,
+} from './limits.ts';
+import { collectHeaders } from './locator.ts';
+import { silentLogger, type P2pLogger } from './logger.ts';
+import { InvType, Services, type Message, type VersionMessage } from './messages.ts';
+import { createPeer, type Peer, type PeerEndpoint } from './peer.ts';
+import { InvalidBlockRelayedError, PeerBannedError, PeerLimitError, SelfConnectionError } from './protocol-errors.ts';
+import { createRelay, createTxRoutePolicy, type Relay, type TxRelayPort } from './relay.ts';
+import { openSecureSession } from './secure-session.ts';
+import type { SyncStatus } from './sync-progress.ts';
+import type { KeyPair, NoiseSuite } from './noise/suites.ts';
+import type { DuplexPort, Timer } from './transport.ts';
+
+export interface SeedEndpoint {
+  readonly host: string;
+  readonly port: number;
+  /** Pinned NodeID (from `pubkey@host:port`). */
+  readonly nodeId?: Uint8Array;
+}
+
+export interface P2pNodeOptions {
+  readonly chain: Chain;
+  readonly staticKey: KeyPair;
+  readonly clock: Clock;
+  readonly timer: Timer;
+  readonly randomBytes: (n: number) => Uint8Array;
+  readonly userAgent: string;
+  /** The TCP port we accept on (announced in version); 0 when not listening. */
+  readonly listenPort: number;
+  /** addnode peers: always reconnected, never banned. */
+  readonly seeds?: readonly SeedEndpoint[];
+  readonly dial?: (host: string, port: number) => Promise<DuplexPort>;
+  readonly peerStore?: PeerStore;
+  readonly txPort?: TxRelayPort;
+  /** Dandelion++ stem length for our own transactions (0: plain diffusion). */
+  readonly mixnetHops?: number;
+  readonly suite?: NoiseSuite;
+  readonly log?: P2pLogger;
+  readonly outboundMax?: number;
+  readonly inboundMax?: number;
+  /** Browser nodes set `browser` (they never listen). */
+  readonly services?: bigint;
+}
+
+export interface PeerInfo {
+  readonly nodeId: string;
+  readonly address: string;
+  readonly direction: 'inbound' | 'outbound';
+  readonly transport: 'tcp' | 'ws';
+  readonly manual: boolean;
+  readonly userAgent: string;
+  readonly blueScore: number;
+  readonly connectedSeconds: number;
+}
+
+export interface P2pNode {
+  start(): void;
+  /** Hands an accepted connection over (TCP listener, WebSocket bridge). */
+  accept(port: DuplexPort, endpoint: PeerEndpoint): void;
+  /** Dials once (tests, addnode at runtime); resolves when the secure handshake is done. */
+  connect(host: string, port: number, manual?: boolean, nodeId?: Uint8Array): Promise<void>;
+  syncStatus(): SyncStatus;
+  peers(): PeerInfo[];
+  peerCount(): number;
+  isBanned(identity: string): boolean;
+  readonly nodeId: Uint8Array;
+  close(): Promise<void>;
+}
+
+/** The address book is written back this often (and on shutdown and on every ban). */
+const peerStoreSaveIntervalMs = 60_000;
+
+/** Bitcoin Core does not discourage local addresses (it would ban every peer on the host): it bans the NodeID. */
+export function isLocalHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^(::ffff:)?127\./.test(host);
+}
+
+export function createP2pNode(options: P2pNodeOptions): P2pNode {
+  const { chain, clock, timer } = options;
+  const log = options.log ?? silentLogger;
+  const outboundMax = options.outboundMax ?? p2pOutboundPeersMax;
+  const inboundMax = options.inboundMax ?? p2pInboundPeersMax;
+  const randomInt = (n: number): number => new DataView(options.randomBytes(4).buffer).getUint32(0) % n;
+  const randomNonce = (): bigint => new DataView(options.randomBytes(8).buffer).getBigUint64(0);
+  const book: AddressBook = createAddressBook(options.peerStore?.load());
+  const peers = new Set<Peer>();
+  const ownNonces = new Set<bigint>();
+  const pendingDials = new Set<string>();
+  const manualTargets = new Map<string, { seed: SeedEndpoint; failures: number; nextMs: number }>();
+  for (const seed of options.seeds ?? []) manualTargets.set(addressKey(seed.host, seed.port), { seed, failures: 0, nextMs: 0 });
+  const genesis = genesisHash(chain.params);
+  let seq = 0;
+  let closed = false;
+  let cancelDialTimer: (() => void) | undefined;
+
+  // A failed save (disk full, datadir removed) costs the book's freshness, never the node.
+  const persist = (): void => {
+    try {
+      options.peerStore?.save(book.snapshot(clock.nowMs()));
+    } catch (error) {
+      log.warn({ err: error instanceof Error ? error.message : String(error) }, 'address book not saved');
+    }
+  };
+
+  const readyPeers = (): Peer[] => [...peers].filter((p) => p.isReady());
+
+  const ownVersion = (): VersionMessage => {
+    const tip = chain.selectedTip();
+    const nonce = randomNonce();
+    ownNonces.add(nonce);
+    return {
+      type: 'version', protocolVersion: p2pProtocolVersion, network: chain.params.name, chainId: chain.params.chainId, genesis,
+      services: options.services ?? Services.full, timestampMs: clock.nowMs(), nonce, userAgent: options.userAgent,
+      listenPort: options.listenPort, bestBlueScore: tip.header.blueScore, bestBlueWork: tip.header.blueWork, selectedTip: tip.hash, relay: true,
+    };
+  };
+
+  const ban = (peer: Peer, error: P2pProtocolError): void => {
+    if (peer.manual) return;
+    const until = clock.nowMs() + p2pBanDurationMs;
+    book.ban(`node:${peer.nodeIdHex}`, until, error.message);
+    if (!isLocalHost(peer.endpoint.host)) book.ban(`ip:${peer.endpoint.host}`, until, error.message);
+    log.warn({ event: 'peer_banned', peer: peer.nodeIdHex.slice(0, 16), address: peer.endpoint.host, code: error.code, reason: error.message }, 'peer banned');
+    persist();
+  };
+
+  const onBlockRejected = (peer: Peer, error: unknown): void => {
+    if (error instanceof BlockRuleError) {
+      const relayed = new InvalidBlockRelayedError(error.rule, error.banScore, error.message);
+      if (error.banScore > 0) peer.disconnect(relayed);
+      else peer.anomaly(error.message);
+      return;
+    }
+    if (error instanceof P2pProtocolError) return peer.disconnect(error);
+    log.warn({ err: error instanceof ChainStorageError ? error.message : String(error) }, 'block from peer not stored');
+  };
+
+  const ibd: Ibd = createIbd({ chain, clock, timer, log, peers: readyPeers, onBlockRejected, onFinished: () => relay.requestPeerTips() });
+  const relay: Relay = createRelay({
+    chain, clock, ibd, readyPeers, onBlockRejected, txPort: options.txPort,
+    txPolicy: createTxRoutePolicy(options.mixnetHops ?? 0, randomInt),
+  });
+
+  const unsubscribeAccepted = chain.onBlockAccepted((event) => {
+    if (!ibd.running()) relay.announceBlock(event.block.id);
+  });
+
+  const dispatch = (peer: Peer, message: Message): void => {
+    switch (message.type) {
+      case 'getheaders': {
+        const page = collectHeaders(chain, message.locator, message.stop);
+        return peer.send({ type: 'headers', headers: page.headers, more: page.more });
+      }
+      case 'headers':
+        return ibd.onHeaders(peer, message.headers, message.more);
+      case 'inv':
+        return relay.onInv(peer, message.items);
+      case 'getdata':
+        return relay.onGetData(peer, message.items);
+      case 'notfound':
+        return relay.onNotFound(peer, message.items);
+      case 'block':
+        return relay.onBlock(peer, message.block);
+      case 'tx':
+        return relay.onTx(peer, message.tx);
+      case 'getaddr': {
+        if (peer.answeredGetaddr) return void peer.anomaly('repeated getaddr');
+        peer.answeredGetaddr = true;
+        const entries = book.sample(p2pAddrEntriesMax, randomInt).map((e) => ({
+          timestampMs: e.lastSeenMs, services: Services.full, nodeId: e.nodeId ? fromHex(e.nodeId) : new Uint8Array(32), host: e.host, port: e.port,
+        }));
+        return peer.send({ type: 'addr', entries });
+      }
+      case 'addr':
+        for (const e of message.entries) {
+          if (!peer.addrAllowance.take()) break;
+          book.add(e.host, e.port, Math.min(e.timestampMs, clock.nowMs()), e.nodeId.every((b) => b === 0) ? undefined : toHex(e.nodeId));
+        }
+        return;
+      case 'reject':
+        log.info({ event: 'peer_reject', peer: peer.nodeIdHex.slice(0, 16), code: message.code, banScore: message.banScore, reason: message.text }, 'peer sent reject');
+        return;
+      default:
+        peer.anomaly(`unexpected ${message.type}`);
+    }
+  };
+
+  const onReady = (peer: Peer): void => {
+    const v = peer.version()!;
+    log.info(
+      { event: 'peer_connected', peer: peer.nodeIdHex.slice(0, 16), address: addressKey(peer.endpoint.host, peer.endpoint.port), direction: peer.direction, transport: peer.endpoint.transport, userAgent: v.userAgent, blueScore: v.bestBlueScore },
+      'peer connected',
+    );
+    if (peer.direction === 'outbound') {
+      book.markSuccess(peer.endpoint.host, peer.endpoint.port, clock.nowMs(), peer.nodeIdHex);
+      peer.send({ type: 'getaddr' });
+    } else if (v.listenPort > 0 && peer.endpoint.transport === 'tcp') {
+      book.add(peer.endpoint.host, v.listenPort, clock.nowMs(), peer.nodeIdHex);
+    }
+    // Our tips not in the peer's past let it merge what we mined while apart (the partition case).
+    const tips = chain.tips().slice(0, 16).map((t) => ({ kind: InvType.block, hash: t.hash }));
+    peer.send({ type: 'inv', items: tips });
+    for (const t of tips) peer.known.add(toHex(t.hash));
+    ibd.consider(peer);
+  };
+
+  const onClose = (peer: Peer, error: P2pProtocolError | undefined): void => {
+    if (!peers.delete(peer)) return;
+    ibd.onPeerClosed(peer);
+    relay.onPeerClosed(peer);
+    log.info(
+      { event: 'peer_disconnected', peer: peer.nodeIdHex.slice(0, 16), address: addressKey(peer.endpoint.host, peer.endpoint.port), code: error?.code, banScore: error?.banScore, reason: error?.message },
+      'peer disconnected',
+    );
+    if (error && error.banScore >= p2pBanScoreThreshold) ban(peer, error);
+    if (peer.manual && !closed) scheduleDials(backoffMs(1));
+  };
+
+  const startPeer = async (port: DuplexPort, endpoint: PeerEndpoint, direction: 'inbound' | 'outbound', manual: boolean, pinned?: Uint8Array): Promise<void> => {
+    const session = await openSecureSession({
+      port, role: direction === 'outbound' ? 'initiator' : 'responder', staticKey: options.staticKey, network: chain.params.name,
+      protocolVersion: p2pProtocolVersion, randomBytes: options.randomBytes, timer, suite: options.suite,
+      ...(pinned ? { expectedRemoteStatic: pinned } : {}),
+    });
+    const nodeHex = toHex(session.remoteStatic);
+    let refusal: P2pProtocolError | undefined;
+    if (closed) refusal = new PeerLimitError('node is shutting down');
+    else if (equalBytes(session.remoteStatic, options.staticKey.publicKey)) refusal = new SelfConnectionError();
+    else if (!manual && book.isBanned(`node:${nodeHex}`, clock.nowMs())) refusal = new PeerBannedError(`node ${nodeHex.slice(0, 16)}`);
+    else if ([...peers].some((p) => p.nodeIdHex === nodeHex)) refusal = new PeerLimitError('already connected to this node');
+    if (refusal) {
+      log.debug({ event: 'peer_refused', peer: nodeHex.slice(0, 16), reason: refusal.message }, 'peer refused');
+      session.close();
+      throw refusal;
+    }
+    const peer = createPeer({
+      seq: ++seq, session, direction, endpoint, manual, clock, timer, ownVersion: ownVersion(), randomNonce,
+      handlers: { onReady, onMessage: dispatch, onClose, isOwnNonce: (n) => ownNonces.has(n) },
+    });
+    if (!peer.isClosed()) peers.add(peer);
+  };
+
+  const outboundCount = (): number => [...peers].filter((p) => p.direction === 'outbound').length + pendingDials.size;
+  const connectedKeys = (): Set<string> => new Set([...peers].filter((p) => p.direction === 'outbound').map((p) => addressKey(p.endpoint.host, p.endpoint.port)));
+
+  const dialOnce = async (host: string, port: number, manual: boolean, pinned?: Uint8Array): Promise<void> => {
+    if (!options.dial) throw new PeerLimitError('this node has no dialer');
+    const key = addressKey(host, port);
+    pendingDials.add(key);
+    book.markAttempt(host, port, clock.nowMs());
+    try {
+      const duplex = await options.dial(host, port);
+      await startPeer(duplex, { host, port, transport: 'tcp' }, 'outbound', manual, pinned);
+    } catch (error) {
+      book.markFailure(host, port);
+      throw error;
+    } finally {
+      pendingDials.delete(key);
+    }
+  };
+
+  let savedAtMs = clock.nowMs();
+  const dialRound = (): void => {
+    if (closed) return;
+    const now = clock.nowMs();
+    if (now - savedAtMs >= peerStoreSaveIntervalMs) {
+      savedAtMs = now;
+      persist();
+    }
+    if (!options.dial) return;
+    const connected = connectedKeys();
+    for (const [key, target] of manualTargets) {
+      if (connected.has(key) || pendingDials.has(key) || now < target.nextMs) continue;
+      dialOnce(target.seed.host, target.seed.port, true, target.seed.nodeId).then(
+        () => { target.failures = 0; },
+        (error: unknown) => {
+          target.failures++;
+          target.nextMs = clock.nowMs() + backoffMs(target.failures);
+          log.debug({ event: 'dial_failed', address: key, err: String(error) }, 'dial failed');
+          scheduleDials(backoffMs(target.failures));
+        },
+      );
+    }
+    const exclude = new Set([...connected, ...pendingDials, ...manualTargets.keys()]);
+    // Nodes already connected either way (an inbound peer's listen address) and ourselves are not dialled again.
+    const connectedIds = new Set([...peers].map((p) => p.nodeIdHex).concat(toHex(options.staticKey.publicKey)));
+    for (const entry of book.dialable(now, exclude, randomInt)) {
+      if (outboundCount() >= outboundMax) break;
+      if (entry.nodeId !== '' && connectedIds.has(entry.nodeId)) continue;
+      dialOnce(entry.host, entry.port, false).catch(() => undefined);
+    }
+  };
+
+  const scheduleDials = (delayMs: number = p2pDialIntervalMs): void => {
+    if (closed) return;
+    cancelDialTimer?.();
+    cancelDialTimer = timer.setTimeout(() => {
+      dialRound();
+      scheduleDials();
+    }, delayMs);
+  };
+
+  return {
+    nodeId: options.staticKey.publicKey,
+    start() {
+      dialRound();
+      scheduleDials();
+    },
+    accept(port, endpoint) {
+      const now = clock.nowMs();
+      const cap = endpoint.transport === 'ws' ? p2pBrowserPeersMax : inboundMax;
+      const inbound = [...peers].filter((p) => p.direction === 'inbound' && p.endpoint.transport === endpoint.transport).length;
+      if (closed || inbound >= cap || (!isLocalHost(endpoint.host) && book.isBanned(`ip:${endpoint.host}`, now))) {
+        port.close();
+        return;
+      }
+      startPeer(port, endpoint, 'inbound', false).catch((error: unknown) => {
+        log.debug({ event: 'inbound_failed', address: endpoint.host, err: error instanceof Error ? error.message : String(error) }, 'inbound connection failed');
+      });
+    },
+    connect: (host, port, manual = false, nodeId) => dialOnce(host, port, manual, nodeId),
+    syncStatus() {
+      const status = ibd.status();
+      const behind = !ibd.running() && readyPeers().some((p) => isAhead(chain, p));
+      return behind ? { ...status, synced: false } : status;
+    },
+    peers: () =>
+      readyPeers().map((p) => ({
+        nodeId: p.nodeIdHex, address: addressKey(p.endpoint.host, p.endpoint.port), direction: p.direction, transport: p.endpoint.transport,
+        manual: p.manual, userAgent: p.version()?.userAgent ?? '', blueScore: p.best.blueScore, connectedSeconds: Math.floor((clock.nowMs() - p.connectedAtMs) / 1000),
+      })),
+    peerCount: () => readyPeers().length,
+    isBanned: (identity) => book.isBanned(identity, clock.nowMs()),
+    async close() {
+      if (closed) return;
+      closed = true;
+      cancelDialTimer?.();
+      unsubscribeAccepted();
+      ibd.close();
+      relay.close();
+      for (const peer of [...peers]) peer.disconnect();
+      persist();
+    },
+  };
+}

@@ -1,0 +1,228 @@
+/**
+ * One connected peer over an established secure session: the version/verack handshake, ping/pong liveness, message
+ * decoding with per-type caps, and the per-peer allowances (anomalies, addr, unsolicited orphans). Messages other
+ * than version/verack/ping/pong go to the node's handler once the handshake is done; anything else before that is
+ * a protocol violation. A P2pProtocolError thrown by the handler disconnects the peer with that error, whose
+ * banScore the node applies (docs/p2p.md "Misbehaviour").
+ */
+import { equalBytes, toHex } from '../util/bytes.ts';
+import { createBoundedSet, type BoundedSet } from '../util/bounded-set.ts';
+import type { Clock } from '../util/clock.ts';
+import { P2pProtocolError } from './errors.ts';
+import {
+  p2pAddrBurst,
+  p2pAddrRefillMs,
+  p2pAnomaliesBurst,
+  p2pAnomalyRefillMs,
+  p2pKnownInventoryMax,
+  p2pPingIntervalMs,
+  p2pPongTimeoutMs,
+  p2pProtocolVersionMin,
+  p2pUnsolicitedOrphanRefillMs,
+  p2pUnsolicitedOrphansBurst,
+  p2pVersionTimeoutMs,
+} from './limits.ts';
+import { decodeMessage, encodeMessage, type Message, type VersionMessage } from './messages.ts';
+import { PeerIncompatibleError, PeerTimeoutError, ProtocolViolationError, SelfConnectionError } from './protocol-errors.ts';
+import type { SecureSession } from './secure-session.ts';
+import { createTokenBucket, type TokenBucket } from './token-bucket.ts';
+import type { Timer } from './transport.ts';
+
+export type PeerDirection = 'inbound' | 'outbound';
+export type PeerTransport = 'tcp' | 'ws';
+
+export interface PeerEndpoint {
+  readonly host: string;
+  readonly port: number;
+  readonly transport: PeerTransport;
+}
+
+export interface Peer {
+  /** Local connection number (logs). */
+  readonly seq: number;
+  readonly nodeId: Uint8Array;
+  readonly nodeIdHex: string;
+  readonly direction: PeerDirection;
+  readonly endpoint: PeerEndpoint;
+  /** addnode peers: reconnected forever, disconnected but never banned. */
+  readonly manual: boolean;
+  readonly connectedAtMs: number;
+  /** The peer's version, once received. */
+  version(): VersionMessage | undefined;
+  isReady(): boolean;
+  isClosed(): boolean;
+  /** Best tip we know the peer has (from its version, raised by the blocks it serves). */
+  best: { blueWork: bigint; blueScore: number; tip: string };
+  /** Inventory the peer is known to have (so we do not announce it back). */
+  readonly known: BoundedSet<string>;
+  readonly anomalies: TokenBucket;
+  readonly addrAllowance: TokenBucket;
+  readonly orphanAllowance: TokenBucket;
+  /** getaddr is answered once per connection. */
+  answeredGetaddr: boolean;
+  send(message: Message): void;
+  /** Closes the connection; with an error, sends a courtesy `reject` first and reports the error (and its score). */
+  disconnect(error?: P2pProtocolError): void;
+  /** Counts a harmless anomaly: false once the allowance is spent (the caller drops the message). */
+  anomaly(what: string): boolean;
+}
+
+export interface PeerHandlers {
+  onReady(peer: Peer): void;
+  onMessage(peer: Peer, message: Message): void;
+  onClose(peer: Peer, error: P2pProtocolError | undefined): void;
+  /** Whether `nonce` is one this node put in a version message (self-connection). */
+  isOwnNonce(nonce: bigint): boolean;
+  onAnomalyDropped?(peer: Peer, what: string): void;
+}
+
+export interface PeerOptions {
+  readonly seq: number;
+  readonly session: SecureSession;
+  readonly direction: PeerDirection;
+  readonly endpoint: PeerEndpoint;
+  readonly manual: boolean;
+  readonly clock: Clock;
+  readonly timer: Timer;
+  /** Our version message (sent first, by both sides). */
+  readonly ownVersion: VersionMessage;
+  /** A version is compatible when it names our network, chain id and genesis. */
+  readonly handlers: PeerHandlers;
+  readonly randomNonce: () => bigint;
+}
+
+export function createPeer(options: PeerOptions): Peer {
+  const { session, clock, timer, handlers, ownVersion } = options;
+  let remoteVersion: VersionMessage | undefined;
+  let verackReceived = false;
+  let ready = false;
+  let closed = false;
+  let closeError: P2pProtocolError | undefined;
+  let pingNonce: bigint | undefined;
+  let cancelPongTimeout: (() => void) | undefined;
+  let cancelPingTimer: (() => void) | undefined;
+
+  const cancelVersionTimeout = timer.setTimeout(() => peer.disconnect(new PeerTimeoutError('version/verack', p2pVersionTimeoutMs)), p2pVersionTimeoutMs);
+
+  const schedulePing = (): void => {
+    cancelPingTimer = timer.setTimeout(() => {
+      if (closed) return;
+      pingNonce = options.randomNonce();
+      peer.send({ type: 'ping', nonce: pingNonce });
+      cancelPongTimeout = timer.setTimeout(() => peer.disconnect(new PeerTimeoutError('pong', p2pPongTimeoutMs)), p2pPongTimeoutMs);
+    }, p2pPingIntervalMs);
+  };
+
+  const checkVersion = (v: VersionMessage): void => {
+    if (handlers.isOwnNonce(v.nonce)) throw new SelfConnectionError();
+    if (v.network !== ownVersion.network || v.chainId !== ownVersion.chainId || !equalBytes(v.genesis, ownVersion.genesis)) {
+      throw new PeerIncompatibleError(`peer is on ${v.network} (chain id ${v.chainId}), we are on ${ownVersion.network} (chain id ${ownVersion.chainId})`);
+    }
+    if (v.protocolVersion < p2pProtocolVersionMin) throw new PeerIncompatibleError(`protocol version ${v.protocolVersion} is older than ${p2pProtocolVersionMin}`);
+  };
+
+  const maybeReady = (): void => {
+    if (ready || !remoteVersion || !verackReceived) return;
+    ready = true;
+    cancelVersionTimeout();
+    schedulePing();
+    handlers.onReady(peer);
+  };
+
+  const handle = (message: Message): void => {
+    switch (message.type) {
+      case 'version':
+        if (remoteVersion) throw new ProtocolViolationError('a second version message');
+        checkVersion(message);
+        remoteVersion = message;
+        peer.best = { blueWork: message.bestBlueWork, blueScore: message.bestBlueScore, tip: toHex(message.selectedTip) };
+        peer.known.add(peer.best.tip);
+        peer.send({ type: 'verack' });
+        return maybeReady();
+      case 'verack':
+        if (!remoteVersion || verackReceived) throw new ProtocolViolationError(verackReceived ? 'a second verack' : 'verack before version');
+        verackReceived = true;
+        return maybeReady();
+      default:
+        if (!ready) throw new ProtocolViolationError(`${message.type} before the version handshake completed`);
+    }
+    switch (message.type) {
+      case 'ping':
+        return peer.send({ type: 'pong', nonce: message.nonce });
+      case 'pong':
+        if (pingNonce === undefined || message.nonce !== pingNonce) {
+          peer.anomaly('unexpected pong');
+          return;
+        }
+        pingNonce = undefined;
+        cancelPongTimeout?.();
+        return schedulePing();
+      case 'unknown':
+        peer.anomaly(`unknown message type ${message.code}`);
+        return;
+      default:
+        return handlers.onMessage(peer, message);
+    }
+  };
+
+  const peer: Peer = {
+    seq: options.seq,
+    nodeId: session.remoteStatic,
+    nodeIdHex: toHex(session.remoteStatic),
+    direction: options.direction,
+    endpoint: options.endpoint,
+    manual: options.manual,
+    connectedAtMs: clock.nowMs(),
+    version: () => remoteVersion,
+    isReady: () => ready && !closed,
+    isClosed: () => closed,
+    best: { blueWork: 0n, blueScore: 0, tip: '' },
+    known: createBoundedSet<string>(p2pKnownInventoryMax),
+    anomalies: createTokenBucket(clock, p2pAnomaliesBurst, p2pAnomalyRefillMs),
+    addrAllowance: createTokenBucket(clock, p2pAddrBurst, p2pAddrRefillMs),
+    orphanAllowance: createTokenBucket(clock, p2pUnsolicitedOrphansBurst, p2pUnsolicitedOrphanRefillMs),
+    answeredGetaddr: false,
+    send(message) {
+      if (closed || session.isClosed()) return;
+      session.send(encodeMessage(message));
+    },
+    disconnect(error) {
+      if (closed) return;
+      closeError ??= error;
+      if (error && !session.isClosed()) {
+        try {
+          session.send(encodeMessage({ type: 'reject', code: error.code, banScore: Math.min(255, error.banScore), text: error.message }));
+        } catch {
+          // The courtesy message is best effort: the session may be closing under us.
+        }
+      }
+      session.close();
+    },
+    anomaly(what) {
+      if (peer.anomalies.take()) return true;
+      handlers.onAnomalyDropped?.(peer, what);
+      return false;
+    },
+  };
+
+  session.onClose((error) => {
+    if (closed) return;
+    closed = true;
+    cancelVersionTimeout();
+    cancelPingTimer?.();
+    cancelPongTimeout?.();
+    handlers.onClose(peer, closeError ?? error);
+  });
+  // Our version goes first, so the peer's verack (and thus readiness) can never arrive inside this call.
+  peer.send(ownVersion);
+  session.onMessage((bytes) => {
+    if (closed) return;
+    try {
+      handle(decodeMessage(bytes));
+    } catch (error) {
+      if (!(error instanceof P2pProtocolError)) throw error;
+      peer.disconnect(error);
+    }
+  });
+  return peer;
+}

@@ -1,0 +1,237 @@
+/**
+ * Relay of new blocks and transactions by inventory (docs/p2p.md "Relay"): an accepted block is announced with
+ * `inv` to every ready peer not known to have it; a peer that lacks an announced item asks with `getdata` and gets
+ * `block` / `tx`, or `notfound`. A relayed block whose parents are unknown waits in the chain's orphan pool and its
+ * missing parents are asked from the same peer, level by level; one far ahead of us starts a headers-first sync
+ * instead. Unsolicited blocks that do not connect draw on a small per-peer allowance — a flood of them is
+ * misbehaviour. Transactions go through the mempool port; the route a transaction takes is a policy (the
+ * `mixnet_hops` hook for Dandelion++ stem routing).
+ */
+import type { Block } from '../codec/block.ts';
+import { decodeTransaction, txHash } from '../codec/transaction.ts';
+import type { Chain } from '../chain/chain.ts';
+import { blockHash } from '../consensus/pow.ts';
+import { createBoundedSet } from '../util/bounded-set.ts';
+import type { Clock } from '../util/clock.ts';
+import { fromHex, toHex } from '../util/bytes.ts';
+import type { Ibd } from './ibd.ts';
+import { p2pKnownInventoryMax, p2pOrphanParentRequestsMax, p2pRequestTimeoutMs } from './limits.ts';
+import { InvType, type InvItem } from './messages.ts';
+import type { Peer } from './peer.ts';
+import { MessageMalformedError, UnsolicitedFloodError } from './protocol-errors.ts';
+
+/** The mempool as relay sees it. `submitRaw` rejects with an error carrying `banScore` when the tx is invalid. */
+export interface TxRelayPort {
+  submitRaw(bytes: Uint8Array): Promise<unknown>;
+  /** Every transaction admitted (from RPC or from peers): relay announces it. */
+  onAdded(callback: (tx: { readonly hash: Uint8Array; readonly raw: Uint8Array }) => void): () => void;
+}
+
+/**
+ * Which peers a transaction is announced to. The default diffuses to every relaying peer but its source. With
+ * `mixnet_hops` > 0 a transaction of our own goes first to one outbound peer only (the Dandelion++ stem); the
+ * hop-counted stem message is the privacy issue's to add — this is where it plugs in.
+ */
+export interface TxRoutePolicy {
+  route(peers: readonly Peer[], source: Peer | undefined): readonly Peer[];
+}
+
+export function createTxRoutePolicy(mixnetHops: number, randomInt: (n: number) => number): TxRoutePolicy {
+  return {
+    route(peers, source) {
+      const relaying = peers.filter((p) => p !== source && p.version()?.relay !== false);
+      if (mixnetHops <= 0 || source !== undefined) return relaying;
+      const outbound = relaying.filter((p) => p.direction === 'outbound');
+      return outbound.length === 0 ? relaying : [outbound[randomInt(outbound.length)]!];
+    },
+  };
+}
+
+/** A relayed orphan more than this many blue blocks above our tip starts a headers-first sync with its peer. */
+const orphanResolutionBlueScoreRange = 64;
+/** Transactions kept to answer getdata after they were announced (Bitcoin's mapRelay). */
+const relayedTxCacheMax = 10_000;
+
+export interface RelayDeps {
+  readonly chain: Chain;
+  readonly clock: Clock;
+  readonly ibd: Ibd;
+  readonly readyPeers: () => readonly Peer[];
+  readonly onBlockRejected: (peer: Peer, error: unknown) => void;
+  readonly txPort?: TxRelayPort;
+  readonly txPolicy: TxRoutePolicy;
+}
+
+export interface Relay {
+  announceBlock(id: string): void;
+  onInv(peer: Peer, items: readonly InvItem[]): void;
+  onGetData(peer: Peer, items: readonly InvItem[]): void;
+  onNotFound(peer: Peer, items: readonly InvItem[]): void;
+  onBlock(peer: Peer, block: Block): void;
+  onTx(peer: Peer, raw: Uint8Array): void;
+  /** After a sync round: ask each peer for its tip if we still lack it (blocks mined during the sync). */
+  requestPeerTips(): void;
+  onPeerClosed(peer: Peer): void;
+  close(): void;
+}
+
+export function createRelay(deps: RelayDeps): Relay {
+  const { chain, ibd } = deps;
+  // Block requests in flight: who was asked and when (an unanswered one may be asked of another peer later).
+  const requested = new Map<string, { peer: Peer; atMs: number }>();
+  const txCache = new Map<string, Uint8Array>();
+  const txRequested = createBoundedSet<string>(p2pKnownInventoryMax);
+  const txSources = new Map<string, Peer>();
+  // Block announcements that arrived during a sync round; fetched after it (unmerged tips are in no header page).
+  const deferred = new Map<string, Peer>();
+
+  const expireRequests = (now: number): void => {
+    for (const [id, r] of requested) if (now - r.atMs >= p2pRequestTimeoutMs) requested.delete(id);
+  };
+
+  const requestBlocks = (peer: Peer, ids: readonly string[]): void => {
+    const items: InvItem[] = [];
+    const now = deps.clock.nowMs();
+    if (requested.size >= p2pOrphanParentRequestsMax / 2) expireRequests(now);
+    for (const id of ids) {
+      const pending = requested.get(id);
+      if (chain.has(id) || (pending && now - pending.atMs < p2pRequestTimeoutMs) || requested.size >= p2pOrphanParentRequestsMax) continue;
+      requested.set(id, { peer, atMs: now });
+      items.push({ kind: InvType.block, hash: fromHex(id) });
+    }
+    if (items.length > 0) peer.send({ type: 'getdata', items });
+  };
+
+  const onOrphan = (peer: Peer, block: Block, missing: readonly string[]): void => {
+    const header = block.header;
+    if (header.blueScore > chain.selectedTip().header.blueScore + orphanResolutionBlueScoreRange) {
+      if (header.blueWork > peer.best.blueWork) peer.best = { blueWork: header.blueWork, blueScore: header.blueScore, tip: toHex(blockHash(header)) };
+      ibd.consider(peer);
+      return;
+    }
+    requestBlocks(peer, missing);
+  };
+
+  const unsubscribeTx = deps.txPort?.onAdded(({ hash, raw }) => {
+    const id = toHex(hash);
+    txCache.set(id, raw);
+    while (txCache.size > relayedTxCacheMax) txCache.delete(txCache.keys().next().value as string);
+    const source = txSources.get(id);
+    txSources.delete(id);
+    for (const peer of deps.txPolicy.route(deps.readyPeers(), source)) {
+      if (peer.known.has(id)) continue;
+      peer.known.add(id);
+      peer.send({ type: 'inv', items: [{ kind: InvType.tx, hash }] });
+    }
+  });
+
+  return {
+    announceBlock(id) {
+      const hash = fromHex(id);
+      for (const peer of deps.readyPeers()) {
+        if (peer.known.has(id)) continue;
+        peer.known.add(id);
+        peer.send({ type: 'inv', items: [{ kind: InvType.block, hash }] });
+      }
+    },
+    onInv(peer, items) {
+      const blocks: string[] = [];
+      const txs: InvItem[] = [];
+      for (const item of items) {
+        const id = toHex(item.hash);
+        peer.known.add(id);
+        if (item.kind === InvType.block) {
+          if (!chain.has(id)) blocks.push(id);
+        } else if (deps.txPort && !txCache.has(id) && !txRequested.has(id)) {
+          txRequested.add(id);
+          txs.push(item);
+        }
+      }
+      // During a sync round the round fetches blocks; announcements are picked up by requestPeerTips after it.
+      if (blocks.length > 0 && !ibd.running()) requestBlocks(peer, blocks);
+      else if (blocks.length > 0) {
+        for (const id of blocks) deferred.set(id, peer);
+        while (deferred.size > p2pOrphanParentRequestsMax) deferred.delete(deferred.keys().next().value as string);
+      }
+      if (txs.length > 0) peer.send({ type: 'getdata', items: txs });
+    },
+    onGetData(peer, items) {
+      const missing: InvItem[] = [];
+      for (const item of items) {
+        const id = toHex(item.hash);
+        if (item.kind === InvType.block) {
+          const block = chain.getBlock(id);
+          if (block) peer.send({ type: 'block', block });
+          else missing.push(item);
+        } else {
+          const raw = txCache.get(id);
+          if (raw) peer.send({ type: 'tx', tx: raw });
+          else missing.push(item);
+        }
+      }
+      if (missing.length > 0) peer.send({ type: 'notfound', items: missing });
+    },
+    onNotFound(peer, items) {
+      const ours = ibd.onNotFound(peer, items);
+      let relayed = 0;
+      for (const item of items) {
+        const id = toHex(item.hash);
+        if (requested.get(id)?.peer === peer) {
+          requested.delete(id);
+          relayed++;
+        }
+      }
+      if (ours + relayed < items.length) peer.anomaly('notfound for items we did not ask for');
+    },
+    onBlock(peer, block) {
+      const id = toHex(blockHash(block.header));
+      peer.known.add(id);
+      if (ibd.onBlock(peer, block, id)) return;
+      const solicited = requested.get(id)?.peer === peer;
+      requested.delete(id);
+      if (!solicited && !block.header.parents.every((p) => chain.has(toHex(p))) && !peer.orphanAllowance.take()) {
+        throw new UnsolicitedFloodError('too many unsolicited blocks whose parents are unknown');
+      }
+      chain.addBlock(block).then(
+        (result) => {
+          const h = block.header;
+          if (result.status === 'orphan') onOrphan(peer, block, result.missing);
+          else if (h.blueWork > peer.best.blueWork) peer.best = { blueWork: h.blueWork, blueScore: h.blueScore, tip: id };
+        },
+        (error: unknown) => deps.onBlockRejected(peer, error),
+      );
+    },
+    onTx(peer, raw) {
+      let id: string;
+      try {
+        id = toHex(txHash(decodeTransaction(raw)));
+      } catch (cause) {
+        throw new MessageMalformedError('tx: does not decode', cause);
+      }
+      peer.known.add(id);
+      if (!deps.txPort) return;
+      txSources.set(id, peer);
+      deps.txPort.submitRaw(raw).catch((error: unknown) => {
+        txSources.delete(id);
+        const score = (error as { banScore?: unknown }).banScore;
+        if (typeof score === 'number' && score > 0) deps.onBlockRejected(peer, error);
+        else peer.anomaly('transaction refused by mempool policy');
+      });
+    },
+    requestPeerTips() {
+      for (const [id, peer] of deferred) if (peer.isReady()) requestBlocks(peer, [id]);
+      deferred.clear();
+      for (const peer of deps.readyPeers()) {
+        if (peer.best.tip !== '' && !chain.has(peer.best.tip)) requestBlocks(peer, [peer.best.tip]);
+      }
+    },
+    onPeerClosed(peer) {
+      for (const [id, r] of requested) if (r.peer === peer) requested.delete(id);
+      for (const [id, p] of txSources) if (p === peer) txSources.delete(id);
+      for (const [id, p] of deferred) if (p === peer) deferred.delete(id);
+    },
+    close() {
+      unsubscribeTx?.();
+    },
+  };
+}

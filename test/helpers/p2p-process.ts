@@ -1,0 +1,46 @@
+// `weft node` child processes for multi-node p2p tests: start one on regtest with every port chosen by the OS, and
+// read back the ports it bound and the blocks it committed from its JSON log lines.
+import { cpSync } from 'node:fs';
+import { startNodeProcess, type LogLine, type NodeProcess } from './node-process.ts';
+
+export interface P2pProcess {
+  readonly proc: NodeProcess;
+  readonly p2pPort: number;
+  readonly httpPort: number;
+  readonly wsPort: number;
+  readonly nodeId: string;
+  health(): Promise<Record<string, unknown>>;
+  /** Hashes (0x…) of the blocks this process logged as committed. */
+  committed(): string[];
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+}
+
+export async function startP2pProcess(datadir: string, extra: readonly string[] = []): Promise<P2pProcess> {
+  const proc = startNodeProcess(['--network', 'regtest', '--datadir', datadir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0', '--log-level', 'info', ...extra]);
+  const p2p = await proc.waitFor((l) => l.msg === 'p2p listening', 60_000);
+  const http = await proc.waitFor((l) => l.msg === 'http listening', 60_000);
+  const ws = await proc.waitFor((l) => l.msg === 'websocket listening', 60_000);
+  const httpPort = http.port as number;
+  return {
+    proc,
+    p2pPort: p2p.port as number,
+    httpPort,
+    wsPort: ws.port as number,
+    nodeId: p2p.nodeId as string,
+    health: async () => (await (await fetch(`http://127.0.0.1:${httpPort}/health`)).json()) as Record<string, unknown>,
+    committed: () => proc.lines.filter((l: LogLine) => l.event === 'block_committed').map((l) => l.hash as string),
+    async stop() {
+      if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
+      proc.child.kill('SIGTERM');
+      await proc.exited;
+    },
+    async kill() {
+      if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
+      proc.child.kill('SIGKILL');
+      await proc.exited;
+    },
+  };
+}
+
+export const copyDatadir = (from: string, to: string): void => cpSync(from, to, { recursive: true });

@@ -1,0 +1,101 @@
+// Three mining node processes on 127.0.0.1 (regtest): two mine together while the third mines alone (a
+// partition); the third is restarted with the other two as addnode peers, and the DAG merges — every node ends with
+// every node's blocks, later blocks have both sides in their past, and the virtual selected chains converge.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Chain } from '../src/chain/chain.ts';
+import { regtestParams } from '../src/consensus/params.ts';
+import { openLedgerChain } from '../src/state/ledger.ts';
+import { toHex } from '../src/util/bytes.ts';
+import { systemClock } from '../src/util/clock.ts';
+import { openLmdbStore } from '../server/storage/lmdb-store.ts';
+import { startP2pProcess, type P2pProcess } from './helpers/p2p-process.ts';
+
+const dirs: string[] = [];
+const processes: P2pProcess[] = [];
+afterAll(async () => {
+  for (const p of processes) await p.kill();
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+const bare = (hash: string) => hash.replace(/^0x/, '');
+
+async function until(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function withChain<T>(datadir: string, read: (chain: Chain) => T): Promise<T> {
+  const store = openLmdbStore(join(datadir, 'chain'));
+  try {
+    const { chain } = await openLedgerChain({ params: regtestParams, store, clock: systemClock });
+    return read(chain);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('three mining nodes', () => {
+  it('merge the DAG after a partition and converge on one virtual selected chain', async () => {
+    const [da, db, dc] = ['a', 'b', 'c'].map((n) => {
+      const d = mkdtempSync(join(tmpdir(), `weft-net-${n}-`));
+      dirs.push(d);
+      return d;
+    }) as [string, string, string];
+    const mine = ['--mine', '--threads', '1'];
+    const a = await startP2pProcess(da, mine);
+    const b = await startP2pProcess(db, [...mine, '--addnode', `127.0.0.1:${a.p2pPort}`]);
+    const lonely = await startP2pProcess(dc, mine);
+    processes.push(a, b, lonely);
+
+    // Phase 1: a and b mine together (each commits the other's blocks); c mines alone.
+    await until(() => a.committed().length >= 12 && b.committed().length >= 12 && lonely.committed().length >= 6, 90_000, 'phase 1 blocks');
+    await until(() => b.committed().filter((h) => a.committed().includes(h)).length >= 10, 30_000, 'a and b sharing blocks');
+    await lonely.stop();
+    const partitionBlocks = lonely.committed();
+    const beforeRejoin = a.committed().slice();
+
+    // Phase 2: c comes back with both as addnode peers and keeps mining.
+    const c = await startP2pProcess(dc, [...mine, '--addnode', `127.0.0.1:${a.p2pPort}`, '--addnode', `127.0.0.1:${b.p2pPort}`]);
+    processes.push(c);
+    await until(() => partitionBlocks.every((h) => a.committed().includes(h) && b.committed().includes(h)), 60_000, 'partition blocks reaching a and b');
+    await until(() => beforeRejoin.every((h) => c.committed().includes(h)), 60_000, 'a and b blocks reaching c');
+    const seen = { a: a.committed().length, b: b.committed().length, c: c.committed().length };
+    await until(() => a.committed().length >= seen.a + 5 && c.committed().length >= seen.c + 5, 60_000, 'blocks after the merge');
+    for (const p of [a, b, c]) await p.stop();
+
+    const views = await Promise.all(
+      [da, db, dc].map((d) =>
+        withChain(d, (chain) => {
+          const tip = chain.selectedTip();
+          // Blocks of all three miners (each node has its own miner key in its datadir).
+          const miners = new Set<string>();
+          for (const id of [...partitionBlocks, ...beforeRejoin].map(bare)) if (chain.has(id)) miners.add(toHex(chain.get(id)!.header.miner));
+          return {
+            height: tip.height,
+            chainAt: (h: number) => chain.blockAtHeight(h)?.id,
+            hasAll: [...partitionBlocks, ...beforeRejoin].every((h) => chain.has(bare(h))),
+            tipMergesBothSides:
+              partitionBlocks.some((h) => chain.engine.isDagAncestorOf(bare(h), tip.id)) && beforeRejoin.some((h) => chain.engine.isDagAncestorOf(bare(h), tip.id)),
+            miners: miners.size,
+          };
+        }),
+      ),
+    );
+    for (const view of views) {
+      expect(view.hasAll).toBe(true);
+      expect(view.tipMergesBothSides).toBe(true);
+      expect(view.miners).toBe(3);
+    }
+    // The chains agree below the last few blocks (mined while the nodes were being stopped one by one).
+    const common = Math.min(...views.map((v) => v.height)) - 3;
+    expect(common).toBeGreaterThan(10);
+    expect(views[1]!.chainAt(common)).toBe(views[0]!.chainAt(common));
+    expect(views[2]!.chainAt(common)).toBe(views[0]!.chainAt(common));
+  }, 300_000);
+});
