@@ -22,6 +22,7 @@ import { installWasmBlake3 } from '../crypto/wasm-blake3.ts';
 import { openLmdbStore, type LmdbStore } from '../storage/lmdb-store.ts';
 import { startP2p, type RunningP2p } from '../p2p/start-p2p.ts';
 import { p2pBridgePath } from '../p2p/ws-bridge.ts';
+import { mempoolRelayPort } from '../../src/p2p/mempool-relay-port.ts';
 import { openNodeAccessControl, type AccessControl } from '../auth/access-control.ts';
 import { createNodeAlerts, type NodeAlerts } from '../alerts/start-alerts.ts';
 import type { Server } from 'node:http';
@@ -108,7 +109,8 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
     invalidate: () => mining.notifyTemplateInputsChanged(),
   };
 
-  const p2p = await startP2p({ config, chain, logger, version: nodeVersion });
+  // Transactions relay through the pool: peers' go through admission, admitted ones are announced (docs/p2p.md).
+  const p2p = await startP2p({ config, chain, logger, version: nodeVersion, txPort: mempoolRelayPort(mempool.pool) });
   // syncStatus (percent, blocks/s, ETA) is read by /health and get_info next to synced.
   const node = { version: nodeVersion, startedAtMs: startedAt, clock: systemClock, synced: () => p2p.syncStatus().synced, syncStatus: () => p2p.syncStatus() };
   // get_block_template: the same builder the local miner uses (mempool selection, state root).
