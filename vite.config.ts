@@ -1,4 +1,10 @@
+import { readdirSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+
+// Every web/*.html is a page of the app (explorer, miner, wallet, widget pages, kernel check): new pages need no edit here.
+const pages = Object.fromEntries(
+  readdirSync('web').filter((f) => f.endsWith('.html')).map((f) => [f.slice(0, -'.html'.length), `web/${f}`]),
+);
 
 // One config for the web build (web/) and for Vitest (test/). Playwright (e2e/) has its own runner.
 export default defineConfig({
@@ -8,7 +14,7 @@ export default defineConfig({
     emptyOutDir: true,
     // Every page of web/ is an input (paths kept: dist/web/web/<page>.html). The kernel page loads build/wasm/*.wasm
     // as assets, so `npm run build` compiles assembly/ first.
-    rolldownOptions: { input: { 'kernel-check': 'web/kernel-check.html' } },
+    rolldownOptions: { input: pages },
   },
   worker: { format: 'es' },
   test: {

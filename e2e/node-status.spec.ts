@@ -24,7 +24,8 @@ test.afterAll(async () => {
 });
 
 test('status page shows the node mining: the height grows', async ({ page }, testInfo) => {
-  await page.goto(url);
+  // '/' is the web app once built (server/http/web-app.ts); the status page stays at /status.
+  await page.goto(`${url}status`);
   await expect(page.getByRole('heading', { name: 'Weft node' })).toBeVisible();
   const height = page.locator('dt:text-is("height") + dd');
   await expect(height).toHaveText(/^\d+$/);

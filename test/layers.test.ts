@@ -28,6 +28,8 @@ const layerOf: Record<string, number> = {
   mempool: 5, mining: 5, wallet: 5,
   p2p: 6, rpc: 6, contracts: 6, auth: 6,
   a2a: 7,
+  // The light client syncs over the p2p protocol (src/p2p messages, Noise session), so it sits above p2p.
+  light: 7,
   node: 8,
 };
 

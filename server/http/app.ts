@@ -11,7 +11,7 @@ import type { NodeConfig } from '../config.ts';
 import type { NodeMetrics } from '../metrics.ts';
 import { mountRestRoutes } from './rest-routes.ts';
 import { mountRpcRoutes } from './rpc-routes.ts';
-import { statusPage } from './status-page.ts';
+import { mountWebApp } from './web-app.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import { requireRpcScopes, requireScope } from '../auth/require-scope.ts';
 import { syncHealthFields } from '../p2p/sync-health.ts';
@@ -24,6 +24,8 @@ export interface HttpAppDeps {
   readonly miner: Miner | undefined;
   /** Credentials, rate limits and scopes before every route (server/auth, docs/auth.md); absent in bare tests. */
   readonly access?: AccessControl | undefined;
+  /** The WebSocket port once listening (for the web app's /web-config.json); config.wsPort when absent. */
+  readonly wsPort?: () => number;
 }
 
 export function createHttpApp(deps: HttpAppDeps): Hono {
@@ -74,7 +76,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
 
   mountRpcRoutes(app, dispatcher);
   mountRestRoutes(app, dispatcher, deps.version);
-  app.get('/', (c) => c.html(statusPage));
+  // The web app at '/' when built (dist/web), the status page at /status (server/http/web-app.ts, docs/web.md).
+  mountWebApp(app, { network: config.network, wsPort: deps.wsPort ?? (() => config.wsPort) });
   app.notFound((c) => c.json({ error: { code: -32601, message: 'Method not found', data: { reason: 'no_such_route', path: c.req.path } } }, 404));
   return app;
 }

@@ -86,7 +86,8 @@ export async function startApiServers(options: ApiServersOptions): Promise<ApiSe
     onInternalError: (method, error) => logger.error({ err: error, method }, 'rpc method failed unexpectedly'),
   });
   const hub = createSubscriptionHub(services);
-  const app = createHttpApp({ dispatcher, config, version: nodeVersion, metrics, miner: options.miner, access: options.access });
+  let wsPortNow = config.wsPort;
+  const app = createHttpApp({ dispatcher, config, version: nodeVersion, metrics, miner: options.miner, access: options.access, wsPort: () => wsPortNow });
   // The listener answers 503 until every route is mounted, then hands each request to the finished app.
   let serving: Hono | undefined;
   const front = {
@@ -99,6 +100,7 @@ export async function startApiServers(options: ApiServersOptions): Promise<ApiSe
   const https = tls ? await listen(front, config.httpsPort, config.host, httpsServerOptions(tls)) : undefined;
   if (https) logger.info({ url: `https://${config.host}:${https.port}/`, port: https.port }, 'https listening');
   const ws = await startWsRpcServer({ dispatcher, hub, host: config.host, port: config.wsPort, logger, access: options.access });
+  wsPortNow = ws.port;
   metrics.setWsSource(() => ({ connections: ws.connections(), subscriptions: hub.counts() }));
   logger.info({ url: `ws://${config.host}:${ws.port}/`, port: ws.port }, 'websocket listening');
   let grpc: GrpcServerHandle | undefined;

@@ -1,0 +1,22 @@
+// Mines one block from the test process (get_block_template → nonce search in Node → submit_block), so explorer
+// tests can watch a block arrive live without a CPU miner flooding regtest with blocks.
+import { decodeHeader } from '../../src/codec/header.ts';
+import { encodeBlock } from '../../src/codec/block.ts';
+import { blockHash, searchNonce } from '../../src/consensus/pow.ts';
+import { fromHex, toHash0x, toHex } from '../../src/util/bytes.ts';
+
+async function rpc<T>(url: string, apiKey: string, method: string, params: Record<string, unknown>): Promise<T> {
+  const r = await fetch(`${url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }) });
+  const body = (await r.json()) as { result?: T; error?: unknown };
+  if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  return body.result as T;
+}
+
+export async function mineOneBlock(url: string, apiKey: string, minerAddress: string): Promise<string> {
+  const t = await rpc<{ header: string; pre_pow_hash: string; target: string; transactions: string[] }>(url, apiKey, 'get_block_template', { miner_address: minerAddress });
+  const found = searchNonce(fromHex(t.pre_pow_hash.slice(2)), BigInt(t.target), 0n, 1 << 20);
+  if (found.nonce === null) throw new Error('no nonce in 2^20 tries');
+  const header = { ...decodeHeader(fromHex(t.header.slice(2))), nonce: found.nonce };
+  await rpc(url, apiKey, 'submit_block', { block: `0x${toHex(encodeBlock({ header, transactions: t.transactions.map((x) => fromHex(x.slice(2))) }))}` });
+  return toHash0x(blockHash(header));
+}

@@ -1,0 +1,91 @@
+// The tab's light node against a real regtest node (a generated 2,000-block DAG): fresh profile → sync to the
+// node's tip with every header verified in the tab; reload → resume from IndexedDB; a fake bridge's edited header
+// and a tampered state proof are refused and shown, never used.
+import { expect, test, type Page } from '@playwright/test';
+import { startFakeBridge, type FakeBridge } from './helpers/fake-bridge.ts';
+import { startRegtestNode, type RegtestNode } from './helpers/regtest-node.ts';
+
+const blocks = 2_000;
+let node: RegtestNode;
+let bridge: FakeBridge;
+
+test.beforeAll(async () => {
+  node = await startRegtestNode(blocks);
+  // A blue work the header's parents do not give: GHOSTDAG (or, with the changed hash, PoW) must refuse it.
+  bridge = await startFakeBridge(300, 120, (h) => ({ ...h, blueWork: h.blueWork + 1n }));
+});
+test.afterAll(async () => {
+  await bridge?.close();
+  await node?.stop();
+});
+
+const lightStatus = (page: Page) => page.evaluate(() => window.weftLight?.status() ?? null);
+async function nodeInfo(): Promise<{ selected_tip: string; block_height: number }> {
+  const r = await fetch(`${node.url}/api/v1/rpc`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', method: 'get_info', id: 1 }) });
+  return ((await r.json()) as { result: { selected_tip: string; block_height: number } }).result;
+}
+
+test('fresh profile syncs to the node’s tip verifying every header, and resumes from IndexedDB after a reload', async ({ page }, testInfo) => {
+  await page.goto(`${node.url}/`);
+  await expect(page.locator('#light-state')).toHaveText('synced', { timeout: 60_000 });
+  const info = await nodeInfo();
+  const first = (await lightStatus(page))!;
+  expect(first.tipHash).toBe(info.selected_tip);
+  expect(first.tipHeight).toBe(info.block_height);
+  expect(first.resumed).toBe(0);
+  // Every header the tab holds beyond genesis went through its own verification in this session.
+  expect(first.verified).toBe(first.headers - 1);
+  expect(first.verified).toBeGreaterThanOrEqual(blocks - 1);
+  await expect(page.locator('#light-height')).toHaveText(String(info.block_height));
+  await page.screenshot({ path: testInfo.outputPath('light-synced.png'), fullPage: true });
+
+  await page.reload();
+  await expect(page.locator('#light-state')).toHaveText('synced', { timeout: 60_000 });
+  const again = (await lightStatus(page))!;
+  expect(again.resumed).toBe(first.headers - 1);
+  expect(again.verified).toBe(0);
+  expect(again.tipHash).toBe(info.selected_tip);
+  await expect(page.locator('#light-resumed')).toHaveText(String(first.headers - 1));
+  await page.screenshot({ path: testInfo.outputPath('light-resumed.png'), fullPage: true });
+});
+
+test('a header edited by a fake bridge is refused and shown', async ({ page }, testInfo) => {
+  await page.goto(`${node.url}/?p2p=${encodeURIComponent(bridge.url)}`);
+  await expect(page.locator('#light-state')).toHaveText('rejected', { timeout: 60_000 });
+  await expect(page.locator('#light-error')).toContainText(/refused/);
+  const status = (await lightStatus(page))!;
+  expect(status.error?.reason).toBe('header-invalid');
+  expect(status.headers).toBe(121); // genesis + the 120 honest headers before the edited one
+  await expect(page.getByRole('button', { name: 'Retry sync' })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('light-rejected-header.png'), fullPage: true });
+});
+
+test('a balance is shown only from a proof that checks out; a tampered proof is shown as an error', async ({ page }, testInfo) => {
+  const latest = await (await fetch(`${node.url}/api/v1/blocks/latest?include_transactions=false`)).json() as { miner: string };
+  await page.goto(`${node.url}/`);
+  await expect(page.locator('#light-state')).toHaveText('synced', { timeout: 60_000 });
+  await page.goto(`${node.url}/#/address/${latest.miner}`);
+  await expect(page.locator('#detail-body')).toContainText(/Verified balance|Proof rejected/, { timeout: 30_000 });
+  await expect(page.locator('#verified-balance')).toHaveText(/^\d/);
+  await page.screenshot({ path: testInfo.outputPath('address-verified.png'), fullPage: true });
+
+  // Now let a man in the middle edit every get_proof answer's leaf value on its way to the tab.
+  await page.routeWebSocket(/:\d+\/$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => {
+      const text = typeof m === 'string' ? m : m.toString();
+      const reply = JSON.parse(text) as { result?: { proof?: { value?: string } } };
+      if (reply.result?.proof?.value) {
+        const v = reply.result.proof.value;
+        reply.result.proof.value = `${v.slice(0, -2)}${v.endsWith('00') ? '01' : '00'}`;
+        return ws.send(JSON.stringify(reply));
+      }
+      ws.send(text);
+    });
+  });
+  await page.goto(`${node.url}/?r=1#/address/${latest.miner}`);
+  await expect(page.locator('#proof-error')).toContainText('Proof rejected', { timeout: 60_000 });
+  await expect(page.locator('#verified-balance')).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath('address-proof-rejected.png'), fullPage: true });
+});

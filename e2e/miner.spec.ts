@@ -1,0 +1,65 @@
+// Mining in the tab against a real regtest node: Wasm in Web Workers until a block is found, submitted and
+// confirmed by the node, then seen in the explorer; WebGPU when Chromium offers an adapter (SwiftShader), else
+// the page must say so instead of mining.
+import { expect, test, type Page } from '@playwright/test';
+import { startRegtestNode, type RegtestNode } from './helpers/regtest-node.ts';
+
+let node: RegtestNode;
+let minerAddress: string;
+
+test.beforeAll(async () => {
+  node = await startRegtestNode(2_000);
+  const latest = (await (await fetch(`${node.url}/api/v1/blocks/latest?include_transactions=false`)).json()) as { miner: string };
+  minerAddress = latest.miner;
+});
+test.afterAll(async () => node?.stop());
+
+async function startMining(page: Page, backend: 'wasm' | 'webgpu', threads = 2): Promise<void> {
+  await page.goto(`${node.url}/miner.html`);
+  await page.getByLabel('API key (mine_blocks scope)').fill(node.apiKey);
+  await page.getByLabel('Reward address').fill(minerAddress);
+  await page.getByLabel('Backend').selectOption(backend);
+  await page.getByLabel('Wasm threads').fill(String(threads));
+  await page.getByRole('button', { name: 'Start mining' }).click();
+}
+
+async function confirmedByNode(hash: string): Promise<{ hash: string; gpu_mining: boolean }> {
+  const r = await fetch(`${node.url}/api/v1/blocks/${hash}`);
+  expect(r.status).toBe(200);
+  return (await r.json()) as { hash: string; gpu_mining: boolean };
+}
+
+test('Wasm workers mine a block that the node accepts and the explorer shows', async ({ page }, testInfo) => {
+  await startMining(page, 'wasm');
+  await expect(page.locator('#m-backend')).toHaveText(/wasm × 2 workers/);
+  await expect(page.locator('#found tbody tr').first().locator('td').nth(2)).toHaveText('accepted', { timeout: 60_000 });
+  await expect(page.locator('#m-difficulty')).toHaveText(/^\d+$/);
+  await expect(page.locator('#m-rate')).toHaveText(/H\/s/);
+  const hash = (await page.locator('#found tbody tr').first().locator('a').textContent())!;
+  const block = await confirmedByNode(hash);
+  expect(block.gpu_mining).toBe(false);
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await page.screenshot({ path: testInfo.outputPath('miner-wasm.png'), fullPage: true });
+
+  await page.goto(`${node.url}/#/block/${hash}`);
+  await expect(page.locator('#detail-h')).toHaveText(/^Block \d+/, { timeout: 30_000 });
+  await expect(page.locator('#detail-body')).toContainText(hash);
+  await page.screenshot({ path: testInfo.outputPath('explorer-mined-block.png'), fullPage: true });
+});
+
+test('WebGPU mines when Chromium offers an adapter, and says why not otherwise', async ({ page }, testInfo) => {
+  await page.goto(`${node.url}/miner.html`);
+  const adapter = await page.evaluate(async () => ('gpu' in navigator ? (await navigator.gpu.requestAdapter()) !== null : false));
+  await startMining(page, 'webgpu');
+  if (adapter) {
+    await expect(page.locator('#m-backend')).toHaveText(/^webgpu/);
+    await expect(page.locator('#found tbody tr').first().locator('td').nth(2)).toHaveText('accepted', { timeout: 90_000 });
+    const hash = (await page.locator('#found tbody tr').first().locator('a').textContent())!;
+    expect((await confirmedByNode(hash)).gpu_mining).toBe(true);
+  } else {
+    await expect(page.locator('#miner-error')).toContainText('Cannot start webgpu');
+    await expect(page.locator('#m-state')).toHaveText('stopped');
+  }
+  testInfo.annotations.push({ type: 'webgpu', description: adapter ? 'adapter offered: mined on WebGPU' : 'no adapter: refusal shown' });
+  await page.screenshot({ path: testInfo.outputPath('miner-webgpu.png'), fullPage: true });
+});

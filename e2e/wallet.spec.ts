@@ -1,0 +1,98 @@
+// The browser wallet (web/wallet.html) against a real regtest node: create a wallet in a fresh profile, receive
+// coins mined to its address, send to another address signed in the tab, see it confirmed and the balances
+// verified by state proofs; sign and verify a message. Screenshots are saved as test artifacts.
+import { expect, test } from '@playwright/test';
+import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
+
+let node: WalletTestNode;
+
+test.beforeAll(async () => {
+  node = await startWalletTestNode();
+});
+
+test.afterAll(async () => {
+  await node?.stop();
+});
+
+test('create wallet → receive mined coins → send → confirmed → balance verified by proof', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  await page.goto(new URL('wallet.html', node.url).href);
+  await expect(page.getByRole('status').first()).toHaveText(/connected to regtest/);
+  await page.getByLabel('Wallet name').fill('e2e');
+  await page.locator('#create-password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create wallet' }).click();
+  await expect(page.locator('#backup-words')).toHaveText(/^(\w+ ){23}\w+$/, { timeout: 30_000 });
+  await page.screenshot({ path: testInfo.outputPath('wallet-created.png'), fullPage: true });
+  await page.getByRole('button', { name: 'I wrote it down' }).click();
+
+  const rows = page.getByRole('table', { name: 'Addresses and verified balances' }).locator('tbody tr');
+  await expect(rows).toHaveCount(1);
+  const first = (await rows.nth(0).getAttribute('data-address'))!;
+  expect(first).toMatch(/^rweft1/);
+  await page.getByRole('button', { name: 'New address' }).click();
+  await expect(rows).toHaveCount(2);
+  const second = (await rows.nth(1).getAttribute('data-address'))!;
+
+  // Coins mined to the tab's first address by the node (the admin key from api.cookie authorises start_mining).
+  await node.rpc('start_mining', { miner_address: first, threads: 1, gpu_mining: false });
+  await expect(rows.nth(0).locator('td').nth(2)).toHaveText('verified', { timeout: 60_000 });
+  await expect.poll(async () => Number(await rows.nth(0).locator('td').nth(1).textContent()), { timeout: 60_000 }).toBeGreaterThan(3);
+  await page.screenshot({ path: testInfo.outputPath('wallet-funded.png'), fullPage: true });
+
+  const send = page.locator('#send-form');
+  await send.getByLabel('From').selectOption(first);
+  await send.getByLabel('To', { exact: true }).fill(second);
+  await send.getByLabel('Amount (coins)').fill('1.5');
+  await send.getByRole('button', { name: 'Sign and send' }).click();
+  await expect(page.locator('#send-result')).toHaveText(/^sent 0x[0-9a-f]{64} \(pending\)$/, { timeout: 30_000 });
+  const hash = (await page.locator('#send-result').textContent())!.split(' ')[1]!;
+
+  // Confirmed by the node, and shown so in the tab's history; the receiver's balance comes from a verified proof.
+  await expect.poll(async () => (await node.rpc<{ status: string }>('get_transaction', { hash })).status, { timeout: 60_000 }).toMatch(/confirmed|final/);
+  const historyRow = page.getByRole('table', { name: 'Transaction history' }).locator(`tr[data-hash="${hash}"]`);
+  await expect(historyRow.locator('td').nth(3)).toHaveText(/confirmed|final/, { timeout: 60_000 });
+  await expect(rows.nth(1).locator('td').nth(1)).toHaveText('1.5', { timeout: 30_000 });
+  await expect(rows.nth(1).locator('td').nth(2)).toHaveText('verified');
+  const proof = await node.rpc<{ account: { balance: number } }>('get_proof', { address: second });
+  expect(proof.account.balance).toBe(1.5);
+  await node.rpc('stop_mining');
+  await page.screenshot({ path: testInfo.outputPath('wallet-sent.png'), fullPage: true });
+
+  // Sign in the tab, verify in the tab, and the node agrees (verify_message).
+  const sign = page.locator('#sign-form');
+  await sign.getByLabel('Message').fill('hello weft');
+  await sign.getByRole('button', { name: 'Sign message' }).click();
+  await expect(sign.getByLabel('Signature', { exact: true })).toHaveText(/^0x/);
+  const signature = (await sign.getByLabel('Signature', { exact: true }).textContent())!;
+  expect(signature).toMatch(/^0x[0-9a-f]{128}$/);
+  const nodeCheck = await node.rpc<{ valid: boolean }>('verify_message', { address: first, message: 'hello weft', signature, signature_type: 'schnorr' });
+  expect(nodeCheck.valid).toBe(true);
+  const verify = page.locator('#verify-form');
+  await verify.getByLabel('Address').fill(first);
+  await verify.getByLabel('Message').fill('hello weft');
+  await verify.getByLabel('Signature', { exact: true }).fill(signature);
+  await verify.getByRole('button', { name: 'Verify message' }).click();
+  await expect(page.getByLabel('Verification result')).toHaveText('valid signature');
+  await verify.getByLabel('Message').fill('hello weft!');
+  await verify.getByRole('button', { name: 'Verify message' }).click();
+  await expect(page.getByLabel('Verification result')).toHaveText('invalid signature');
+});
+
+test('reload keeps the wallet sealed in IndexedDB: wrong password refused, right one unlocks; phone layout', async ({ browser }, testInfo) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(new URL('wallet.html', node.url).href);
+  await page.locator('#create-password').fill('another password');
+  await page.getByRole('button', { name: 'Create wallet' }).click();
+  await expect(page.locator('#backup-words')).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: testInfo.outputPath('wallet-phone.png'), fullPage: true });
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Unlock wallet' })).toBeVisible();
+  await page.locator('#unlock-password').fill('wrong password');
+  await page.getByRole('button', { name: 'Unlock wallet' }).click();
+  await expect(page.getByRole('alert')).toContainText(/passphrase|password/i, { timeout: 30_000 });
+  await page.locator('#unlock-password').fill('another password');
+  await page.getByRole('button', { name: 'Unlock wallet' }).click();
+  await expect(page.getByRole('table', { name: 'Addresses and verified balances' }).locator('tbody tr')).toHaveCount(1, { timeout: 30_000 });
+  await context.close();
+});

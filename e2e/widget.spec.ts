@@ -1,0 +1,107 @@
+// The embeddable <weft-wallet>: a shop page on another origin includes weft-wallet.js and asks for a payment; the
+// widget (an iframe of the real node's origin, keys in that origin's IndexedDB) shows the request with the shop's
+// origin, the user approves it there, the page gets the transaction hash and the node confirms the transaction.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { expect, test, type Frame, type Page } from '@playwright/test';
+import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
+
+let node: WalletTestNode;
+let shop: Server;
+let shopUrl: string;
+
+/** The third-party page (web/embed-demo.html) on an origin that is not the node's; it includes the widget script
+ *  from the node itself (`<node>/weft-wallet.js`, built by `npm run build`), as a real shop would. */
+async function startShop(): Promise<Server> {
+  const files: Record<string, [string, string]> = {
+    '/embed-demo.html': [resolve('web/embed-demo.html'), 'text/html; charset=utf-8'],
+  };
+  const server = createServer((req, res) => {
+    const file = files[new URL(req.url ?? '/', 'http://x').pathname];
+    if (!file) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': file[1] }).end(readFileSync(file[0]));
+  });
+  return new Promise((done) => server.listen(0, () => done(server)));
+}
+
+async function widgetFrame(page: Page): Promise<Frame> {
+  await expect.poll(() => page.frames().some((f) => f.url().includes('/widget.html'))).toBe(true);
+  return page.frames().find((f) => f.url().includes('/widget.html'))!;
+}
+
+test.beforeAll(async () => {
+  node = await startWalletTestNode();
+  shop = await startShop();
+  shopUrl = `http://localhost:${(shop.address() as AddressInfo).port}`;
+});
+
+test.afterAll(async () => {
+  shop?.close();
+  await node?.stop();
+});
+
+test('a page on another origin requests a payment; approving it in the widget pays it', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  const nodeOrigin = new URL(node.url).origin;
+  await page.goto(`${shopUrl}/embed-demo.html?node=${encodeURIComponent(nodeOrigin)}&script=${encodeURIComponent(`${nodeOrigin}/weft-wallet.js`)}`);
+  const widget = await widgetFrame(page);
+  expect(new URL(widget.url()).origin).toBe(nodeOrigin);
+
+  await widget.getByLabel('New wallet password').fill('widget password 1');
+  await widget.getByRole('button', { name: 'Create wallet' }).click();
+  await expect(widget.getByLabel('Address')).toHaveText(/^rweft1/, { timeout: 30_000 });
+  const widgetAddress = (await widget.getByLabel('Address').textContent())!;
+  await expect.poll(() => page.evaluate(() => (document.querySelector('weft-wallet') as unknown as { state: string }).state)).toBe('ready');
+  // The page cannot read the widget's address or storage: the element exposes neither.
+  expect(await page.evaluate(() => document.querySelector('weft-wallet')!.shadowRoot)).toBeNull();
+
+  await node.rpc('start_mining', { miner_address: widgetAddress, threads: 1, gpu_mining: false });
+  await expect(widget.getByLabel('Proof status')).toHaveText('verified', { timeout: 60_000 });
+  await expect.poll(async () => Number(await widget.getByLabel('Balance').textContent()), { timeout: 60_000 }).toBeGreaterThan(3);
+
+  const merchant = await node.rpc<{ address: string }>('create_address', {});
+  // A request the user rejects is reported to the page as not paid.
+  await page.getByLabel('Pay to').fill(merchant.address);
+  await page.getByLabel('Amount (coins)').fill('9');
+  await page.getByRole('button', { name: 'Request payment' }).click();
+  await expect(widget.getByRole('heading', { name: 'Payment request' })).toBeVisible();
+  await widget.getByRole('button', { name: 'Reject' }).click();
+  await expect(page.getByRole('status')).toHaveText('not paid: the user rejected the payment');
+
+  await page.getByLabel('Amount (coins)').fill('1.25');
+  await page.getByRole('button', { name: 'Request payment' }).click();
+  await expect(widget.locator('#w-request-origin')).toHaveText(shopUrl);
+  await expect(widget.locator('#w-request-amount')).toHaveText('1.25');
+  await expect(widget.locator('#w-request-to')).toHaveText(merchant.address);
+  await page.screenshot({ path: testInfo.outputPath('widget-request.png'), fullPage: true });
+  await widget.getByRole('button', { name: 'Approve payment' }).click();
+  await expect(page.getByRole('status')).toHaveText(/^paid: 0x[0-9a-f]{64}$/, { timeout: 30_000 });
+  const hash = (await page.getByRole('status').textContent())!.slice('paid: '.length);
+
+  await expect.poll(async () => (await node.rpc<{ status: string }>('get_transaction', { hash })).status, { timeout: 60_000 }).toMatch(/confirmed|final/);
+  const paid = await node.rpc<{ from: string; to: string; amount: number }>('get_transaction', { hash });
+  expect(paid).toMatchObject({ from: widgetAddress, to: merchant.address, amount: 1.25 });
+  const proof = await node.rpc<{ account: { balance: number } }>('get_proof', { address: merchant.address });
+  expect(proof.account.balance).toBe(1.25);
+  await node.rpc('stop_mining');
+  await page.screenshot({ path: testInfo.outputPath('widget-paid.png'), fullPage: true });
+});
+
+test('the widget ignores payment requests that do not come from its embedding page', async ({ page }) => {
+  const nodeOrigin = new URL(node.url).origin;
+  // Another window (a popup the shop opens on the node's status page) posts a request to the widget frame: ignored.
+  await page.goto(`${shopUrl}/embed-demo.html?node=${encodeURIComponent(nodeOrigin)}&script=${encodeURIComponent(`${nodeOrigin}/weft-wallet.js`)}`);
+  const widget = await widgetFrame(page);
+  await expect(widget.getByRole('button', { name: 'Create wallet' })).toBeVisible();
+  await widget.evaluate(() => {
+    // From inside the frame itself (not its parent): the source check must drop it.
+    window.postMessage({ weft: 'widget/v1', type: 'request_payment', id: 1, to: 'rweft1x', amount: '1' }, '*');
+  });
+  await page.waitForTimeout(500);
+  await expect(widget.getByRole('heading', { name: 'Payment request' })).toBeHidden();
+  // The same request from the parent page is shown.
+  await page.evaluate(() => void (document.querySelector('weft-wallet') as unknown as { requestPayment(r: object): Promise<string> }).requestPayment({ to: 'rweft1x', amount: 1 }).catch(() => undefined));
+  await expect(widget.getByRole('heading', { name: 'Payment request' })).toBeVisible();
+});

@@ -1,0 +1,43 @@
+/**
+ * Errors of the light client. A header that fails verification is a BlockRuleError from the chain's own pipeline
+ * (src/chain/errors.ts), wrapped here with the header's hash so the page can show which header was refused; a
+ * proof that does not check out is a LightProofError — never a balance.
+ */
+import { ErrorCode, WeftError } from '../errors.ts';
+
+export type LightRejectReason =
+  | 'header-invalid' // a BlockRuleError: PoW, bits, timestamps, GHOSTDAG figures …
+  | 'header-disconnected' // a parent neither stored nor earlier in the page
+  | 'store-full' // lightHeadersMax reached
+  | 'peer-incompatible' // other network, chain id or genesis
+  | 'peer-timeout'
+  | 'peer-closed'
+  | 'protocol'; // a message the peer should not have sent
+
+export class LightSyncError extends WeftError {
+  readonly reason: LightRejectReason;
+  /** 0x-hash of the refused header, when one is at fault. */
+  readonly headerHash: string | undefined;
+  /** The chain rule it broke (e.g. `pow.insufficient`), when it was a header rule. */
+  readonly rule: string | undefined;
+
+  constructor(reason: LightRejectReason, message: string, options: { headerHash?: string; rule?: string; cause?: unknown } = {}) {
+    super(ErrorCode.ServerError, message, { details: { reason, headerHash: options.headerHash, rule: options.rule }, cause: options.cause });
+    this.reason = reason;
+    this.headerHash = options.headerHash;
+    this.rule = options.rule;
+  }
+}
+
+export type LightProofReason =
+  | 'header-unknown' // the proof names a block this client has not verified
+  | 'root-mismatch' // the proof's state root is not the verified header's
+  | 'proof-invalid'; // the Merkle path does not hash to the root, or is malformed
+
+export class LightProofError extends WeftError {
+  readonly reason: LightProofReason;
+  constructor(reason: LightProofReason, message: string, cause?: unknown) {
+    super(ErrorCode.ServerError, message, { details: { reason }, cause });
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * Light sync over the p2p protocol (docs/p2p.md): a light client is an ordinary outbound peer of a full node —
+ * Noise XX over any DuplexPort (the browser's WebSocket to ws://host:8081/p2p), `version`/`verack` with the
+ * `browser` service bit and a best blue work of zero (so the node never tries to sync from it), then headers-first
+ * download: `getheaders` with a locator over the client's own verified selected chain, each page verified by the
+ * LightChain before the next is asked for. After the first round it follows the node live: every `inv` of a block
+ * it does not know triggers another `getheaders` round. It answers `ping`; it never serves anything.
+ *
+ * A header that fails verification ends the session with a LightSyncError naming the header and the rule (the
+ * page shows it); nothing after the bad header is stored.
+ */
+import { genesisHash } from '../consensus/params.ts';
+import { decodeMessage, encodeMessage, InvType, Services, type Message, type VersionMessage } from '../p2p/messages.ts';
+import { p2pProtocolVersion } from '../p2p/limits.ts';
+import type { KeyPair } from '../p2p/noise/suites.ts';
+import { openSecureSession, type SecureSession } from '../p2p/secure-session.ts';
+import type { DuplexPort, Timer } from '../p2p/transport.ts';
+import { bytesToBigIntBE, equalBytes, toHash0x, toHex } from '../util/bytes.ts';
+import type { Clock } from '../util/clock.ts';
+import { LightSyncError } from './errors.ts';
+import type { LightChain } from './light-chain.ts';
+import { lightHandshakeTimeoutMs, lightHeadersTimeoutMs } from './limits.ts';
+
+export interface LightSyncProgress {
+  /** Headers verified in this session. */
+  readonly verified: number;
+  readonly tipHeight: number;
+  readonly tipHash: string;
+  readonly tipBlueScore: number;
+  /** What the node announced in its version (raised by later headers). */
+  readonly peerBlueScore: number;
+  /** True once a getheaders round ended without `more`. */
+  readonly caughtUp: boolean;
+}
+
+export interface LightSyncOptions {
+  readonly chain: LightChain;
+  readonly port: DuplexPort;
+  readonly staticKey: KeyPair;
+  readonly randomBytes: (n: number) => Uint8Array;
+  readonly timer: Timer;
+  readonly clock: Clock;
+  readonly userAgent: string;
+  readonly onProgress?: (progress: LightSyncProgress) => void;
+  /** Called for every page, after it was verified (benchmarks, tests). */
+  readonly onPage?: (headers: number) => void;
+}
+
+export interface LightSync {
+  /** Resolves when the first round has caught up with the node; rejects with the error that ended the session. */
+  readonly caughtUp: Promise<LightSyncProgress>;
+  /** Resolves when the session ends: undefined for close(), else the reason. */
+  readonly ended: Promise<LightSyncError | undefined>;
+  progress(): LightSyncProgress;
+  close(): void;
+}
+
+export async function startLightSync(options: LightSyncOptions): Promise<LightSync> {
+  const { chain, timer, clock } = options;
+  const params = chain.params;
+  const session: SecureSession = await openSecureSession({
+    port: options.port, role: 'initiator', staticKey: options.staticKey, network: params.name,
+    protocolVersion: p2pProtocolVersion, randomBytes: options.randomBytes, timer,
+  });
+
+  let verified = 0;
+  let peerBlueScore = 0;
+  let caught = false;
+  let remote: VersionMessage | undefined;
+  let verack = false;
+  let inFlight = false;
+  let again = false;
+  let cancelTimeout: (() => void) | undefined;
+  let finished = false;
+  let resolveCaught!: (p: LightSyncProgress) => void;
+  let rejectCaught!: (e: Error) => void;
+  let resolveEnded!: (e: LightSyncError | undefined) => void;
+  const caughtUp = new Promise<LightSyncProgress>((res, rej) => ((resolveCaught = res), (rejectCaught = rej)));
+  caughtUp.catch(() => undefined);
+  const ended = new Promise<LightSyncError | undefined>((res) => (resolveEnded = res));
+
+  const progress = (): LightSyncProgress => {
+    const tip = chain.selectedTip();
+    return { verified, tipHeight: tip.height, tipHash: toHash0x(tip.hash), tipBlueScore: tip.header.blueScore, peerBlueScore: Math.max(peerBlueScore, tip.header.blueScore), caughtUp: caught };
+  };
+
+  const finish = (error: LightSyncError | undefined): void => {
+    if (finished) return;
+    finished = true;
+    cancelTimeout?.();
+    if (!session.isClosed()) session.close();
+    rejectCaught(error ?? new LightSyncError('peer-closed', 'the session was closed before it caught up'));
+    resolveEnded(error);
+  };
+
+  const send = (message: Message): void => {
+    if (!session.isClosed()) session.send(encodeMessage(message));
+  };
+
+  const armTimeout = (ms: number, what: string): void => {
+    cancelTimeout?.();
+    cancelTimeout = timer.setTimeout(() => finish(new LightSyncError('peer-timeout', `no ${what} within ${ms} ms`)), ms);
+  };
+
+  const requestHeaders = (): void => {
+    if (inFlight) {
+      again = true;
+      return;
+    }
+    inFlight = true;
+    again = false;
+    send({ type: 'getheaders', locator: chain.locator(), stop: new Uint8Array(32) });
+    armTimeout(lightHeadersTimeoutMs, 'headers');
+  };
+
+  const onHeaders = async (message: Extract<Message, { type: 'headers' }>): Promise<void> => {
+    cancelTimeout?.();
+    verified += chain.addHeaders(message.headers);
+    const last = message.headers.at(-1);
+    if (last) peerBlueScore = Math.max(peerBlueScore, last.blueScore);
+    inFlight = false;
+    // Ask for the next page before writing this one: the node builds it and the bytes travel while the store writes.
+    if (message.more || again) {
+      requestHeaders();
+      await chain.flush();
+      return options.onPage?.(message.headers.length);
+    }
+    await chain.flush();
+    options.onPage?.(message.headers.length);
+    if (!caught) {
+      caught = true;
+      resolveCaught(progress());
+    }
+    options.onProgress?.(progress());
+  };
+
+  const checkVersion = (v: VersionMessage): void => {
+    if (v.network !== params.name || v.chainId !== params.chainId || !equalBytes(v.genesis, genesisHash(params))) {
+      throw new LightSyncError('peer-incompatible', `the node is on ${v.network} (chain id ${v.chainId}, genesis ${toHash0x(v.genesis)}); this light node follows ${params.name}`);
+    }
+  };
+
+  const handle = async (message: Message): Promise<void> => {
+    switch (message.type) {
+      case 'version':
+        if (remote) throw new LightSyncError('protocol', 'a second version message');
+        checkVersion(message);
+        remote = message;
+        peerBlueScore = message.bestBlueScore;
+        send({ type: 'verack' });
+        break;
+      case 'verack':
+        verack = true;
+        break;
+      case 'ping':
+        return send({ type: 'pong', nonce: message.nonce });
+      case 'headers':
+        if (!inFlight) throw new LightSyncError('protocol', 'headers nobody asked for');
+        return onHeaders(message);
+      case 'inv':
+        if (message.items.some((i) => i.kind === InvType.block && !chain.has(toHex(i.hash)))) requestHeaders();
+        return;
+      case 'getaddr':
+        return send({ type: 'addr', entries: [] });
+      case 'getheaders':
+        // We announce zero work, so a node has nothing to ask; answer empty rather than stall it.
+        return send({ type: 'headers', headers: [], more: false });
+      default:
+        return; // addr, reject, unknown …: nothing a light client acts on
+    }
+    if (remote && verack && !inFlight && !caught && verified === 0) {
+      cancelTimeout?.();
+      options.onProgress?.(progress());
+      requestHeaders();
+    }
+  };
+
+  // Messages are handled strictly in order: a page is verified and flushed before the next message is looked at.
+  let queue: Promise<void> = Promise.resolve();
+  session.onMessage((bytes) => {
+    queue = queue.then(async () => {
+      if (finished) return;
+      try {
+        await handle(decodeMessage(bytes));
+      } catch (error) {
+        finish(error instanceof LightSyncError ? error : new LightSyncError('protocol', `message refused: ${String((error as Error).message ?? error)}`, { cause: error }));
+      }
+    });
+  });
+  session.onClose((error) => finish(error ? new LightSyncError('peer-closed', `the node closed the session: ${error.message}`, { cause: error }) : new LightSyncError('peer-closed', 'the node closed the session')));
+
+  const tip = chain.selectedTip();
+  send({
+    type: 'version', protocolVersion: p2pProtocolVersion, network: params.name, chainId: params.chainId, genesis: genesisHash(params),
+    services: Services.browser, timestampMs: clock.nowMs(), nonce: bytesToBigIntBE(options.randomBytes(8)), userAgent: options.userAgent,
+    // Zero work: the node must never pick a light client as its sync peer (it serves no bodies).
+    listenPort: 0, bestBlueScore: 0, bestBlueWork: 0n, selectedTip: tip.hash, relay: false,
+  });
+  armTimeout(lightHandshakeTimeoutMs, 'version handshake');
+
+  return {
+    caughtUp,
+    ended,
+    progress,
+    close: () => finish(undefined),
+  };
+}

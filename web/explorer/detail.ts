@@ -1,0 +1,80 @@
+/**
+ * The explorer's block, transaction and address pages (hash routes) and the search box's routing. The address
+ * page shows the balance verified by the tab (a state proof against a header the light node verified) — a
+ * failing proof is shown as an error, never as a balance.
+ */
+import type { LightNode } from '../light/light-node.ts';
+import { fetchVerifiedBalance } from '../light/verified-balance.ts';
+import { httpRpc, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
+
+interface DetailContext {
+  readonly client: NodeClient;
+  readonly urls: NodeUrls;
+  readonly light: LightNode;
+  readonly section: HTMLElement;
+  readonly body: HTMLElement;
+  readonly title: HTMLElement;
+}
+
+const escapeHtml = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+/** Height → block, 0x-hash → block (then transaction), anything else with a `1` separator → address. */
+export function routeSearch(text: string): string | undefined {
+  if (/^\d+$/.test(text)) return `#/block/${text}`;
+  if (/^0x[0-9a-fA-F]{64}$/.test(text)) return `#/hash/${text.toLowerCase()}`;
+  if (/^[a-z]+1[02-9ac-hj-np-z]+$/.test(text)) return `#/address/${text}`;
+  return undefined;
+}
+
+function table(obj: Record<string, unknown>): string {
+  const rows = Object.entries(obj).filter(([k]) => k !== 'transactions').map(([k, v]) => {
+    const text = Array.isArray(v) ? v.join('\n') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
+    const link = typeof v === 'string' && /^0x[0-9a-f]{64}$/.test(v) && /hash/.test(k) ? `<a href="#/block/${v}">${v}</a>` : escapeHtml(text);
+    return `<tr><th style="width:30%">${escapeHtml(k)}</th><td class="mono" style="white-space:pre-wrap">${link}</td></tr>`;
+  });
+  return `<table>${rows.join('')}</table>`;
+}
+
+export async function renderDetail(hash: string, ctx: DetailContext): Promise<void> {
+  const [, kind, arg] = hash.match(/^#\/(block|tx|hash|address)\/(.+)$/) ?? [];
+  ctx.section.hidden = !kind;
+  if (!kind || !arg) return;
+  ctx.body.innerHTML = '<p class="muted">loading…</p>';
+  try {
+    if (kind === 'block' || kind === 'hash') {
+      const params = /^\d+$/.test(arg) ? { height: Number(arg) } : { hash: arg };
+      try {
+        const block = await ctx.client.call<Record<string, unknown> & { transactions?: { hash: string }[] }>('get_block', params);
+        ctx.title.textContent = `Block ${String(block.height)}`;
+        const verified = ctx.light.chain.has(String(block.hash).slice(2));
+        const txs = (block.transactions ?? []).map((t) => `<li><a class="mono" href="#/tx/${t.hash}">${t.hash}</a></li>`).join('');
+        ctx.body.innerHTML = `<p class="${verified ? 'ok' : 'warn'}">${verified ? 'header verified by this tab' : 'header not (yet) verified by this tab'}</p>${table(block)}<h3>Transactions</h3><ul>${txs || '<li class="muted">none</li>'}</ul>`;
+        return;
+      } catch (error) {
+        if (kind === 'block') throw error;
+      }
+    }
+    if (kind === 'tx' || kind === 'hash') {
+      const tx = await ctx.client.call<Record<string, unknown>>('get_transaction', { hash: arg });
+      ctx.title.textContent = 'Transaction';
+      ctx.body.innerHTML = `${table(tx)}<p><a href="#/address/${String(tx.from)}">sender</a> · <a href="#/address/${String(tx.to)}">recipient</a></p>`;
+      return;
+    }
+    ctx.title.textContent = `Address ${arg}`;
+    const balance = await fetchVerifiedBalance(ctx.light.chain, ctx.client, arg);
+    const head = balance.ok
+      ? `<p>Verified balance: <strong id="verified-balance">${balance.display}</strong> <span class="ok">✓ proof checked against verified block ${balance.account.blockHeight}</span></p>`
+      : `<div class="error-box" role="alert" id="proof-error">Proof rejected (${escapeHtml(balance.error.reason)}): ${escapeHtml(balance.error.message)}</div>`;
+    let history = '';
+    try {
+      const apiKey = localStorage.getItem('weft-api-key') ?? undefined;
+      const h = await httpRpc<{ transactions: Record<string, unknown>[] }>(ctx.urls.httpUrl, 'get_transaction_history', { address: arg, limit: 20 }, apiKey ? { apiKey } : {});
+      history = h.transactions.map((t) => `<li><a class="mono" href="#/tx/${String(t.hash)}">${String(t.hash)}</a> ${String(t.type)} ${String(t.amount)}</li>`).join('') || '<li class="muted">no transactions</li>';
+    } catch (error) {
+      history = `<li class="muted">history needs the read_balance scope: ${escapeHtml((error as Error).message)}</li>`;
+    }
+    ctx.body.innerHTML = `${head}<h3>History</h3><ul>${history}</ul>`;
+  } catch (error) {
+    ctx.body.innerHTML = `<div class="error-box" role="alert">${escapeHtml((error as Error).message)}</div>`;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * web/index.html: the explorer and the tab's light node. Live lists over the WebSocket (new_blocks,
+ * network_stats), statistics and charts from /api/v1/stats and get_mining_stats, the DAG view coloured by the
+ * tab's own GHOSTDAG, block / transaction / address pages under #/block/…, #/tx/…, #/address/…, and the search box.
+ * `window.weftLight` exposes the light node's status for tests and the benchmark.
+ */
+import { renderLineChart, pushBounded, formatRate } from '../lib/chart.ts';
+import { createNodeClient, discoverNodeUrls, restGet, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
+import { startLightNode, type LightNode, type LightNodeStatus } from '../light/light-node.ts';
+import { renderDag, type DagBlock } from './dag-view.ts';
+import { renderDetail, routeSearch } from './detail.ts';
+
+/** Rows in the live lists and points on the charts. */
+const listRowsMax = 20;
+const chartPointsMax = 60;
+
+export interface BlockView {
+  height: number; hash: string; previous_hash: string | null; timestamp_ms: number; difficulty: number; transaction_count: number;
+  miner: string; gpu_mining: boolean; parent_hashes: string[]; blue_score: number; is_chain_block: boolean;
+  transactions?: { hash: string; amount: number; from: string; to: string }[];
+}
+interface Stats { network: { block_height: number; block_time_avg: string; hashrate: string; difficulty: number }; mining: { mining_percentage: number; active_miners: number } }
+
+declare global {
+  interface Window { weftLight?: { status(): LightNodeStatus; node: LightNode }; weftUrls?: NodeUrls }
+}
+
+const $ = <T extends Element = HTMLElement>(sel: string): T => document.querySelector(sel) as T;
+const short = (h: string): string => `${h.slice(0, 10)}…${h.slice(-6)}`;
+const setText = (sel: string, text: string): void => { $(sel).textContent = text; };
+
+const recent: BlockView[] = [];
+const series = { hash: [] as number[], diff: [] as number[], time: [] as number[], gpu: [] as number[] };
+let light: LightNode | undefined;
+
+function renderBlocks(): void {
+  const rows = recent.slice(0, listRowsMax).map((b) => `<tr><td>${b.height}${b.is_chain_block ? '' : ' <span class="muted">(dag)</span>'}</td><td class="mono"><a href="#/block/${b.hash}">${short(b.hash)}</a></td><td>${b.transaction_count}</td><td class="mono" title="${b.miner}">${b.gpu_mining ? 'GPU ' : ''}${b.miner.slice(0, 12)}…</td></tr>`);
+  $('#blocks tbody').innerHTML = rows.join('');
+  const txs = recent.flatMap((b) => (b.transactions ?? []).map((t) => ({ ...t, block: b.height }))).slice(0, listRowsMax);
+  $('#txs tbody').innerHTML = txs.map((t) => `<tr><td class="mono"><a href="#/tx/${t.hash}">${short(t.hash)}</a></td><td>${t.amount}</td><td>${t.block}</td></tr>`).join('') || '<tr><td colspan="3" class="muted">no transactions in the recent blocks</td></tr>';
+  const dag: DagBlock[] = recent.slice(0, 40).map((b) => ({ hash: b.hash, blueScore: b.blue_score, parents: b.parent_hashes, chain: b.is_chain_block }));
+  renderDag($<SVGSVGElement>('#dag'), dag, light?.chain);
+  const chain = recent.filter((b) => b.is_chain_block).slice(0, chartPointsMax).reverse();
+  series.diff = chain.map((b) => b.difficulty);
+  series.time = chain.slice(1).map((b, i) => (b.timestamp_ms - chain[i]!.timestamp_ms) / 1000);
+  renderLineChart($<SVGSVGElement>('#c-diff'), series.diff);
+  renderLineChart($<SVGSVGElement>('#c-time'), series.time, '#d29922');
+  setText('#c-diff-v', String(series.diff.at(-1) ?? ''));
+  setText('#c-time-v', series.time.length ? `${series.time.at(-1)!.toFixed(2)} s` : '');
+}
+
+function addBlock(block: BlockView): void {
+  if (recent.some((b) => b.hash === block.hash)) return;
+  recent.unshift(block);
+  recent.sort((a, b) => b.blue_score - a.blue_score);
+  recent.length = Math.min(recent.length, 120);
+  renderBlocks();
+}
+
+function showStats(stats: Stats): void {
+  setText('#st-height', String(stats.network.block_height));
+  setText('#st-hashrate', stats.network.hashrate);
+  setText('#st-difficulty', String(stats.network.difficulty));
+  setText('#st-blocktime', stats.network.block_time_avg);
+  setText('#st-gpu', `${stats.mining.mining_percentage.toFixed(1)} %`);
+  setText('#st-miners', String(stats.mining.active_miners));
+  setText('#node-height', String(stats.network.block_height));
+  pushBounded(series.gpu, stats.mining.mining_percentage, chartPointsMax);
+  renderLineChart($<SVGSVGElement>('#c-gpu'), series.gpu, '#3fb950');
+  setText('#c-gpu-v', `${stats.mining.mining_percentage.toFixed(1)} %`);
+}
+
+async function loadHashRate(client: NodeClient): Promise<void> {
+  const stats = await client.call<{ hash_rate_series: { network_hashes_per_second: number }[] }>('get_mining_stats', { period: '1h' });
+  series.hash = stats.hash_rate_series.map((p) => p.network_hashes_per_second).slice(-chartPointsMax);
+  renderLineChart($<SVGSVGElement>('#c-hash'), series.hash);
+  setText('#c-hash-v', series.hash.length ? formatRate(series.hash.at(-1)!) : '');
+}
+
+function showLight(s: LightNodeStatus): void {
+  setText('#light-state', s.state);
+  $('#light-state').className = s.state === 'synced' ? 'ok' : s.state === 'rejected' ? 'bad' : 'warn';
+  setText('#light-height', String(s.tipHeight));
+  setText('#light-verified', String(s.verified));
+  setText('#light-resumed', String(s.resumed));
+  setText('#light-tip', short(s.tipHash));
+  $('#light-tip').title = s.tipHash;
+  const box = $('#light-error');
+  box.hidden = s.error === null;
+  box.textContent = s.error ? `Rejected: ${s.error.message}${s.error.rule ? ` [rule ${s.error.rule}]` : ''}` : '';
+  $('#light-retry').hidden = s.state !== 'rejected';
+}
+
+async function main(): Promise<void> {
+  const urls = await discoverNodeUrls(location);
+  window.weftUrls = urls;
+  const client = createNodeClient(urls.wsUrl);
+  const info = await client.call<{ network_id: string; block_height: number }>('get_info');
+  setText('#node-height', String(info.block_height));
+  light = await startLightNode({ network: info.network_id, p2pUrl: urls.p2pUrl });
+  const node = light;
+  window.weftLight = { status: () => node.status(), node };
+  node.onStatus(showLight);
+  $('#light-retry').addEventListener('click', () => node.retry());
+
+  const latest = await client.call<BlockView>('get_latest_block', { include_transactions: true });
+  addBlock(latest);
+  for (let h = latest.height - 1; h >= Math.max(0, latest.height - listRowsMax); h--) addBlock(await client.call<BlockView>('get_block', { height: h }));
+  await client.subscribe<BlockView>('new_blocks', addBlock);
+  showStats(await restGet<Stats>(urls.httpUrl, '/stats'));
+  await client.subscribe<Stats>('network_stats', (s) => { showStats(s); void loadHashRate(client).catch(() => undefined); });
+  await loadHashRate(client).catch(() => undefined);
+
+  $('#search').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const route = routeSearch(($('#search-input') as HTMLInputElement).value.trim());
+    if (route) location.hash = route;
+  });
+  const route = () => void renderDetail(location.hash, { client, urls, light: node, section: $('#detail'), body: $('#detail-body'), title: $('#detail-h') });
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+void main().catch((error: unknown) => {
+  const box = $('#light-error');
+  box.hidden = false;
+  box.textContent = `Cannot reach the node: ${(error as Error).message}`;
+});

@@ -1,0 +1,230 @@
+/**
+ * The web app's client of a Weft node (docs/api.md): JSON-RPC 2.0 over the WebSocket port (every method, plus
+ * `subscribe`/`unsubscribe`), JSON-RPC over HTTP (the only way to send credentials such as `X-API-Key`, since a
+ * browser WebSocket cannot set headers), and REST GETs. The wallet pages and the widget import it: keep this API
+ * stable (docs/web.md "Node client").
+ *
+ * Numbers: the node prints u64 fields (a block's `nonce`) as exact JSON integers; `JSON.parse` rounds them. The
+ * pages only display such fields, so plain JSON is used; headers are verified from their binary encodings instead.
+ */
+import { WeftError } from '../../src/errors.ts';
+
+/** Calls that get no answer within this time fail (a node that went away without closing the socket). */
+export const rpcCallTimeoutMs = 30_000;
+/** Reconnect delay after the socket closed, doubling up to the max. */
+export const reconnectDelayMinMs = 500;
+export const reconnectDelayMaxMs = 10_000;
+
+/** A JSON-RPC error object from the node, kept whole: `code`, `message`, `data`. */
+export class RpcCallError extends WeftError {
+  readonly data: unknown;
+  readonly method: string;
+  constructor(method: string, code: number, message: string, data: unknown) {
+    super(code, `${method}: ${message}`, { details: data });
+    this.data = data;
+    this.method = method;
+  }
+}
+
+export interface NodeUrls {
+  /** e.g. http://127.0.0.1:8080 (no trailing slash) */
+  readonly httpUrl: string;
+  /** e.g. ws://127.0.0.1:8081/ */
+  readonly wsUrl: string;
+  /** e.g. ws://127.0.0.1:8081/p2p — the browser p2p bridge */
+  readonly p2pUrl: string;
+}
+
+interface WebConfig {
+  readonly ws_port?: number;
+  readonly network?: string;
+}
+
+/**
+ * Where the node is: `?node=http://host:port` (the page's own origin by default) for HTTP, the WebSocket port
+ * from `?ws=` or from the node's `/web-config.json` (8081 when neither answers), and the p2p bridge from `?p2p=`
+ * (a full ws:// URL; default the WebSocket port's `/p2p`).
+ */
+export async function discoverNodeUrls(location: { search: string; origin: string; hostname: string; protocol: string }): Promise<NodeUrls> {
+  const query = new URLSearchParams(location.search);
+  const httpUrl = (query.get('node') ?? location.origin).replace(/\/+$/, '');
+  let wsPort = query.get('ws');
+  if (wsPort === null) {
+    try {
+      const config = (await (await fetch(`${httpUrl}/web-config.json`)).json()) as WebConfig;
+      if (typeof config.ws_port === 'number') wsPort = String(config.ws_port);
+    } catch {
+      // A node without the web app mounted: fall back to the default port.
+    }
+  }
+  const host = new URL(httpUrl).hostname;
+  const scheme = new URL(httpUrl).protocol === 'https:' ? 'wss' : 'ws';
+  const base = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${wsPort ?? '8081'}`;
+  return { httpUrl, wsUrl: `${base}/`, p2pUrl: query.get('p2p') ?? `${base}/p2p` };
+}
+
+export type ConnectionState = 'connecting' | 'open' | 'closed';
+
+export interface NodeClient {
+  /** One JSON-RPC call over the WebSocket; rejects with RpcCallError for an error object. */
+  call<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /**
+   * Subscribes to a topic (docs/api.md "WebSocket"); `extra` carries e.g. `{address}` for address_transactions.
+   * Resubscribes after a reconnect. Resolves with the function that unsubscribes.
+   */
+  subscribe<T = unknown>(topic: string, onEvent: (event: T) => void, extra?: Record<string, unknown>): Promise<() => Promise<void>>;
+  onState(listener: (state: ConnectionState) => void): () => void;
+  state(): ConnectionState;
+  close(): void;
+}
+
+interface Pending {
+  readonly method: string;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  cancel(): void;
+}
+
+interface Subscription {
+  readonly topic: string;
+  readonly extra: Record<string, unknown>;
+  readonly onEvent: (event: unknown) => void;
+  /** The id the node knows it by on the current socket. */
+  serverId: number;
+}
+
+interface RpcReply {
+  readonly id?: number | string | null;
+  readonly result?: unknown;
+  readonly error?: { code: number; message: string; data?: unknown };
+  readonly method?: string;
+  readonly params?: { subscription: number; result: unknown };
+}
+
+/** A reconnecting JSON-RPC WebSocket client. */
+export function createNodeClient(wsUrl: string): NodeClient {
+  let socket: WebSocket | undefined;
+  let current: ConnectionState = 'connecting';
+  let closedByUser = false;
+  let delayMs = reconnectDelayMinMs;
+  let nextId = 1;
+  const pending = new Map<number, Pending>();
+  const subs = new Set<Subscription>();
+  const byServerId = new Map<number, Subscription>();
+  const listeners = new Set<(state: ConnectionState) => void>();
+  let opened: Promise<void>;
+  let markOpen: () => void = () => undefined;
+
+  const setState = (next: ConnectionState): void => {
+    current = next;
+    for (const l of listeners) l(next);
+  };
+
+  const send = (method: string, params: Record<string, unknown>, id: number): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new RpcCallError(method, -32603, `no answer within ${rpcCallTimeoutMs} ms`, null));
+      }, rpcCallTimeoutMs);
+      pending.set(id, { method, resolve, reject, cancel: () => clearTimeout(timer) });
+      socket!.send(JSON.stringify({ jsonrpc: '2.0', method, params, id }));
+    });
+
+  const resubscribe = async (sub: Subscription): Promise<void> => {
+    const id = nextId++;
+    sub.serverId = id;
+    byServerId.set(id, sub);
+    await send('subscribe', { topic: sub.topic, ...sub.extra }, id);
+  };
+
+  const onMessage = (text: string): void => {
+    const reply = JSON.parse(text) as RpcReply;
+    if (reply.method === 'subscription' && reply.params) {
+      byServerId.get(reply.params.subscription)?.onEvent(reply.params.result);
+      return;
+    }
+    if (typeof reply.id !== 'number') return;
+    const waiter = pending.get(reply.id);
+    if (!waiter) return;
+    pending.delete(reply.id);
+    waiter.cancel();
+    if (reply.error) waiter.reject(new RpcCallError(waiter.method, reply.error.code, reply.error.message, reply.error.data));
+    else waiter.resolve(reply.result);
+  };
+
+  const connect = (): void => {
+    opened = new Promise<void>((resolve) => (markOpen = resolve));
+    setState('connecting');
+    const ws = new WebSocket(wsUrl);
+    socket = ws;
+    ws.onopen = () => {
+      delayMs = reconnectDelayMinMs;
+      setState('open');
+      markOpen();
+      byServerId.clear();
+      for (const sub of subs) void resubscribe(sub).catch(() => undefined);
+    };
+    ws.onmessage = (event: MessageEvent<string>) => onMessage(event.data);
+    ws.onclose = () => {
+      for (const [id, waiter] of pending) {
+        waiter.cancel();
+        waiter.reject(new RpcCallError(waiter.method, -32603, 'connection closed', null));
+        pending.delete(id);
+      }
+      setState('closed');
+      if (closedByUser) return;
+      setTimeout(connect, delayMs);
+      delayMs = Math.min(delayMs * 2, reconnectDelayMaxMs);
+    };
+  };
+  connect();
+
+  return {
+    async call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+      await opened;
+      return (await send(method, params, nextId++)) as T;
+    },
+    async subscribe<T>(topic: string, onEvent: (event: T) => void, extra: Record<string, unknown> = {}) {
+      const sub: Subscription = { topic, extra, onEvent: onEvent as (e: unknown) => void, serverId: -1 };
+      subs.add(sub);
+      await opened;
+      if (sub.serverId === -1) await resubscribe(sub);
+      return async () => {
+        subs.delete(sub);
+        byServerId.delete(sub.serverId);
+        if (current === 'open') await send('unsubscribe', { subscription: sub.serverId }, nextId++);
+      };
+    },
+    onState(listener) {
+      listeners.add(listener);
+      listener(current);
+      return () => listeners.delete(listener);
+    },
+    state: () => current,
+    close() {
+      closedByUser = true;
+      socket?.close();
+    },
+  };
+}
+
+/** One JSON-RPC call over HTTP (`POST /api/v1/rpc`), with an API key when the method needs a scope. */
+export async function httpRpc<T = unknown>(httpUrl: string, method: string, params: Record<string, unknown> = {}, options: { apiKey?: string } = {}): Promise<T> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (options.apiKey) headers['x-api-key'] = options.apiKey;
+  const response = await fetch(`${httpUrl}/api/v1/rpc`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }) });
+  const reply = (await response.json()) as RpcReply;
+  if (reply.error) throw new RpcCallError(method, reply.error.code, reply.error.message, reply.error.data);
+  return reply.result as T;
+}
+
+/** A REST GET under `/api/v1` (docs/api.md "REST"); error bodies become RpcCallError. */
+export async function restGet<T = unknown>(httpUrl: string, path: string): Promise<T> {
+  const response = await fetch(`${httpUrl}/api/v1${path}`);
+  const body = (await response.json()) as { error?: { code: number; message: string; data?: unknown } };
+  if (!response.ok || body.error) {
+    const e = body.error ?? { code: -32603, message: `HTTP ${response.status}` };
+    throw new RpcCallError(`GET ${path}`, e.code, e.message, e.data);
+  }
+  return body as T;
+}

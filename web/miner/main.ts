@@ -1,0 +1,137 @@
+/**
+ * web/miner.html: mines in the tab. Templates come from get_block_template and found blocks go to submit_block —
+ * both need the mine_blocks scope, so they are called over HTTP with the user's API key (a browser WebSocket
+ * cannot send headers). The template is refreshed on every new block (new_blocks over the WebSocket) and at least
+ * every templateRefreshMs; the hash-rate chart samples once a second. `window.weftMiner` exposes the counters.
+ */
+import { decodeHeader } from '../../src/codec/header.ts';
+import { decodeBlock, encodeBlock } from '../../src/codec/block.ts';
+import { bytesToBigIntBE, fromHex, toHash0x, toHex } from '../../src/util/bytes.ts';
+import { blockHash } from '../../src/consensus/pow.ts';
+import { formatRate, pushBounded, renderLineChart } from '../lib/chart.ts';
+import { createNodeClient, discoverNodeUrls, httpRpc, type NodeUrls } from '../lib/node-client.ts';
+import { openWasmBackend, openWebGpuBackend, type TabBackend } from './search-backends.ts';
+
+const templateRefreshMs = 5_000;
+const chartPointsMax = 60;
+
+interface Template { header: string; pre_pow_hash: string; target: string; difficulty: number; height: number; transactions: string[] }
+interface MinerCounters { running: boolean; backend: string; hashes: number; found: number; accepted: number; hashRate: number; lastError: string | null }
+
+declare global { interface Window { weftMiner?: { counters(): MinerCounters } } }
+
+const $ = <T extends HTMLElement = HTMLElement>(sel: string): T => document.querySelector(sel) as T;
+const counters: MinerCounters = { running: false, backend: '', hashes: 0, found: 0, accepted: 0, hashRate: 0, lastError: null };
+window.weftMiner = { counters: () => ({ ...counters }) };
+const rates: number[] = [];
+let stale = true;
+let backend: TabBackend | undefined;
+
+function showError(message: string | null): void {
+  counters.lastError = message;
+  $('#miner-error').hidden = message === null;
+  $('#miner-error').textContent = message ?? '';
+}
+
+/** The block bytes: the template's header with our nonce and the template's transactions (src/codec/block.ts). */
+function blockBytes(template: Template, nonce: bigint): Uint8Array {
+  const header = { ...decodeHeader(fromHex(template.header.slice(2))), nonce };
+  return encodeBlock({ header, transactions: template.transactions.map((t) => fromHex(t.slice(2))) });
+}
+
+async function mineLoop(urls: NodeUrls, apiKey: string, address: string): Promise<void> {
+  let template: Template | undefined;
+  let fetchedAt = 0;
+  let nonce = bytesToBigIntBE(crypto.getRandomValues(new Uint8Array(6)));
+  while (counters.running && backend) {
+    if (!template || stale || performance.now() - fetchedAt > templateRefreshMs) {
+      template = await httpRpc<Template>(urls.httpUrl, 'get_block_template', { miner_address: address, gpu_mining: backend.gpu }, { apiKey });
+      fetchedAt = performance.now();
+      stale = false;
+      $('#m-difficulty').textContent = String(template.difficulty);
+      $('#m-height').textContent = String(template.height);
+    }
+    const job = { prePowHash: fromHex(template.pre_pow_hash.slice(2)), target: BigInt(template.target), nonceStart: nonce, nonceCount: backend.batchNonces };
+    const result = await backend.search(job);
+    nonce += BigInt(backend.batchNonces);
+    counters.hashes += result.hashes;
+    if (result.nonce === null) continue;
+    counters.found++;
+    const bytes = blockBytes(template, result.nonce);
+    const hash = toHash0x(blockHash(decodeBlock(bytes).header));
+    const row = document.createElement('tr');
+    row.innerHTML = `<td>${template.height}</td><td class="mono"><a href="./index.html#/block/${hash}">${hash}</a></td><td>submitting</td>`;
+    $('#found tbody').prepend(row);
+    try {
+      const answer = await httpRpc<{ status: string }>(urls.httpUrl, 'submit_block', { block: `0x${toHex(bytes)}` }, { apiKey });
+      row.lastElementChild!.textContent = answer.status;
+      if (answer.status === 'accepted') counters.accepted++;
+    } catch (error) {
+      row.lastElementChild!.textContent = `rejected: ${(error as Error).message}`;
+    }
+    stale = true;
+  }
+}
+
+async function start(urls: NodeUrls): Promise<void> {
+  const apiKey = $<HTMLInputElement>('#api-key').value.trim();
+  const address = $<HTMLInputElement>('#miner-address').value.trim();
+  localStorage.setItem('weft-api-key', apiKey);
+  localStorage.setItem('weft-miner-address', address);
+  const choice = $<HTMLSelectElement>('#backend').value;
+  const threads = Math.max(1, Math.min(64, Number($<HTMLInputElement>('#threads').value) || 1));
+  showError(null);
+  try {
+    if (choice !== 'wasm') {
+      backend = await openWebGpuBackend().catch((error: unknown) => {
+        if (choice === 'webgpu') throw error;
+        return undefined;
+      });
+    }
+    backend ??= openWasmBackend(threads);
+  } catch (error) {
+    return showError(`Cannot start ${choice}: ${(error as Error).message}`);
+  }
+  counters.running = true;
+  counters.backend = backend.name;
+  $('#m-backend').textContent = backend.name;
+  $('#m-state').textContent = 'mining';
+  $<HTMLButtonElement>('#start').disabled = true;
+  $<HTMLButtonElement>('#stop').disabled = false;
+  mineLoop(urls, apiKey, address).catch((error: unknown) => showError(`Mining stopped: ${(error as Error).message}`)).finally(stop);
+}
+
+function stop(): void {
+  counters.running = false;
+  backend?.close();
+  backend = undefined;
+  $('#m-state').textContent = 'stopped';
+  $<HTMLButtonElement>('#start').disabled = false;
+  $<HTMLButtonElement>('#stop').disabled = true;
+}
+
+async function main(): Promise<void> {
+  const urls = await discoverNodeUrls(location);
+  $<HTMLInputElement>('#api-key').value = localStorage.getItem('weft-api-key') ?? '';
+  $<HTMLInputElement>('#miner-address').value = localStorage.getItem('weft-miner-address') ?? '';
+  $<HTMLInputElement>('#threads').max = String(navigator.hardwareConcurrency || 4);
+  $('#start').addEventListener('click', () => void start(urls));
+  $('#stop').addEventListener('click', stop);
+  const client = createNodeClient(urls.wsUrl);
+  await client.subscribe('new_blocks', () => (stale = true));
+  let last = 0;
+  setInterval(() => {
+    const rate = counters.hashes - last;
+    last = counters.hashes;
+    counters.hashRate = counters.running ? rate : 0;
+    pushBounded(rates, counters.hashRate, chartPointsMax);
+    renderLineChart(document.querySelector('#m-chart') as SVGSVGElement, rates);
+    $('#m-rate').textContent = formatRate(counters.hashRate);
+    $('#m-rate-v').textContent = formatRate(counters.hashRate);
+    $('#m-hashes').textContent = String(counters.hashes);
+    $('#m-found').textContent = String(counters.found);
+    $('#m-accepted').textContent = String(counters.accepted);
+  }, 1000);
+}
+
+void main().catch((error: unknown) => showError(`Cannot reach the node: ${(error as Error).message}`));

@@ -1,0 +1,50 @@
+/**
+ * Creating, importing and unlocking the tab's wallet with the isomorphic src/wallet: BIP39 mnemonic, BIP32 keys,
+ * keystore sealed under the user's password (scrypt + XChaCha20-Poly1305, docs/wallet.md). The key derived from the
+ * password is held in memory only while the page is open; the sealed file is all that IndexedDB ever sees.
+ */
+import type { RandomBytes } from '../../src/crypto/keys.ts';
+import { createKeystoreKey, openKeystore, sealKeystore, type KeystoreKey } from '../../src/wallet/keystore.ts';
+import { newWalletPayload, openWallet, parseWalletPayload, type Wallet, type WalletNetwork } from '../../src/wallet/wallet.ts';
+import type { WalletDb } from './wallet-db.ts';
+
+/** The browser's CSPRNG (Web Crypto), the random source src/wallet takes as a parameter. */
+export const browserRandomBytes: RandomBytes = (length) => crypto.getRandomValues(new Uint8Array(length));
+
+export interface UnlockedWallet {
+  readonly wallet: Wallet;
+  readonly key: KeystoreKey;
+}
+
+/** Passwords shorter than this are refused at creation (the keystore is only as strong as its password). */
+export const walletPasswordCharsMin = 8;
+
+/** Creates a wallet (fresh 24-word mnemonic, or `mnemonic` to import a backup) with its first address, and saves it. */
+export async function createBrowserWallet(
+  db: WalletDb,
+  options: { name: string; network: WalletNetwork; password: string; mnemonic?: string },
+): Promise<UnlockedWallet> {
+  if (options.password.length < walletPasswordCharsMin) throw new Error(`password: at least ${walletPasswordCharsMin} characters`);
+  if ((await db.loadKeystore(options.name)) !== undefined) throw new Error(`a wallet named "${options.name}" exists already`);
+  const payload = newWalletPayload(browserRandomBytes, options.mnemonic);
+  const wallet = openWallet({ name: options.name, network: options.network, payload });
+  wallet.createAddress('standard');
+  const key = createKeystoreKey(options.password, { name: options.name, network: options.network.name }, browserRandomBytes);
+  const unlocked = { wallet, key };
+  await saveBrowserWallet(db, unlocked);
+  return unlocked;
+}
+
+/** Opens the sealed keystore `name` with `password` (wrong password → WalletPassphraseError, -32001). */
+export async function unlockBrowserWallet(db: WalletDb, name: string, password: string, network: WalletNetwork): Promise<UnlockedWallet> {
+  const file = await db.loadKeystore(name);
+  if (file === undefined) throw new Error(`no wallet named "${name}" in this browser`);
+  if (file.network !== network.name) throw new Error(`wallet "${name}" is for ${file.network}, the node runs ${network.name}`);
+  const opened = openKeystore(file, password);
+  return { wallet: openWallet({ name, network, payload: parseWalletPayload(opened.payload) }), key: opened.key };
+}
+
+/** Re-seals the wallet (fresh nonce, same key: no scrypt) after a change such as a new address. */
+export async function saveBrowserWallet(db: WalletDb, unlocked: UnlockedWallet): Promise<void> {
+  await db.saveKeystore(sealKeystore(unlocked.key, unlocked.wallet.payload(), browserRandomBytes));
+}

@@ -1,0 +1,80 @@
+/**
+ * The wallet page (web/wallet.html): connects to the node, then either unlocks a sealed wallet from IndexedDB or
+ * creates / imports one (BIP39), and hands the unlocked wallet to wallet-view.ts. Keys exist in this tab's memory
+ * only while unlocked; "Lock" reloads the page, dropping them.
+ */
+import type { WalletNetwork } from '../../src/wallet/wallet.ts';
+import { createNodeClient, discoverNodeUrls, type NodeClient } from '../lib/node-client.ts';
+import { openWalletDb, type WalletDb } from './wallet-db.ts';
+import { createBrowserWallet, unlockBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
+import { nodeNetwork } from './wallet-network.ts';
+import { showWallet } from './wallet-view.ts';
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+function busy<T>(form: HTMLFormElement, work: () => Promise<T>): Promise<T | undefined> {
+  const button = form.querySelector('button')!;
+  button.disabled = true;
+  $('error').textContent = '';
+  return work()
+    .catch((error: unknown) => {
+      $('error').textContent = error instanceof Error ? error.message : String(error);
+      return undefined;
+    })
+    .finally(() => {
+      button.disabled = false;
+    });
+}
+
+async function setup(link: NodeClient, db: WalletDb, network: WalletNetwork): Promise<void> {
+  const names = await db.keystoreNames();
+  const unlockForm = $<HTMLFormElement>('unlock-form');
+  unlockForm.hidden = names.length === 0;
+  $<HTMLSelectElement>('unlock-name').replaceChildren(...names.map((n) => new Option(n, n)));
+  $('setup').hidden = false;
+
+  const open = (unlocked: UnlockedWallet, mnemonic?: string) => {
+    $('setup').hidden = true;
+    $('wallet').hidden = false;
+    if (mnemonic !== undefined) {
+      $('backup-words').textContent = mnemonic;
+      $('backup').hidden = false;
+      $('backup-done').onclick = () => {
+        $('backup').hidden = true;
+        $('backup-words').textContent = '';
+      };
+    }
+    showWallet(link, db, unlocked);
+  };
+  unlockForm.onsubmit = (event) => {
+    event.preventDefault();
+    void busy(unlockForm, async () => {
+      open(await unlockBrowserWallet(db, $<HTMLSelectElement>('unlock-name').value, $<HTMLInputElement>('unlock-password').value, network));
+    });
+  };
+  const createForm = $<HTMLFormElement>('create-form');
+  createForm.onsubmit = (event) => {
+    event.preventDefault();
+    void busy(createForm, async () => {
+      const typed = $<HTMLTextAreaElement>('create-mnemonic').value.trim();
+      const options = { name: $<HTMLInputElement>('create-name').value, network, password: $<HTMLInputElement>('create-password').value };
+      const unlocked = await createBrowserWallet(db, typed ? { ...options, mnemonic: typed } : options);
+      open(unlocked, typed ? undefined : unlocked.wallet.payload().mnemonic);
+    });
+  };
+  $('lock').onclick = () => location.reload();
+}
+
+async function main(): Promise<void> {
+  try {
+    const link = createNodeClient((await discoverNodeUrls(location)).wsUrl);
+    const network = await nodeNetwork(link);
+    $('node-status').textContent = `connected to ${network.name} (chain ${network.chainId})`;
+    await setup(link, await openWalletDb(), network);
+  } catch (error) {
+    $('node-status').textContent = 'not connected';
+    $('error').textContent = error instanceof Error ? error.message : String(error);
+  }
+}
+
+void main();

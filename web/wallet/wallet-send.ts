@@ -1,0 +1,53 @@
+/**
+ * Sending from the tab: the transfer is built and signed here with src/wallet (buildTransfer), and only its
+ * canonical bytes leave the tab, through the public send_raw_transaction. The nonce is the account nonce from a
+ * verified proof plus this wallet's own transactions still pending (the node's mempool keeps per-address queues).
+ */
+import { decodeAddress } from '../../src/crypto/address.ts';
+import { coinsToUnits } from '../../src/crypto/amount.ts';
+import { buildTransfer } from '../../src/wallet/transfer.ts';
+import type { Wallet } from '../../src/wallet/wallet.ts';
+import { toHash0x, toHex } from '../../src/util/bytes.ts';
+import { fetchVerifiedBalance } from './wallet-balance.ts';
+import { browserRandomBytes } from './wallet-keys.ts';
+import type { NodeClient } from '../lib/node-client.ts';
+
+export interface SendRequest {
+  readonly from: string;
+  readonly to: string;
+  /** Coins as typed (decimal text, at most 8 decimals). */
+  readonly amount: string;
+  readonly fee: string;
+  readonly memo?: string;
+}
+
+/** Decimal text → base units, with the node's rule (≤ 8 decimals, positive where required). */
+export function parseCoins(text: string, label: string, allowZero = false): bigint {
+  const trimmed = text.trim();
+  if (!/^\d+(\.\d+)?$/.test(trimmed)) throw new Error(`${label}: expected a number of coins, e.g. 1.5`);
+  const units = coinsToUnits(Number(trimmed));
+  if (units === 0n && !allowZero) throw new Error(`${label}: must be more than 0`);
+  return units;
+}
+
+export async function sendFromTab(
+  link: NodeClient,
+  wallet: Wallet,
+  request: SendRequest,
+  pendingOwn: number,
+): Promise<{ hash: string; status: string }> {
+  const hrp = wallet.network.hrp;
+  const from = decodeAddress(request.from, hrp);
+  const to = decodeAddress(request.to, hrp);
+  const amount = parseCoins(request.amount, 'amount');
+  const fee = parseCoins(request.fee, 'fee', true);
+  const balance = await fetchVerifiedBalance(link, request.from, hrp);
+  if (balance.status !== 'verified') throw new Error(`cannot send: balance proof failed (${balance.error})`);
+  if (balance.account.balance < amount + fee) throw new Error('insufficient verified balance for amount + fee');
+  const memo = request.memo ? new TextEncoder().encode(request.memo) : undefined;
+  const nonce = balance.account.nonce + BigInt(pendingOwn);
+  const built = buildTransfer(wallet, { from, to, amount, fee, nonce, ...(memo ? { memo } : {}) }, browserRandomBytes);
+  const answer = await link.call<{ hash: string; status: string }>('send_raw_transaction', { transaction: `0x${toHex(built.bytes)}` });
+  if (answer.hash !== toHash0x(built.hash)) throw new Error(`node answered hash ${answer.hash}, the tab computed ${toHash0x(built.hash)}`);
+  return answer;
+}

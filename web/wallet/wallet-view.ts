@@ -1,0 +1,144 @@
+/**
+ * The unlocked wallet's page section: addresses with verified balances, send, history, sign and verify. Every
+ * balance shown comes from a proof checked in the tab (wallet-balance.ts); a failed proof shows "failed" and the
+ * reason, never a number.
+ */
+import { decodeAddress } from '../../src/crypto/address.ts';
+import { formatUnits } from '../../src/crypto/amount.ts';
+import { fromHex, toHex } from '../../src/util/bytes.ts';
+import { verifyMessage, type MessageSignatureType } from '../../src/wallet/message.ts';
+import { fetchVerifiedBalance } from './wallet-balance.ts';
+import type { WalletDb } from './wallet-db.ts';
+import { pendingSends, recordAddressEvent, refreshPending } from './wallet-history.ts';
+import { browserRandomBytes, saveBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
+import { sendFromTab } from './wallet-send.ts';
+import type { NodeClient } from '../lib/node-client.ts';
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const errorBox = () => $<HTMLParagraphElement>('error');
+/** Live subscriptions per page: the node allows 10 per connection; one is new_blocks. */
+const addressSubscriptionsMax = 8;
+/** Balance refreshes on new blocks are spaced by at least this. */
+const refreshSpacingMs = 1_500;
+
+function fill(select: HTMLSelectElement, values: readonly string[]): void {
+  const keep = select.value;
+  select.replaceChildren(...values.map((v) => new Option(v, v)));
+  if (values.includes(keep)) select.value = keep;
+}
+
+export function showWallet(link: NodeClient, db: WalletDb, unlocked: UnlockedWallet): { close(): void } {
+  const { wallet } = unlocked;
+  const unsubscribes: (() => Promise<void>)[] = [];
+  const texts = () => wallet.addresses().filter((a) => a.type === 'standard').map((a) => a.text);
+  let lastRefresh = 0;
+
+  const renderAddresses = () => {
+    const body = $<HTMLTableElement>('addresses').tBodies[0]!;
+    const have = new Set([...body.rows].map((r) => r.dataset['address']));
+    for (const text of texts()) {
+      if (have.has(text)) continue;
+      const row = body.insertRow();
+      row.dataset['address'] = text;
+      row.insertCell().textContent = text;
+      Object.assign(row.insertCell(), { className: 'num', textContent: '…' });
+      row.insertCell().textContent = 'checking';
+    }
+    for (const id of ['send-from', 'sign-address']) fill($<HTMLSelectElement>(id), texts());
+  };
+
+  const refreshBalances = async () => {
+    lastRefresh = Date.now();
+    for (const row of $<HTMLTableElement>('addresses').tBodies[0]!.rows) {
+      const result = await fetchVerifiedBalance(link, row.dataset['address']!, wallet.network.hrp);
+      const [, balanceCell, proofCell] = row.cells;
+      if (result.status === 'verified') {
+        balanceCell!.textContent = formatUnits(result.account.balance);
+        proofCell!.textContent = 'verified';
+        proofCell!.className = 'verified';
+        proofCell!.title = `state proof at block ${result.blockHash}`;
+      } else {
+        balanceCell!.textContent = '—';
+        proofCell!.textContent = 'failed';
+        proofCell!.className = 'failed';
+        proofCell!.title = result.error;
+      }
+    }
+  };
+
+  const renderHistory = async () => {
+    const rows = await refreshPending(link, db, wallet.name);
+    const body = $<HTMLTableElement>('history').tBodies[0]!;
+    body.replaceChildren(
+      ...rows.map((r) => {
+        const tr = document.createElement('tr');
+        tr.dataset['hash'] = r.hash;
+        for (const text of [r.hash, r.type, r.amount, r.status]) tr.insertCell().textContent = text;
+        return tr;
+      }),
+    );
+  };
+
+  const subscribeAddresses = async () => {
+    for (const text of texts().slice(0, addressSubscriptionsMax)) {
+      unsubscribes.push(await link.subscribe('address_transactions', (e) => void recordAddressEvent(db, wallet.name, e).then(renderHistory), { address: text }));
+    }
+  };
+
+  const guard = (work: () => Promise<void>) => async (event?: Event) => {
+    event?.preventDefault();
+    errorBox().textContent = '';
+    try {
+      await work();
+    } catch (error) {
+      errorBox().textContent = error instanceof Error ? error.message : String(error);
+    }
+  };
+
+  $('wallet-name').textContent = wallet.name;
+  $('new-address').onclick = guard(async () => {
+    wallet.createAddress('standard');
+    await saveBrowserWallet(db, unlocked);
+    renderAddresses();
+    await refreshBalances();
+  });
+  $('refresh').onclick = guard(async () => {
+    await refreshBalances();
+    await renderHistory();
+  });
+  $('send-form').onsubmit = guard(async () => {
+    const from = $<HTMLSelectElement>('send-from').value;
+    const pending = pendingSends(await db.history(wallet.name), from);
+    const request = { from, to: $<HTMLInputElement>('send-to').value.trim(), amount: $<HTMLInputElement>('send-amount').value, fee: $<HTMLInputElement>('send-fee').value };
+    const sent = await sendFromTab(link, wallet, request, pending);
+    await db.putHistory({ wallet: wallet.name, hash: sent.hash, type: 'outgoing', address: from, counterparty: request.to, amount: request.amount, status: sent.status, timeMs: Date.now() });
+    $('send-result').textContent = `sent ${sent.hash} (${sent.status})`;
+    await renderHistory();
+  });
+  $('sign-form').onsubmit = guard(async () => {
+    const address = decodeAddress($<HTMLSelectElement>('sign-address').value, wallet.network.hrp);
+    const type = $<HTMLSelectElement>('sign-type').value as MessageSignatureType;
+    const signature = wallet.signMessage(address, $<HTMLTextAreaElement>('sign-message').value, type, browserRandomBytes(32));
+    $('sign-result').textContent = `0x${toHex(signature)}`;
+  });
+  $('verify-form').onsubmit = guard(async () => {
+    const address = decodeAddress($<HTMLInputElement>('verify-address').value.trim(), wallet.network.hrp);
+    const sigText = $<HTMLInputElement>('verify-signature').value.trim().replace(/^0x/, '');
+    const signature = /^([0-9a-f]{2})+$/i.test(sigText) ? fromHex(sigText.toLowerCase()) : new Uint8Array(0);
+    const valid = verifyMessage(address, $<HTMLTextAreaElement>('verify-message').value, signature, $<HTMLSelectElement>('verify-type').value as MessageSignatureType);
+    $('verify-result').textContent = valid ? 'valid signature' : 'invalid signature';
+  });
+
+  renderAddresses();
+  void guard(async () => {
+    await refreshBalances();
+    await renderHistory();
+    await subscribeAddresses();
+    unsubscribes.push(
+      await link.subscribe('new_blocks', () => {
+        if (Date.now() - lastRefresh >= refreshSpacingMs) void refreshBalances().then(renderHistory);
+      }),
+    );
+  })();
+  return { close: () => unsubscribes.forEach((u) => void u().catch(() => undefined)) };
+}
