@@ -5,7 +5,7 @@
  * gracefully (a courtesy `reject` still goes out) with a hard destroy after a short linger.
  */
 import { connect, type Socket } from 'node:net';
-import type { DuplexPort } from '../../src/p2p/transport.ts';
+import { createPortInbox, type DuplexPort } from '../../src/p2p/transport.ts';
 
 /** After close(), a socket whose peer does not finish the TCP close is destroyed after this. */
 const socketLingerMs = 2_000;
@@ -14,28 +14,16 @@ const dialTimeoutMs = 10_000;
 
 export function socketPort(socket: Socket): DuplexPort {
   socket.setNoDelay(true);
-  let dataCallback: ((bytes: Uint8Array) => void) | undefined;
-  let closeCallback: (() => void) | undefined;
-  const inbox: Uint8Array[] = [];
-  let closed = false;
+  const inbox = createPortInbox();
   let corked = false;
-  const onClosed = (): void => {
-    if (closed) return;
-    closed = true;
-    closeCallback?.();
-  };
-  socket.on('data', (chunk: Buffer) => {
-    const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (dataCallback) dataCallback(bytes);
-    else inbox.push(bytes.slice());
-  });
-  socket.on('close', onClosed);
+  socket.on('data', (chunk: Buffer) => inbox.deliver(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+  socket.on('close', inbox.closed);
   // 'error' is always followed by 'close'; without a listener it would crash the process.
   socket.on('error', () => undefined);
   return {
     framing: 'stream',
     send(bytes) {
-      if (closed || socket.destroyed || !socket.writable) return;
+      if (inbox.isClosed() || socket.destroyed || !socket.writable) return;
       if (!corked) {
         corked = true;
         socket.cork();
@@ -46,20 +34,14 @@ export function socketPort(socket: Socket): DuplexPort {
       }
       socket.write(bytes);
     },
-    onData(callback) {
-      dataCallback = callback;
-      for (const bytes of inbox.splice(0)) callback(bytes);
-    },
-    onClose(callback) {
-      closeCallback = callback;
-      if (closed) callback();
-    },
+    onData: inbox.onData,
+    onClose: inbox.onClose,
     close() {
       if (socket.destroyed) return;
       socket.end();
       setTimeout(() => socket.destroy(), socketLingerMs).unref();
       // The session learns of the close at once; the bytes already written still drain.
-      onClosed();
+      inbox.closed();
     },
   };
 }

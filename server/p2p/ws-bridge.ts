@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { noiseMessageBytesMax } from '../../src/p2p/noise/cipher-state.ts';
 import type { P2pNode } from '../../src/p2p/p2p-node.ts';
-import type { DuplexPort } from '../../src/p2p/transport.ts';
+import { createPortInbox, type DuplexPort } from '../../src/p2p/transport.ts';
 
 export const p2pBridgePath = '/p2p';
 /** RFC 6455 §7.4.1: the endpoint received a type of data it cannot accept. */
@@ -23,43 +23,27 @@ function toBytes(data: RawData): Uint8Array {
 
 /** Wraps an open WebSocket (server or client side) as a message-framed DuplexPort. */
 export function webSocketPort(ws: WebSocket): DuplexPort {
-  let dataCallback: ((bytes: Uint8Array) => void) | undefined;
-  let closeCallback: (() => void) | undefined;
-  const inbox: Uint8Array[] = [];
-  let closed = false;
-  const onClosed = (): void => {
-    if (closed) return;
-    closed = true;
-    closeCallback?.();
-  };
+  const inbox = createPortInbox();
   ws.binaryType = 'nodebuffer';
   ws.on('message', (data, isBinary) => {
     if (!isBinary) {
       ws.close(unsupportedDataCloseCode, 'binary messages only');
-      return onClosed();
+      return inbox.closed();
     }
-    const bytes = toBytes(data);
-    if (dataCallback) dataCallback(bytes);
-    else inbox.push(bytes.slice());
+    inbox.deliver(toBytes(data));
   });
-  ws.on('close', onClosed);
+  ws.on('close', inbox.closed);
   ws.on('error', () => undefined);
   return {
     framing: 'message',
     send(bytes) {
-      if (!closed && ws.readyState === ws.OPEN) ws.send(bytes, { binary: true });
+      if (!inbox.isClosed() && ws.readyState === ws.OPEN) ws.send(bytes, { binary: true });
     },
-    onData(callback) {
-      dataCallback = callback;
-      for (const bytes of inbox.splice(0)) callback(bytes);
-    },
-    onClose(callback) {
-      closeCallback = callback;
-      if (closed) callback();
-    },
+    onData: inbox.onData,
+    onClose: inbox.onClose,
     close() {
       ws.close();
-      onClosed();
+      inbox.closed();
     },
   };
 }

@@ -91,3 +91,44 @@ export function createMemoryPortPair(options: MemoryPortOptions = {}): [DuplexPo
   }
   return [port('a'), port('b')];
 }
+
+/**
+ * The receiving half every socket adapter (TCP, the node's WebSocket bridge, the tab's WebSocket) shares: bytes that
+ * arrive before `onData` is registered wait in order, `onClose` fires exactly once (at once when already closed).
+ */
+export interface PortInbox {
+  /** Hands bytes to the data callback, or keeps a copy until there is one. */
+  deliver(bytes: Uint8Array): void;
+  /** Marks the port closed and tells the close callback, once. */
+  closed(): void;
+  isClosed(): boolean;
+  onData(callback: (bytes: Uint8Array) => void): void;
+  onClose(callback: () => void): void;
+}
+
+export function createPortInbox(): PortInbox {
+  let dataCallback: ((bytes: Uint8Array) => void) | undefined;
+  let closeCallback: (() => void) | undefined;
+  const waiting: Uint8Array[] = [];
+  let isClosed = false;
+  return {
+    deliver(bytes) {
+      if (dataCallback) dataCallback(bytes);
+      else waiting.push(bytes.slice());
+    },
+    closed() {
+      if (isClosed) return;
+      isClosed = true;
+      closeCallback?.();
+    },
+    isClosed: () => isClosed,
+    onData(callback) {
+      dataCallback = callback;
+      for (const bytes of waiting.splice(0)) callback(bytes);
+    },
+    onClose(callback) {
+      closeCallback = callback;
+      if (isClosed) callback();
+    },
+  };
+}
