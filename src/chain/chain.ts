@@ -10,7 +10,6 @@
 import { decodeBlock, encodeBlock, type Block } from '../codec/block.ts';
 import { decodeHeader, encodeHeader, type BlockHeader } from '../codec/header.ts';
 import { createGhostdagEngine, type BlockId, type GhostdagData, type GhostdagEngine } from '../consensus/ghostdag.ts';
-import { InvalidParentsError, MergesetTooLargeError } from '../consensus/ghostdag-errors.ts';
 import { genesisHash, type NetworkParams } from '../consensus/params.ts';
 import { blockHash, compactToTarget, workFromTarget } from '../consensus/pow.ts';
 import { assert } from '../errors.ts';
@@ -25,7 +24,7 @@ import { createOrphanPool, type OrphanPool } from './orphan-pool.ts';
 import { createBoundedSet } from '../util/bounded-set.ts';
 import { invalidBlocksMax } from '../limits.ts';
 import { validateBodyInIsolation } from './validate-body.ts';
-import { validateHeaderInContext, validateHeaderInIsolation, validatePow } from './validate-header.ts';
+import { ghostdagOfParents, validateHeaderAgainstParent, validateHeaderInIsolation, validatePow } from './validate-header.ts';
 import { nobleVerifier, type SignatureVerifier } from '../crypto/verifier.ts';
 import { createPendingStore } from './pending-store.ts';
 import type { AccountLookup, BlockStateInput, ChainStateMachine, ChainStateMachineFactory } from './state-port.ts';
@@ -209,23 +208,9 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     const encoded = encodeBlock(block);
     const parentIds = header.parents.map(toHex);
     const work = workOfBits(header.bits);
-    let data: GhostdagData;
-    try {
-      data = engine.computeBlock(parentIds, work);
-    } catch (cause) {
-      if (cause instanceof MergesetTooLargeError) throw new BlockRuleError('context.mergeset.too-large', cause.message);
-      if (cause instanceof InvalidParentsError) throw new BlockRuleError('context.parents.redundant', cause.message);
-      throw cause;
-    }
+    const data = ghostdagOfParents(engine, parentIds, work);
     const sp = index.get(data.selectedParent!)!;
-    const rules = childRules(sp);
-    validateHeaderInContext(header, {
-      ghostdag: data,
-      mergesetSize: data.mergesetBlues.length + data.mergesetReds.length,
-      selectedParentDaaScore: sp.header.daaScore,
-      expectedBits: rules.bits,
-      pastMedianTimeMs: rules.minTimestampMs - 1,
-    });
+    validateHeaderAgainstParent(header, data, sp, params);
     // Body in context: the state root (DESIGN.md §3) — the mergeset accepted onto the selected parent's state.
     const stateInput: BlockStateInput = { ghostdag: data, mergeset: orderedMergesetOf(engine, data), miner: header.miner, daaScore: header.daaScore };
     const prepared = machine?.prepareBlock(stateInput, { id, hash, header, transactions });

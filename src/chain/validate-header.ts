@@ -3,12 +3,15 @@
  * then in context (parents known, GHOSTDAG, DAA, timestamps). Nothing is written before all stages pass.
  */
 import type { BlockHeader } from '../codec/header.ts';
-import type { GhostdagData } from '../consensus/ghostdag.ts';
+import type { BlockId, GhostdagData, GhostdagEngine } from '../consensus/ghostdag.ts';
+import { InvalidParentsError, MergesetTooLargeError } from '../consensus/ghostdag-errors.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import { compactToTarget, hashMeetsTarget } from '../consensus/pow.ts';
 import { headerParentsMax } from '../limits.ts';
 import { compareBytes } from '../util/bytes.ts';
 import { BlockRuleError } from './errors.ts';
+import type { IndexedBlock } from './block-index.ts';
+import { expectedBits, pastMedianTimeMs } from './difficulty-window.ts';
 
 export const headerVersion = 1;
 
@@ -79,4 +82,26 @@ export function validateHeaderInContext(header: BlockHeader, ctx: HeaderContext)
   if (header.daaScore !== daaScore) {
     throw new BlockRuleError('context.daa-score.mismatch', `DAA score ${header.daaScore}, expected ${daaScore}`);
   }
+}
+
+/** GHOSTDAG for a header's parents, with the engine's DAG-rule failures turned into the block's coded rule errors. */
+export function ghostdagOfParents(engine: Pick<GhostdagEngine, 'computeBlock'>, parentIds: readonly BlockId[], work: bigint): GhostdagData {
+  try {
+    return engine.computeBlock(parentIds, work);
+  } catch (cause) {
+    if (cause instanceof MergesetTooLargeError) throw new BlockRuleError('context.mergeset.too-large', cause.message);
+    if (cause instanceof InvalidParentsError) throw new BlockRuleError('context.parents.redundant', cause.message);
+    throw cause;
+  }
+}
+
+/** The context stage against the selected parent: its DAA window's bits, its past median time, GHOSTDAG's figures. */
+export function validateHeaderAgainstParent(header: BlockHeader, ghostdag: GhostdagData, selectedParent: IndexedBlock, params: NetworkParams): void {
+  validateHeaderInContext(header, {
+    ghostdag,
+    mergesetSize: ghostdag.mergesetBlues.length + ghostdag.mergesetReds.length,
+    selectedParentDaaScore: selectedParent.header.daaScore,
+    expectedBits: expectedBits(params, selectedParent),
+    pastMedianTimeMs: pastMedianTimeMs(params, selectedParent),
+  });
 }

@@ -10,12 +10,10 @@
  * PoW was checked before they were stored — the store is the client's own), so a reloaded tab resumes at once.
  */
 import { createIndexedBlock, type IndexedBlock } from '../chain/block-index.ts';
-import { expectedBits, pastMedianTimeMs } from '../chain/difficulty-window.ts';
 import { BlockRuleError } from '../chain/errors.ts';
-import { validateHeaderInContext, validateHeaderInIsolation, validatePow } from '../chain/validate-header.ts';
+import { ghostdagOfParents, validateHeaderAgainstParent, validateHeaderInIsolation, validatePow } from '../chain/validate-header.ts';
 import { decodeHeader, encodeHeader, type BlockHeader } from '../codec/header.ts';
 import { createGhostdagEngine, type BlockId, type GhostdagEngine } from '../consensus/ghostdag.ts';
-import { InvalidParentsError, MergesetTooLargeError } from '../consensus/ghostdag-errors.ts';
 import { genesisHash, type NetworkParams } from '../consensus/params.ts';
 import { blockHash, compactToTarget, workFromTarget } from '../consensus/pow.ts';
 import { equalBytes, toHash0x, toHex } from '../util/bytes.ts';
@@ -116,22 +114,8 @@ export async function openLightChain(options: LightChainOptions): Promise<LightC
       throw new LightSyncError('header-disconnected', `header ${toHash0x(hash)} names parent 0x${missing}, which is neither known nor earlier in the page`, { headerHash: toHash0x(hash) });
     }
     const work = workFromTarget(target);
-    let data;
-    try {
-      data = engine.computeBlock(parentIds, work);
-    } catch (cause) {
-      if (cause instanceof MergesetTooLargeError) throw new BlockRuleError('context.mergeset.too-large', cause.message);
-      if (cause instanceof InvalidParentsError) throw new BlockRuleError('context.parents.redundant', cause.message);
-      throw cause;
-    }
-    const sp = index.get(data.selectedParent!)!;
-    validateHeaderInContext(header, {
-      ghostdag: data,
-      mergesetSize: data.mergesetBlues.length + data.mergesetReds.length,
-      selectedParentDaaScore: sp.header.daaScore,
-      expectedBits: expectedBits(params, sp),
-      pastMedianTimeMs: pastMedianTimeMs(params, sp),
-    });
+    const data = ghostdagOfParents(engine, parentIds, work);
+    validateHeaderAgainstParent(header, data, index.get(data.selectedParent!)!, params);
     const entry = insert(id, hash, header, parentIds, work);
     staged.push({ seq: entry.seq, hash, bytes: encodeHeader(header) });
   };
