@@ -314,6 +314,8 @@ describe('REST', () => {
     expect(metrics.text).toMatch(/weft_rpc_requests_total\{method="get_block_height",code="0",transport="http"\} \d+/);
     expect(metrics.text).toMatch(/weft_block_height \d+/);
     expect(metrics.text).toContain('weft_hash_rate_hashes_per_second{scope="network"}');
-    expect((await t.get('/')).text).toContain('<title>Weft node</title>');
+    // The status page always answers at /status; '/' is the web app once `npm run build` made dist/web.
+    expect((await t.get('/status')).text).toContain('<title>Weft node</title>');
+    expect((await t.get('/')).text).toMatch(/<title>Weft (explorer|node)<\/title>/);
   });
 });
