@@ -5,6 +5,7 @@ import type { Block } from '../src/codec/block.ts';
 import { encodeHeader } from '../src/codec/header.ts';
 import { regtestParams } from '../src/consensus/params.ts';
 import { blockHash } from '../src/consensus/pow.ts';
+import type { MisbehaviourEvent, P2pNodeOptions } from '../src/p2p/p2p-node.ts';
 import { InvType, MessageType } from '../src/p2p/messages.ts';
 import { P2pErrorCode } from '../src/p2p/errors.ts';
 import { toHex } from '../src/util/bytes.ts';
@@ -118,13 +119,14 @@ describe('transaction relay', () => {
 });
 
 describe('misbehaviour', () => {
-  async function victim() {
+  async function victim(options: Partial<P2pNodeOptions> = {}) {
     net = createMemoryNet();
-    return net.addNode(blocks.slice(0, 10));
+    return net.addNode(blocks.slice(0, 10), options);
   }
 
   it('bans a peer that sends a block with invalid proof of work, and keeps its chain', async () => {
-    const a = await victim();
+    const misbehaviour: MisbehaviourEvent[] = [];
+    const a = await victim({ onMisbehaviour: (event) => misbehaviour.push(event) });
     const key = newStaticKey();
     const harness = await connectHarness(net.open(a.port), { network: 'regtest', version: versionFor(regtestParams), staticKey: key });
     const block = makeBlock(a.chain, { grind: false, mutate: (h) => ({ ...h, bits: 0x1d00ffff }) });
@@ -135,6 +137,9 @@ describe('misbehaviour', () => {
     expect(reject).toMatchObject({ code: P2pErrorCode.InvalidBlockRelayed, banScore: 100 });
     expect(a.node.isBanned(`node:${toHex(key.publicKey)}`)).toBe(true);
     expect(a.chain.blockCount()).toBe(11);
+    // The node's alert monitor hears of both: the invalid block and the ban (security alerts, docs/alerts.md).
+    expect(misbehaviour.map((e) => e.kind)).toEqual(['invalid_block', 'banned']);
+    expect(misbehaviour[0]!.reason).toBe('pow.insufficient');
     // The same identity is refused on reconnect.
     await expect(connectHarness(net.open(a.port), { network: 'regtest', version: versionFor(regtestParams), staticKey: key })).rejects.toThrow();
   });

@@ -110,7 +110,16 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   };
 
   // Transactions relay through the pool: peers' go through admission, admitted ones are announced (docs/p2p.md).
-  const p2p = await startP2p({ config, chain, logger, version: nodeVersion, txPort: mempoolRelayPort(mempool.pool) });
+  // Bans and invalid blocks feed the alert monitor (security alerts); the monitor starts with the HTTP routes below.
+  let alertsLate: NodeAlerts | undefined;
+  const p2p = await startP2p({
+    config,
+    chain,
+    logger,
+    version: nodeVersion,
+    txPort: mempoolRelayPort(mempool.pool),
+    onMisbehaviour: (event) => (event.kind === 'banned' ? alertsLate?.monitor.notePeerBanned(event.peer, event.reason) : alertsLate?.monitor.noteInvalidBlock()),
+  });
   // syncStatus (percent, blocks/s, ETA) is read by /health and get_info next to synced.
   const node = { version: nodeVersion, startedAtMs: startedAt, clock: systemClock, synced: () => p2p.syncStatus().synced, syncStatus: () => p2p.syncStatus() };
   // get_block_template: the same builder the local miner uses (mempool selection, state root).
@@ -167,6 +176,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   });
   const httpPort = api.httpPort;
   if (!alerts) throw new Error('alerts were not mounted');
+  alertsLate = alerts;
   alerts.start({ peerCount: () => p2p.node.peerCount(), peerVersions: () => p2p.node.peers().map((p) => p.userAgent) });
   const pruneTokens = setInterval(() => void access.grants.prune(), 60 * 60_000);
   pruneTokens.unref();

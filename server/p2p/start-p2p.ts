@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Chain } from '../../src/chain/chain.ts';
-import { createP2pNode, type P2pNode, type SeedEndpoint } from '../../src/p2p/p2p-node.ts';
+import { createP2pNode, type P2pNode, type SeedEndpoint, type P2pNodeOptions } from '../../src/p2p/p2p-node.ts';
 import type { SyncStatus } from '../../src/p2p/sync-progress.ts';
 import type { TxRelayPort } from '../../src/p2p/relay.ts';
 import type { Timer } from '../../src/p2p/transport.ts';
@@ -71,6 +71,7 @@ export interface StartP2pOptions {
   readonly logger: Logger;
   readonly version: string;
   readonly txPort?: TxRelayPort;
+  readonly onMisbehaviour?: P2pNodeOptions['onMisbehaviour'];
 }
 
 const normaliseHost = (host: string | undefined): string => (host ?? 'unknown').replace(/^::ffff:/, '');
@@ -90,6 +91,7 @@ export async function startP2p(options: StartP2pOptions): Promise<RunningP2p> {
     chain, staticKey: identity.key, clock: systemClock, timer: nodeTimer, randomBytes: (n) => new Uint8Array(randomBytes(n)),
     userAgent: `/weft:${options.version}/`, listenPort: port, seeds, dial: dialTcp, peerStore: createFilePeerStore(config.datadir),
     suite: nodeNoiseSuite, log: logger, mixnetHops: config.mixnetHops, ...(options.txPort ? { txPort: options.txPort } : {}),
+    ...(options.onMisbehaviour ? { onMisbehaviour: options.onMisbehaviour } : {}),
   });
   server.on('connection', (socket) => node.accept(socketPort(socket), { host: normaliseHost(socket.remoteAddress), port: socket.remotePort ?? 0, transport: 'tcp' }));
   const bridge = createBridgeUpgradeHandler(node);

@@ -40,6 +40,12 @@ export interface SeedEndpoint {
   readonly nodeId?: Uint8Array;
 }
 
+export interface MisbehaviourEvent {
+  readonly kind: 'banned' | 'invalid_block';
+  readonly peer: string;
+  readonly reason: string;
+}
+
 export interface P2pNodeOptions {
   readonly chain: Chain;
   readonly staticKey: KeyPair;
@@ -56,6 +62,8 @@ export interface P2pNodeOptions {
   readonly txPort?: TxRelayPort;
   /** Dandelion++ stem length for our own transactions (0: plain diffusion). */
   readonly mixnetHops?: number;
+  /** Told of bans and of invalid blocks peers sent (the node's alert monitor raises `security` alerts from them). */
+  readonly onMisbehaviour?: (event: MisbehaviourEvent) => void;
   readonly suite?: NoiseSuite;
   readonly log?: P2pLogger;
   readonly outboundMax?: number;
@@ -143,11 +151,13 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
     book.ban(`node:${peer.nodeIdHex}`, until, error.message);
     if (!isLocalHost(peer.endpoint.host)) book.ban(`ip:${peer.endpoint.host}`, until, error.message);
     log.warn({ event: 'peer_banned', peer: peer.nodeIdHex.slice(0, 16), address: peer.endpoint.host, code: error.code, reason: error.message }, 'peer banned');
+    options.onMisbehaviour?.({ kind: 'banned', peer: `${peer.endpoint.host} (${peer.nodeIdHex.slice(0, 16)})`, reason: error.message });
     persist();
   };
 
   const onBlockRejected = (peer: Peer, error: unknown): void => {
     if (error instanceof BlockRuleError) {
+      options.onMisbehaviour?.({ kind: 'invalid_block', peer: peer.endpoint.host, reason: error.rule });
       const relayed = new InvalidBlockRelayedError(error.rule, error.banScore, error.message);
       if (error.banScore > 0) peer.disconnect(relayed);
       else peer.anomaly(error.message);
