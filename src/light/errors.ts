@@ -9,6 +9,7 @@ export type LightRejectReason =
   | 'header-invalid' // a BlockRuleError: PoW, bits, timestamps, GHOSTDAG figures …
   | 'header-disconnected' // a parent neither stored nor earlier in the page
   | 'store-full' // lightHeadersMax reached
+  | 'store-failed' // the header store refused a write (IndexedDB quota, closed database)
   | 'peer-incompatible' // other network, chain id or genesis
   | 'peer-timeout'
   | 'peer-closed'

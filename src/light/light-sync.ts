@@ -113,19 +113,28 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
     armTimeout(lightHeadersTimeoutMs, 'headers');
   };
 
+  let flushing: Promise<void> = Promise.resolve();
+  const flushInOrder = (): void => {
+    flushing = flushing.then(() => chain.flush());
+    flushing.catch((cause: unknown) => finish(new LightSyncError('store-failed', `storing verified headers failed: ${String((cause as Error)?.message ?? cause)}`, { cause })));
+  };
+
   const onHeaders = async (message: Extract<Message, { type: 'headers' }>): Promise<void> => {
     cancelTimeout?.();
     verified += chain.addHeaders(message.headers);
     const last = message.headers.at(-1);
     if (last) peerBlueScore = Math.max(peerBlueScore, last.blueScore);
     inFlight = false;
-    // Ask for the next page before writing this one: the node builds it and the bytes travel while the store writes.
+    // Ask for the next page before writing this one, and do not wait for the write: the node builds the next page
+    // and the bytes travel while the store writes and this page's successor is verified. Writes stay in order
+    // (each flush takes what was staged when it was called); the last one is awaited before "caught up".
     if (message.more || again) {
       requestHeaders();
-      await chain.flush();
+      flushInOrder();
       return options.onPage?.(message.headers.length);
     }
-    await chain.flush();
+    flushInOrder();
+    await flushing;
     options.onPage?.(message.headers.length);
     if (!caught) {
       caught = true;
