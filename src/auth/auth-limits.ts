@@ -3,14 +3,14 @@
  * every store and cache the auth layer keeps. Unit last, as in src/limits.ts.
  */
 
-/** The seed's limits are "per minute": every token bucket refills over this window. */
+/** The seed's limits are "per minute": every token bucket refills over this period. */
 export const rateLimitWindowMs = 60_000;
 /** Buckets remembered at once (one per client identity and surface); the least recently used is dropped first. */
 export const rateLimitBucketsMax = 100_000;
 
 /** X-Timestamp may be at most this far from the node's clock, either way (DESIGN.md §5: 5 minutes). */
 export const hmacTimestampWindowMs = 5 * 60_000;
-/** Signatures remembered to refuse replays; each lives as long as its timestamp is inside the window. */
+/** Signatures remembered to refuse replays; each lives as long as its timestamp is inside that period. */
 export const hmacReplayCacheEntriesMax = 100_000;
 /** X-Signature is a hex HMAC-SHA256: exactly 64 hex digits. */
 export const hmacSignatureHexChars = 64;

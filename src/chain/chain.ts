@@ -18,7 +18,7 @@ import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
 import { createIndexedBlock, type IndexedBlock } from './block-index.ts';
 import { blockRows, chainIndexDel, chainIndexPut, chainKeys, storedBlockOrder, storedChainIndex } from './chain-store.ts';
-import { expectedBits, pastMedianTimeMs } from './difficulty-window.ts';
+import { expectedBits, pastMedianTimeMs } from './child-rules.ts';
 import { BlockRuleError, ChainStorageError } from './errors.ts';
 import { createOrphanPool, type OrphanPool } from './orphan-pool.ts';
 import { createBoundedSet } from '../util/bounded-set.ts';

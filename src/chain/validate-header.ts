@@ -11,7 +11,7 @@ import { headerParentsMax } from '../limits.ts';
 import { compareBytes } from '../util/bytes.ts';
 import { BlockRuleError } from './errors.ts';
 import type { IndexedBlock } from './block-index.ts';
-import { expectedBits, pastMedianTimeMs } from './difficulty-window.ts';
+import { expectedBits, pastMedianTimeMs } from './child-rules.ts';
 
 export const headerVersion = 1;
 

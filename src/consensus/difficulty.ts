@@ -12,7 +12,7 @@
  *
  * The new target is 2^256/next − 1, clamped to [current/daaStepFactorMax, current·daaStepFactorMax] and to
  * [1, maxTarget]. Using blue work (the harmonic mean of the window's targets) rather than Kaspa's arithmetic mean
- * of targets keeps the estimate unbiased when difficulty moves inside the window.
+ * of targets keeps the estimate unbiased when difficulty moves inside the window (its span).
  *
  * Genesis is never a window end: its timestamp is fixed long before the network starts. A child of genesis, or of
  * genesis' chain child, copies its selected parent's bits; after that the window is what exists, up to

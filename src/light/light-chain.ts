@@ -2,7 +2,7 @@
  * A header-only chain for light clients: every header runs the full node's header stages (src/chain/
  * validate-header.ts) — in isolation, PoW, then in context with GHOSTDAG's blue score and blue work from the same
  * engine (src/consensus/ghostdag.ts), the DAA's bits and the past median time from the same window code
- * (src/chain/difficulty-window.ts). What a light client cannot check is the body and the state root: it has
+ * (src/chain/child-rules.ts). What a light client cannot check is the body and the state root: it has
  * neither the transactions nor the state; it trusts the state root only as far as the PoW on the header that
  * commits to it (docs/web.md "What the light node verifies").
  *

@@ -17,7 +17,7 @@ export const miningStatsBackfillSlackMs = 10 * 60_000;
 /** Blocks the start-up backfill reads at most (30 days at one block a second is 2.59 M; reds add a little). */
 export const miningStatsBackfillBlocksMax = 4_000_000;
 
-/** Local hash rate: the measured figure is the mean over this trailing window. */
+/** Local hash rate: the measured figure is the mean over this trailing span. */
 export const hashRateWindowMs = 10_000;
 /** Samples a meter keeps for its trailing window (one a second is taken; a few spare). */
 export const hashRateSamplesMax = 64;

@@ -30,7 +30,7 @@ export interface NetworkStats {
   readonly windowBlocks: number;
   readonly windowTransactions: number;
   readonly activeMiners: number;
-  /** Distinct senders, recipients and miners in the window. */
+  /** Distinct senders, recipients and miners in the window of chain blocks. */
   readonly windowAddresses: number;
 }
 

@@ -2,7 +2,7 @@
  * The seed's "Network and mining statistics" object (explorer style), served at /api/v1/stats and pushed on the
  * `network_stats` topic with each new selected tip. Hash-rate split (decision, docs/api.md "Statistics"):
  * `traditional_hashrate` is the CPU-found share of the estimated network rate, `mining_hashrate` the GPU-found share,
- * `mining_percentage` the GPU share in percent — all from the blocks' `gpu_mining` flags over the stats window.
+ * `mining_percentage` the GPU share in percent — all from the blocks' `gpu_mining` flags over the stats window of chain blocks.
  */
 import { formatHashRate, networkStats } from './chain-stats.ts';
 import type { RpcServices } from './ports.ts';
