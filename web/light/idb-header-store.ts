@@ -1,39 +1,62 @@
 /**
- * The light node's LightHeaderStore (src/light/light-store.ts) on IndexedDB through idb: one object store of
- * verified headers keyed by seq, one database per network, so a reload replays them instead of downloading again.
- * What comes back from IndexedDB is checked for shape before use (STYLE.md: IndexedDB reads are input).
+ * The light node's LightHeaderStore (src/light/light-store.ts) on IndexedDB through idb: one database per network,
+ * one object store of batches — each append is one record keyed by its first seq, the headers packed into one byte
+ * string (src/light/header-batch.ts) — so a reload replays them instead of downloading again. One record per
+ * header cost more than verifying it (docs/performance.md). What comes back from IndexedDB is checked for shape
+ * before use (STYLE.md: IndexedDB reads are input).
  */
 import { openDB, type IDBPDatabase } from 'idb';
+import { HeaderBatchError, packHeaderBatch, unpackHeaderBatch } from '../../src/light/header-batch.ts';
 import type { LightHeaderStore, StoredHeader } from '../../src/light/light-store.ts';
 
-const storeName = 'headers';
-const dbVersion = 1;
+const storeName = 'batches';
+/** 1 kept one record per header (store `headers`); an upgrade drops it and the tab syncs again. */
+const dbVersion = 2;
+
+interface BatchRow {
+  readonly firstSeq: number;
+  readonly packed: Uint8Array;
+}
 
 export function lightDbName(network: string): string {
   return `weft-light-${network}`;
 }
 
-function isRow(row: unknown): row is StoredHeader {
-  const r = row as StoredHeader;
-  return typeof r?.seq === 'number' && r.hash instanceof Uint8Array && r.hash.length === 32 && r.bytes instanceof Uint8Array;
+function isBatchRow(row: unknown): row is BatchRow {
+  const r = row as BatchRow;
+  return Number.isSafeInteger(r?.firstSeq) && r.firstSeq >= 1 && r.packed instanceof Uint8Array;
 }
 
 export async function openIdbHeaderStore(network: string): Promise<LightHeaderStore> {
   const db: IDBPDatabase = await openDB(lightDbName(network), dbVersion, {
     upgrade(database) {
-      database.createObjectStore(storeName, { keyPath: 'seq' });
+      for (const name of Array.from(database.objectStoreNames)) database.deleteObjectStore(name);
+      database.createObjectStore(storeName, { keyPath: 'firstSeq' });
     },
   });
+  const dropAll = async (): Promise<StoredHeader[]> => {
+    await db.clear(storeName);
+    return [];
+  };
   return {
     async load() {
       const rows = (await db.getAll(storeName)) as unknown[];
-      if (!rows.every(isRow)) throw new Error('the light node database holds malformed rows');
-      return rows;
+      const out: StoredHeader[] = [];
+      for (const row of rows) {
+        // Malformed or non-contiguous batches are not ours to repair: start over (the tab syncs again).
+        if (!isBatchRow(row) || row.firstSeq !== out.length + 1) return dropAll();
+        try {
+          out.push(...unpackHeaderBatch(row.packed, row.firstSeq));
+        } catch (error) {
+          if (error instanceof HeaderBatchError) return dropAll();
+          throw error;
+        }
+      }
+      return out;
     },
     async append(headers) {
-      const tx = db.transaction(storeName, 'readwrite');
-      for (const h of headers) void tx.store.put({ seq: h.seq, hash: h.hash, bytes: h.bytes });
-      await tx.done;
+      if (headers.length === 0) return;
+      await db.put(storeName, { firstSeq: headers[0]!.seq, packed: packHeaderBatch(headers) } satisfies BatchRow);
     },
     async clear() {
       await db.clear(storeName);
