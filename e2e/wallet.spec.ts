@@ -2,6 +2,7 @@
 // coins mined to its address, send to another address signed in the tab, see it confirmed and the balances
 // verified by state proofs; sign and verify a message. Screenshots are saved as test artifacts.
 import { expect, test } from '@playwright/test';
+import { forgeAccount, routeLyingNode } from './helpers/forged-proof.ts';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
 
 let node: WalletTestNode;
@@ -36,6 +37,9 @@ test('create wallet → receive mined coins → send → confirmed → balance v
   // Coins mined to the tab's first address by the node (the admin key from api.cookie authorises start_mining).
   await node.rpc('start_mining', { miner_address: first, threads: 1, gpu_mining: false });
   await expect(rows.nth(0).locator('td').nth(2)).toHaveText('verified', { timeout: 60_000 });
+  // Checked against a header the tab's own light node verified, not one the node vouches for.
+  await expect(rows.nth(0).locator('td').nth(2)).toHaveAttribute('title', /verified header 0x[0-9a-f]{64}/);
+  await expect(page.getByLabel('Light node')).toHaveText(/light node: synced, [\d,]+ headers verified/);
   await expect.poll(async () => Number(await rows.nth(0).locator('td').nth(1).textContent()), { timeout: 60_000 }).toBeGreaterThan(3);
   await page.screenshot({ path: testInfo.outputPath('wallet-funded.png'), fullPage: true });
 
@@ -95,4 +99,21 @@ test('reload keeps the wallet sealed in IndexedDB: wrong password refused, right
   await page.getByRole('button', { name: 'Unlock wallet' }).click();
   await expect(page.getByRole('table', { name: 'Addresses and verified balances' }).locator('tbody tr')).toHaveCount(1, { timeout: 30_000 });
   await context.close();
+});
+
+test('a lying node’s forged balance proof is refused: shown as failed, never as a balance', async ({ page }, testInfo) => {
+  // The liar's proof hashes to the root it claims, and its get_block claims that root too: only the tab's own
+  // verified headers can tell. The forged balance is a million coins; it must never reach the page.
+  await routeLyingNode(page, (address) => forgeAccount(address, 'rweft', 1_000_000n * 100_000_000n));
+  await page.goto(new URL('wallet.html', node.url).href);
+  await page.getByLabel('Wallet name').fill('liar');
+  await page.locator('#create-password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create wallet' }).click();
+  await page.getByRole('button', { name: 'I wrote it down' }).click();
+  const row = page.getByRole('table', { name: 'Addresses and verified balances' }).locator('tbody tr').first();
+  await expect(row.locator('td').nth(2)).toHaveText('failed', { timeout: 60_000 });
+  await expect(row.locator('td').nth(2)).toHaveAttribute('title', /root-mismatch/);
+  await expect(row.locator('td').nth(1)).toHaveText('—');
+  await expect(page.getByText('1000000')).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath('wallet-forged-proof.png'), fullPage: true });
 });

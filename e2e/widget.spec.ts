@@ -60,6 +60,9 @@ test('a page on another origin requests a payment; approving it in the widget pa
   await node.rpc('start_mining', { miner_address: widgetAddress, threads: 1, gpu_mining: false });
   await expect(widget.getByLabel('Proof status')).toHaveText('verified', { timeout: 60_000 });
   await expect.poll(async () => Number(await widget.getByLabel('Balance').textContent()), { timeout: 60_000 }).toBeGreaterThan(3);
+  // The widget runs its own light node: the proof was checked against a header it verified itself.
+  await expect(widget.getByLabel('Proof status')).toHaveAttribute('title', /verified header 0x[0-9a-f]{64}/);
+  await expect(widget.getByLabel('Light node')).toHaveText(/light node: synced, [\d,]+ headers verified/);
 
   const merchant = await node.rpc<{ address: string }>('create_address', {});
   // A request the user rejects is reported to the page as not paid.

@@ -7,6 +7,7 @@
 import { getNetworkParams } from '../../src/consensus/params.ts';
 import { LightSyncError } from '../../src/light/errors.ts';
 import { openLightChain, type LightChain } from '../../src/light/light-chain.ts';
+import { createMemoryHeaderStore, type LightHeaderStore } from '../../src/light/light-store.ts';
 import { startLightSync, type LightSync, type LightSyncProgress } from '../../src/light/light-sync.ts';
 import { x25519Dh } from '../../src/p2p/noise/suites.ts';
 import { systemClock } from '../../src/util/clock.ts';
@@ -30,6 +31,8 @@ export interface LightNodeStatus {
   readonly tipHeight: number;
   readonly tipHash: string;
   readonly hashBackend: string;
+  /** Where verified headers are kept: IndexedDB, or memory where the browser refuses it (third-party frames). */
+  readonly storage: 'indexeddb' | 'memory';
   readonly syncSeconds: number;
   readonly error: { readonly reason: string; readonly message: string; readonly headerHash?: string; readonly rule?: string } | null;
 }
@@ -44,13 +47,34 @@ export interface LightNode {
   close(): void;
 }
 
+/**
+ * IndexedDB, or memory when the browser refuses it — Chromium blocks storage in third-party frames in some profiles
+ * (the widget's iframe, docs/widget.md): the light node then verifies from genesis on every load, which is slower
+ * but no less safe.
+ */
+async function openHeaderStore(network: string): Promise<{ store: LightHeaderStore; storage: LightNodeStatus['storage'] }> {
+  try {
+    return { store: await openIdbHeaderStore(network), storage: 'indexeddb' };
+  } catch {
+    return { store: createMemoryHeaderStore(), storage: 'memory' };
+  }
+}
+
+/** One line for pages that show the light node beside something else (wallet, widget). */
+export function describeLightNode(s: LightNodeStatus): string {
+  const where = s.storage === 'memory' ? ', kept in memory' : '';
+  if (s.state === 'rejected') return `light node: stopped — ${s.error?.message ?? 'a header failed verification'}`;
+  return `light node: ${s.state}, ${s.headers.toLocaleString('en')} headers verified${where}, tip height ${s.tipHeight}`;
+}
+
 const randomBytes = (n: number): Uint8Array => crypto.getRandomValues(new Uint8Array(n));
 const browserTimer = { setTimeout: (cb: () => void, ms: number) => { const t = setTimeout(cb, ms); return () => clearTimeout(t); } };
 
 export async function startLightNode(options: { network: string; p2pUrl: string }): Promise<LightNode> {
   const params = getNetworkParams(options.network);
   const hashBackend = await installWasmBlake3();
-  const chain = await openLightChain({ params, store: await openIdbHeaderStore(params.name), clock: systemClock });
+  const { store, storage } = await openHeaderStore(params.name);
+  const chain = await openLightChain({ params, store, clock: systemClock });
   const staticKey = x25519Dh.generateKeyPair(randomBytes);
   const listeners = new Set<(s: LightNodeStatus) => void>();
   const began = performance.now();
@@ -67,7 +91,7 @@ export async function startLightNode(options: { network: string; p2pUrl: string 
     const tip = chain.selectedTip();
     return {
       state, network: params.name, verified: progress?.verified ?? 0, resumed: chain.resumedCount, headers: chain.count(),
-      tipHeight: tip.height, tipHash: toHash0x(tip.hash), hashBackend, error,
+      tipHeight: tip.height, tipHash: toHash0x(tip.hash), hashBackend, storage, error,
       syncSeconds: ((syncEnded ?? performance.now()) - began) / 1000,
     };
   };

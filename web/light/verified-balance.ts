@@ -1,6 +1,6 @@
 /**
  * A balance the tab has verified itself: `get_proof` from the node, checked against a header the tab's light
- * node verified (src/light/verify-account.ts). Part B's wallet and widget call this; a proof that fails resolves
+ * node verified (src/light/verify-account.ts). The explorer, the wallet page and the widget call this; a proof that fails resolves
  * to `{ ok: false, error }` — callers show the error, never a balance.
  *
  *   const result = await fetchVerifiedBalance(lightNode.chain, client, 'rweft1…');

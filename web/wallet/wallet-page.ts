@@ -1,10 +1,12 @@
 /**
- * The wallet page (web/wallet.html): connects to the node, then either unlocks a sealed wallet from IndexedDB or
- * creates / imports one (BIP39), and hands the unlocked wallet to wallet-view.ts. Keys exist in this tab's memory
- * only while unlocked; "Lock" reloads the page, dropping them.
+ * The wallet page (web/wallet.html): connects to the node, starts the tab's light node (balances are checked
+ * against headers it verified), then either unlocks a sealed wallet from IndexedDB or creates / imports one
+ * (BIP39), and hands the unlocked wallet to wallet-view.ts. Keys exist in this tab's memory only while unlocked;
+ * "Lock" reloads the page, dropping them.
  */
 import type { WalletNetwork } from '../../src/wallet/wallet.ts';
 import { createNodeClient, discoverNodeUrls, type NodeClient } from '../lib/node-client.ts';
+import { describeLightNode, startLightNode, type LightNode } from '../light/light-node.ts';
 import { openWalletDb, type WalletDb } from './wallet-db.ts';
 import { createBrowserWallet, unlockBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
 import { nodeNetwork } from './wallet-network.ts';
@@ -26,7 +28,7 @@ function busy<T>(form: HTMLFormElement, work: () => Promise<T>): Promise<T | und
     });
 }
 
-async function setup(link: NodeClient, db: WalletDb, network: WalletNetwork): Promise<void> {
+async function setup(link: NodeClient, light: LightNode, db: WalletDb, network: WalletNetwork): Promise<void> {
   const names = await db.keystoreNames();
   const unlockForm = $<HTMLFormElement>('unlock-form');
   unlockForm.hidden = names.length === 0;
@@ -44,7 +46,7 @@ async function setup(link: NodeClient, db: WalletDb, network: WalletNetwork): Pr
         $('backup-words').textContent = '';
       };
     }
-    showWallet(link, db, unlocked);
+    showWallet(link, light, db, unlocked);
   };
   unlockForm.onsubmit = (event) => {
     event.preventDefault();
@@ -67,10 +69,13 @@ async function setup(link: NodeClient, db: WalletDb, network: WalletNetwork): Pr
 
 async function main(): Promise<void> {
   try {
-    const link = createNodeClient((await discoverNodeUrls(location)).wsUrl);
+    const urls = await discoverNodeUrls(location);
+    const link = createNodeClient(urls.wsUrl);
     const network = await nodeNetwork(link);
     $('node-status').textContent = `connected to ${network.name} (chain ${network.chainId})`;
-    await setup(link, await openWalletDb(), network);
+    const light = await startLightNode({ network: network.name, p2pUrl: urls.p2pUrl });
+    light.onStatus((s) => ($('light-status').textContent = describeLightNode(s)));
+    await setup(link, light, await openWalletDb(), network);
   } catch (error) {
     $('node-status').textContent = 'not connected';
     $('error').textContent = error instanceof Error ? error.message : String(error);

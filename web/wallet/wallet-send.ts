@@ -1,14 +1,16 @@
 /**
  * Sending from the tab: the transfer is built and signed here with src/wallet (buildTransfer), and only its
  * canonical bytes leave the tab, through the public send_raw_transaction. The nonce is the account nonce from a
- * verified proof plus this wallet's own transactions still pending (the node's mempool keeps per-address queues).
+ * proof checked against the tab's own verified headers (web/light/verified-balance.ts) plus this wallet's own
+ * transactions still pending (the node's mempool keeps per-address queues).
  */
 import { decodeAddress } from '../../src/crypto/address.ts';
 import { coinsToUnits } from '../../src/crypto/amount.ts';
 import { buildTransfer } from '../../src/wallet/transfer.ts';
 import type { Wallet } from '../../src/wallet/wallet.ts';
 import { toHash0x, toHex } from '../../src/util/bytes.ts';
-import { fetchVerifiedBalance } from './wallet-balance.ts';
+import type { LightChain } from '../../src/light/light-chain.ts';
+import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { browserRandomBytes } from './wallet-keys.ts';
 import type { NodeClient } from '../lib/node-client.ts';
 
@@ -32,6 +34,7 @@ export function parseCoins(text: string, label: string, allowZero = false): bigi
 
 export async function sendFromTab(
   link: NodeClient,
+  chain: LightChain,
   wallet: Wallet,
   request: SendRequest,
   pendingOwn: number,
@@ -41,8 +44,8 @@ export async function sendFromTab(
   const to = decodeAddress(request.to, hrp);
   const amount = parseCoins(request.amount, 'amount');
   const fee = parseCoins(request.fee, 'fee', true);
-  const balance = await fetchVerifiedBalance(link, request.from, hrp);
-  if (balance.status !== 'verified') throw new Error(`cannot send: balance proof failed (${balance.error})`);
+  const balance = await fetchVerifiedBalance(chain, link, request.from);
+  if (!balance.ok) throw new Error(`cannot send: balance proof failed (${balance.error.message})`);
   if (balance.account.balance < amount + fee) throw new Error('insufficient verified balance for amount + fee');
   const memo = request.memo ? new TextEncoder().encode(request.memo) : undefined;
   const nonce = balance.account.nonce + BigInt(pendingOwn);

@@ -1,13 +1,14 @@
 /**
  * The unlocked wallet's page section: addresses with verified balances, send, history, sign and verify. Every
- * balance shown comes from a proof checked in the tab (wallet-balance.ts); a failed proof shows "failed" and the
- * reason, never a number.
+ * balance shown comes from a proof checked against headers the tab's light node verified itself
+ * (web/light/verified-balance.ts); a failed proof shows "failed" and the reason, never a number. Balances wait for
+ * the light node's first catch-up: before it, the node's newest headers are not the tab's yet.
  */
 import { decodeAddress } from '../../src/crypto/address.ts';
-import { formatUnits } from '../../src/crypto/amount.ts';
 import { fromHex, toHex } from '../../src/util/bytes.ts';
 import { verifyMessage, type MessageSignatureType } from '../../src/wallet/message.ts';
-import { fetchVerifiedBalance } from './wallet-balance.ts';
+import { fetchVerifiedBalance } from '../light/verified-balance.ts';
+import type { LightNode } from '../light/light-node.ts';
 import type { WalletDb } from './wallet-db.ts';
 import { pendingSends, recordAddressEvent, refreshPending } from './wallet-history.ts';
 import { browserRandomBytes, saveBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
@@ -27,7 +28,7 @@ function fill(select: HTMLSelectElement, values: readonly string[]): void {
   if (values.includes(keep)) select.value = keep;
 }
 
-export function showWallet(link: NodeClient, db: WalletDb, unlocked: UnlockedWallet): { close(): void } {
+export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unlocked: UnlockedWallet): { close(): void } {
   const { wallet } = unlocked;
   const unsubscribes: (() => Promise<void>)[] = [];
   const texts = () => wallet.addresses().filter((a) => a.type === 'standard').map((a) => a.text);
@@ -49,19 +50,20 @@ export function showWallet(link: NodeClient, db: WalletDb, unlocked: UnlockedWal
 
   const refreshBalances = async () => {
     lastRefresh = Date.now();
+    await light.synced();
     for (const row of $<HTMLTableElement>('addresses').tBodies[0]!.rows) {
-      const result = await fetchVerifiedBalance(link, row.dataset['address']!, wallet.network.hrp);
+      const result = await fetchVerifiedBalance(light.chain, link, row.dataset['address']!);
       const [, balanceCell, proofCell] = row.cells;
-      if (result.status === 'verified') {
-        balanceCell!.textContent = formatUnits(result.account.balance);
+      if (result.ok) {
+        balanceCell!.textContent = result.display;
         proofCell!.textContent = 'verified';
         proofCell!.className = 'verified';
-        proofCell!.title = `state proof at block ${result.blockHash}`;
+        proofCell!.title = `state proof checked against verified header ${result.account.blockHash} (height ${result.account.blockHeight})`;
       } else {
         balanceCell!.textContent = '—';
         proofCell!.textContent = 'failed';
         proofCell!.className = 'failed';
-        proofCell!.title = result.error;
+        proofCell!.title = `${result.error.reason}: ${result.error.message}`;
       }
     }
   };
@@ -110,7 +112,7 @@ export function showWallet(link: NodeClient, db: WalletDb, unlocked: UnlockedWal
     const from = $<HTMLSelectElement>('send-from').value;
     const pending = pendingSends(await db.history(wallet.name), from);
     const request = { from, to: $<HTMLInputElement>('send-to').value.trim(), amount: $<HTMLInputElement>('send-amount').value, fee: $<HTMLInputElement>('send-fee').value };
-    const sent = await sendFromTab(link, wallet, request, pending);
+    const sent = await sendFromTab(link, light.chain, wallet, request, pending);
     await db.putHistory({ wallet: wallet.name, hash: sent.hash, type: 'outgoing', address: from, counterparty: request.to, amount: request.amount, status: sent.status, timeMs: Date.now() });
     $('send-result').textContent = `sent ${sent.hash} (${sent.status})`;
     await renderHistory();

@@ -1,12 +1,13 @@
 /**
  * widget.html, the iframe page behind <weft-wallet> (docs/widget.md). It runs on the node's origin, keeps the
- * wallet sealed in that origin's IndexedDB, shows the balance with its proof status, and pays a request from the
+ * wallet sealed in that origin's IndexedDB, runs its own light node and shows the balance with the status of a
+ * proof checked against the headers that light node verified, and pays a request from the
  * embedding page only after the user approves it here. Messages are taken only from the parent window, from the
  * embedder's origin as the browser reports it, and answers go to that origin only (never "*").
  */
-import { formatUnits } from '../../src/crypto/amount.ts';
 import { createNodeClient, discoverNodeUrls, type NodeClient } from '../lib/node-client.ts';
-import { fetchVerifiedBalance } from '../wallet/wallet-balance.ts';
+import { fetchVerifiedBalance } from '../light/verified-balance.ts';
+import { describeLightNode, startLightNode, type LightNode } from '../light/light-node.ts';
 import { createMemoryWalletDb, openWalletDb, type WalletDb } from '../wallet/wallet-db.ts';
 import { createBrowserWallet, unlockBrowserWallet, type UnlockedWallet } from '../wallet/wallet-keys.ts';
 import { sendFromTab } from '../wallet/wallet-send.ts';
@@ -30,7 +31,7 @@ function showError(error: unknown): void {
   $('error').textContent = error instanceof Error ? error.message : String(error);
 }
 
-function createRequestQueue(link: NodeClient, getWallet: () => UnlockedWallet | undefined) {
+function createRequestQueue(link: NodeClient, light: LightNode, getWallet: () => UnlockedWallet | undefined) {
   let current: { request: PaymentRequestMessage; origin: string } | undefined;
   const finish = (message: WidgetMessage) => {
     if (current) reply(message, current.origin);
@@ -58,7 +59,7 @@ function createRequestQueue(link: NodeClient, getWallet: () => UnlockedWallet | 
     $<HTMLButtonElement>('w-approve').disabled = true;
     try {
       const from = unlocked.wallet.addresses()[0]!.text;
-      const sent = await sendFromTab(link, unlocked.wallet, { from, to: request.to, amount: request.amount, fee: String(walletDefaultFeeCoins) }, 0);
+      const sent = await sendFromTab(link, light.chain, unlocked.wallet, { from, to: request.to, amount: request.amount, fee: String(walletDefaultFeeCoins) }, 0);
       finish({ weft: widgetProtocol, type: 'payment_result', id: request.id, hash: sent.hash });
     } catch (error) {
       showError(error);
@@ -68,14 +69,18 @@ function createRequestQueue(link: NodeClient, getWallet: () => UnlockedWallet | 
   return { offer, armed: () => current !== undefined && ($<HTMLButtonElement>('w-approve').disabled = false) };
 }
 
-async function showBalance(link: NodeClient, unlocked: UnlockedWallet): Promise<void> {
+async function showBalance(link: NodeClient, light: LightNode, unlocked: UnlockedWallet): Promise<void> {
   const address = unlocked.wallet.addresses()[0]!.text;
   $('w-address').textContent = address;
-  const result = await fetchVerifiedBalance(link, address, unlocked.wallet.network.hrp);
-  $('w-balance').textContent = result.status === 'verified' ? formatUnits(result.account.balance) : '—';
-  $('w-proof').textContent = result.status;
-  $('w-proof').className = result.status;
-  $('w-proof').title = result.status === 'verified' ? `state proof at block ${result.blockHash}` : result.error;
+  await light.synced();
+  const result = await fetchVerifiedBalance(light.chain, link, address);
+  const status = result.ok ? 'verified' : 'failed';
+  $('w-balance').textContent = result.ok ? result.display : '—';
+  $('w-proof').textContent = status;
+  $('w-proof').className = status;
+  $('w-proof').title = result.ok
+    ? `state proof checked against verified header ${result.account.blockHash} (height ${result.account.blockHeight})`
+    : `${result.error.reason}: ${result.error.message}`;
 }
 
 /** The node origin's IndexedDB, or memory when the browser blocks storage in third-party frames (said on screen). */
@@ -89,11 +94,14 @@ async function openWidgetDb(): Promise<WalletDb> {
 }
 
 async function main(): Promise<void> {
-  const link = createNodeClient((await discoverNodeUrls(location)).wsUrl);
+  const urls = await discoverNodeUrls(location);
+  const link = createNodeClient(urls.wsUrl);
   const [network, db] = await Promise.all([nodeNetwork(link), openWidgetDb()]);
   $('node-status').textContent = network.name;
+  const light = await startLightNode({ network: network.name, p2pUrl: urls.p2pUrl });
+  light.onStatus((s) => ($('w-light').textContent = describeLightNode(s)));
   let unlocked: UnlockedWallet | undefined;
-  const queue = createRequestQueue(link, () => unlocked);
+  const queue = createRequestQueue(link, light, () => unlocked);
   // Status goes only to the embedder's origin; with neither ancestorOrigins nor a referrer it is not sent at all.
   const statusOrigin = embedderOrigin ?? (document.referrer ? new URL(document.referrer).origin : undefined);
   const status = (state: 'no_wallet' | 'locked' | 'ready') => statusOrigin && reply({ weft: widgetProtocol, type: 'status', state }, statusOrigin);
@@ -110,8 +118,8 @@ async function main(): Promise<void> {
     $('w-wallet').hidden = false;
     queue.armed();
     status('ready');
-    await showBalance(link, wallet);
-    await link.subscribe('new_blocks', () => void showBalance(link, wallet));
+    await showBalance(link, light, wallet);
+    await link.subscribe('new_blocks', () => void showBalance(link, light, wallet));
   };
   await setupForms(db, network, opened, status);
 }
