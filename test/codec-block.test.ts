@@ -1,14 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createByteWriter, EncodeError } from '../src/codec/bytes-writer.ts';
-import {
-  decodeBlock,
-  emptyMerkleRoot,
-  encodeBlock,
-  merkleRoot,
-  transactionsRoot,
-  type Block,
-} from '../src/codec/block.ts';
+import { decodeBlock, encodeBlock, transactionsRoot, type Block } from '../src/codec/block.ts';
+import { emptyMerkleRoot, merkleRoot } from '../src/codec/merkle.ts';
 import { encodeHeader, writeHeader, type BlockHeader } from '../src/codec/header.ts';
 import { blake3 } from '../src/crypto/blake3.ts';
 import { DecodeError } from '../src/errors.ts';

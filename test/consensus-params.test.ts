@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyMerkleRoot } from '../src/codec/block.ts';
+import { emptyMerkleRoot } from '../src/codec/merkle.ts';
 import { decodeHeader, encodeHeader } from '../src/codec/header.ts';
 import { addressHrp } from '../src/crypto/address.ts';
 import {

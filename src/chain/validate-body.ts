@@ -7,7 +7,8 @@
  * Signatures are verified here, once per block, through the `SignatureVerifier` port (the node plugs in the
  * libsecp256k1 Wasm verifier); acceptance later checks only nonces and balances (DESIGN.md §3).
  */
-import { merkleRoot, type Block } from '../codec/block.ts';
+import type { Block } from '../codec/block.ts';
+import { merkleRoot } from '../codec/merkle.ts';
 import { encodeHeader } from '../codec/header.ts';
 import { decodeTransaction, transactionSignatureChecks, type Transaction } from '../codec/transaction.ts';
 import type { NetworkParams } from '../consensus/params.ts';

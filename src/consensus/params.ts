@@ -3,7 +3,7 @@
  * and mergeset limits are Kaspa's values at one block a second (notes/ghostdag-kaspa.md); the DAA window and the
  * starting difficulties are Weft's own.
  */
-import { emptyMerkleRoot } from '../codec/block.ts';
+import { emptyMerkleRoot } from '../codec/merkle.ts';
 import { headerVersionCurrent, type BlockHeader } from '../codec/header.ts';
 import { ErrorCode, WeftError } from '../errors.ts';
 import { headerParentsMax } from '../limits.ts';
