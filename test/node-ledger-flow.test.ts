@@ -2,13 +2,15 @@
 // address mines coins, send_transaction pays another wallet address, the transfer is confirmed in the chain, the
 // balances move by exactly amount and fee, and get_proof answers a proof that verifies against the header.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeAddress } from '../src/crypto/address.ts';
+import { decodeAddress, encodeAddress } from '../src/crypto/address.ts';
+import type { LightProofError } from '../src/light/errors.ts';
+import { verifyTransactionProof } from '../src/light/verify-transaction.ts';
 import { coinsToUnits } from '../src/crypto/amount.ts';
 import { regtestParams } from '../src/consensus/params.ts';
 import { decodeAccount } from '../src/state/account-codec.ts';
 import { proofFromJson } from '../src/state/proof.ts';
 import { verifyProof } from '../src/state/proof-verify.ts';
-import { fromHex } from '../src/util/bytes.ts';
+import { fromHex, toHash0x } from '../src/util/bytes.ts';
 import { startRpcTestNode, type RpcTestNode } from './helpers/rpc-node.ts';
 
 let t: RpcTestNode;
@@ -75,6 +77,29 @@ describe('wallet → mining → transfer → confirmation → proof', () => {
     expect(verified.exists).toBe(true);
     if (verified.exists) expect(decodeAccount(verified.value).balance).toBeGreaterThan(0n);
     expect(decodeAddress(receiver, regtestParams.hrp).length).toBe(33);
+
+    // The transfer's inclusion proof, checked the way a light client does: bytes → hash, path → the header's tx
+    // root, the transfer read from its own bytes. A bent path and another transaction's hash are refused.
+    const txProof = await result('get_transaction_proof', { hash: sent.hash });
+    const included = verifyTransactionProof(t.node.chain, sent.hash, txProof);
+    expect(included.blockHash).toBe(txProof.block_hash);
+    expect(encodeAddress(regtestParams.hrp, included.tx.to)).toBe(receiver);
+    expect(included.tx.amount).toBe(coinsToUnits(1.25));
+    const reasonOf = (f: () => unknown) => { try { f(); return 'accepted'; } catch (e) { return (e as LightProofError).reason; } };
+    const stranger = toHash0x(new Uint8Array(32).fill(9));
+    const bent = txProof.path.length > 0
+      ? { ...txProof, path: [stranger, ...txProof.path.slice(1)] }
+      : { ...txProof, leaf_count: 2, path: [stranger] }; // a one-transaction block: claim a sibling it does not have
+    expect(reasonOf(() => verifyTransactionProof(t.node.chain, sent.hash, bent))).toBe('root-mismatch');
+    expect(reasonOf(() => verifyTransactionProof(t.node.chain, sent.hash, { ...txProof, block_hash: toHash0x(new Uint8Array(32)) }))).toBe('header-unknown');
+    expect(reasonOf(() => verifyTransactionProof(t.node.chain, toHash0x(new Uint8Array(32).fill(1)), txProof))).toBe('proof-invalid');
+
+    // Pending (mining is stopped) and unknown transactions have no inclusion proof: -32000 with the reason.
+    const pending = await result('send_transaction', { from: miner, to: receiver, amount: 0.5, fee: 0.01 });
+    const refused = await t.rpc('get_transaction_proof', { hash: pending.hash });
+    expect(refused.body.error).toMatchObject({ code: -32000, data: { reason: 'transaction_pending' } });
+    const unknown = await t.rpc('get_transaction_proof', { hash: toHash0x(new Uint8Array(32).fill(3)) });
+    expect(unknown.body.error).toMatchObject({ code: -32000, data: { reason: 'transaction_not_found' } });
   }, 180_000);
 });
 

@@ -20,8 +20,8 @@ export const protoLoaderOptions: protoLoader.Options = { keepCase: true, longs: 
 
 /** RPCs whose result is the JSON-RPC result as JSON text; the others return typed messages. */
 const jsonResultRpcs = new Set([
-  'GetInfo', 'GetHeight', 'SendTransaction', 'SendRawTransaction', 'GetTransactionHistory', 'GetProof', 'CreateAddress',
-  'SignMessage', 'VerifyMessage', 'GetMiningInfo', 'StartMining', 'StopMining', 'GetMiningStats', 'GetBlockTemplate',
+  'GetInfo', 'GetHeight', 'SendTransaction', 'SendRawTransaction', 'GetTransactionHistory', 'GetProof', 'GetTransactionProof',
+  'CreateAddress', 'SignMessage', 'VerifyMessage', 'GetMiningInfo', 'StartMining', 'StopMining', 'GetMiningStats', 'GetBlockTemplate',
   'SubmitBlock', 'GetPeers',
 ]);
 

@@ -21,6 +21,7 @@ const table: Readonly<Record<string, Requirement>> = {
   get_latest_block: 'public',
   get_transaction: 'public',
   get_proof: 'public',
+  get_transaction_proof: 'public',
   get_peers: 'public',
   get_mining_info: 'public',
   get_mining_stats: 'public',

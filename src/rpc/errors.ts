@@ -84,6 +84,16 @@ export class TransactionNotFoundError extends RpcError {
   }
 }
 
+/** A transaction that is known but in no block yet (pending): nothing to prove inclusion against. -32000. */
+export class TransactionPendingError extends RpcError {
+  constructor(hash: string) {
+    super(ErrorCode.ServerError, `Transaction ${hash} is pending: it is in no block yet, so there is no inclusion proof`, {
+      reason: 'transaction_pending',
+      hash,
+    });
+  }
+}
+
 /** -40001: the seed's "Insufficient balance". */
 export class InsufficientBalanceError extends RpcError {
   constructor(available: string, needed: string) {

@@ -18,6 +18,7 @@ import { getPeers } from './methods/get-peers.ts';
 import { getProof } from './methods/get-proof.ts';
 import { getTransaction } from './methods/get-transaction.ts';
 import { getTransactionHistory } from './methods/get-transaction-history.ts';
+import { getTransactionProof } from './methods/get-transaction-proof.ts';
 import { sendRawTransaction } from './methods/send-raw-transaction.ts';
 import { sendTransaction } from './methods/send-transaction.ts';
 import { signMessage } from './methods/sign-message.ts';
@@ -38,6 +39,7 @@ export const rpcMethods: readonly AnyRpcMethod[] = [
   sendRawTransaction,
   getTransaction,
   getTransactionHistory,
+  getTransactionProof,
   getBalance,
   getProof,
   createAddress,
