@@ -55,6 +55,10 @@ test('create wallet → receive mined coins → send → confirmed → balance v
   await expect.poll(async () => (await node.rpc<{ status: string }>('get_transaction', { hash })).status, { timeout: 60_000 }).toMatch(/confirmed|final/);
   const historyRow = page.getByRole('table', { name: 'Transaction history' }).locator(`tr[data-hash="${hash}"]`);
   await expect(historyRow.locator('td').nth(3)).toHaveText(/confirmed|final/, { timeout: 60_000 });
+  // Its inclusion is proven against a header the tab verified, and the amount re-read from the signed bytes.
+  await expect(historyRow.locator('td').nth(4)).toHaveText('verified', { timeout: 30_000 });
+  await expect(historyRow.locator('td').nth(4)).toHaveAttribute('title', /in verified block 0x[0-9a-f]{64}/);
+  await expect(historyRow.locator('td').nth(2)).toHaveText('1.5');
   await expect(rows.nth(1).locator('td').nth(1)).toHaveText('1.5', { timeout: 30_000 });
   await expect(rows.nth(1).locator('td').nth(2)).toHaveText('verified');
   const proof = await node.rpc<{ account: { balance: number } }>('get_proof', { address: second });

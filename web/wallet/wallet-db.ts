@@ -17,6 +17,14 @@ export interface HistoryRow {
   readonly amount: string;
   readonly status: string;
   readonly timeMs: number;
+  /**
+   * Inclusion proof status once the node placed it in a block: 'verified' (the Merkle path reached the tx root of
+   * a header the light node verified; amount and counterparty then come from the transaction's own bytes) or
+   * 'failed'. Absent while pending or not yet checked.
+   */
+  readonly proof?: 'verified' | 'failed';
+  /** The verified carrying block, or why the proof failed. */
+  readonly proofNote?: string;
 }
 
 interface WalletSchema extends DBSchema {

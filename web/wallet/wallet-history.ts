@@ -2,8 +2,14 @@
  * The wallet's history without owner credentials: get_transaction_history needs the read_balance scope
  * (docs/auth.md), which a tab does not hold. So the tab keeps its own rows in IndexedDB — transactions it sent, and
  * those the public `address_transactions` subscription announces — and refreshes their status with the public
- * get_transaction.
+ * get_transaction. Once a row is in a block, its inclusion is proven against the light node's verified headers
+ * (web/light/verified-transaction.ts) and its amount and counterparty are re-read from the transaction's bytes:
+ * what the node's events said is only a hint until then.
  */
+import { encodeAddress } from '../../src/crypto/address.ts';
+import { formatUnits } from '../../src/crypto/amount.ts';
+import type { LightChain } from '../../src/light/light-chain.ts';
+import { fetchVerifiedTransaction } from '../light/verified-transaction.ts';
 import type { HistoryRow, WalletDb } from './wallet-db.ts';
 import type { NodeClient } from '../lib/node-client.ts';
 import { walletPendingChecksMax } from './wallet-web-limits.ts';
@@ -22,6 +28,7 @@ export async function recordAddressEvent(db: WalletDb, wallet: string, event: un
   if (typeof e?.hash !== 'string' || typeof e.address !== 'string') return;
   const known = (await db.history(wallet)).find((row) => row.hash === e.hash);
   await db.putHistory({
+    ...known,
     wallet,
     hash: e.hash,
     type: known?.type ?? e.type,
@@ -33,14 +40,41 @@ export async function recordAddressEvent(db: WalletDb, wallet: string, event: un
   });
 }
 
-/** Re-reads the status of rows not yet final (the newest first, bounded per refresh). */
-export async function refreshPending(link: NodeClient, db: WalletDb, wallet: string): Promise<HistoryRow[]> {
+const inBlock = (status: string): boolean => status === 'confirmed' || status === 'final';
+
+/** The row with its inclusion proven (or failed) against the light node's headers. */
+async function proveRow(link: NodeClient, chain: LightChain, row: HistoryRow): Promise<HistoryRow> {
+  const result = await fetchVerifiedTransaction(chain, link, row.hash);
+  if (!result.ok) return { ...row, proof: 'failed', proofNote: `${result.error.reason}: ${result.error.message}` };
+  const { tx, blockHash, blockHeight } = result.transaction;
+  const hrp = chain.params.hrp;
+  const from = encodeAddress(hrp, tx.from);
+  const to = encodeAddress(hrp, tx.to);
+  return {
+    ...row,
+    amount: formatUnits(tx.amount),
+    counterparty: row.type === 'incoming' ? from : to,
+    proof: 'verified',
+    proofNote: `in verified block ${blockHash} (height ${blockHeight})`,
+  };
+}
+
+/**
+ * Re-reads the status of rows not yet final (the newest first, bounded per refresh), and proves the inclusion of
+ * rows in a block that have no verified proof yet.
+ */
+export async function refreshHistory(link: NodeClient, chain: LightChain, db: WalletDb, wallet: string): Promise<HistoryRow[]> {
   const rows = await db.history(wallet);
-  const open = rows.filter((row) => row.status === 'pending' || row.status === 'confirmed').slice(0, walletPendingChecksMax);
+  const open = rows.filter((row) => row.status === 'pending' || (inBlock(row.status) && row.proof !== 'verified')).slice(0, walletPendingChecksMax);
   for (const row of open) {
     try {
-      const tx = await link.call<{ status: string }>('get_transaction', { hash: row.hash });
-      if (tx.status !== row.status) await db.putHistory({ ...row, status: tx.status });
+      let next = row;
+      if (row.status !== 'final') {
+        const tx = await link.call<{ status: string }>('get_transaction', { hash: row.hash });
+        next = { ...row, status: tx.status };
+      }
+      if (inBlock(next.status) && next.proof !== 'verified') next = await proveRow(link, chain, next);
+      if (next !== row) await db.putHistory(next);
     } catch {
       // Not known to the node (yet, or any more): leave the row; the next refresh asks again.
     }

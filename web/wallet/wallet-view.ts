@@ -10,7 +10,7 @@ import { verifyMessage, type MessageSignatureType } from '../../src/wallet/messa
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import type { LightNode } from '../light/light-node.ts';
 import type { WalletDb } from './wallet-db.ts';
-import { pendingSends, recordAddressEvent, refreshPending } from './wallet-history.ts';
+import { pendingSends, recordAddressEvent, refreshHistory } from './wallet-history.ts';
 import { browserRandomBytes, saveBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
 import { sendFromTab } from './wallet-send.ts';
 import type { NodeClient } from '../lib/node-client.ts';
@@ -69,13 +69,18 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
   };
 
   const renderHistory = async () => {
-    const rows = await refreshPending(link, db, wallet.name);
+    await light.synced();
+    const rows = await refreshHistory(link, light.chain, db, wallet.name);
     const body = $<HTMLTableElement>('history').tBodies[0]!;
     body.replaceChildren(
       ...rows.map((r) => {
         const tr = document.createElement('tr');
         tr.dataset['hash'] = r.hash;
         for (const text of [r.hash, r.type, r.amount, r.status]) tr.insertCell().textContent = text;
+        const proof = tr.insertCell();
+        proof.textContent = r.proof ?? '—';
+        proof.className = r.proof ?? '';
+        proof.title = r.proofNote ?? 'not in a block yet';
         return tr;
       }),
     );
