@@ -66,6 +66,13 @@ test('create wallet → receive mined coins → send → confirmed → balance v
   await node.rpc('stop_mining');
   await page.screenshot({ path: testInfo.outputPath('wallet-sent.png'), fullPage: true });
 
+  // The explorer's transaction page proves the same inclusion with its own light node.
+  const explorer = await page.context().newPage();
+  await explorer.goto(new URL(`#/tx/${hash}`, node.url).href);
+  await expect(explorer.locator('#inclusion')).toContainText(/inclusion proven against verified block \d+/, { timeout: 60_000 });
+  await explorer.screenshot({ path: testInfo.outputPath('explorer-transaction.png'), fullPage: true });
+  await explorer.close();
+
   // Sign in the tab, verify in the tab, and the node agrees (verify_message).
   const sign = page.locator('#sign-form');
   await sign.getByLabel('Message').fill('hello weft');

@@ -1,10 +1,12 @@
 /**
  * The explorer's block, transaction and address pages (hash routes) and the search box's routing. The address
- * page shows the balance verified by the tab (a state proof against a header the light node verified) — a
- * failing proof is shown as an error, never as a balance.
+ * page shows the balance verified by the tab (a state proof against a header the light node verified), and the
+ * transaction page its inclusion proven the same way (a Merkle path to the verified header's tx root) — a failing
+ * proof is shown as an error, never as verified.
  */
 import type { LightNode } from '../light/light-node.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
+import { fetchVerifiedTransaction } from '../light/verified-transaction.ts';
 import { httpRpc, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
 
 interface DetailContext {
@@ -57,7 +59,14 @@ export async function renderDetail(hash: string, ctx: DetailContext): Promise<vo
     if (kind === 'tx' || kind === 'hash') {
       const tx = await ctx.client.call<Record<string, unknown>>('get_transaction', { hash: arg });
       ctx.title.textContent = 'Transaction';
-      ctx.body.innerHTML = `${table(tx)}<p><a href="#/address/${String(tx.from)}">sender</a> · <a href="#/address/${String(tx.to)}">recipient</a></p>`;
+      let inclusion = '<p class="muted" id="inclusion">pending: in no block yet</p>';
+      if (tx.status === 'confirmed' || tx.status === 'final') {
+        const proven = await fetchVerifiedTransaction(ctx.light.chain, ctx.client, String(tx.hash));
+        inclusion = proven.ok
+          ? `<p class="ok" id="inclusion">✓ inclusion proven against verified block ${proven.transaction.blockHeight} (${escapeHtml(proven.transaction.blockHash)})</p>`
+          : `<div class="error-box" role="alert" id="inclusion">Inclusion proof rejected (${escapeHtml(proven.error.reason)}): ${escapeHtml(proven.error.message)}</div>`;
+      }
+      ctx.body.innerHTML = `${inclusion}${table(tx)}<p><a href="#/address/${String(tx.from)}">sender</a> · <a href="#/address/${String(tx.to)}">recipient</a></p>`;
       return;
     }
     ctx.title.textContent = `Address ${arg}`;
