@@ -46,7 +46,7 @@ export function renderDag(svg: SVGSVGElement, blocks: readonly DagBlock[], light
     const known = light?.has(id) ?? false;
     const colour = !known ? '#8b98a5' : reds.has(id) ? '#ff6b6b' : '#4ea1ff';
     const kind = !known ? 'unverified' : reds.has(id) ? 'red' : 'blue';
-    nodes.push(`<a href="#/block/${b.hash}"><circle cx="${p.x}" cy="${p.y}" r="${b.chain ? 8 : 6}" fill="${colour}" data-kind="${kind}"><title>${b.hash} (${kind}${b.chain ? ', chain' : ''})</title></circle></a>`);
+    nodes.push(`<a href="#/block/${b.hash}" aria-label="block ${b.hash} (${kind}${b.chain ? ', chain' : ''})"><circle cx="${p.x}" cy="${p.y}" r="${b.chain ? 8 : 6}" fill="${colour}" data-kind="${kind}"><title>${b.hash} (${kind}${b.chain ? ', chain' : ''})</title></circle></a>`);
   }
   svg.innerHTML = edges.join('') + nodes.join('');
 }
