@@ -1,0 +1,31 @@
+/**
+ * Proofs the tab checks against its light node's headers may name the node's newest block before the light node
+ * has verified it (it is one `inv` behind at most): such a check is retried for a few seconds, then reported.
+ * Any other failure is reported at once — callers show the error, never the node's figures as verified.
+ */
+import { LightProofError } from '../../src/light/errors.ts';
+
+/** How long to wait for the light node to verify the header a fresh proof names. */
+export const proofHeaderWaitMs = 5_000;
+const proofHeaderPollMs = 200;
+
+export type ProofOutcome<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: { readonly reason: string; readonly message: string } };
+
+/** Runs `check` (fetch and verify) until it passes, fails for another reason than an unknown header, or time is up. */
+export async function checkWhenHeaderKnown<T>(check: () => Promise<T>): Promise<ProofOutcome<T>> {
+  const deadline = Date.now() + proofHeaderWaitMs;
+  for (;;) {
+    try {
+      return { ok: true, value: await check() };
+    } catch (error) {
+      if (error instanceof LightProofError && error.reason === 'header-unknown' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, proofHeaderPollMs));
+        continue;
+      }
+      const reason = error instanceof LightProofError ? error.reason : 'request-failed';
+      return { ok: false, error: { reason, message: (error as Error).message } };
+    }
+  }
+}
