@@ -45,8 +45,34 @@ test('fresh profile syncs to the node’s tip verifying every header, and resume
   expect(again.resumed).toBe(first.headers - 1);
   expect(again.verified).toBe(0);
   expect(again.tipHash).toBe(info.selected_tip);
+  expect(again.storage).toBe('indexeddb'); // the reloaded tab is the store's writer again
   await expect(page.locator('#light-resumed')).toHaveText(String(first.headers - 1));
   await page.screenshot({ path: testInfo.outputPath('light-resumed.png'), fullPage: true });
+});
+
+test('a second tab resumes from the first tab’s store without writing to it; it writes once the first is gone', async ({ browser }) => {
+  const context = await browser.newContext();
+  const writer = await context.newPage();
+  await writer.goto(`${node.url}/`);
+  await expect(writer.locator('#light-state')).toHaveText('synced', { timeout: 60_000 });
+  const stored = (await lightStatus(writer))!;
+  expect(stored.storage).toBe('indexeddb');
+
+  const reader = await context.newPage();
+  await reader.goto(`${node.url}/`);
+  await expect(reader.locator('#light-state')).toHaveText('synced', { timeout: 60_000 });
+  const second = (await lightStatus(reader))!;
+  expect(second.storage).toBe('indexeddb-reader');
+  expect(second.resumed).toBe(stored.headers - 1);
+  expect(second.tipHash).toBe(stored.tipHash);
+
+  await writer.close();
+  await reader.reload();
+  await expect(reader.locator('#light-state')).toHaveText('synced', { timeout: 60_000 });
+  const promoted = (await lightStatus(reader))!;
+  expect(promoted.storage).toBe('indexeddb');
+  expect(promoted.resumed).toBe(stored.headers - 1);
+  await context.close();
 });
 
 test('a header edited by a fake bridge is refused and shown', async ({ page }, testInfo) => {

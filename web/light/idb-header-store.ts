@@ -4,6 +4,10 @@
  * string (src/light/header-batch.ts) — so a reload replays them instead of downloading again. One record per
  * header cost more than verifying it (docs/performance.md). What comes back from IndexedDB is checked for shape
  * before use (STYLE.md: IndexedDB reads are input).
+ *
+ * One writer per database: tabs of one origin share it, and two tabs appending their own batches would collide on
+ * keys. The tab holding the Web Lock named after the database writes; any other tab is a reader — it resumes from
+ * what the writer stored and keeps the headers it verifies after that in memory.
  */
 import { openDB, type IDBPDatabase } from 'idb';
 import { HeaderBatchError, packHeaderBatch, unpackHeaderBatch } from '../../src/light/header-batch.ts';
@@ -27,7 +31,40 @@ function isBatchRow(row: unknown): row is BatchRow {
   return Number.isSafeInteger(r?.firstSeq) && r.firstSeq >= 1 && r.packed instanceof Uint8Array;
 }
 
-export async function openIdbHeaderStore(network: string): Promise<LightHeaderStore> {
+export type IdbStoreRole = 'writer' | 'reader';
+
+/** True when this tab holds (from now until it closes) the database's write lock. */
+function claimWriter(name: string): Promise<boolean> {
+  const locks = globalThis.navigator?.locks;
+  if (!locks) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    void locks.request(`${name}-writer`, { ifAvailable: true }, (lock) => {
+      resolve(lock !== null);
+      // Held for the page's life: the browser releases it when the tab goes.
+      return lock ? new Promise<never>(() => undefined) : undefined;
+    });
+  });
+}
+
+/** A reader's view: loads what the writer stored, never writes; `clear` only forgets it for this tab. */
+function readerOf(store: LightHeaderStore): LightHeaderStore {
+  let forgotten = false;
+  return {
+    load: () => (forgotten ? Promise.resolve([]) : store.load()),
+    append: () => Promise.resolve(),
+    clear() {
+      forgotten = true;
+      return Promise.resolve();
+    },
+  };
+}
+
+export async function openIdbHeaderStore(network: string): Promise<{ store: LightHeaderStore; role: IdbStoreRole }> {
+  const store = await openSharedStore(network);
+  return (await claimWriter(lightDbName(network))) ? { store, role: 'writer' } : { store: readerOf(store), role: 'reader' };
+}
+
+async function openSharedStore(network: string): Promise<LightHeaderStore> {
   const db: IDBPDatabase = await openDB(lightDbName(network), dbVersion, {
     upgrade(database) {
       for (const name of Array.from(database.objectStoreNames)) database.deleteObjectStore(name);

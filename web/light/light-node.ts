@@ -31,8 +31,11 @@ export interface LightNodeStatus {
   readonly tipHeight: number;
   readonly tipHash: string;
   readonly hashBackend: string;
-  /** Where verified headers are kept: IndexedDB, or memory where the browser refuses it (third-party frames). */
-  readonly storage: 'indexeddb' | 'memory';
+  /**
+   * Where verified headers are kept: IndexedDB; IndexedDB read at start while another tab of this origin is its
+   * writer (new headers stay in memory); or memory where the browser refuses IndexedDB (third-party frames).
+   */
+  readonly storage: 'indexeddb' | 'indexeddb-reader' | 'memory';
   readonly syncSeconds: number;
   readonly error: { readonly reason: string; readonly message: string; readonly headerHash?: string; readonly rule?: string } | null;
 }
@@ -54,7 +57,8 @@ export interface LightNode {
  */
 async function openHeaderStore(network: string): Promise<{ store: LightHeaderStore; storage: LightNodeStatus['storage'] }> {
   try {
-    return { store: await openIdbHeaderStore(network), storage: 'indexeddb' };
+    const { store, role } = await openIdbHeaderStore(network);
+    return { store, storage: role === 'writer' ? 'indexeddb' : 'indexeddb-reader' };
   } catch {
     return { store: createMemoryHeaderStore(), storage: 'memory' };
   }
@@ -62,7 +66,7 @@ async function openHeaderStore(network: string): Promise<{ store: LightHeaderSto
 
 /** One line for pages that show the light node beside something else (wallet, widget). */
 export function describeLightNode(s: LightNodeStatus): string {
-  const where = s.storage === 'memory' ? ', kept in memory' : '';
+  const where = s.storage === 'memory' ? ', kept in memory' : s.storage === 'indexeddb-reader' ? ', stored by another tab' : '';
   if (s.state === 'rejected') return `light node: stopped — ${s.error?.message ?? 'a header failed verification'}`;
   return `light node: ${s.state}, ${s.headers.toLocaleString('en')} headers verified${where}, tip height ${s.tipHeight}`;
 }
