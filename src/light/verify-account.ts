@@ -35,7 +35,8 @@ interface ProofAnswer {
   readonly proof: unknown;
 }
 
-function strip0x(hex: unknown, what: string): Uint8Array {
+/** A 0x-hash field of a proof answer as bytes; anything else is LightProofError 'proof-invalid'. */
+export function proofHashBytes(hex: unknown, what: string): Uint8Array {
   if (typeof hex !== 'string' || !/^0x[0-9a-f]{64}$/.test(hex)) throw new LightProofError('proof-invalid', `${what} is not a 0x-hash: ${String(hex).slice(0, 80)}`);
   return fromHex(hex.slice(2));
 }
@@ -43,8 +44,8 @@ function strip0x(hex: unknown, what: string): Uint8Array {
 export function verifyAccountProof(chain: Pick<LightChain, 'get' | 'params'>, address: string, answer: unknown): VerifiedAccount {
   const a = answer as ProofAnswer;
   const addressBytes = decodeAddress(address, chain.params.hrp);
-  const blockHash = strip0x(a?.block_hash, 'block_hash');
-  const stateRoot = strip0x(a?.state_root, 'state_root');
+  const blockHash = proofHashBytes(a?.block_hash, 'block_hash');
+  const stateRoot = proofHashBytes(a?.state_root, 'state_root');
   const block = chain.get(toHash0x(blockHash).slice(2));
   if (!block) {
     throw new LightProofError('header-unknown', `the proof is against block ${toHash0x(blockHash)}, which this light node has not verified (yet)`);

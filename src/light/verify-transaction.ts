@@ -13,6 +13,7 @@ import { blake3 } from '../crypto/blake3.ts';
 import { equalBytes, fromHex, toHash0x } from '../util/bytes.ts';
 import { LightProofError } from './errors.ts';
 import type { LightChain } from './light-chain.ts';
+import { proofHashBytes } from './verify-account.ts';
 
 export interface VerifiedTransaction {
   readonly hash: string;
@@ -31,16 +32,9 @@ interface TransactionProofAnswer {
   readonly path: readonly string[];
 }
 
-const hash0x = /^0x[0-9a-f]{64}$/;
-
-function hashBytes(value: unknown, what: string): Uint8Array {
-  if (typeof value !== 'string' || !hash0x.test(value)) throw new LightProofError('proof-invalid', `${what} is not a 0x-hash: ${String(value).slice(0, 80)}`);
-  return fromHex(value.slice(2));
-}
-
 export function verifyTransactionProof(chain: Pick<LightChain, 'get'>, expectedHash: string, answer: unknown): VerifiedTransaction {
   const a = answer as TransactionProofAnswer;
-  const expected = hashBytes(expectedHash, 'the transaction hash asked for');
+  const expected = proofHashBytes(expectedHash, 'the transaction hash asked for');
   if (typeof a?.transaction !== 'string' || !/^0x([0-9a-f]{2})+$/.test(a.transaction)) {
     throw new LightProofError('proof-invalid', 'transaction is not 0x-hex bytes');
   }
@@ -49,13 +43,13 @@ export function verifyTransactionProof(chain: Pick<LightChain, 'get'>, expectedH
   if (!equalBytes(hash, expected)) {
     throw new LightProofError('proof-invalid', `the bytes served hash to ${toHash0x(hash)}, not the ${expectedHash} asked for`);
   }
-  const blockHash = hashBytes(a.block_hash, 'block_hash');
+  const blockHash = proofHashBytes(a.block_hash, 'block_hash');
   const block = chain.get(toHash0x(blockHash).slice(2));
   if (!block) throw new LightProofError('header-unknown', `the transaction is placed in block ${toHash0x(blockHash)}, which this light node has not verified (yet)`);
   if (!Array.isArray(a.path)) throw new LightProofError('proof-invalid', 'path is not a list of hashes');
   let root: Uint8Array;
   try {
-    root = merkleRootFromPath(hash, a.index, a.leaf_count, a.path.map((s, i) => hashBytes(s, `path[${i}]`)));
+    root = merkleRootFromPath(hash, a.index, a.leaf_count, a.path.map((s, i) => proofHashBytes(s, `path[${i}]`)));
   } catch (cause) {
     if (cause instanceof LightProofError) throw cause;
     throw new LightProofError('proof-invalid', `the Merkle path is malformed: ${(cause as Error).message}`, cause);
