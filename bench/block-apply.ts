@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Block } from '../src/codec/block.ts';
-import { encodeTransaction, signingHash } from '../src/codec/transaction.ts';
+import { encodeTransaction, signingHash, type TransferTransaction } from '../src/codec/transaction.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
 import type { Chain } from '../src/chain/chain.ts';
 import { regtestParams } from '../src/consensus/params.ts';
@@ -55,7 +55,8 @@ const zeroAux = new Uint8Array(32);
 
 function transfer(from: Wallet, to: Uint8Array, amount: bigint, fee: bigint, nonce: bigint): Uint8Array {
   const body = { kind: TxKind.Transfer, chainId: regtestParams.chainId, from: from.address, to, amount, fee, nonce, useEnergy: false, memo: new Uint8Array(0) } as const;
-  return encodeTransaction({ ...body, signature: signSchnorr(signingHash(body), from.privateKey, zeroAux) });
+  const signed: TransferTransaction = { ...body, signature: signSchnorr(signingHash(body), from.privateKey, zeroAux) };
+  return encodeTransaction(signed);
 }
 
 function mineBlock(chain: Chain, miner: Uint8Array, transactions: readonly Uint8Array[]): Block {

@@ -22,6 +22,8 @@ export const blockBytesMax = 1_000_000;
 export const txBytesMax = 100_000;
 /** Transactions in one block: 1 MB of ~100-byte transactions; bounds the decoder's allocation up front. */
 export const blockTxCountMax = 10_000;
+/** Mass of all of a block's transactions (src/kinds/mass.ts: bytes + 100 per signature operation + contract gas). */
+export const blockMassMax = 2_000_000;
 
 // --- Chain (src/chain/) ---
 

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fastVerifier } from '../server/crypto/fast-verifier.ts';
 import { createVerifyPool } from '../server/crypto/verify-pool.ts';
 import { createMempoolPort } from '../server/mempool/mempool-port.ts';
-import { decodeTransaction, signingHash, txHash } from '../src/codec/transaction.ts';
+import { decodeTransaction, signingHash, txHash, type Transaction } from '../src/codec/transaction.ts';
+import type { SchnorrProofCheck } from '../src/crypto/proof-check.ts';
 import { ErrorCode, WeftError } from '../src/errors.ts';
 import { parseTransaction } from '../src/mempool/entry.ts';
 import { createMempool, type MempoolEvent, type MempoolOptions } from '../src/mempool/mempool.ts';
@@ -37,7 +38,7 @@ async function rejection(promise: Promise<unknown>): Promise<{ code: number; rea
 }
 
 const selectAll = { maxBytes: 1_000_000, maxCount: 10_000 };
-const nonces = (entries: readonly { tx: { nonce: bigint } }[]) => entries.map((e) => e.tx.nonce);
+const nonces = (entries: readonly { spend: { nonce: bigint } }[]) => entries.map((e) => e.spend.nonce);
 
 describe('mempool admission', () => {
   it('admits a valid transfer, names it by its tx hash and signs over the signing hash', async () => {
@@ -46,7 +47,7 @@ describe('mempool admission', () => {
     const entry = await pool.add(bytes);
     const tx = decodeTransaction(bytes);
     expect(entry.hash).toEqual(txHash(tx));
-    expect(parseTransaction(bytes).checks![0]!.message).toEqual(signingHash(tx));
+    expect((parseTransaction(bytes).checks![0]! as SchnorrProofCheck).message).toEqual(signingHash(tx));
     expect(pool.size).toBe(1);
     expect(pool.bytes).toBe(bytes.length);
     expect(pool.status(entry.hash)).toEqual({ status: 'pending', entry });
@@ -184,7 +185,7 @@ describe('mempool admission', () => {
   it('agrees with the @noble reference verifier', async () => {
     const { pool } = setup({ verifier: nobleVerifier });
     await pool.add(signedTransfer({ key: bob }));
-    expect(toHex(pool.pending()[0]!.tx.from)).toBe(toHex(addressOfKey(bob)));
+    expect(toHex((pool.pending()[0]!.tx as Transaction).from)).toBe(toHex(addressOfKey(bob)));
   });
 
   it('serves the RPC mempool port: submit, lookups with statuses, pending per address, admission events', async () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fastVerifier } from '../server/crypto/fast-verifier.ts';
+import type { Transaction } from '../src/codec/transaction.ts';
 import { WeftError } from '../src/errors.ts';
 import { createMempool, type MempoolEvent } from '../src/mempool/mempool.ts';
 import type { MempoolLimits } from '../src/mempool/mempool-limits.ts';
@@ -20,7 +21,7 @@ function setup(limits: Partial<MempoolLimits>) {
   const pool = createMempool({ params: { chainId: testChainId }, accounts, verifier: fastVerifier, clock, limits });
   const removed: string[] = [];
   pool.subscribe((e: MempoolEvent) => {
-    if (e.type === 'removed') removed.push(`${e.reason}:${e.entry.tx.fee}`);
+    if (e.type === 'removed') removed.push(`${e.reason}:${e.entry.spend.fee}`);
   });
   return { accounts, clock, pool, removed };
 }
@@ -43,7 +44,7 @@ describe('mempool bounds', () => {
     await pool.add(signedTransfer({ key: keys[4]!, fee: 5_000n }));
     expect(removed).toEqual(['evicted:1000']);
     expect(pool.bytes).toBeLessThanOrEqual(4 * txBytes);
-    expect(pool.pending().map((e) => e.tx.fee)).toEqual([5_000n, 4_000n, 3_000n, 2_000n]);
+    expect(pool.pending().map((e) => e.spend.fee)).toEqual([5_000n, 4_000n, 3_000n, 2_000n]);
   });
 
   it('evicts only a sender\'s last nonce, so no queue is left with a hole', async () => {
@@ -54,7 +55,7 @@ describe('mempool bounds', () => {
     await pool.add(signedTransfer({ key: keys[1]!, fee: 4_000n }));
     await pool.add(signedTransfer({ key: keys[2]!, fee: 3_000n }));
     expect(removed).toEqual(['evicted:1500']);
-    expect(pool.pendingFor(addressOfKey(keys[0]!)).map((e) => e.tx.nonce)).toEqual([0n]);
+    expect(pool.pendingFor(addressOfKey(keys[0]!)).map((e) => e.spend.nonce)).toEqual([0n]);
   });
 
   it('bounds one sender\'s queue', async () => {
@@ -71,7 +72,7 @@ describe('mempool bounds', () => {
     await pool.add(signedTransfer({ key: keys[1]!, nonce: 0n, fee: 5_000n }));
     await pool.add(signedTransfer({ key: keys[2]!, nonce: 0n, fee: 3_000n, amount: 5_000_000n }));
     await pool.add(signedTransfer({ key: keys[2]!, nonce: 1n, fee: 8_000n, amount: 4_000_000n }));
-    const order = (s: { transactions: readonly { tx: { fee: bigint } }[] }) => s.transactions.map((e) => e.tx.fee);
+    const order = (s: { transactions: readonly { spend: { fee: bigint } }[] }) => s.transactions.map((e) => e.spend.fee);
     expect(order(pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 100 }))).toEqual([5_000n, 3_000n, 8_000n, 1_000n, 9_000n]);
     expect(order(pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 2 }))).toEqual([5_000n, 3_000n]);
     expect(order(pool.selectForBlock({ maxBytes: 3 * txBytes + 1, maxCount: 100 }))).toEqual([5_000n, 3_000n, 8_000n]);
@@ -138,7 +139,8 @@ function checkInvariants(
   const selection = pool.selectForBlock({ maxBytes: 6 * txBytes, maxCount: 8 });
   expect(selection.bytes).toBeLessThanOrEqual(6 * txBytes);
   const spent = new Map<string, { next: bigint; balance: bigint; energy: bigint }>();
-  for (const { tx } of selection.transactions) {
+  for (const entry of selection.transactions) {
+    const tx = entry.tx as Transaction;
     const id = toHex(tx.from);
     const account = accounts.get(tx.from);
     const state = spent.get(id) ?? { next: account.nonce, balance: account.balance, energy: account.energy };

@@ -2,6 +2,7 @@
 // address mines coins, send_transaction pays another wallet address, the transfer is confirmed in the chain, the
 // balances move by exactly amount and fee, and get_proof answers a proof that verifies against the header.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Transaction } from '../src/codec/transaction.ts';
 import { decodeAddress, encodeAddress } from '../src/crypto/address.ts';
 import type { LightProofError } from '../src/light/errors.ts';
 import { verifyTransactionProof } from '../src/light/verify-transaction.ts';
@@ -83,8 +84,8 @@ describe('wallet → mining → transfer → confirmation → proof', () => {
     const txProof = await result('get_transaction_proof', { hash: sent.hash });
     const included = verifyTransactionProof(t.node.chain, sent.hash, txProof);
     expect(included.blockHash).toBe(txProof.block_hash);
-    expect(encodeAddress(regtestParams.hrp, included.tx.to)).toBe(receiver);
-    expect(included.tx.amount).toBe(coinsToUnits(1.25));
+    expect(encodeAddress(regtestParams.hrp, (included.tx as Transaction).to)).toBe(receiver);
+    expect((included.tx as Transaction).amount).toBe(coinsToUnits(1.25));
     const reasonOf = (f: () => unknown) => { try { f(); return 'accepted'; } catch (e) { return (e as LightProofError).reason; } };
     const stranger = toHash0x(new Uint8Array(32).fill(9));
     const bent = txProof.path.length > 0

@@ -6,7 +6,7 @@ import { resolveWalletPassphrase, walletFilePath } from '../server/wallet/wallet
 import { createWalletService, type WalletServiceOptions } from '../server/wallet/wallet-service.ts';
 import { createWalletPort } from '../server/wallet/wallet-port.ts';
 import { regtestParams } from '../src/consensus/params.ts';
-import { decodeTransaction } from '../src/codec/transaction.ts';
+import { decodeTransaction, type Transaction } from '../src/codec/transaction.ts';
 import { ErrorCode } from '../src/errors.ts';
 import { verifyMessage } from '../src/wallet/message.ts';
 
@@ -74,7 +74,7 @@ describe('node wallets on disk', () => {
     wallets.createAddress('spending', 'standard');
     expect(wallets.listWallets()).toEqual(['default', 'savings', 'spending']);
     const built = wallets.buildTransfer({ from: saving.address, to: saving.address, amount: 1n, fee: 500n, nonce: 0n });
-    expect(decodeTransaction(built.bytes).from).toEqual(saving.address);
+    expect((decodeTransaction(built.bytes) as Transaction).from).toEqual(saving.address);
     // A file for another network is refused, not silently used.
     const path = walletFilePath(dir, 'savings');
     writeFileSync(path, readFileSync(path, 'utf8').replace('"network": "regtest"', '"network": "devnet"'));

@@ -43,8 +43,9 @@ export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2a
   const findTransaction = ledger
     ? (hash: Uint8Array): FoundTransaction | undefined => {
         const record = ledger.getTransaction(hash);
-        const block = record && chain.get(record.acceptingBlock?.id ?? record.block);
-        return record && block ? { tx: record.tx, blockHash: block.hash, height: block.height } : undefined;
+        const block = record && chain.get(record.block);
+        const accepting = record?.acceptingBlock ?? block;
+        return record && block && accepting ? { tx: record.tx, blockHash: block.hash, height: block.height, acceptingBlueScore: accepting.header.blueScore } : undefined;
       }
     : undefined;
   const executor = createWeftAgentExecutor({

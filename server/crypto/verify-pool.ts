@@ -12,6 +12,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode, WeftError } from '../../src/errors.ts';
 import { publicKeyBytes, signatureBytes } from '../../src/crypto/keys.ts';
+import { asyncProofVerifierOver, checkProof, type AsyncProofVerifier, type ProofCheck } from '../../src/crypto/proof-check.ts';
 import type { AsyncSignatureVerifier, SchnorrCheck } from '../../src/crypto/verifier.ts';
 import { fastVerifySchnorr } from './fast-verifier.ts';
 
@@ -30,6 +31,10 @@ export interface VerifyChunkRequest {
   readonly messages: Uint8Array;
   readonly publicKeys: Uint8Array;
 }
+/** Main thread → worker: checks of schemes other than BIP340 (src/crypto/proof-check.ts), structured-cloned. */
+export interface VerifyProofsRequest {
+  readonly proofs: readonly ProofCheck[];
+}
 export interface VerifyChunkResponse {
   readonly id: number;
   readonly results: Uint8Array;
@@ -41,7 +46,7 @@ export interface VerifyPoolOptions {
   readonly inlineItemsMax?: number;
 }
 
-export interface VerifyPool extends AsyncSignatureVerifier {
+export interface VerifyPool extends AsyncSignatureVerifier, AsyncProofVerifier {
   readonly workers: number;
   /** Resolves once every worker has loaded (the first batch does not need to wait for it). */
   ready(): Promise<void>;
@@ -61,7 +66,7 @@ interface Pending {
 interface Slot {
   readonly worker: Worker;
   readonly pending: Map<number, Pending>;
-  send(chunk: VerifyChunkRequest): Promise<Uint8Array>;
+  send(chunk: VerifyChunkRequest | VerifyProofsRequest): Promise<Uint8Array>;
   /** Rejects every pending chunk with `error`. */
   abandon(error: unknown): void;
 }
@@ -122,7 +127,7 @@ function startSlot(onDeath: (slot: Slot) => void): Slot {
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
         worker.ref();
-        const buffers = [chunk.signatures.buffer, chunk.messages.buffer, chunk.publicKeys.buffer] as ArrayBuffer[];
+        const buffers = 'proofs' in chunk ? [] : ([chunk.signatures.buffer, chunk.messages.buffer, chunk.publicKeys.buffer] as ArrayBuffer[]);
         worker.postMessage({ ...chunk, id }, buffers);
       });
     },
@@ -160,7 +165,7 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
   };
   const slots: Slot[] = Array.from({ length: workerCount }, () => startSlot(replace));
 
-  const dispatch = (chunk: VerifyChunkRequest): Promise<Uint8Array> => {
+  const dispatch = (chunk: VerifyChunkRequest | VerifyProofsRequest): Promise<Uint8Array> => {
     const inFlight = slots.reduce((sum, slot) => sum + slot.pending.size, 0);
     if (inFlight >= verifyPoolPendingChunksMax) {
       const message = `verify pool: ${inFlight} chunks in flight, at most ${verifyPoolPendingChunksMax}`;
@@ -192,10 +197,21 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
     return results;
   };
 
+  /** Other schemes (ECDSA, later ring signatures and range proofs): one chunk per worker, or inline when few. */
+  const verifyOtherProofs = async (checks: readonly ProofCheck[]): Promise<boolean[]> => {
+    if (checks.length <= inlineItemsMax) return checks.map(checkProof);
+    const chunks = Math.min(workerCount, checks.length);
+    const size = Math.ceil(checks.length / chunks);
+    const answers = await Promise.all(Array.from({ length: chunks }, (_, c) => dispatch({ proofs: checks.slice(c * size, (c + 1) * size) })));
+    return answers.flatMap((bytes) => [...bytes].map((ok) => ok === 1));
+  };
+  const proofs = asyncProofVerifierOver({ name: 'pool', verifySchnorrBatch }, verifyOtherProofs);
+
   return {
     name: `libsecp256k1-wasm ×${workerCount} threads`,
     workers: workerCount,
     verifySchnorrBatch,
+    verifyProofs: proofs.verifyProofs,
     async ready() {
       // An empty chunk answered proves the worker's module graph (tsx, Wasm) is loaded, not just the thread started.
       await Promise.all(slots.map((slot) => slot.send(pack([], 0, 0))));

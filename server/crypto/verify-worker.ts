@@ -1,16 +1,24 @@
 /**
- * Worker-thread side of server/crypto/verify-pool.ts: verifies packed chunks of BIP340 signatures on libsecp256k1
- * and answers one byte per item (1 valid, 0 not). Loaded through tsx by the pool's bootstrap, so it stays TypeScript.
+ * Worker-thread side of server/crypto/verify-pool.ts: verifies packed chunks of BIP340 signatures on libsecp256k1,
+ * and lists of other proof checks through src/crypto/proof-check.ts's scheme table, answering one byte per item
+ * (1 valid, 0 not). Loaded through tsx by the pool's bootstrap, so it stays TypeScript.
  */
 import { parentPort } from 'node:worker_threads';
 import { fastVerifySchnorr } from './fast-verifier.ts';
 import { assert } from '../../src/errors.ts';
-import type { VerifyChunkRequest, VerifyChunkResponse } from './verify-pool.ts';
+import { checkProof } from '../../src/crypto/proof-check.ts';
+import type { VerifyChunkRequest, VerifyChunkResponse, VerifyProofsRequest } from './verify-pool.ts';
 
 const port = parentPort;
 assert(port !== null, 'verify-worker.ts runs only in a worker thread');
 
-port.on('message', (request: VerifyChunkRequest & { readonly id: number }) => {
+port.on('message', (request: (VerifyChunkRequest | VerifyProofsRequest) & { readonly id: number }) => {
+  if ('proofs' in request) {
+    const results = Uint8Array.from(request.proofs, (check) => (checkProof(check) ? 1 : 0));
+    const response: VerifyChunkResponse = { id: request.id, results };
+    port.postMessage(response, [results.buffer]);
+    return;
+  }
   const { id, count, signatures, messages, publicKeys } = request;
   const results = new Uint8Array(count);
   for (let i = 0; i < count; i++) {

@@ -7,7 +7,7 @@ import { encodeTransaction } from '../../src/codec/transaction.ts';
 import type { PoolEntry } from '../../src/mempool/entry.ts';
 import type { Mempool } from '../../src/mempool/mempool.ts';
 import type { MempoolPort, TransactionRecord, TransactionStatus } from '../../src/rpc/ports.ts';
-import { equalBytes } from '../../src/util/bytes.ts';
+import { touches } from '../../src/kinds/parties.ts';
 
 function record(entry: PoolEntry, status: TransactionStatus): TransactionRecord {
   // Pending transactions have used no energy yet: `energy_used` is what acceptance charged (DESIGN.md §4).
@@ -26,7 +26,7 @@ export function createMempoolPort(mempool: Mempool): MempoolPort {
     },
     pending(address) {
       const entries = mempool.pending();
-      const touching = address === undefined ? entries : entries.filter((e) => equalBytes(e.tx.from, address) || equalBytes(e.tx.to, address));
+      const touching = address === undefined ? entries : entries.filter((e) => touches(e.tx, address));
       return touching.map((e) => record(e, 'pending'));
     },
     size: () => mempool.size,

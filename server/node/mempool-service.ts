@@ -5,6 +5,7 @@
  * pool's best-paying valid set.
  */
 import { decodeTransaction } from '../../src/codec/transaction.ts';
+import { addressTouches } from '../../src/kinds/parties.ts';
 import type { NetworkParams } from '../../src/consensus/params.ts';
 import { createMempool, type Mempool } from '../../src/mempool/mempool.ts';
 import type { TransactionSelection } from '../../src/mining/template.ts';
@@ -36,10 +37,7 @@ export function startNodeMempool(options: { params: NetworkParams; ledger: Ledge
     const accepted = event.added.flatMap((block) => block.accepted);
     const acceptedIds = new Set(accepted.map((ref) => toHex(ref.hash)));
     pool.removeAccepted(accepted.map((ref) => ref.hash));
-    const touched = accepted.flatMap((ref) => {
-      const tx = decodeTransaction(ref.bytes);
-      return [tx.from, tx.to];
-    });
+    const touched = accepted.flatMap((ref) => addressTouches(decodeTransaction(ref.bytes)).map((t) => t.address));
     pool.revalidate(touched);
     pool.expire();
     const orphaned = event.removed.flatMap((block) => block.accepted).filter((ref) => !acceptedIds.has(toHex(ref.hash)));
@@ -55,7 +53,7 @@ export function startNodeMempool(options: { params: NetworkParams; ledger: Ledge
   return {
     pool,
     selectTransactions: (selection) =>
-      pool.selectForBlock({ maxBytes: selection.maxBytes, maxCount: selection.maxCount }).transactions.map((entry) => entry.bytes),
+      pool.selectForBlock({ maxBytes: selection.maxBytes, maxCount: selection.maxCount, maxMass: selection.maxMass }).transactions.map((entry) => entry.bytes),
     onInputsChanged: (listener) => void changed.add(listener),
     async close() {
       unsubscribePool();

@@ -4,7 +4,9 @@
  * returns the JSON the agent puts in a data part; bad input throws InvalidParams (-32602) with the reason.
  */
 import type { Chain } from '../chain/chain.ts';
-import { decodeTransaction, encodeTransactionBody, signingHash, txHash, type Transaction, type UnsignedTransfer } from '../codec/transaction.ts';
+import { decodeTransaction, encodeTransactionBody, signingHash, txHash, type AnyTransaction, type UnsignedTransfer } from '../codec/transaction.ts';
+import { transactionFields } from '../kinds/json-view.ts';
+import { confirmationsOf } from '../rpc/views.ts';
 import { TxKind } from '../codec/transaction-kinds.ts';
 import { compactToTarget, difficultyFromTarget, powHash } from '../consensus/pow.ts';
 import { decodeAddress, encodeAddress } from '../crypto/address.ts';
@@ -17,9 +19,11 @@ import { a2aMineBatchNonces, a2aMineHashesMax, a2aTxScanBlocksMax } from './limi
 import type { JsonObject } from './types.ts';
 
 export interface FoundTransaction {
-  readonly tx: Transaction;
+  readonly tx: AnyTransaction;
   readonly blockHash: Uint8Array;
   readonly height: number;
+  /** Blue score of the chain block that accepted it: confirmations count from it (docs/design.md). */
+  readonly acceptingBlueScore: number;
 }
 
 export interface WeftChainPorts {
@@ -83,7 +87,8 @@ function scanForTransaction(chain: Chain, hash: Uint8Array): FoundTransaction | 
     const body = block && chain.getBlock(block.id);
     for (const bytes of body?.transactions ?? []) {
       const tx = decodeTransaction(bytes);
-      if (equalBytes(txHash(tx), hash)) return { tx, blockHash: block!.hash, height };
+      // A selected-chain block's own transactions are accepted by it or by its chain successor: count from it.
+      if (equalBytes(txHash(tx), hash)) return { tx, blockHash: block!.hash, height, acceptingBlueScore: block!.header.blueScore };
     }
   }
   return undefined;
@@ -93,18 +98,11 @@ export function transactionView(ports: WeftChainPorts, hashText: unknown): JsonO
   const hash = hash32(hashText, 'hash');
   const found = ports.findTransaction ? ports.findTransaction(hash) : scanForTransaction(ports.chain, hash);
   if (!found) throw invalidParams(`transaction ${toHash0x(hash)}: not found`, 'hash');
-  const { tx } = found;
-  const hrp = ports.chain.params.hrp;
   return {
-    hash: toHash0x(hash),
-    from: encodeAddress(hrp, tx.from),
-    to: encodeAddress(hrp, tx.to),
-    amount: unitsToCoins(tx.amount),
-    fee: unitsToCoins(tx.fee),
-    nonce: Number(tx.nonce),
+    ...(transactionFields(found.tx, hash, ports.chain.params.hrp) as JsonObject),
     block_hash: toHash0x(found.blockHash),
     block_height: found.height,
-    confirmations: ports.chain.selectedTip().height - found.height + 1,
+    confirmations: confirmationsOf(ports.chain, found.acceptingBlueScore),
   };
 }
 

@@ -25,6 +25,7 @@ import { createBoundedSet } from '../util/bounded-set.ts';
 import { invalidBlocksMax } from '../limits.ts';
 import { validateBodyInIsolation } from './validate-body.ts';
 import { ghostdagOfParents, validateHeaderAgainstParent, validateHeaderInIsolation, validatePow } from './validate-header.ts';
+import { asProofVerifier, type ProofVerifier } from '../crypto/proof-check.ts';
 import { nobleVerifier, type SignatureVerifier } from '../crypto/verifier.ts';
 import { createPendingStore } from './pending-store.ts';
 import type { AccountLookup, BlockStateInput, ChainStateMachine, ChainStateMachineFactory } from './state-port.ts';
@@ -89,8 +90,11 @@ export interface ChainOptions {
   readonly store: KvStore;
   readonly clock: Clock;
   readonly orphanCapacity?: number;
-  /** Verifies transaction signatures at body validation; default the @noble reference (the node passes a faster one). */
-  readonly verifier?: SignatureVerifier;
+  /**
+   * Verifies transaction proofs at body validation, synchronously: a Schnorr verifier (BIP340 batched through it,
+   * other schemes inline) or a proof verifier. Default the @noble reference (the node passes a faster one).
+   */
+  readonly verifier?: SignatureVerifier | ProofVerifier;
   /**
    * Computes each block's state (src/state/ledger.ts through the port in state-port.ts). Without one the chain
    * is header-and-body only: every state root must equal genesis's (the empty state), as in DAG-only tests.
@@ -102,7 +106,7 @@ const workOfBits = (bits: number): bigint => workFromTarget(compactToTarget(bits
 
 export async function openChain(options: ChainOptions): Promise<Chain> {
   const { params, clock } = options;
-  const verifier = options.verifier ?? nobleVerifier;
+  const verifier = asProofVerifier(options.verifier ?? nobleVerifier) as ProofVerifier;
   // Reads see every batch still in flight: block N+1 is validated while block N's rows are being committed.
   const store = createPendingStore(options.store);
   let machine: ChainStateMachine | undefined;

@@ -28,6 +28,7 @@ export const BlockRules = {
   'context.daa-score.mismatch': { stage: 'context', banScore: 100 },
   'body.tx-root.mismatch': { stage: 'body', banScore: 100 },
   'body.size.too-large': { stage: 'body', banScore: 100 },
+  'body.mass.too-large': { stage: 'body', banScore: 100 },
   'body.tx.invalid': { stage: 'body', banScore: 100 },
   'body.state-root.mismatch': { stage: 'body', banScore: 100 },
 } as const satisfies Record<string, { stage: ValidationStage; banScore: number }>;

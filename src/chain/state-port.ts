@@ -8,7 +8,7 @@
  * changes is only which blocks are on the chain: the ledger rewrites its chain-dependent index rows then.
  */
 import type { BlockHeader } from '../codec/header.ts';
-import type { Transaction } from '../codec/transaction.ts';
+import type { AnyTransaction } from '../codec/transaction.ts';
 import type { BlockId, GhostdagData } from '../consensus/ghostdag.ts';
 import type { KvOp, KvStore } from '../storage/kv.ts';
 import type { IndexedBlock } from './block-index.ts';
@@ -17,7 +17,7 @@ import type { Chain } from './chain.ts';
 /** A transaction of a block body as validation decoded it. */
 export interface BlockTransaction {
   readonly bytes: Uint8Array;
-  readonly tx: Transaction;
+  readonly tx: AnyTransaction;
   /** BLAKE3 of `bytes`: the transaction id. */
   readonly hash: Uint8Array;
 }

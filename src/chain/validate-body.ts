@@ -1,20 +1,26 @@
 /**
- * The body stage: the transaction list must fit the block bounds, every transaction must decode for this chain and
- * carry valid signatures, and the list must hash to the header's merkle root. Checked after the header stages
- * (cheap before expensive: sizes, then decoding, then the merkle root, then signatures), before anything is
- * written. Sizes are computed before encoding so an oversized block never gets encoded.
+ * The body stage in isolation: the transaction list must fit the block bounds, every transaction must decode (its
+ * kind registered, src/kinds/) for this chain, the block's mass must fit the budget, the list must hash to the
+ * header's merkle root, and every proof the kinds ask for must verify. Checked after the header stages (cheap before
+ * expensive: sizes, decoding, mass, the merkle root, then proofs), before anything is written. Sizes are computed
+ * before encoding so an oversized block never gets encoded.
  *
- * Signatures are verified here, once per block, through the `SignatureVerifier` port (the node plugs in the
- * libsecp256k1 Wasm verifier); acceptance later checks only nonces and balances (DESIGN.md §3).
+ * Proofs are verified here, once per block, in one batch through the proof-check port (the node plugs in the
+ * libsecp256k1 Wasm verifier). Rules that depend on state (nonces, balances, later session keys or key images) are
+ * the body-in-context stage's (src/state/body-in-context.ts): breaking them makes a transaction "not accepted",
+ * never the block invalid.
  */
 import type { Block } from '../codec/block.ts';
 import { merkleRoot } from '../codec/merkle.ts';
 import { encodeHeader } from '../codec/header.ts';
-import { decodeTransaction, transactionSignatureChecks, type Transaction } from '../codec/transaction.ts';
+import { decodeTransaction, type AnyTransaction } from '../codec/transaction.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import { blake3 } from '../crypto/blake3.ts';
-import type { SchnorrCheck, SignatureVerifier } from '../crypto/verifier.ts';
-import { blockBytesMax, blockTxCountMax, txBytesMax } from '../limits.ts';
+import type { ProofCheck, ProofVerifier } from '../crypto/proof-check.ts';
+import { kindOf } from '../kinds/registry.ts';
+import { massOf } from '../kinds/mass.ts';
+import { signingHashOfBody } from '../kinds/signing.ts';
+import { blockBytesMax, blockMassMax, blockTxCountMax, txBytesMax } from '../limits.ts';
 import { equalBytes } from '../util/bytes.ts';
 import { BlockRuleError } from './errors.ts';
 import type { BlockTransaction } from './state-port.ts';
@@ -41,7 +47,7 @@ function checkSizes(block: Block): void {
 
 function decodeAll(block: Block, params: NetworkParams): BlockTransaction[] {
   return block.transactions.map((bytes, i) => {
-    let tx: Transaction;
+    let tx: AnyTransaction;
     try {
       tx = decodeTransaction(bytes);
     } catch (cause) {
@@ -54,30 +60,44 @@ function decodeAll(block: Block, params: NetworkParams): BlockTransaction[] {
   });
 }
 
-/** Every signature of every transaction in one batch, so a fast verifier can amortise its setup. */
-function checkSignatures(txs: readonly BlockTransaction[], verifier: SignatureVerifier): void {
-  const checks: SchnorrCheck[] = [];
+/** The block's mass: every transaction's, as its kind weighs it (src/kinds/mass.ts). */
+export function blockMass(txs: readonly BlockTransaction[]): number {
+  let mass = 0;
+  for (const { tx, bytes } of txs) mass += massOf(kindOf(tx).mass(tx, bytes.length));
+  return mass;
+}
+
+function checkMass(txs: readonly BlockTransaction[]): void {
+  const mass = blockMass(txs);
+  if (mass > blockMassMax) throw new BlockRuleError('body.mass.too-large', `block mass is ${mass}, at most ${blockMassMax}`);
+}
+
+/** Every proof of every transaction in one batch, so a fast verifier can amortise its setup. */
+function checkProofs(txs: readonly BlockTransaction[], verifier: ProofVerifier): void {
+  const checks: ProofCheck[] = [];
   const owner: number[] = [];
-  txs.forEach(({ tx }, i) => {
-    const needed = transactionSignatureChecks(tx);
+  txs.forEach(({ tx, bytes }, i) => {
+    const kind = kindOf(tx);
+    const needed = kind.proofChecks(tx, signingHashOfBody(bytes.subarray(0, kind.bodyBytes(tx))));
     if (needed === undefined) throw new BlockRuleError('body.tx.invalid', `transaction ${i}: multisig script does not match its from address`);
     for (const check of needed) {
       checks.push(check);
       owner.push(i);
     }
   });
-  const results = verifier.verifySchnorrBatch(checks);
+  const results = checks.length === 0 ? [] : verifier.verifyProofs(checks);
   const bad = results.findIndex((ok) => !ok);
   if (bad >= 0) throw new BlockRuleError('body.tx.invalid', `transaction ${owner[bad]}: invalid signature`);
 }
 
 /** Validates the body and returns its transactions decoded, with their ids. */
-export function validateBodyInIsolation(block: Block, params: NetworkParams, verifier: SignatureVerifier): BlockTransaction[] {
+export function validateBodyInIsolation(block: Block, params: NetworkParams, verifier: ProofVerifier): BlockTransaction[] {
   checkSizes(block);
   const txs = decodeAll(block, params);
+  checkMass(txs);
   if (!equalBytes(merkleRoot(txs.map((t) => t.hash)), block.header.txRoot)) {
     throw new BlockRuleError('body.tx-root.mismatch', 'transaction merkle root does not match the header');
   }
-  checkSignatures(txs, verifier);
+  checkProofs(txs, verifier);
   return txs;
 }

@@ -7,7 +7,7 @@
  * validated it); whether the DAG's merge order accepted it is state, which balance proofs show. Anything else
  * throws LightProofError.
  */
-import { decodeTransaction, type Transaction } from '../codec/transaction.ts';
+import { decodeTransaction, type AnyTransaction } from '../codec/transaction.ts';
 import { merkleRootFromPath } from '../codec/merkle.ts';
 import { blake3 } from '../crypto/blake3.ts';
 import { equalBytes, fromHex, toHash0x } from '../util/bytes.ts';
@@ -17,7 +17,7 @@ import { proofHashBytes } from './verify-account.ts';
 
 export interface VerifiedTransaction {
   readonly hash: string;
-  readonly tx: Transaction;
+  readonly tx: AnyTransaction;
   /** The verified header whose txRoot the path reached. */
   readonly blockHash: string;
   readonly blockHeight: number;
@@ -57,7 +57,7 @@ export function verifyTransactionProof(chain: Pick<LightChain, 'get'>, expectedH
   if (!equalBytes(root, block.header.txRoot)) {
     throw new LightProofError('root-mismatch', `the Merkle path reaches ${toHash0x(root)}, not the verified header's tx root ${toHash0x(block.header.txRoot)}`);
   }
-  let tx: Transaction;
+  let tx: AnyTransaction;
   try {
     tx = decodeTransaction(bytes);
   } catch (cause) {

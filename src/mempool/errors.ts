@@ -16,7 +16,8 @@ export type RejectReason =
   | 'fee_rate_too_low'
   | 'too_large'
   | 'pool_full'
-  | 'sender_queue_full';
+  | 'sender_queue_full'
+  | 'conflict';
 
 /** -40003: the transaction is well-formed but breaks a pool rule; `details.reason` says which. */
 export class TransactionRejectedError extends WeftError {

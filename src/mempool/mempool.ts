@@ -5,10 +5,13 @@
  *
  * Admission runs in three stages, cheap before expensive (STYLE.md habit 4):
  *   1. shape  — size bound, decode (canonical), chain id, minimum fee rate, already known;
- *   2. proof  — every signature of the batch in ONE call to the verifier port (a worker pool on the node);
- *   3. state  — synchronous against the account view: nonce window, replacement, balance with pending spends,
- *               room (eviction). Stage 3 never awaits, so concurrent batches cannot interleave inside it.
+ *   2. proof  — every proof the batch's kinds ask for in ONE call to the proof-check port (a worker pool on the node);
+ *   3. state  — synchronous against the account view: nonce window, replacement, conflict keys, balance with pending
+ *               spends, room (eviction). Stage 3 never awaits, so concurrent batches cannot interleave inside it.
+ *
+ * What a transaction spends, its conflict keys and its mass come from its kind (src/kinds/), via the entry.
  */
+import { asProofVerifier, type AsyncProofVerifier, type ProofVerifier } from '../crypto/proof-check.ts';
 import type { AsyncSignatureVerifier, SignatureVerifier } from '../crypto/verifier.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import { DecodeError, ErrorCode, WeftError } from '../errors.ts';
@@ -40,8 +43,8 @@ export type PoolStatus =
 export interface MempoolOptions {
   readonly params: Pick<NetworkParams, 'chainId'>;
   readonly accounts: AccountReader;
-  /** Sync (noble, the Wasm verifier) or async (the worker pool): stage 2 awaits either. */
-  readonly verifier: SignatureVerifier | AsyncSignatureVerifier;
+  /** Sync (noble, the Wasm verifier) or async (the worker pool), Schnorr-only or a full proof verifier: stage 2 awaits any. */
+  readonly verifier: SignatureVerifier | AsyncSignatureVerifier | ProofVerifier | AsyncProofVerifier;
   readonly clock: Clock;
   readonly limits?: Partial<MempoolLimits>;
   /** A listener that throws is a bug; by default it is rethrown on a microtask (crashes loudly, pool intact). */
@@ -78,8 +81,11 @@ export interface Mempool {
 
 export function createMempool(options: MempoolOptions): Mempool {
   const limits: MempoolLimits = { ...defaultMempoolLimits, ...options.limits };
-  const { accounts, clock, verifier } = options;
+  const { accounts, clock } = options;
+  const verifier = asProofVerifier(options.verifier);
   const byId = new Map<string, PoolEntry>();
+  /** Conflict key → the pending entry holding it (src/kinds/kind.ts `conflictKeys`). */
+  const byConflict = new Map<string, PoolEntry>();
   const bySender = new Map<string, SenderQueue>();
   const dropped = new Map<string, { reason: Exclude<RemovalReason, 'accepted'>; entry: PoolEntry }>();
   const listeners = new Set<(event: MempoolEvent) => void>();
@@ -111,6 +117,7 @@ export function createMempool(options: MempoolOptions): Mempool {
   /** Takes `entry` out of every index (its queue too unless `keepQueue`, when the caller rewrote the queue). */
   const removeEntry = (entry: PoolEntry, reason: RemovalReason, keepQueue = false) => {
     byId.delete(entry.id);
+    for (const key of entry.conflicts) if (byConflict.get(key) === entry) byConflict.delete(key);
     totalBytes -= entry.size;
     if (!keepQueue) {
       const queue = (bySender.get(entry.sender) ?? []).filter((e) => e !== entry);
@@ -124,9 +131,9 @@ export function createMempool(options: MempoolOptions): Mempool {
   const revalidateSender = (sender: string, known?: Account): PoolEntry[] => {
     const queue = bySender.get(sender);
     if (queue === undefined || queue.length === 0) return [];
-    const account = known ?? accounts.account(queue[0]!.tx.from);
+    const account = known ?? accounts.account(queue[0]!.spend.payer);
     const budget = budgetOf(account);
-    const invalid = queue.filter((e) => e.tx.nonce < account.nonce || !trySpend(e.tx, budget));
+    const invalid = queue.filter((e) => e.spend.nonce < account.nonce || !trySpend(e.spend, budget));
     for (const entry of invalid) removeEntry(entry, 'invalidated');
     return invalid;
   };
@@ -141,8 +148,8 @@ export function createMempool(options: MempoolOptions): Mempool {
       throw new TransactionRejectedError('wrong_chain', `chain id ${parsed.tx.chainId}, this network is ${options.params.chainId}`);
     }
     const feeMin = limits.feeRateMinUnitsPerByte * BigInt(bytes.length);
-    if (parsed.tx.fee < feeMin) {
-      throw new TransactionRejectedError('fee_rate_too_low', `fee ${parsed.tx.fee} for ${bytes.length} bytes, at least ${feeMin}`);
+    if (parsed.spend.fee < feeMin) {
+      throw new TransactionRejectedError('fee_rate_too_low', `fee ${parsed.spend.fee} for ${bytes.length} bytes, at least ${feeMin}`);
     }
     if (byId.has(parsed.id)) throw new TransactionRejectedError('already_known', `${parsed.id} is already pending`);
     if (parsed.checks === undefined) throw new TransactionRejectedError('bad_signature', 'multisig script does not hash to from');
@@ -151,34 +158,37 @@ export function createMempool(options: MempoolOptions): Mempool {
 
   const admitVerified = (parsed: ParsedTransaction): AdmitResult => {
     if (byId.has(parsed.id)) throw new TransactionRejectedError('already_known', `${parsed.id} is already pending`);
-    const { tx } = parsed;
-    const account = accounts.account(tx.from);
+    const { spend } = parsed;
+    const account = accounts.account(spend.payer);
     revalidateSender(parsed.sender, account);
-    if (tx.nonce < account.nonce) {
-      throw new TransactionRejectedError('nonce_too_low', `nonce ${tx.nonce}, account is at ${account.nonce}`);
+    if (spend.nonce < account.nonce) {
+      throw new TransactionRejectedError('nonce_too_low', `nonce ${spend.nonce}, account is at ${account.nonce}`);
     }
-    if (tx.nonce > account.nonce + limits.nonceAheadMax) {
-      throw new TransactionRejectedError('nonce_too_high', `nonce ${tx.nonce}, at most ${limits.nonceAheadMax} past ${account.nonce}`);
+    if (spend.nonce > account.nonce + limits.nonceAheadMax) {
+      throw new TransactionRejectedError('nonce_too_high', `nonce ${spend.nonce}, at most ${limits.nonceAheadMax} past ${account.nonce}`);
     }
+    const { checks: _verified, ...fields } = parsed;
     const entry: PoolEntry = {
-      tx,
-      bytes: parsed.bytes,
-      hash: parsed.hash,
-      id: parsed.id,
-      sender: parsed.sender,
+      ...fields,
       size: parsed.bytes.length,
       addedMs: clock.nowMs(),
       seq: nextSeq++,
     };
     const current = bySender.get(parsed.sender) ?? [];
     const { queue, replaced } = withEntry(current, entry);
+    for (const key of entry.conflicts) {
+      const holder = byConflict.get(key);
+      if (holder !== undefined && holder !== replaced) {
+        throw new TransactionRejectedError('conflict', `conflicts with pending ${holder.id} on ${key}`, { conflictsWith: holder.id });
+      }
+    }
     if (replaced !== undefined) checkReplacement(entry, replaced);
     else if (current.length >= limits.txPerAddressMax) {
       throw new TransactionRejectedError('sender_queue_full', `sender has ${current.length} pending, at most ${limits.txPerAddressMax}`);
     }
     const overspend = firstOverspend(queue, account);
     if (overspend !== undefined) {
-      const message = `balance ${account.balance} does not cover ${overspend.needed} of pending spends up to nonce ${overspend.entry.tx.nonce}`;
+      const message = `balance ${account.balance} does not cover ${overspend.needed} of pending spends up to nonce ${overspend.entry.spend.nonce}`;
       throw new InsufficientBalanceError(message, { balance: account.balance, needed: overspend.needed });
     }
     const victims = makeRoom(entry, queue, replaced);
@@ -186,6 +196,7 @@ export function createMempool(options: MempoolOptions): Mempool {
     bySender.set(entry.sender, queue);
     for (const victim of victims) removeEntry(victim, 'evicted');
     byId.set(entry.id, entry);
+    for (const key of entry.conflicts) byConflict.set(key, entry);
     totalBytes += entry.size;
     dropped.delete(entry.id);
     emit({ type: 'added', entry });
@@ -193,11 +204,11 @@ export function createMempool(options: MempoolOptions): Mempool {
   };
 
   const checkReplacement = (entry: PoolEntry, replaced: PoolEntry) => {
-    const bumped = (replaced.tx.fee * (100n + limits.replaceBumpPercentMin) + 99n) / 100n;
-    if (entry.tx.fee <= replaced.tx.fee || entry.tx.fee < bumped || compareFeeRate(entry, replaced) < 0) {
+    const bumped = (replaced.spend.fee * (100n + limits.replaceBumpPercentMin) + 99n) / 100n;
+    if (entry.spend.fee <= replaced.spend.fee || entry.spend.fee < bumped || compareFeeRate(entry, replaced) < 0) {
       throw new TransactionRejectedError(
         'replacement_underpriced',
-        `fee ${entry.tx.fee} replaces ${replaced.tx.fee} at nonce ${entry.tx.nonce}; needs at least ${bumped} (+${limits.replaceBumpPercentMin}%) and no lower fee rate`,
+        `fee ${entry.spend.fee} replaces ${replaced.spend.fee} at nonce ${entry.spend.nonce}; needs at least ${bumped} (+${limits.replaceBumpPercentMin}%) and no lower fee rate`,
         { replaces: replaced.id, feeMin: bumped.toString() },
       );
     }
@@ -226,7 +237,7 @@ export function createMempool(options: MempoolOptions): Mempool {
     const results: AdmitResult[] = new Array(items.length);
     const parsed: (ParsedTransaction | undefined)[] = items.map((bytes, i) => attempt(results, i, () => shapeCheck(bytes)));
     const checks = parsed.flatMap((p) => p?.checks ?? []);
-    const verdicts = checks.length === 0 ? [] : await verifier.verifySchnorrBatch(checks);
+    const verdicts = checks.length === 0 ? [] : await verifier.verifyProofs(checks);
     let at = 0;
     parsed.forEach((p, i) => {
       if (p === undefined) return;

@@ -1,10 +1,11 @@
 /**
  * Block-template selection: the best-paying set of pool transactions a block can carry. Greedy by fee rate over
  * sender heads (geth's price-and-nonce order): each sender offers its lowest executable nonce; the best-paying head
- * is taken and that sender's next nonce becomes its head. A head that does not fit the byte budget retires its
+ * is taken and that sender's next nonce becomes its head. A head that does not fit the byte or mass budget retires its
  * sender for this block, since nothing later from the same sender may be taken without it. Everything taken is
  * executable against the current account view, so a template never overspends or skips a nonce.
  */
+import { blockMassMax } from '../limits.ts';
 import type { AccountReader } from '../state/account.ts';
 import { compareForBlock, type PoolEntry } from './entry.ts';
 import { createHeap } from './heap.ts';
@@ -14,12 +15,15 @@ export interface SelectRequest {
   /** Bytes left for transactions in the block (their encodings). */
   readonly maxBytes: number;
   readonly maxCount: number;
+  /** Mass left for transactions (src/kinds/mass.ts); default the whole block budget. */
+  readonly maxMass?: number;
 }
 
 export interface Selection {
   /** In block order: per sender in nonce order, across senders by fee rate. */
   readonly transactions: readonly PoolEntry[];
   readonly bytes: number;
+  readonly mass: number;
   readonly fees: bigint;
 }
 
@@ -36,22 +40,25 @@ export function selectTransactions(
   const heads = createHeap<Head>((a, b) => compareForBlock(a.run[a.at]!, b.run[b.at]!) < 0);
   for (const queue of queues.values()) {
     if (queue.length === 0) continue;
-    const run = executableRun(queue, accounts.account(queue[0]!.tx.from));
+    const run = executableRun(queue, accounts.account(queue[0]!.spend.payer));
     if (run.length > 0) heads.push({ run, at: 0 });
   }
   const transactions: PoolEntry[] = [];
+  const maxMass = request.maxMass ?? blockMassMax;
   let bytes = 0;
+  let mass = 0;
   let fees = 0n;
   while (transactions.length < request.maxCount) {
     const head = heads.pop();
     if (head === undefined) break;
     const entry = head.run[head.at]!;
-    if (bytes + entry.size > request.maxBytes) continue;
+    if (bytes + entry.size > request.maxBytes || mass + entry.mass > maxMass) continue;
     transactions.push(entry);
     bytes += entry.size;
-    fees += entry.tx.fee;
+    mass += entry.mass;
+    fees += entry.spend.fee;
     head.at += 1;
     if (head.at < head.run.length) heads.push(head);
   }
-  return { transactions, bytes, fees };
+  return { transactions, bytes, mass, fees };
 }

@@ -10,7 +10,7 @@
  * spends the account cannot pay.
  */
 import type { Account } from '../state/account.ts';
-import type { Transaction } from '../codec/transaction.ts';
+import { balanceCost, energyCost, type Spend } from '../kinds/kind.ts';
 import type { PoolEntry } from './entry.ts';
 
 export type SenderQueue = readonly PoolEntry[];
@@ -18,7 +18,7 @@ export type SenderQueue = readonly PoolEntry[];
 /** Index of the entry with `nonce`, or -1. */
 export function indexOfNonce(queue: SenderQueue, nonce: bigint): number {
   for (let i = 0; i < queue.length; i++) {
-    const at = queue[i]!.tx.nonce;
+    const at = queue[i]!.spend.nonce;
     if (at === nonce) return i;
     if (at > nonce) return -1;
   }
@@ -27,10 +27,10 @@ export function indexOfNonce(queue: SenderQueue, nonce: bigint): number {
 
 /** The queue with `entry` in its nonce's place, replacing the entry already there (returned as `replaced`). */
 export function withEntry(queue: SenderQueue, entry: PoolEntry): { queue: PoolEntry[]; replaced: PoolEntry | undefined } {
-  const nonce = entry.tx.nonce;
-  const at = queue.findIndex((e) => e.tx.nonce >= nonce);
+  const nonce = entry.spend.nonce;
+  const at = queue.findIndex((e) => e.spend.nonce >= nonce);
   if (at < 0) return { queue: [...queue, entry], replaced: undefined };
-  const replaced = queue[at]!.tx.nonce === nonce ? queue[at] : undefined;
+  const replaced = queue[at]!.spend.nonce === nonce ? queue[at] : undefined;
   const next = [...queue];
   next.splice(at, replaced === undefined ? 0 : 1, entry);
   return { queue: next, replaced };
@@ -46,15 +46,10 @@ export function budgetOf(account: Account): Budget {
   return { balance: account.balance, energy: account.energy };
 }
 
-/** What `tx` takes from the balance: its amount, plus its fee unless energy pays it. */
-export function balanceCost(tx: Transaction): bigint {
-  return tx.useEnergy ? tx.amount : tx.amount + tx.fee;
-}
-
-/** Spends `tx` from `budget` if it can pay; returns false (budget unchanged) if the balance or energy falls short. */
-export function trySpend(tx: Transaction, budget: Budget): boolean {
-  const cost = balanceCost(tx);
-  const energy = tx.useEnergy ? tx.fee : 0n;
+/** Spends `spend` from `budget` if it can pay; returns false (budget unchanged) if the balance or energy falls short. */
+export function trySpend(spend: Spend, budget: Budget): boolean {
+  const cost = balanceCost(spend);
+  const energy = energyCost(spend);
   if (cost > budget.balance || energy > budget.energy) return false;
   budget.balance -= cost;
   budget.energy -= energy;
@@ -66,9 +61,9 @@ export function firstOverspend(queue: SenderQueue, account: Account): { entry: P
   const budget = budgetOf(account);
   let needed = 0n;
   for (const entry of queue) {
-    if (entry.tx.nonce < account.nonce) continue;
-    needed += balanceCost(entry.tx);
-    if (!trySpend(entry.tx, budget)) return { entry, needed };
+    if (entry.spend.nonce < account.nonce) continue;
+    needed += balanceCost(entry.spend);
+    if (!trySpend(entry.spend, budget)) return { entry, needed };
   }
   return undefined;
 }
@@ -79,8 +74,8 @@ export function executableRun(queue: SenderQueue, account: Account): PoolEntry[]
   const run: PoolEntry[] = [];
   let expected = account.nonce;
   for (const entry of queue) {
-    if (entry.tx.nonce < expected) continue;
-    if (entry.tx.nonce !== expected || !trySpend(entry.tx, budget)) break;
+    if (entry.spend.nonce < expected) continue;
+    if (entry.spend.nonce !== expected || !trySpend(entry.spend, budget)) break;
     run.push(entry);
     expected += 1n;
   }

@@ -9,7 +9,7 @@ import { transactionsRoot } from '../codec/block.ts';
 import type { BlockHeader } from '../codec/header.ts';
 import type { Chain } from '../chain/chain.ts';
 import { compactToTarget, prePowHash, workFromTarget } from '../consensus/pow.ts';
-import { blockBytesMax, blockTxCountMax, headerBytesMax } from '../limits.ts';
+import { blockBytesMax, blockMassMax, blockTxCountMax, headerBytesMax } from '../limits.ts';
 import type { AccountReader } from '../state/account.ts';
 import { MiningError } from './errors.ts';
 import { compareBytes, fromHex } from '../util/bytes.ts';
@@ -32,6 +32,8 @@ export interface TransactionSelection {
   readonly maxCount: number;
   /** Bytes left for transactions, their length prefixes included, after the header. */
   readonly maxBytes: number;
+  /** The block mass budget (src/kinds/mass.ts). */
+  readonly maxMass: number;
 }
 
 export interface TemplateRequest {
@@ -65,6 +67,7 @@ export function buildBlockTemplate(chain: Chain, request: TemplateRequest): Bloc
       daaScore: child.daaScore,
       maxCount: blockTxCountMax,
       maxBytes: blockBytesMax - headerBytesMax - txCountBytesMax,
+      maxMass: blockMassMax,
     }) ??
     [];
   const header: BlockHeader = {

@@ -6,6 +6,7 @@
  * once per selected tip; per-block summaries are cached so each new block costs one block read.
  */
 import { decodeTransaction } from '../codec/transaction.ts';
+import { kindOf } from '../kinds/registry.ts';
 import type { IndexedBlock } from '../chain/block-index.ts';
 import type { BlockId } from '../consensus/ghostdag.ts';
 import { compactToTarget, workFromTarget } from '../consensus/pow.ts';
@@ -59,9 +60,9 @@ export function createStatsTracker(chain: ChainView): StatsTracker {
     let energyTxs = 0;
     for (const bytes of block?.transactions ?? []) {
       const tx = decodeTransaction(bytes);
-      if (tx.useEnergy) energyTxs++;
-      addresses.add(toHex(tx.from));
-      addresses.add(toHex(tx.to));
+      const kind = kindOf(tx);
+      if (kind.spend(tx).useEnergy) energyTxs++;
+      for (const party of kind.parties(tx)) addresses.add(toHex(party.address));
     }
     const summary: BlockSummary = {
       work: workFromTarget(compactToTarget(entry.header.bits)),

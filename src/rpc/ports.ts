@@ -4,7 +4,7 @@
  * Amounts are bigint base units and hashes/addresses raw bytes here; handlers convert at the JSON edge.
  */
 import type { Block } from '../codec/block.ts';
-import type { Transaction } from '../codec/transaction.ts';
+import type { AnyTransaction, Transaction } from '../codec/transaction.ts';
 import type { AddBlockResult, BlockAcceptedEvent } from '../chain/chain.ts';
 import type { IndexedBlock } from '../chain/block-index.ts';
 import type { BlockId, GhostdagEngine } from '../consensus/ghostdag.ts';
@@ -35,7 +35,7 @@ export type TransactionStatus = 'pending' | 'confirmed' | 'final' | 'dropped';
 
 export interface TransactionRecord {
   readonly hash: Uint8Array;
-  readonly tx: Transaction;
+  readonly tx: AnyTransaction;
   readonly status: TransactionStatus;
   /** The block that carries the transaction (absent while pending). */
   readonly blockHash?: Uint8Array;
@@ -83,7 +83,7 @@ export interface SubmitResult {
 
 /** The mempool: admission (throws -40001/-40003 with the reason), what is pending, and admission events. */
 export interface MempoolPort {
-  submit(tx: Transaction): Promise<SubmitResult>;
+  submit(tx: AnyTransaction): Promise<SubmitResult>;
   get(hash: Uint8Array): TransactionRecord | undefined;
   /** Pending transactions touching `address` (from or to); every pending transaction when absent. */
   pending(address?: Uint8Array): readonly TransactionRecord[];

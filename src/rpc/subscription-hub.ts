@@ -9,6 +9,9 @@
 import type { BlockAcceptedEvent } from '../chain/chain.ts';
 import type { IndexedBlock } from '../chain/block-index.ts';
 import { encodeAddress } from '../crypto/address.ts';
+import { transactionFields } from '../kinds/json-view.ts';
+import { addressTouches } from '../kinds/parties.ts';
+import { kindOf } from '../kinds/registry.ts';
 import { unitsToCoins } from '../crypto/amount.ts';
 import { confirmationsWatchDepthBlocks, wsSubscriptionsPerConnectionMax } from '../limits.ts';
 import type { MiningEvent } from '../mining/control.ts';
@@ -92,23 +95,20 @@ export function createSubscriptionHub(services: RpcServices): SubscriptionHub {
     if (wanted('network_stats')) publish('network_stats', explorerStats(services));
   };
 
+  /** address_transactions: one event per address the transaction touches, outgoing for its senders (self included). */
   const addressEvent = (record: TransactionRecord, extra: Record<string, unknown>): void => {
     if (!wanted('address_transactions')) return;
-    const base = { hash: toHash0x(record.hash), amount: unitsToCoins(record.tx.amount), status: record.status, ...extra };
-    const from = toHex(record.tx.from);
-    const to = toHex(record.tx.to);
-    publish('address_transactions', { address: encodeAddress(hrp, record.tx.from), type: 'outgoing', ...base }, from);
-    if (to !== from) publish('address_transactions', { address: encodeAddress(hrp, record.tx.to), type: 'incoming', ...base }, to);
+    const amount = unitsToCoins(kindOf(record.tx).spend(record.tx).amount);
+    const base = { hash: toHash0x(record.hash), amount, status: record.status, ...extra };
+    for (const { address, direction } of addressTouches(record.tx)) {
+      const type = direction === 'in' ? 'incoming' : 'outgoing';
+      publish('address_transactions', { address: encodeAddress(hrp, address), type, ...base }, toHex(address));
+    }
   };
 
   const onAdmitted = (record: TransactionRecord): void => {
-    publish('pending_transactions', {
-      hash: toHash0x(record.hash),
-      from: encodeAddress(hrp, record.tx.from),
-      to: encodeAddress(hrp, record.tx.to),
-      amount: unitsToCoins(record.tx.amount),
-      fee: unitsToCoins(record.tx.fee),
-    });
+    const { hash, from, to, amount, fee } = transactionFields(record.tx, record.hash, hrp);
+    publish('pending_transactions', { hash, from, to, amount, fee });
     addressEvent(record, {});
   };
 

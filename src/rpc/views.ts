@@ -4,11 +4,10 @@
  * Unix seconds; a block's u64 `nonce` is a bigint printed as an exact JSON integer (json.ts).
  */
 import { encodeBlock, type Block } from '../codec/block.ts';
-import { decodeTransaction, txHash, type Transaction } from '../codec/transaction.ts';
-import { txKindName } from '../codec/transaction-kinds.ts';
+import { decodeTransaction, txHash, type AnyTransaction } from '../codec/transaction.ts';
 import type { IndexedBlock } from '../chain/block-index.ts';
 import { encodeAddress } from '../crypto/address.ts';
-import { unitsToCoins } from '../crypto/amount.ts';
+import { transactionFields } from '../kinds/json-view.ts';
 import { compactToTarget, difficultyFromTarget } from '../consensus/pow.ts';
 import { toHash0x, toHex } from '../util/bytes.ts';
 import type { ChainView, TransactionRecord } from './ports.ts';
@@ -19,27 +18,9 @@ export function blockDifficulty(chain: ChainView, block: IndexedBlock): number {
   return difficultyFromTarget(compactToTarget(block.header.bits), chain.params.maxTarget);
 }
 
-/**
- * Privacy level a transaction shows (decision, docs/api.md "Privacy levels"): transparent transfers keep parties
- * pseudonymous and amounts public — `medium`; confidential transfers (stealth, ring, hidden amounts) will be `high`.
- */
-export function privacyLevelOf(_tx: Transaction): string {
-  return 'medium';
-}
-
 /** A transaction as it sits in a block (the seed leaves the `transactions` element shape open). */
-export function blockTransactionJson(tx: Transaction, hrp: string): Record<string, unknown> {
-  return {
-    hash: toHash0x(txHash(tx)),
-    kind: txKindName(tx.kind) ?? String(tx.kind),
-    from: encodeAddress(hrp, tx.from),
-    to: encodeAddress(hrp, tx.to),
-    amount: unitsToCoins(tx.amount),
-    fee: unitsToCoins(tx.fee),
-    nonce: Number(tx.nonce),
-    use_energy: tx.useEnergy,
-    privacy_level: privacyLevelOf(tx),
-  };
+export function blockTransactionJson(tx: AnyTransaction, hrp: string): Record<string, unknown> {
+  return transactionFields(tx, txHash(tx), hrp);
 }
 
 /** The virtual's blue score: what confirmations count from (DESIGN.md §3). Cached per DAG size. */
@@ -93,29 +74,22 @@ export function blockJson(chain: ChainView, entry: IndexedBlock, block: Block, i
   return json;
 }
 
-/** The seed's Transaction (REST) table plus status, kind, nonce and the accepting block. */
+/**
+ * The seed's Transaction (REST) table: the transaction's fields plus where it sits, its status and confirmations
+ * (docs/design.md's blue-score rule), for get_transaction, REST, histories and the A2A skill alike.
+ */
 export function transactionJson(chain: ChainView, record: TransactionRecord): Record<string, unknown> {
-  const tx = record.tx;
-  const hrp = chain.params.hrp;
   const carrier = record.blockHash ? chain.get(toHex(record.blockHash)) : undefined;
   const accepting = record.acceptingBlockHash ? chain.get(toHex(record.acceptingBlockHash)) : undefined;
   const settled = record.status === 'confirmed' || record.status === 'final';
   return {
-    hash: toHash0x(record.hash),
-    from: encodeAddress(hrp, tx.from),
-    to: encodeAddress(hrp, tx.to),
-    amount: unitsToCoins(tx.amount),
-    fee: unitsToCoins(tx.fee),
+    ...transactionFields(record.tx, record.hash, chain.params.hrp),
     block_height: carrier ? carrier.height : null,
     block_hash: record.blockHash ? toHash0x(record.blockHash) : null,
     confirmations: settled ? confirmationsOf(chain, accepting?.header.blueScore) : 0,
     timestamp: secondsOf(record.timestampMs),
-    privacy_level: privacyLevelOf(tx),
     energy_used: Number(record.energyUsed),
     status: record.status,
-    kind: txKindName(tx.kind) ?? String(tx.kind),
-    nonce: Number(tx.nonce),
-    use_energy: tx.useEnergy,
     accepting_block_hash: record.acceptingBlockHash ? toHash0x(record.acceptingBlockHash) : null,
   };
 }

@@ -1,24 +1,25 @@
 /**
- * Acceptance (DESIGN.md §3, docs/state.md "Acceptance"): a block's mergeset, in consensus order (selected parent
- * first, then ascending blue work and hash), applied onto its selected parent's state. Pure: reads accounts through
- * a function, returns the changed accounts and what happened to every transaction; writes nothing.
+ * Acceptance (docs/state.md "Acceptance"): a block's mergeset, in consensus order (selected parent first, then
+ * ascending blue work and hash), applied onto its selected parent's state. Pure: reads accounts through a function,
+ * returns the changed accounts and what happened to every transaction; writes nothing.
  *
- * Each transaction of each merged block, in block order, is accepted iff it still applies:
- *   nonce == the sender's account nonce, and
- *   use_energy = false: balance ≥ amount + fee            (the fee goes to the reward of the block that carried it)
- *   use_energy = true:  energy ≥ fee and balance ≥ amount  (the fee is paid in energy: `energy_used` = fee, no coins move)
- * otherwise it is skipped as "not accepted" — never an error of the block. Signatures and chain ids were checked
- * when the block's body was validated.
+ * Each transaction of each merged block, in block order, is accepted iff it passes the body-in-context stage
+ * (body-in-context.ts: its kind's state rules — for transfers, nonce == the sender's account nonce and a balance,
+ * or energy, that covers the spend); otherwise it is skipped as "not accepted" — never an error of the block. Coin
+ * fees go to the reward of the block that carried the transaction; energy-paid fees are burnt as energy. Proofs and
+ * chain ids were checked when the block's body was validated.
  *
  * Rewards, after all transactions: every merged block earns its subsidy (by its own DAA score, clamped under the
  * cap) plus the coin fees of its accepted transactions; a blue block's reward goes to its own miner, a red block's
  * to the merging block's miner (Kaspa's rule). With no merging miner (the virtual view), red rewards are withheld:
  * neither credited nor counted as emitted.
  */
-import type { Transaction } from '../codec/transaction.ts';
+import type { AnyTransaction } from '../codec/transaction.ts';
 import { clampedSubsidyUnits } from '../consensus/emission.ts';
+import type { TxStateView } from '../kinds/kind.ts';
 import { toHex } from '../util/bytes.ts';
 import { emptyStoredAccount, type StoredAccount } from './account-codec.ts';
+import { acceptInContext } from './body-in-context.ts';
 import { energyCap, settleEnergy } from './energy.ts';
 
 export interface MergedBlockInput {
@@ -26,7 +27,7 @@ export interface MergedBlockInput {
   readonly miner: Uint8Array;
   readonly daaScore: number;
   readonly blue: boolean;
-  readonly transactions: readonly { readonly tx: Transaction }[];
+  readonly transactions: readonly { readonly tx: AnyTransaction }[];
 }
 
 export interface AcceptanceInput {
@@ -85,24 +86,13 @@ function createWorkingState(read: AcceptanceInput['read'], now: number) {
     const { key, account } = get(address);
     set(key, address, { ...account, balance: account.balance + amount });
   };
-  return { changes, get, set, credit };
-}
-
-/** Applies one transaction if it still applies; returns what it paid (coins, energy) or undefined when skipped. */
-function applyTransaction(state: ReturnType<typeof createWorkingState>, tx: Transaction): { fee: bigint; energy: bigint } | undefined {
-  const { key, account } = state.get(tx.from);
-  if (tx.nonce !== account.nonce) return undefined;
-  const coinFee = tx.useEnergy ? 0n : tx.fee;
-  const energyFee = tx.useEnergy ? tx.fee : 0n;
-  if (account.balance < tx.amount + coinFee || account.energy < energyFee) return undefined;
-  state.set(key, tx.from, {
-    ...account,
-    balance: account.balance - tx.amount - coinFee,
-    nonce: account.nonce + 1n,
-    energy: account.energy - energyFee,
-  });
-  if (tx.amount > 0n) state.credit(tx.to, tx.amount);
-  return { fee: coinFee, energy: energyFee };
+  /** What the kinds' state transitions see: accounts with energy settled to the merging block's DAA score. */
+  const view: TxStateView = {
+    account: (address) => get(address).account,
+    setAccount: (address, account) => set(toHex(address), address, account),
+    credit,
+  };
+  return { changes, credit, view };
 }
 
 export function acceptMergeset(input: AcceptanceInput): AcceptanceResult {
@@ -111,10 +101,10 @@ export function acceptMergeset(input: AcceptanceInput): AcceptanceResult {
     let fees = 0n;
     let energyUsed = 0n;
     const accepted = block.transactions.map(({ tx }) => {
-      const paid = applyTransaction(state, tx);
-      if (paid === undefined) return false;
-      fees += paid.fee;
-      energyUsed += paid.energy;
+      const outcome = acceptInContext(state.view, tx);
+      if (!outcome.accepted) return false;
+      fees += outcome.paid.coinFee;
+      energyUsed += outcome.paid.energyFee;
       return true;
     });
     return { block, accepted, fees, energyUsed };

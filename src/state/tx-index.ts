@@ -9,8 +9,11 @@ import type { Chain } from '../chain/chain.ts';
 import type { BlockTransaction } from '../chain/state-port.ts';
 import type { BlockId } from '../consensus/ghostdag.ts';
 import type { KvOp, KvStore } from '../storage/kv.ts';
-import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
-import { decodeTransaction, type Transaction } from '../codec/transaction.ts';
+import { fromHex, toHex } from '../util/bytes.ts';
+import { decodeTransaction, type AnyTransaction } from '../codec/transaction.ts';
+import { energyCost } from '../kinds/kind.ts';
+import { addressTouches } from '../kinds/parties.ts';
+import { kindOf } from '../kinds/registry.ts';
 import { decodeHistoryRow, encodeHistoryRow, HistoryDirection, ledgerKeys, type LedgerReads } from './ledger-rows.ts';
 import { ledgerHistoryLimitMax, ledgerInclusionsMax } from './ledger-limits.ts';
 
@@ -45,6 +48,8 @@ function walkAcceptance(reads: LedgerReads, chainBlock: IndexedBlock, visit: (tx
   }
 }
 
+const historyDirections = { out: HistoryDirection.Out, in: HistoryDirection.In, self: HistoryDirection.Self } as const;
+
 /** Rows and event for a move of the selected chain: `removed` highest first, `added` ascending. */
 export function chainMoveRows(reads: LedgerReads, removed: readonly IndexedBlock[], added: readonly IndexedBlock[]): { ops: KvOp[]; event: AcceptanceEvent } {
   const ops: KvOp[] = [];
@@ -56,9 +61,8 @@ export function chainMoveRows(reads: LedgerReads, removed: readonly IndexedBlock
       (ok ? accepted : notAccepted).push({ hash, bytes, block: merged });
       if (!ok) return;
       const mergedBlock = fromHex(merged);
-      const self = equalBytes(tx.from, tx.to);
-      const rows: Array<[Uint8Array, HistoryDirection]> = self ? [[tx.from, HistoryDirection.Self]] : [[tx.from, HistoryDirection.Out], [tx.to, HistoryDirection.In]];
-      for (const [address, direction] of rows) {
+      for (const { address, direction: way } of addressTouches(tx)) {
+        const direction = historyDirections[way];
         const key = ledgerKeys.history(address, block.height, ordinal);
         ops.push(put ? { type: 'put', key, value: encodeHistoryRow({ txHash: hash, mergedBlock, position, direction }) } : { type: 'del', key });
       }
@@ -101,7 +105,7 @@ export interface TransactionInclusion {
 export interface TransactionRecord {
   readonly hash: string;
   readonly bytes: Uint8Array;
-  readonly tx: Transaction;
+  readonly tx: AnyTransaction;
   readonly inclusions: readonly TransactionInclusion[];
   /** pending: carried only by blocks no chain block merged yet; dropped: every carrier merged, none accepted it. */
   readonly status: TransactionStatus;
@@ -160,14 +164,14 @@ export function getTransaction(ctx: TxIndexContext, hash: Uint8Array): Transacti
     block: (winner ?? inclusions[0])?.block ?? '',
     acceptingBlock,
     confirmations,
-    energyUsed: winner && tx.useEnergy ? tx.fee : 0n,
+    energyUsed: winner ? energyCost(kindOf(tx).spend(tx)) : 0n,
   };
 }
 
 export interface HistoryEntry {
   readonly hash: string;
   readonly direction: 'in' | 'out' | 'self';
-  readonly tx: Transaction;
+  readonly tx: AnyTransaction;
   /** The block that carried it. */
   readonly block: BlockId;
   readonly acceptingBlock: IndexedBlock;

@@ -3,7 +3,7 @@
 // signs ~20× slower and property tests sign thousands; every signature is still checked by the pool's verifier.
 import { signSchnorr, xOnlyPointFromScalar } from 'tiny-secp256k1';
 import { standardAddress } from '../../src/crypto/address.ts';
-import { encodeTransaction, signingHash, type UnsignedTransfer } from '../../src/codec/transaction.ts';
+import { encodeTransaction, signingHash, type TransferTransaction, type UnsignedTransfer } from '../../src/codec/transaction.ts';
 import { TxKind } from '../../src/codec/transaction-kinds.ts';
 import { emptyAccount, type Account, type AccountReader } from '../../src/state/account.ts';
 import { toHex } from '../../src/util/bytes.ts';
@@ -66,5 +66,6 @@ export function signedTransfer(spec: TransferSpec): Uint8Array {
     memo: spec.memo ?? new Uint8Array(0),
   };
   const signature = signSchnorr(signingHash(unsigned), spec.key, new Uint8Array(32));
-  return encodeTransaction({ ...unsigned, signature });
+  const signed: TransferTransaction = { ...unsigned, signature };
+  return encodeTransaction(signed);
 }

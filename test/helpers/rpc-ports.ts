@@ -6,7 +6,10 @@ import { standardAddress } from '../../src/crypto/address.ts';
 import { blake3 } from '../../src/crypto/blake3.ts';
 import { ecdsaSign, ecdsaVerify, generatePrivateKey, publicKeyFromPrivate, schnorrSign, schnorrVerify } from '../../src/crypto/keys.ts';
 import { nobleVerifier } from '../../src/crypto/verifier.ts';
-import { signTransfer, txHash, verifyTransactionSignatures, type Transaction } from '../../src/codec/transaction.ts';
+import { signTransfer, txHash, verifyTransactionSignatures, type AnyTransaction, type Transaction } from '../../src/codec/transaction.ts';
+import { balanceCost } from '../../src/kinds/kind.ts';
+import { touches } from '../../src/kinds/parties.ts';
+import { kindOf } from '../../src/kinds/registry.ts';
 import { TxKind } from '../../src/codec/transaction-kinds.ts';
 import type { NetworkParams } from '../../src/consensus/params.ts';
 import { InsufficientBalanceError, PrivacyError, TransactionRejectedError } from '../../src/rpc/errors.ts';
@@ -33,7 +36,7 @@ function encodeAccount(a: Account): Uint8Array {
 export interface MemoryLedger extends LedgerView {
   fund(address: Uint8Array, units: bigint, energy?: bigint): void;
   /** Applies a transaction as accepted by `acceptingBlock` (carried in `blockHash`) and fires onAccepted. */
-  accept(tx: Transaction, blockHash: Uint8Array, acceptingBlock: Uint8Array, timestampMs: number): TransactionRecord;
+  accept(tx: AnyTransaction, blockHash: Uint8Array, acceptingBlock: Uint8Array, timestampMs: number): TransactionRecord;
 }
 
 export function createMemoryLedger(tipHash: () => Uint8Array): MemoryLedger {
@@ -76,7 +79,8 @@ export function createMemoryLedger(tipHash: () => Uint8Array): MemoryLedger {
       issued += units;
       set(address, { ...a, balance: a.balance + units, energy: a.energy + energy });
     },
-    accept(tx, blockHash, acceptingBlock, timestampMs) {
+    accept(accepted, blockHash, acceptingBlock, timestampMs) {
+      const tx = accepted as Transaction;
       const from = get(tx.from);
       set(tx.from, { balance: from.balance - tx.amount - (tx.useEnergy ? 0n : tx.fee), nonce: from.nonce + 1n, energy: from.energy - (tx.useEnergy ? tx.fee : 0n) });
       const to = get(tx.to);
@@ -98,9 +102,10 @@ export interface MemoryMempool extends MempoolPort {
 export function createMemoryMempool(params: NetworkParams, ledger: LedgerView, nowMs: () => number): MemoryMempool {
   const pool = new Map<string, TransactionRecord>();
   const listeners = new Set<(record: TransactionRecord) => void>();
-  const pendingFrom = (address: Uint8Array) => [...pool.values()].filter((r) => equalBytes(r.tx.from, address));
+  const pendingFrom = (address: Uint8Array) => [...pool.values()].filter((r) => equalBytes((r.tx as Transaction).from, address));
   return {
-    async submit(tx) {
+    async submit(submitted) {
+      const tx = submitted as Transaction;
       if (tx.chainId !== params.chainId) throw new TransactionRejectedError(`chain_id ${tx.chainId}, expected ${params.chainId}`);
       if (!verifyTransactionSignatures(tx, nobleVerifier)) throw new TransactionRejectedError('signature does not verify', { rule: 'signature' });
       const hash = txHash(tx);
@@ -109,7 +114,7 @@ export function createMemoryMempool(params: NetworkParams, ledger: LedgerView, n
       const queued = pendingFrom(tx.from);
       const expectedNonce = account.nonce + BigInt(queued.length);
       if (tx.nonce !== expectedNonce) throw new TransactionRejectedError(`nonce ${tx.nonce}, expected ${expectedNonce}`, { rule: 'nonce' });
-      const spent = queued.reduce((sum, r) => sum + r.tx.amount + (r.tx.useEnergy ? 0n : r.tx.fee), 0n);
+      const spent = queued.reduce((sum, r) => sum + balanceCost(kindOf(r.tx).spend(r.tx)), 0n);
       const needed = tx.amount + (tx.useEnergy ? 0n : tx.fee);
       if (account.balance - spent < needed) throw new InsufficientBalanceError(String(account.balance - spent), String(needed));
       const record: TransactionRecord = { hash, tx, status: 'pending', timestampMs: nowMs(), energyUsed: 0n };
@@ -118,7 +123,7 @@ export function createMemoryMempool(params: NetworkParams, ledger: LedgerView, n
       return { hash, status: 'pending' };
     },
     get: (hash) => pool.get(toHex(hash)),
-    pending: (address) => [...pool.values()].filter((r) => address === undefined || equalBytes(r.tx.from, address) || equalBytes(r.tx.to, address)),
+    pending: (address) => [...pool.values()].filter((r) => address === undefined || touches(r.tx, address)),
     size: () => pool.size,
     onAdmitted(listener) {
       listeners.add(listener);
@@ -167,7 +172,7 @@ export function createMemoryWallet(params: NetworkParams, ledger: LedgerView, me
       return signatureType === 'ecdsa' ? ecdsaVerify(signature, digest, pub) : schnorrVerify(signature, digest, pub);
     },
     async buildTransfer({ from, to, amount, fee, useEnergy }) {
-      const nonce = ledger.account(from).nonce + BigInt(mempool.pending(from).filter((r) => equalBytes(r.tx.from, from)).length);
+      const nonce = ledger.account(from).nonce + BigInt(mempool.pending(from).filter((r) => equalBytes((r.tx as Transaction).from, from)).length);
       const unsigned = { kind: TxKind.Transfer, chainId: params.chainId, from, to, amount, fee, nonce, useEnergy, memo: new Uint8Array(0) } as const;
       return signTransfer(unsigned, keyOf(from), random(32));
     },

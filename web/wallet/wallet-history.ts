@@ -8,6 +8,7 @@
  */
 import { encodeAddress } from '../../src/crypto/address.ts';
 import { formatUnits } from '../../src/crypto/amount.ts';
+import { kindOf } from '../../src/kinds/registry.ts';
 import type { LightChain } from '../../src/light/light-chain.ts';
 import { fetchVerifiedTransaction } from '../light/verified-transaction.ts';
 import type { HistoryRow, WalletDb } from './wallet-db.ts';
@@ -47,13 +48,14 @@ async function proveRow(link: NodeClient, chain: LightChain, row: HistoryRow): P
   const result = await fetchVerifiedTransaction(chain, link, row.hash);
   if (!result.ok) return { ...row, proof: 'failed', proofNote: `${result.error.reason}: ${result.error.message}` };
   const { tx, blockHash, blockHeight } = result.transaction;
-  const hrp = chain.params.hrp;
-  const from = encodeAddress(hrp, tx.from);
-  const to = encodeAddress(hrp, tx.to);
+  // The kind (src/kinds/) says who sent, who received and what moved: one reading for every kind of transaction.
+  const kind = kindOf(tx);
+  const parties = kind.parties(tx);
+  const counterparty = parties.find((p) => p.role === (row.type === 'incoming' ? 'sender' : 'recipient'));
   return {
     ...row,
-    amount: formatUnits(tx.amount),
-    counterparty: row.type === 'incoming' ? from : to,
+    amount: formatUnits(kind.spend(tx).amount),
+    counterparty: counterparty ? encodeAddress(chain.params.hrp, counterparty.address) : row.counterparty,
     proof: 'verified',
     proofNote: `in verified block ${blockHash} (height ${blockHeight})`,
   };

@@ -1,17 +1,21 @@
 import { z } from 'zod';
 import { unitsToCoins } from '../../crypto/amount.ts';
+import { balanceCost } from '../../kinds/kind.ts';
+import { kindOf } from '../../kinds/registry.ts';
 import { equalBytes, toHash0x } from '../../util/bytes.ts';
 import { PrivacyError } from '../errors.ts';
 import { defineMethod, need, type RpcCallContext } from '../method.ts';
 import { balanceSchema } from '../result-schemas.ts';
 import { addressSchema, parseAddress } from '../schemas.ts';
 
-/** Balance after the address's pending mempool transactions: incoming added, outgoing amount (+ fee unless energy pays) taken. */
+/** Balance after the address's pending mempool transactions: what it receives added, what it spends (src/kinds/ `spend`) taken. */
 export function pendingBalanceUnits(ctx: RpcCallContext, address: Uint8Array, balance: bigint, method: string): bigint {
   let units = balance;
   for (const { tx } of need(ctx, 'mempool', method).pending(address)) {
-    if (equalBytes(tx.to, address)) units += tx.amount;
-    if (equalBytes(tx.from, address)) units -= tx.amount + (tx.useEnergy ? 0n : tx.fee);
+    const kind = kindOf(tx);
+    for (const party of kind.parties(tx)) if (party.role === 'recipient' && equalBytes(party.address, address)) units += party.amount;
+    const spend = kind.spend(tx);
+    if (equalBytes(spend.payer, address)) units -= balanceCost(spend);
   }
   return units < 0n ? 0n : units;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addressTouches } from '../../kinds/parties.ts';
 import { equalBytes } from '../../util/bytes.ts';
 import { defineMethod, need } from '../method.ts';
 import type { TransactionRecord } from '../ports.ts';
@@ -7,10 +8,11 @@ import { addressSchema, limitSchema, offsetSchema, parseAddress } from '../schem
 import { transactionJson } from '../views.ts';
 import type { ChainView } from '../ports.ts';
 
+const directionNames = { out: 'outgoing', in: 'incoming', self: 'self' } as const;
+
 function direction(record: TransactionRecord, address: Uint8Array): 'incoming' | 'outgoing' | 'self' {
-  const out = equalBytes(record.tx.from, address);
-  const inc = equalBytes(record.tx.to, address);
-  return out && inc ? 'self' : out ? 'outgoing' : 'incoming';
+  const touch = addressTouches(record.tx).find((t) => equalBytes(t.address, address));
+  return directionNames[touch?.direction ?? 'in'];
 }
 
 export function historyItemJson(chain: ChainView, record: TransactionRecord, address: Uint8Array): Record<string, unknown> {

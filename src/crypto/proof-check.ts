@@ -1,0 +1,132 @@
+/**
+ * The proof-check port: every stateless cryptographic check a transaction needs — BIP340 Schnorr today, ECDSA, and
+ * later ed25519 ring signatures (CLSAG) and range proofs (Bulletproofs+) — as one tagged list that block validation
+ * and the mempool verify in ONE batch. A transaction kind (src/kinds/) says which checks it needs; it never verifies
+ * them itself, so the node can run the batch on its worker pool and the browser on the calling thread.
+ *
+ * Schemes other than BIP340 are looked up in a table of pure checkers (`proofSchemes`), which the worker threads
+ * load too: a scheme added there runs in the pool with no other change. Every checker answers false on malformed
+ * input and never throws (a proof that cannot be parsed is a proof that does not verify).
+ */
+import { ecdsaVerify } from './keys.ts';
+import type { AsyncSignatureVerifier, SchnorrCheck, SignatureVerifier } from './verifier.ts';
+
+/** A BIP340 signature: the hot path, batched through the Schnorr verifier (libsecp256k1 workers on the node). */
+export interface SchnorrProofCheck extends SchnorrCheck {
+  readonly scheme: 'bip340';
+}
+
+/** Compact low-s ECDSA over a 32-byte digest by an x-only key's even-y point (src/crypto/keys.ts). */
+export interface EcdsaProofCheck {
+  readonly scheme: 'ecdsa-secp256k1';
+  readonly signature: Uint8Array;
+  readonly message: Uint8Array;
+  readonly publicKey: Uint8Array;
+}
+
+/**
+ * Any other registered scheme: `fields` must survive structured cloning (byte arrays, numbers, strings, arrays of
+ * them), since the node ships it to a worker thread.
+ */
+export interface SchemeProofCheck {
+  readonly scheme: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+export type ProofCheck = SchnorrProofCheck | EcdsaProofCheck | SchemeProofCheck;
+
+/** Verifies one check of its scheme; false for anything malformed. Must be pure: workers run the same code. */
+export type ProofChecker = (check: ProofCheck) => boolean;
+
+/** Pure checkers by scheme, for every scheme but BIP340. Workers import this module, so they share the table. */
+export const proofSchemes: ReadonlyMap<string, ProofChecker> = new Map<string, ProofChecker>([
+  ['ecdsa-secp256k1', (check) => {
+    const c = check as EcdsaProofCheck;
+    return ecdsaVerify(c.signature, c.message, c.publicKey);
+  }],
+]);
+
+/** Verifies one non-BIP340 check on the calling thread; an unknown scheme never verifies. */
+export function checkProof(check: ProofCheck): boolean {
+  const checker = proofSchemes.get(check.scheme);
+  if (checker === undefined) return false;
+  try {
+    return checker(check) === true;
+  } catch {
+    return false;
+  }
+}
+
+export interface ProofVerifier {
+  readonly name: string;
+  /** One answer per check, in order. */
+  verifyProofs(checks: readonly ProofCheck[]): boolean[];
+}
+
+export interface AsyncProofVerifier {
+  readonly name: string;
+  verifyProofs(checks: readonly ProofCheck[]): Promise<boolean[]>;
+}
+
+/** Splits a batch into its Schnorr part (positions and checks) and answers the rest with `others`. */
+function splitBatch(checks: readonly ProofCheck[]): { schnorrAt: number[]; schnorr: SchnorrCheck[]; otherAt: number[] } {
+  const schnorrAt: number[] = [];
+  const schnorr: SchnorrCheck[] = [];
+  const otherAt: number[] = [];
+  checks.forEach((check, i) => {
+    if (check.scheme === 'bip340') {
+      schnorrAt.push(i);
+      schnorr.push(check as SchnorrProofCheck);
+    } else otherAt.push(i);
+  });
+  return { schnorrAt, schnorr, otherAt };
+}
+
+/** A synchronous proof verifier over a Schnorr verifier: BIP340 batched through it, other schemes inline. */
+export function proofVerifierOver(schnorr: SignatureVerifier): ProofVerifier {
+  return {
+    name: schnorr.name,
+    verifyProofs(checks) {
+      const { schnorrAt, schnorr: items, otherAt } = splitBatch(checks);
+      const results = new Array<boolean>(checks.length);
+      const verdicts = items.length === 0 ? [] : schnorr.verifySchnorrBatch(items);
+      schnorrAt.forEach((at, k) => (results[at] = verdicts[k] === true));
+      for (const at of otherAt) results[at] = checkProof(checks[at]!);
+      return results;
+    },
+  };
+}
+
+/**
+ * An asynchronous proof verifier: BIP340 batched through `schnorr`, other schemes through `others` (a worker pool's
+ * generic path) or inline when none is given.
+ */
+export function asyncProofVerifierOver(
+  schnorr: SignatureVerifier | AsyncSignatureVerifier,
+  others?: (checks: readonly ProofCheck[]) => Promise<boolean[]>,
+): AsyncProofVerifier {
+  return {
+    name: schnorr.name,
+    async verifyProofs(checks) {
+      const { schnorrAt, schnorr: items, otherAt } = splitBatch(checks);
+      const results = new Array<boolean>(checks.length);
+      const otherChecks = otherAt.map((at) => checks[at]!);
+      const [verdicts, otherVerdicts] = await Promise.all([
+        items.length === 0 ? [] : schnorr.verifySchnorrBatch(items),
+        otherChecks.length === 0 ? [] : others ? others(otherChecks) : otherChecks.map(checkProof),
+      ]);
+      schnorrAt.forEach((at, k) => (results[at] = verdicts[k] === true));
+      otherAt.forEach((at, k) => (results[at] = otherVerdicts[k] === true));
+      return results;
+    },
+  };
+}
+
+/** Whatever verifier a caller passed (a Schnorr verifier, sync or async, or a proof verifier) as a proof verifier. */
+export function asProofVerifier(
+  verifier: SignatureVerifier | AsyncSignatureVerifier | ProofVerifier | AsyncProofVerifier,
+): ProofVerifier | AsyncProofVerifier {
+  if ('verifyProofs' in verifier) return verifier;
+  if ('verifySchnorr' in verifier) return proofVerifierOver(verifier);
+  return asyncProofVerifierOver(verifier);
+}

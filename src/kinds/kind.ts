@@ -1,0 +1,111 @@
+/**
+ * A transaction kind as one module (docs/architecture.md "Adding a transaction kind"): everything the node needs to
+ * know about a kind of transaction is declared here once, and every consumer — block validation, acceptance, the
+ * mempool, the transaction index, the APIs, statistics, subscriptions — asks the kind instead of re-deriving it.
+ *
+ * A kind module is pure (layer 1): it reads and writes state only through the `TxStateView` it is handed, and it
+ * names the proofs it needs (src/crypto/proof-check.ts) instead of verifying them, so the same module runs in the
+ * node and in a browser tab.
+ */
+import type { ProofCheck } from '../crypto/proof-check.ts';
+
+/** What every transaction has: its kind tag (the first byte) and the chain id its signatures commit to. */
+export interface AnyTransaction {
+  readonly kind: number;
+  readonly chainId: number;
+}
+
+/**
+ * What a transaction takes from whom: the account whose nonce it uses and that pays, the coins it moves out of that
+ * balance, and its fee — paid in energy when `useEnergy` is set, else from the balance.
+ */
+export interface Spend {
+  readonly payer: Uint8Array;
+  readonly nonce: bigint;
+  readonly amount: bigint;
+  readonly fee: bigint;
+  readonly useEnergy: boolean;
+}
+
+/** Coins the payer's balance loses: the amount, plus the fee unless energy pays it. */
+export function balanceCost(spend: Spend): bigint {
+  return spend.useEnergy ? spend.amount : spend.amount + spend.fee;
+}
+
+/** Energy the payer loses: the fee when energy pays it. */
+export function energyCost(spend: Spend): bigint {
+  return spend.useEnergy ? spend.fee : 0n;
+}
+
+/** An address a transaction touches, for histories and address events; `amount` is what a recipient receives. */
+export interface Party {
+  readonly address: Uint8Array;
+  readonly role: 'sender' | 'recipient';
+  readonly amount: bigint;
+}
+
+/** What one transaction weighs against a block's budget (docs/transactions.md "Mass"). */
+export interface MassParts {
+  readonly bytes: number;
+  /** Signature operations (proof checks) it makes a validator run. */
+  readonly sigOps: number;
+  /** Contract gas it may burn (0 for kinds that run no contract). */
+  readonly gas: number;
+}
+
+/** An account as a kind's state transition sees it (energy already settled to the block's DAA score). */
+export interface LedgerAccount {
+  readonly balance: bigint;
+  readonly nonce: bigint;
+  readonly energy: bigint;
+  readonly energyDaaScore: number;
+}
+
+/** The state a kind's transition reads and writes, handed in by acceptance (src/state/body-in-context.ts). */
+export interface TxStateView {
+  /** The account at `address` (absent accounts read as empty). */
+  account(address: Uint8Array): LedgerAccount;
+  setAccount(address: Uint8Array, account: LedgerAccount): void;
+  credit(address: Uint8Array, amount: bigint): void;
+}
+
+/** What an accepted transaction paid: coins to the reward of the block that carried it, and energy burnt. */
+export interface Paid {
+  readonly coinFee: bigint;
+  readonly energyFee: bigint;
+}
+
+export interface TxKindModule<T extends AnyTransaction = AnyTransaction> {
+  /** The kind tag, the transaction's first byte (src/codec/transaction-kinds.ts reserves the families). */
+  readonly tag: number;
+  /** snake_case name: the JSON `kind` field. */
+  readonly name: string;
+
+  /** Parses canonical bytes (tag included). Throws DecodeError for anything that is not exactly one encoding. */
+  decode(bytes: Uint8Array): T;
+  /** The canonical bytes. Throws a coded error for out-of-range fields. */
+  encode(tx: T): Uint8Array;
+  /** The body (everything the signatures sign) of a signed or unsigned transaction. */
+  encodeBody(tx: Omit<T, never>): Uint8Array;
+  /** Length of the body at the start of the encoding, so a received transaction's signing hash needs no re-encoding. */
+  bodyBytes(tx: T): number;
+
+  /** The proofs its authorisation needs over `signingHash`; undefined when no proof could make it valid. */
+  proofChecks(tx: T, signingHash: Uint8Array): ProofCheck[] | undefined;
+  /** Whose nonce it uses, what it spends and its fee: admission, ordering, pending balances. */
+  spend(tx: T): Spend;
+  /** Keys no two pool transactions may share unless one replaces the other (today: sender and nonce). */
+  conflictKeys(tx: T): string[];
+  /** Its weight against the block mass budget; `bytes` is its encoded length. */
+  mass(tx: T, bytes: number): MassParts;
+
+  /** The state rules that decide acceptance (body in context): a reason when it is not accepted, else undefined. */
+  checkContext(state: TxStateView, tx: T): string | undefined;
+  /** Its state transition, run only after `checkContext` passed on the same state. */
+  apply(state: TxStateView, tx: T): Paid;
+
+  /** The addresses it touches, sender first. */
+  parties(tx: T): Party[];
+  /** Its kind-specific JSON fields for the APIs (addresses with `hrp`), beside the common hash, kind and status. */
+  view(tx: T, hrp: string): Record<string, unknown>;
+}

@@ -1,0 +1,50 @@
+/**
+ * The transaction-kind registry: tag → module. Decoding a transaction is looking up its first byte here; a tag no
+ * module claims (unassigned, or reserved in src/codec/transaction-kinds.ts for a later kind) is refused with
+ * UnknownTxKindError. Built-in kinds are registered below; a later kind (agent accounts, escrows, contracts,
+ * confidential transfers) registers its module the same way, and nothing else in the node changes.
+ */
+import { assert } from '../errors.ts';
+import { UnknownTxKindError } from './errors.ts';
+import type { AnyTransaction, TxKindModule } from './kind.ts';
+import { multisigTransferKind } from './multisig-transfer.ts';
+import { transferKind } from './transfer.ts';
+
+const modules = new Map<number, TxKindModule>();
+
+/**
+ * Adds a kind. Every node of a network must register the same kinds (it is consensus); the returned function
+ * removes it again (tests register throw-away kinds).
+ */
+export function registerTxKind<T extends AnyTransaction>(module: TxKindModule<T>): () => void {
+  assert(Number.isInteger(module.tag) && module.tag >= 0 && module.tag <= 0xff, `kind tag ${module.tag} is not a byte`);
+  assert(!modules.has(module.tag), `kind tag ${module.tag} is already registered (${modules.get(module.tag)?.name})`);
+  modules.set(module.tag, module as unknown as TxKindModule);
+  return () => {
+    if (modules.get(module.tag) === (module as unknown)) modules.delete(module.tag);
+  };
+}
+
+registerTxKind(transferKind);
+registerTxKind(multisigTransferKind);
+
+function implementedList(): string {
+  const names = [...modules.values()].sort((a, b) => a.tag - b.tag).map((m) => `${m.tag} (${m.name})`);
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
+
+/** The module of `tag`, or UnknownTxKindError (a DecodeError, -32602) naming the tags this version implements. */
+export function txKindModule(tag: number): TxKindModule {
+  const module = modules.get(tag);
+  if (module === undefined) throw new UnknownTxKindError(tag, implementedList());
+  return module;
+}
+
+/** The module of a transaction's kind. */
+export function kindOf(tx: AnyTransaction): TxKindModule {
+  return txKindModule(tx.kind);
+}
+
+export function isImplementedTxKind(tag: number): boolean {
+  return modules.has(tag);
+}
