@@ -12,7 +12,7 @@
 
 /** Run all seven rounds from the state given (ordinary compression). */
 export const STAGE_FULL: i32 = 0;
-/** Stop after G0..G6 of round one and store the 16 state words: the PoW midstate (DESIGN.md §3). */
+/** Stop after G0..G6 of round one and store the 16 state words: the PoW midstate (docs/design.md "Consensus"). */
 export const STAGE_MIDSTATE: i32 = 1;
 /** Start from a stored midstate: skip G0..G6 of round one. */
 export const STAGE_FROM_MIDSTATE: i32 = 2;

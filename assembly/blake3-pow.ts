@@ -1,5 +1,5 @@
 /**
- * Weft's BLAKE3 proof-of-work search kernel (DESIGN.md §3) and a general BLAKE3 hash with a 32-byte output (the
+ * Weft's BLAKE3 proof-of-work search kernel (docs/design.md "Consensus") and a general BLAKE3 hash with a 32-byte output (the
  * BLAKE3 spec's hash mode, any input length, chunk tree included). assembly/build.mjs compiles this file twice: with
  * Wasm SIMD, where `search` tests four nonces per step in the four 32-bit lanes of a v128, and without, as the scalar
  * fallback for engines that lack SIMD. `ASC_FEATURE_SIMD` picks the loop at compile time.

@@ -1,5 +1,5 @@
 /**
- * CPU PoW hash rate on the same 64-byte pow_input blocks (prePow ‖ 0^24 ‖ nonce LE, DESIGN.md §3), one thread
+ * CPU PoW hash rate on the same 64-byte pow_input blocks (prePow ‖ 0^24 ‖ nonce LE, docs/design.md "Consensus"), one thread
  * each, measured in turn in one run: the AssemblyScript kernel's SIMD and scalar builds (src/mining/wasm-kernel.ts),
  * hash-wasm's BLAKE3 (one `createBLAKE3()` hasher, `init(); update(block); digest('binary')` per nonce — its fastest
  * path) and @noble/hashes `blake3(block)`. The two baselines also compare the first digest word with the target, as a

@@ -1,5 +1,5 @@
 /**
- * TLS material for the node's encrypted ports (DESIGN.md §5): HTTPS on 8443 with TLS 1.3 only (the seed's port
+ * TLS material for the node's encrypted ports (docs/design.md "Node APIs and access"): HTTPS on 8443 with TLS 1.3 only (the seed's port
  * table), and mutual TLS for gRPC on 8082. Files are PEM; a missing or unreadable file is a ConfigError naming it.
  */
 import { readFileSync } from 'node:fs';

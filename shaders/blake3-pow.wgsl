@@ -1,4 +1,4 @@
-// Weft's BLAKE3 proof-of-work search kernel (DESIGN.md §3), a port of src/consensus/pow.ts tested bit for bit
+// Weft's BLAKE3 proof-of-work search kernel (docs/design.md "Consensus"), a port of src/consensus/pow.ts tested bit for bit
 // against it (test/mining-webgpu.test.ts). docs/webgpu.md explains the design.
 //
 // pow_input = pre_pow_hash (32 bytes) || 24 zero bytes || nonce (u64 little-endian): exactly one 64-byte BLAKE3

@@ -5,7 +5,7 @@
 
 // --- Headers (src/codec/header.ts, docs/consensus.md "Header layout") ---
 
-/** At most 10 direct parents per block: Kaspa's value at one block a second (DESIGN.md §3). */
+/** At most 10 direct parents per block: Kaspa's value at one block a second (docs/design.md "Consensus"). */
 export const headerParentsMax = 10;
 /** blueWork is a 256-bit unsigned integer, written as a length byte and its minimal big-endian bytes. */
 export const headerBlueWorkBytesMax = 32;

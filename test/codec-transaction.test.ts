@@ -201,7 +201,7 @@ describe('signatures', () => {
 });
 
 describe('kinds', () => {
-  it('reserves every future kind of DESIGN.md §4 under a distinct tag', () => {
+  it('reserves every future kind of docs/design.md "State, accounts and energy" under a distinct tag', () => {
     const tags = Object.values(TxKind);
     expect(new Set(tags).size).toBe(tags.length);
     expect(tags.length).toBe(16);

@@ -19,7 +19,7 @@ import { toHex } from '../src/util/bytes.ts';
 const all = [mainnetParams, testnetParams, devnetParams, regtestParams];
 
 describe('network params', () => {
-  it('chain ids and address prefixes are those of DESIGN.md §2', () => {
+  it('chain ids and address prefixes are those of docs/design.md "Networks and units"', () => {
     expect(all.map((p) => [p.name, p.chainId, p.hrp])).toEqual([
       ['mainnet', 1, 'weft'],
       ['testnet', 2, 'tweft'],
@@ -29,7 +29,7 @@ describe('network params', () => {
     for (const p of all) expect(p.hrp).toBe(addressHrp[p.name]);
   });
 
-  it('GHOSTDAG figures are Kaspa 1-BPS values and ports are DESIGN.md §5', () => {
+  it('GHOSTDAG figures are Kaspa 1-BPS values and ports are docs/design.md "Node APIs and access"', () => {
     for (const p of all) {
       expect(p.ghostdagK).toBe(18);
       expect(p.maxParents).toBe(headerParentsMax);

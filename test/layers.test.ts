@@ -1,5 +1,5 @@
 // The isomorphic core stays isomorphic: src/ imports no node:* module, nothing from server/ or web/, no Node-only
-// package, and touches no DOM global. Inside src/, lower layers never import higher ones (STYLE.md "The shape").
+// package, and touches no DOM global. Inside src/, lower layers never import higher ones (docs/style.md "The shape").
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ const importRe = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*[
 const nodeOnlyPackages = ['lmdb', 'ws', 'hono', '@hono/node-server', 'pino', 'prom-client', '@grpc/grpc-js', 'tiny-secp256k1', 'webgpu', 'idb', 'tsx'];
 const domGlobals = /(?<![\w.-])(window|document|localStorage|sessionStorage|indexedDB|navigator)\s*\./;
 
-// Bottom-up layers of src/ (STYLE.md): a folder may import only its own layer or lower ones.
+// Bottom-up layers of src/ (docs/style.md): a folder may import only its own layer or lower ones.
 const layerOf: Record<string, number> = {
   'errors.ts': 0, 'limits.ts': 0, util: 0,
   // Transaction kinds are pure modules over codecs and crypto; state reaches them through the view they are handed.

@@ -1,4 +1,4 @@
-// The WebSocket interface on a real node: JSON-RPC over ws, subscriptions per DESIGN.md §5 with real events from
+// The WebSocket interface on a real node: JSON-RPC over ws, subscriptions per docs/design.md "Node APIs and access" with real events from
 // the chain, mempool, ledger and mining control, the per-connection limit, unsubscribe, and slow-consumer closing.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

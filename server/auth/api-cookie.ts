@@ -1,5 +1,5 @@
 /**
- * The admin credential of a fresh node (Bitcoin Core's `.cookie`, DESIGN.md §5): an API key with every scope and the
+ * The admin credential of a fresh node (Bitcoin Core's `.cookie`, docs/design.md "Node APIs and access"): an API key with every scope and the
  * admin flag, written to `<datadir>/api.cookie` with mode 0600. Kept across restarts while the file and its key are
  * both valid; otherwise a new one is made and the old cookie keys are revoked. The path is logged, never the key.
  */

@@ -1,5 +1,5 @@
 /**
- * How access-control failures look on HTTP (DESIGN.md §5): a JSON-RPC error body with 401 + WWW-Authenticate
+ * How access-control failures look on HTTP (docs/design.md "Node APIs and access"): a JSON-RPC error body with 401 + WWW-Authenticate
  * (RFC 9110 §11.6.1, RFC 6750 §3 for Bearer), 403 naming the scope, or 429 + Retry-After.
  */
 import { ForbiddenError, UnauthorizedError, type CredentialScheme } from '../../src/auth/auth-errors.ts';

@@ -1,5 +1,5 @@
 /**
- * API-key request signatures (DESIGN.md §5, docs/auth.md "Request signatures"): X-Signature is the hex
+ * API-key request signatures (docs/design.md "Node APIs and access", docs/auth.md "Request signatures"): X-Signature is the hex
  * HMAC-SHA256, keyed with the API key, of the canonical JSON of {method, params, timestamp} (src/auth/canonical-json.ts)
  * with X-Timestamp in milliseconds. Checks, each with its own -32001 reason, in this order: headers well formed,
  * timestamp within 5 minutes of the node's clock, signature equal (constant time), signature not seen before.

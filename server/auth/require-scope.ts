@@ -1,5 +1,5 @@
 /**
- * Scope checks at the HTTP edge (DESIGN.md §5, the table in src/auth/scopes.ts). `requireScope(method)` guards a
+ * Scope checks at the HTTP edge (docs/design.md "Node APIs and access", the table in src/auth/scopes.ts). `requireScope(method)` guards a
  * route that stands for one method (REST views); `requireRpcScopes()` reads a JSON-RPC body (single call or batch)
  * and checks every call before the dispatcher runs any: a batch runs whole or not at all. Both answer bad
  * credentials with 401 first, so a wrong key is never silently treated as anonymous.

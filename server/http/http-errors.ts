@@ -1,6 +1,6 @@
 /**
  * One mapping from JSON-RPC error codes to HTTP statuses for the REST routes and transport-level failures
- * (docs/api.md "REST errors"). JSON-RPC endpoints themselves answer 200 for JSON-RPC-level errors (DESIGN.md §5).
+ * (docs/api.md "REST errors"). JSON-RPC endpoints themselves answer 200 for JSON-RPC-level errors (docs/design.md "Node APIs and access").
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';

@@ -1,6 +1,6 @@
 /**
  * JSON-RPC 2.0 over HTTP POST: `/api/v1/rpc` (client flow), `/rpc` (daemon flow) and `/` (the public-host flow, whose
- * body may carry only `method` and `params`). JSON-RPC-level errors are HTTP 200 (DESIGN.md §5); a body over
+ * body may carry only `method` and `params`). JSON-RPC-level errors are HTTP 200 (docs/design.md "Node APIs and access"); a body over
  * rpcRequestBytesMax is 413; a request of notifications only is 204.
  */
 import type { Context, Hono } from 'hono';

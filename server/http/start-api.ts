@@ -1,5 +1,5 @@
 /**
- * Starts the node's client-facing servers over one dispatcher and one subscription hub (DESIGN.md §5): HTTP on
+ * Starts the node's client-facing servers over one dispatcher and one subscription hub (docs/design.md "Node APIs and access"): HTTP on
  * rpcPort, HTTPS (TLS 1.3) on httpsPort when a certificate is configured, the WebSocket server on wsPort, and gRPC
  * with mutual TLS on grpcPort when a client CA is configured too. close() stops them in reverse order.
  */

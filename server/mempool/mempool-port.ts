@@ -1,6 +1,6 @@
 /**
  * The RPC's MempoolPort (src/rpc/ports.ts) over the mempool (src/mempool/mempool.ts): submit (send_transaction,
- * send_raw_transaction), lookups with DESIGN.md §3 statuses (pending, or dropped with the pool's reason), pending
+ * send_raw_transaction), lookups with docs/design.md "Consensus" statuses (pending, or dropped with the pool's reason), pending
  * lists per address, and admission events for the pending_transactions topic.
  */
 import { encodeTransaction } from '../../src/codec/transaction.ts';
@@ -10,7 +10,7 @@ import type { MempoolPort, TransactionRecord, TransactionStatus } from '../../sr
 import { touches } from '../../src/kinds/parties.ts';
 
 function record(entry: PoolEntry, status: TransactionStatus): TransactionRecord {
-  // Pending transactions have used no energy yet: `energy_used` is what acceptance charged (DESIGN.md §4).
+  // Pending transactions have used no energy yet: `energy_used` is what acceptance charged (docs/design.md "State, accounts and energy").
   return { hash: entry.hash, tx: entry.tx, status, timestampMs: entry.addedMs, energyUsed: 0n };
 }
 

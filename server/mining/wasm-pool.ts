@@ -1,6 +1,6 @@
 /**
  * The Node CPU miner: the AssemblyScript BLAKE3 kernel (src/mining/wasm-kernel.ts) on `threads` worker threads, as a
- * `PowBackend` (DESIGN.md §6). A job's range is cut into batches of wasmKernelBatchNonces; thread t takes batches
+ * `PowBackend` (docs/design.md "Mining"). A job's range is cut into batches of wasmKernelBatchNonces; thread t takes batches
  * t, t+threads, t+2·threads, … so the threads sweep the range front to back together. The answer is the winner of
  * the lowest batch that has one — the first winner in range order, as one thread would find — and a thread stops as
  * soon as a winner is known in an earlier batch than its next one.

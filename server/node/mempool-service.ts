@@ -1,7 +1,7 @@
 /**
  * The node's transaction pool, wired to the ledger: admission verifies signatures on worker threads; when chain
  * blocks accept transactions they leave the pool (and their senders are rechecked); when a reorganisation takes
- * chain blocks away, what they had accepted and nobody re-accepted comes back (DESIGN.md §3). Templates take the
+ * chain blocks away, what they had accepted and nobody re-accepted comes back (docs/design.md "Consensus"). Templates take the
  * pool's best-paying valid set.
  */
 import { decodeTransaction } from '../../src/codec/transaction.ts';

@@ -1,7 +1,7 @@
 /**
  * The WebSocket server on port 8081: JSON-RPC 2.0 messages (every method, plus subscribe/unsubscribe through the
  * subscription hub) on any path no other handler claimed, and a registry of upgrade handlers by path so the p2p
- * bridge for browsers can serve `/p2p` on the same port (DESIGN.md §5).
+ * bridge for browsers can serve `/p2p` on the same port (docs/design.md "Node APIs and access").
  *
  * Slow consumers never stall the node: before each send the socket's queued bytes (ws `bufferedAmount`) are checked
  * against wsSendBufferBytesMax, and a socket over it is closed (1008, "slow consumer") and its subscriptions dropped.

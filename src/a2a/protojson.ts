@@ -1,5 +1,5 @@
 /**
- * Parsing of every A2A request at the edge, once (STYLE.md habit 4). Inputs are ProtoJSON (a2a.proto, camelCase)
+ * Parsing of every A2A request at the edge, once (docs/style.md habit 4). Inputs are ProtoJSON (a2a.proto, camelCase)
  * and also the forms the seed and A2A 0.3 show: lowercase roles and states (`user`, `submitted`, `input-required`),
  * proto enum numbers, and 0.3 `kind`-tagged parts. Unknown fields are ignored (A2A 1.0 §5.7). Output is always
  * canonical ProtoJSON (src/a2a/types.ts). A bad request throws InvalidParams (-32602) naming the field.

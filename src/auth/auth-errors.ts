@@ -1,5 +1,5 @@
 /**
- * Access-control failures and their JSON-RPC codes (DESIGN.md §5): -32001 Unauthorized (HTTP 401 with
+ * Access-control failures and their JSON-RPC codes (docs/design.md "Node APIs and access"): -32001 Unauthorized (HTTP 401 with
  * WWW-Authenticate), -32002 Forbidden (HTTP 403, names the missing scope), -32005 Limit exceeded (HTTP 429 with
  * Retry-After). `data.reason` tells each failure apart so clients (and tests) need not parse messages.
  */

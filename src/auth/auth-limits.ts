@@ -8,7 +8,7 @@ export const rateLimitWindowMs = 60_000;
 /** Buckets remembered at once (one per client identity and surface); the least recently used is dropped first. */
 export const rateLimitBucketsMax = 100_000;
 
-/** X-Timestamp may be at most this far from the node's clock, either way (DESIGN.md §5: 5 minutes). */
+/** X-Timestamp may be at most this far from the node's clock, either way (docs/design.md "Node APIs and access": 5 minutes). */
 export const hmacTimestampWindowMs = 5 * 60_000;
 /** Signatures remembered to refuse replays; each lives as long as its timestamp is inside that period. */
 export const hmacReplayCacheEntriesMax = 100_000;

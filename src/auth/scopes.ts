@@ -1,5 +1,5 @@
 /**
- * The method → scope table (DESIGN.md §5, docs/auth.md "Scopes"): which JSON-RPC methods need credentials, and which
+ * The method → scope table (docs/design.md "Node APIs and access", docs/auth.md "Scopes"): which JSON-RPC methods need credentials, and which
  * scope. Public reads need none. `read_balance` unlocks owner views (get_balance's `privacy_view: owner`, the wallet
  * history); `send_transactions` the wallet and signing methods and the privacy and contract calls that spend;
  * `mine_blocks` mining control. Unknown methods are public: the dispatcher answers them with -32601.

@@ -215,7 +215,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     const data = ghostdagOfParents(engine, parentIds, work);
     const sp = index.get(data.selectedParent!)!;
     validateHeaderAgainstParent(header, data, sp, params);
-    // Body in context: the state root (DESIGN.md §3) — the mergeset accepted onto the selected parent's state.
+    // Body in context: the state root (docs/design.md "Consensus") — the mergeset accepted onto the selected parent's state.
     const stateInput: BlockStateInput = { ghostdag: data, mergeset: orderedMergesetOf(engine, data), miner: header.miner, daaScore: header.daaScore };
     const prepared = machine?.prepareBlock(stateInput, { id, hash, header, transactions });
     const expectedRoot = prepared?.stateRoot ?? params.genesis.stateRoot;

@@ -2,7 +2,7 @@
  * The port through which the chain (layer 3) has blocks' state computed by the ledger (src/state/, layer 4) without
  * importing it: the composition root hands `openChain` a factory, and the ledger implements this interface.
  *
- * A block's state (DESIGN.md §3) is its mergeset's transactions accepted, in consensus order, onto its selected
+ * A block's state (docs/design.md "Consensus") is its mergeset's transactions accepted, in consensus order, onto its selected
  * parent's state; its header commits to that root. The state of a block therefore depends on its past only, so
  * it is computed once, when the block is validated, and its rows are immutable. What a move of the selected chain
  * changes is only which blocks are on the chain: the ledger rewrites its chain-dependent index rows then.

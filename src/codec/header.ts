@@ -5,7 +5,7 @@
  *   daaScore u64 | blueScore u64 | blueWork (u8 length + minimal big-endian bytes) | miner 33 | gpuMining u8 |
  *   nonce u64
  *
- * The nonce is last, so the pre-PoW bytes (DESIGN.md §3) are the encoding minus its last 8 bytes and a miner hashes
+ * The nonce is last, so the pre-PoW bytes (docs/design.md "Consensus") are the encoding minus its last 8 bytes and a miner hashes
  * them once per job. Each header has exactly one encoding: decoding refuses unknown versions, more than
  * headerParentsMax parents, parents out of order or repeated, a non-minimal blueWork and a gpuMining byte other
  * than 0 or 1; encoding refuses the same, so encode(decode(x)) = x and decode(encode(h)) = h.
@@ -23,7 +23,7 @@ export interface BlockHeader {
   parents: readonly Uint8Array[];
   /** Merkle root of the block's transaction hashes (src/codec/block.ts). */
   txRoot: Uint8Array;
-  /** State root after the block's mergeset (DESIGN.md §3). */
+  /** State root after the block's mergeset (docs/design.md "Consensus"). */
   stateRoot: Uint8Array;
   /** u64 milliseconds since the Unix epoch, a safe integer. */
   timestampMs: number;
@@ -37,7 +37,7 @@ export interface BlockHeader {
   blueWork: bigint;
   /** 33 bytes: address type (0 standard, 1 multisig) + 32-byte payload (src/crypto/address.ts). */
   miner: Uint8Array;
-  /** Set by a miner that found the block with a GPU backend (DESIGN.md §6). */
+  /** Set by a miner that found the block with a GPU backend (docs/design.md "Mining"). */
   gpuMining: boolean;
   /** u64. */
   nonce: bigint;
@@ -149,7 +149,7 @@ export function encodeHeader(h: BlockHeader): Uint8Array {
   return w.finish();
 }
 
-/** Every header byte except the trailing nonce: what BLAKE3 hashes into the pre-PoW hash (DESIGN.md §3). */
+/** Every header byte except the trailing nonce: what BLAKE3 hashes into the pre-PoW hash (docs/design.md "Consensus"). */
 export function encodePrePowHeader(h: BlockHeader): Uint8Array {
   const bytes = encodeHeader(h);
   return bytes.subarray(0, bytes.length - nonceBytes);

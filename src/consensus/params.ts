@@ -1,5 +1,5 @@
 /**
- * Network parameters and genesis blocks (DESIGN.md §2–3, docs/consensus.md "Networks"). GHOSTDAG's k, the parent
+ * Network parameters and genesis blocks (docs/design.md "Networks and units" and "Consensus", docs/consensus.md "Networks"). GHOSTDAG's k, the parent
  * and mergeset limits are Kaspa's values at one block a second (notes/ghostdag-kaspa.md); the DAA window and the
  * starting difficulties are Weft's own.
  */
@@ -13,7 +13,7 @@ export type NetworkName = 'mainnet' | 'testnet' | 'devnet' | 'regtest';
 export const networkNames: readonly NetworkName[] = ['mainnet', 'testnet', 'devnet', 'regtest'];
 
 export interface NetworkPorts {
-  /** HTTP: JSON-RPC, REST, A2A, explorer (DESIGN.md §5). */
+  /** HTTP: JSON-RPC, REST, A2A, explorer (docs/design.md "Node APIs and access"). */
   readonly rpc: number;
   readonly ws: number;
   readonly grpc: number;

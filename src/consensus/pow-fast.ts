@@ -3,7 +3,7 @@
  * pow input, written out on 32-bit words instead of going through the general hasher. The input is always one
  * block (flags CHUNK_START | CHUNK_END | ROOT = 11, counter 0, block length 64, CV = IV), bytes 32..55 are zero
  * and the nonce is message words 14–15, so the first seven G calls of round one are the same for every nonce and
- * are computed once per job (the midstate, DESIGN.md §3). Tested bit for bit against noble.
+ * are computed once per job (the midstate, docs/design.md "Consensus"). Tested bit for bit against noble.
  */
 import { DecodeError } from '../errors.ts';
 import { hashMeetsTarget, prePowHashBytes, targetFirstWord, type NonceSearchResult } from './pow.ts';

@@ -1,5 +1,5 @@
 /**
- * Weft's proof of work (DESIGN.md §3, docs/consensus.md "Proof of work"), on @noble/hashes BLAKE3 — the reference
+ * Weft's proof of work (docs/design.md "Consensus", docs/consensus.md "Proof of work"), on @noble/hashes BLAKE3 — the reference
  * that the Wasm and WGSL kernels must match bit for bit:
  *
  *   prePowHash = BLAKE3(header bytes without the nonce)
@@ -107,7 +107,7 @@ export function targetFromWork(work: bigint): bigint {
 }
 
 /**
- * The API's `difficulty`: ⌊maxTarget / target⌋ (DESIGN.md §3). A JSON number, so exact only below 2^53; with
+ * The API's `difficulty`: ⌊maxTarget / target⌋ (docs/design.md "Consensus"). A JSON number, so exact only below 2^53; with
  * maxTarget = 2^255-1 it is about half the expected hashes per block.
  */
 export function difficultyFromTarget(target: bigint, maxTarget: bigint): number {

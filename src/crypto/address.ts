@@ -8,7 +8,7 @@
  *     keys sorted ascending (bytewise), so the same m-of-n set always gives the same address whatever order the keys
  *     were listed in.
  *
- * String form: bech32m (BIP350) with the network's human-readable part (`weft`, `tweft`, `dweft`, DESIGN.md §2); the
+ * String form: bech32m (BIP350) with the network's human-readable part (`weft`, `tweft`, `dweft`, docs/design.md "Networks and units"); the
  * data part is the 33 bytes regrouped into 5-bit words (53 words, zero-padded). BIP173 allows all-uppercase strings
  * (QR codes), so decoding accepts those; mixed case is refused.
  */
@@ -27,7 +27,7 @@ export const addressBytes = 1 + addressPayloadBytes;
 export const multisigKeysMax = 16;
 /** BIP173's limit on the whole string; a Weft address is 64 (`weft`) or 65 characters. */
 export const addressCharsMax = 90;
-/** The bech32m human-readable parts of the networks (DESIGN.md §2). */
+/** The bech32m human-readable parts of the networks (docs/design.md "Networks and units"). */
 export const addressHrp = { mainnet: 'weft', testnet: 'tweft', devnet: 'dweft', regtest: 'rweft' } as const;
 
 const multisigTag = new TextEncoder().encode('weft/multisig/v1');

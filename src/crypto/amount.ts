@@ -1,6 +1,6 @@
 /**
  * Amounts: the APIs speak JSON numbers of coins with at most 8 decimals; inside, everything is `bigint` base units
- * (1 coin = 10^8 units, DESIGN.md §2).
+ * (1 coin = 10^8 units, docs/design.md "Networks and units").
  *
  * Conversion never does float arithmetic. A JSON number arrives as an IEEE double; ECMAScript's Number-to-String
  * gives the shortest decimal that reads back as that same double, which is exactly the decimal the client wrote
@@ -17,7 +17,7 @@ export const unitsPerCoin = 100_000_000n;
 export const coinDecimals = 8;
 /**
  * The most coins that can ever exist, in units: 21,000,000 coins. Consensus emission must stay under it; the API
- * refuses any larger amount. 2.1 × 10^15 units is a safe integer (DESIGN.md §2) and below 2^26 coins (see above).
+ * refuses any larger amount. 2.1 × 10^15 units is a safe integer (docs/design.md "Networks and units") and below 2^26 coins (see above).
  */
 export const supplyUnitsMax = 21_000_000n * unitsPerCoin;
 

@@ -1,5 +1,5 @@
 /**
- * The one JSON view of a transaction's own fields (docs/api.md "Transactions"): its id, its kind's name, what its
+ * The one JSON view of a transaction's own fields (docs/api.md "Transaction"): its id, its kind's name, what its
  * kind shows (for transfers: from, to, amount, fee, nonce, use_energy) and its privacy level. A block's
  * `transactions` elements are exactly this; get_transaction, REST, the A2A skill, subscriptions and the web app add
  * where and how settled it is. Isomorphic, so the browser renders a transaction it proved with the same code.
@@ -9,7 +9,7 @@ import type { AnyTransaction } from './kind.ts';
 import { kindOf } from './registry.ts';
 
 /**
- * Privacy level a transaction shows (decision, docs/api.md "Privacy levels"): transparent transfers keep parties
+ * Privacy level a transaction shows (decision, docs/api.md "Privacy levels (decision)"): transparent transfers keep parties
  * pseudonymous and amounts public — `medium`; confidential transfers (stealth, ring, hidden amounts) will be `high`.
  */
 export function privacyLevelOf(_tx: AnyTransaction): string {

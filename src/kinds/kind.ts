@@ -44,7 +44,7 @@ export interface Party {
   readonly amount: bigint;
 }
 
-/** What one transaction weighs against a block's budget (docs/transactions.md "Mass"). */
+/** What one transaction weighs against a block's budget (docs/transactions.md "Kinds and mass"). */
 export interface MassParts {
   readonly bytes: number;
   /** Signature operations (proof checks) it makes a validator run. */

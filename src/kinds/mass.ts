@@ -1,5 +1,5 @@
 /**
- * Block mass (Kaspa's idea, docs/transactions.md "Mass"): one number per transaction that weighs what it costs every
+ * Block mass (Kaspa's idea, docs/transactions.md "Kinds and mass"): one number per transaction that weighs what it costs every
  * validator — its bytes, the signature operations it makes them run, and (for contract kinds) the gas it may burn —
  * against one per-block budget. The mempool orders by fee per unit of mass, so a transaction that makes validators
  * check sixteen signatures pays for them.

@@ -1,9 +1,9 @@
 /**
- * The transaction pool (DESIGN.md §3–§4, docs/mempool.md): admission, per-sender nonce queues, ordering by fee
+ * The transaction pool (docs/design.md "Consensus" and "State, accounts and energy", docs/mempool.md): admission, per-sender nonce queues, ordering by fee
  * rate, replacement, bounds with eviction of the cheapest, expiry, removal when chain blocks accept transactions,
  * re-admission when blocks leave the selected chain, and block-template selection.
  *
- * Admission runs in three stages, cheap before expensive (STYLE.md habit 4):
+ * Admission runs in three stages, cheap before expensive (docs/style.md habit 4):
  *   1. shape  — size bound, decode (canonical), chain id, minimum fee rate, already known;
  *   2. proof  — every proof the batch's kinds ask for in ONE call to the proof-check port (a worker pool on the node);
  *   3. state  — synchronous against the account view: nonce window, replacement, conflict keys, balance with pending
@@ -35,7 +35,7 @@ export type AdmitResult =
   | { readonly ok: true; readonly entry: PoolEntry; readonly replaced: PoolEntry | undefined }
   | { readonly ok: false; readonly error: WeftError };
 
-/** DESIGN.md §3 statuses the pool can speak for: pending, or dropped (evicted, expired, invalidated, replaced). */
+/** docs/design.md "Consensus" statuses the pool can speak for: pending, or dropped (evicted, expired, invalidated, replaced). */
 export type PoolStatus =
   | { readonly status: 'pending'; readonly entry: PoolEntry }
   | { readonly status: 'dropped'; readonly reason: Exclude<RemovalReason, 'accepted'>; readonly entry: PoolEntry };

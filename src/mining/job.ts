@@ -1,5 +1,5 @@
 /**
- * The one job interface every PoW backend implements (DESIGN.md §6): the JS reference, the AssemblyScript Wasm
+ * The one job interface every PoW backend implements (docs/design.md "Mining"): the JS reference, the AssemblyScript Wasm
  * kernel in worker threads / Web Workers, and the WGSL compute kernel over WebGPU. A job names a pre-PoW hash, a
  * target and a nonce range; the answer is the first winning nonce in range order (or none) and the hashes done.
  */

@@ -1,5 +1,5 @@
 /**
- * get_mining_stats from chain data and live counters (DESIGN.md §6: never constants). Every block the chain holds
+ * get_mining_stats from chain data and live counters (docs/design.md "Mining": never constants). Every block the chain holds
  * is folded into one-minute buckets (count, GPU flag, work, difficulty, who mined it); this node's measured hashes
  * go into the same buckets. A period's figures are sums over its buckets, so any period costs at most 43,200 map
  * reads and no chain walk. Blocks never leave the DAG, so a reorganisation of the selected chain changes nothing

@@ -1,5 +1,5 @@
 /**
- * The WebGPU PoW backend (DESIGN.md §6): runs the WGSL BLAKE3 search kernel (shaders/blake3-pow.wgsl, driven by
+ * The WebGPU PoW backend (docs/design.md "Mining"): runs the WGSL BLAKE3 search kernel (shaders/blake3-pow.wgsl, driven by
  * src/mining/webgpu-kernel.ts) on a GPUDevice that the platform hands in — a browser's `navigator.gpu` device or
  * Node's `webgpu` package (server/mining/webgpu-node.ts). Isomorphic: no WebGPU globals, the shader source is a
  * string parameter.
@@ -69,7 +69,7 @@ function gStep(v: Uint32Array, a: number, b: number, c: number, d: number, x: nu
 
 /**
  * The PoW midstate of a pre-PoW hash: the 16 state words after round 1's G0..G6 of the single-block compression
- * (DESIGN.md §3). G0..G3 read m0..m7 (the pre-PoW hash); G4..G6 read m8..m13, which are zero.
+ * (docs/design.md "Consensus"). G0..G3 read m0..m7 (the pre-PoW hash); G4..G6 read m8..m13, which are zero.
  */
 export function powMidstate(prePow: Uint8Array): Uint32Array {
   const m = prePowWords(prePow);

@@ -1,6 +1,6 @@
 /**
  * One JSON-RPC method: its name, a zod schema for its params (the single place they are parsed and bounded), a JSON
- * Schema of its result for OpenRPC, the auth scope it will need (DESIGN.md §5), and its handler. Adding a method is
+ * Schema of its result for OpenRPC, the auth scope it will need (docs/design.md "Node APIs and access"), and its handler. Adding a method is
  * one file under methods/ and one line in method-table.ts; HTTP, WebSocket, REST and gRPC are views over it.
  */
 import type { z } from 'zod';
@@ -10,7 +10,7 @@ import type { RpcServices } from './ports.ts';
 export type JsonRpcId = string | number | null;
 export type JsonSchema = Readonly<Record<string, unknown>>;
 export type RpcTransport = 'http' | 'rest' | 'ws' | 'grpc';
-/** DESIGN.md §5 scopes; `public` needs no credentials. */
+/** docs/design.md "Node APIs and access" scopes; `public` needs no credentials. */
 export type RpcScope = 'public' | 'read_balance' | 'send_transactions' | 'mine_blocks';
 
 /** What a connection that can carry notifications offers to subscribe/unsubscribe. */

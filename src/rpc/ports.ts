@@ -30,7 +30,7 @@ export interface ChainView {
   onBlockAccepted(listener: (event: BlockAcceptedEvent) => void): () => void;
 }
 
-/** DESIGN.md §3 transaction states, as the APIs show them. */
+/** docs/design.md "Consensus" transaction states, as the APIs show them. */
 export type TransactionStatus = 'pending' | 'confirmed' | 'final' | 'dropped';
 
 export interface TransactionRecord {
@@ -39,11 +39,11 @@ export interface TransactionRecord {
   readonly status: TransactionStatus;
   /** The block that carries the transaction (absent while pending). */
   readonly blockHash?: Uint8Array;
-  /** The chain block whose mergeset accepted it; its blue score gives `confirmations` (DESIGN.md §3). */
+  /** The chain block whose mergeset accepted it; its blue score gives `confirmations` (docs/design.md "Consensus"). */
   readonly acceptingBlockHash?: Uint8Array;
   /** Block timestamp once in a block, else when the mempool admitted it (ms). */
   readonly timestampMs: number;
-  /** Fee units paid from energy (DESIGN.md §4); 0 when the balance paid. */
+  /** Fee units paid from energy (docs/design.md "State, accounts and energy"); 0 when the balance paid. */
   readonly energyUsed: bigint;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The subscription hub: per-connection subscriptions (DESIGN.md §5 — request id = subscription id, at most
+ * The subscription hub: per-connection subscriptions (docs/design.md "Node APIs and access" — request id = subscription id, at most
  * wsSubscriptionsPerConnectionMax, address filter for address_transactions) and the fan-out of real events from the
  * chain, the mempool, the ledger and mining control onto notifications
  *   {"jsonrpc":"2.0","method":"subscription","params":{"subscription":<id>,"result":<payload>}}.

@@ -1,6 +1,6 @@
 /**
  * JSON views of chain objects, exactly the seed's field tables (node-client-protocol.md "Resources") plus the DAG
- * fields of DESIGN.md §3. Hashes are 0x + 64 lowercase hex, amounts coins (JSON numbers, ≤ 8 decimals), timestamps
+ * fields of docs/design.md "Consensus". Hashes are 0x + 64 lowercase hex, amounts coins (JSON numbers, ≤ 8 decimals), timestamps
  * Unix seconds; a block's u64 `nonce` is a bigint printed as an exact JSON integer (json.ts).
  */
 import { encodeBlock, type Block } from '../codec/block.ts';
@@ -23,7 +23,7 @@ export function blockTransactionJson(tx: AnyTransaction, hrp: string): Record<st
   return transactionFields(tx, txHash(tx), hrp);
 }
 
-/** The virtual's blue score: what confirmations count from (DESIGN.md §3). Cached per DAG size. */
+/** The virtual's blue score: what confirmations count from (docs/design.md "Consensus"). Cached per DAG size. */
 const virtualCache = new WeakMap<ChainView, { count: number; blueScore: number }>();
 export function virtualBlueScore(chain: ChainView): number {
   const count = chain.blockCount();
@@ -35,7 +35,7 @@ export function virtualBlueScore(chain: ChainView): number {
   return blueScore;
 }
 
-/** DESIGN.md §3: virtual blue score − blue score of the accepting chain block + 1; 0 while pending or unknown. */
+/** docs/design.md "Consensus": virtual blue score − blue score of the accepting chain block + 1; 0 while pending or unknown. */
 export function confirmationsOf(chain: ChainView, blueScore: number | undefined): number {
   if (blueScore === undefined) return 0;
   return Math.max(0, virtualBlueScore(chain) - blueScore + 1);

@@ -1,5 +1,5 @@
 /**
- * The account view every layer above state shares (DESIGN.md §4): the mempool checks admission against it, the
+ * The account view every layer above state shares (docs/design.md "State, accounts and energy"): the mempool checks admission against it, the
  * RPC answers balances from it, wallets build transactions from it. The ledger (state at the virtual) implements
  * `AccountReader`; tests may implement it with a Map.
  */

@@ -1,5 +1,5 @@
 /**
- * Energy (DESIGN.md §4, docs/state.md "Energy"): a per-account resource that accrues with the balance held over
+ * Energy (docs/design.md "State, accounts and energy", docs/state.md "Energy"): a per-account resource that accrues with the balance held over
  * DAA score (≈ seconds at one block a second) and can pay a transaction's fee instead of the balance.
  *
  *   accrued(Δ)   = ⌊balance × Δ / energyAccrualDivisor⌋          for Δ DAA steps at a constant balance

@@ -1,6 +1,6 @@
 /**
  * The authenticated state map: a compact binary sparse Merkle tree over BLAKE3 (trie-hash.ts) whose root goes in
- * every block header (DESIGN.md §4). Keys are 32 bytes, values opaque bytes up to stateValueBytesMax.
+ * every block header (docs/design.md "State, accounts and energy"). Keys are 32 bytes, values opaque bytes up to stateValueBytesMax.
  *
  * Nodes are immutable and stored content-addressed under the caller's prefix (trie-node.ts), so every old root
  * stays readable: a reorganisation rolls state back by reading from the older root, with no replay. An update

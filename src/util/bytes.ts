@@ -23,7 +23,7 @@ export function fromHex(hex: string): Uint8Array {
   return out;
 }
 
-/** `0x` + 64 lowercase hex digits: the API form of every hash (DESIGN.md §2). */
+/** `0x` + 64 lowercase hex digits: the API form of every hash (docs/design.md "Networks and units"). */
 export function toHash0x(hash: Uint8Array): string {
   return `0x${toHex(hash)}`;
 }

@@ -30,7 +30,7 @@ export function findBlock(ctx: RpcCallContext, by: { height?: number | undefined
   return entry;
 }
 
-/** By `height` (the block at that height on the virtual selected chain, DESIGN.md §3) or by `hash` (any known block). */
+/** By `height` (the block at that height on the virtual selected chain, docs/design.md "Consensus") or by `hash` (any known block). */
 export const getBlock = defineMethod({
   name: 'get_block',
   summary: 'A block by selected-chain height or by hash, with its transactions unless include_transactions is false.',

@@ -10,7 +10,7 @@ function scopeOf(ctx: RpcCallContext, method: string): SubscriptionScope {
   return ctx.subscriptions;
 }
 
-/** DESIGN.md §5: the request id becomes the subscription id; address_transactions takes params.address. */
+/** docs/design.md "Node APIs and access": the request id becomes the subscription id; address_transactions takes params.address. */
 export const subscribe = defineMethod({
   name: 'subscribe',
   summary: 'WebSocket only: subscribe to a topic; the request id becomes the subscription id.',
