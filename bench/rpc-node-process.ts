@@ -15,15 +15,19 @@ import { fromHex, toHex } from '../src/util/bytes.ts';
 
 export interface BenchNode {
   readonly child: ChildProcess;
+  /** The node's datadir (its admin API key is `api.cookie` there). */
+  readonly dir: string;
   readonly httpPort: number;
   readonly wsPort: number;
   rpc(method: string, params?: unknown): Promise<any>;
   stop(): Promise<void>;
 }
 
-export async function startBenchNode(): Promise<BenchNode> {
+export async function startBenchNode(extraArgs: readonly string[] = []): Promise<BenchNode> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-bench-'));
-  const child = spawn(process.execPath, [resolve('bin/weft.mjs'), 'node', '--network', 'regtest', '--datadir', dir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0', '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // WEFT_BENCH_NODE_FLAGS passes Node flags to the node only (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof to profile it).
+  const nodeFlags = (process.env.WEFT_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeFlags, resolve('bin/weft.mjs'), 'node', '--network', 'regtest', '--datadir', dir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0', '--log-level', 'info', ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
   const ports: { http?: number; ws?: number } = {};
   await new Promise<void>((done, fail) => {
     child.once('exit', (code) => fail(new Error(`node exited with ${code}`)));
@@ -41,6 +45,7 @@ export async function startBenchNode(): Promise<BenchNode> {
   const httpPort = ports.http!;
   return {
     child,
+    dir,
     httpPort,
     wsPort: ports.ws!,
     async rpc(method, params = {}) {

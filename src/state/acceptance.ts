@@ -86,11 +86,28 @@ function createWorkingState(read: AcceptanceInput['read'], now: number) {
     const { key, account } = get(address);
     set(key, address, { ...account, balance: account.balance + amount });
   };
-  /** What the kinds' state transitions see: accounts with energy settled to the merging block's DAA score. */
+  /**
+   * What the kinds' state transitions see: accounts with energy settled to the merging block's DAA score. A kind
+   * reads its sender in `checkContext` and again in `apply`; the last lookup is remembered (by the address object)
+   * so that costs one hex key and one settlement, as a hand-written transition would.
+   */
+  let last: { address: Uint8Array; key: string; account: StoredAccount } | undefined;
   const view: TxStateView = {
-    account: (address) => get(address).account,
-    setAccount: (address, account) => set(toHex(address), address, account),
-    credit,
+    account(address) {
+      if (last?.address === address) return last.account;
+      const found = get(address);
+      last = { address, key: found.key, account: found.account };
+      return found.account;
+    },
+    setAccount(address, account) {
+      const key = last?.address === address ? last.key : toHex(address);
+      last = undefined;
+      set(key, address, account);
+    },
+    credit(address, amount) {
+      last = undefined;
+      credit(address, amount);
+    },
   };
   return { changes, credit, view };
 }
