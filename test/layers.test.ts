@@ -18,7 +18,7 @@ const importRe = /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*[
 const nodeOnlyPackages = ['lmdb', 'ws', 'hono', '@hono/node-server', 'pino', 'prom-client', '@grpc/grpc-js', 'tiny-secp256k1', 'webgpu', 'idb', 'tsx'];
 const domGlobals = /(?<![\w.-])(window|document|localStorage|sessionStorage|indexedDB|navigator)\s*\./;
 
-// Bottom-up layers of src/ (docs/style.md): a folder may import only its own layer or lower ones.
+// Bottom-up layers of src/ (docs/style.md "The shape"): a folder may import only its own layer or lower ones.
 const layerOf: Record<string, number> = {
   'errors.ts': 0, 'limits.ts': 0, util: 0,
   // Transaction kinds are pure modules over codecs and crypto; state reaches them through the view they are handed.

@@ -1,6 +1,6 @@
 /**
  * The transaction kind tag: the first byte of every transaction (docs/design.md "State, accounts and energy"). Consensus grows new kinds over time,
- * so the tag space is laid out by family now and every future kind of §4 has its number reserved. A decoder that
+ * so the tag space is laid out by family now and every future kind listed there has its number reserved. A decoder that
  * meets a reserved-but-unimplemented or unknown tag refuses the transaction (DecodeError): unknown kinds are
  * invalid, never ignored.
  *

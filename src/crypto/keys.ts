@@ -4,7 +4,7 @@
  * - Public keys are BIP340 x-only keys (32 bytes): the x coordinate of the even-y point `P = d·G` (or `(n−d)·G`
  *   when `d·G` has odd y). One key serves both signature schemes below.
  * - Schnorr: BIP340 exactly (tagged hashes, even-y nonce), with the auxiliary randomness injected by the caller:
- *   core code never reads a random source itself (docs/style.md, Determinism).
+ *   core code never reads a random source itself (docs/style.md habit 7, determinism).
  * - ECDSA: for `sign_message` with `signature_type: "ecdsa"`. Weft defines the ECDSA public key of an x-only key as
  *   its even-y point (SEC1 compressed form `02 || x`); the signer negates its secret when `d·G` has odd y, exactly as
  *   BIP340 does, so that one 32-byte key verifies both kinds. Signatures are 64-byte compact `r || s` with low s

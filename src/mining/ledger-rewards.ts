@@ -1,6 +1,6 @@
 /**
  * Rewards from the ledger (src/state/ledger.ts) for mining_reward and get_mining_stats: what a block actually paid
- * its own miner under docs/design.md "Consensus"'s rule — a blue block pays its miner subsidy + the fees of its accepted
+ * its own miner under the rule of docs/design.md "Consensus" — a blue block pays its miner subsidy + the fees of its accepted
  * transactions when a chain block merges it; a red block's reward goes to the merging chain block's miner instead,
  * so its own miner gets 0. Known once the block is merged on the current selected chain (undefined before).
  */

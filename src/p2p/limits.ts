@@ -1,5 +1,5 @@
 /**
- * Bounds of the P2P layer, each named with its unit last (docs/style.md). The Noise spec's own constants (65535-byte
+ * Bounds of the P2P layer, each named with its unit last (docs/style.md habit 5). The Noise spec's own constants (65535-byte
  * messages, 16-byte tags) live beside the code that implements them in src/p2p/noise/.
  */
 

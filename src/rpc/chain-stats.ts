@@ -1,5 +1,5 @@
 /**
- * Network figures derived from chain data (docs/design.md "State, accounts and energy", §6: never constants): difficulty, an estimated network hash
+ * Network figures derived from chain data (docs/design.md "State, accounts and energy" and "Mining": never constants): difficulty, an estimated network hash
  * rate (blue work gained over the window's time span, as Kaspa estimates it from its DAA window), the average block
  * interval, the GPU share of that work (from each block's `gpu_mining` flag), the share of transactions that paid
  * their fee with energy, and the distinct miners. Computed over the last statsWindowBlocks selected-chain blocks,

@@ -3,7 +3,7 @@
  * one object store of batches — each append is one record keyed by its first seq, the headers packed into one byte
  * string (src/light/header-batch.ts) — so a reload replays them instead of downloading again. One record per
  * header cost more than verifying it (docs/performance.md). What comes back from IndexedDB is checked for shape
- * before use (docs/style.md: IndexedDB reads are input).
+ * before use (docs/style.md habit 4: IndexedDB reads are input).
  *
  * One writer per database: tabs of one origin share it, and two tabs appending their own batches would collide on
  * keys. The tab holding the Web Lock named after the database writes; any other tab is a reader — it resumes from

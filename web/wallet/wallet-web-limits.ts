@@ -1,4 +1,4 @@
-/** Bounds of the browser wallet and the widget (docs/style.md: every bound named, unit last). */
+/** Bounds of the browser wallet and the widget (docs/style.md habit 5: every bound named, unit last). */
 
 export const walletHistoryRowsMax = 500;
 /** Pending transactions re-checked per refresh. */
