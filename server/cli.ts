@@ -8,18 +8,40 @@ import { startNode } from './node/start-node.ts';
 import { apikeyUsage, oauthUsage, runAuthCommand } from './auth/auth-cli.ts';
 import { WeftError } from '../src/errors.ts';
 
-const usage = `usage: weft node [--network mainnet|testnet|devnet|regtest] [--datadir DIR] [--config FILE] [--mine]
+export const nodeUsage = `usage: weft node [--network mainnet|testnet|devnet|regtest] [--datadir DIR] [--config FILE] [--mine]
                  [--miner-address ADDR] [--threads N] [--rpc-port N] [--ws-port N] [--p2p-port N]
                  [--grpc-port N] [--host ADDR] [--addnode HOST:PORT] [--log-level LEVEL]
+                 [--log-format json|pretty|auto] [--push-allow-hosts HOST,...] [--rate-limits true|false]
                  [--https-port N] [--tls-cert PEM] [--tls-key PEM] [--tls-client-ca PEM]
+                 [--wallet-passphrase TEXT] [--mixnet-hops N] [--smtp-url URL] [--alerts-from ADDR] [--alerts-url URL]
+       Every flag is also a config-file key (key=value); docs/operations.md describes each one.`;
+
+const usage = `usage: weft <command> [flags]   (weft <command> --help for one command)
+${nodeUsage}
 ${apikeyUsage}
 ${oauthUsage}`;
 
+const commandUsage: Readonly<Record<string, string>> = { node: nodeUsage, apikey: apikeyUsage, oauth: oauthUsage };
+
+/** The host part of a URL a browser on this machine can open: a wildcard bind is reached on loopback. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === 'help') {
-    process.stdout.write(`${usage}\n`);
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    // `weft help node` prints that command's usage; `weft` alone is a usage error (exit 2) that still shows it.
+    const topic = command === 'help' && rest[0] !== undefined ? commandUsage[rest[0]] : undefined;
+    process.stdout.write(`${topic ?? usage}\n`);
     return command === undefined ? 2 : 0;
+  }
+  // `weft <command> --help` (or -h) anywhere among the flags: that command's usage, exit 0, nothing else runs.
+  if (commandUsage[command] !== undefined && (rest.includes('--help') || rest.includes('-h'))) {
+    process.stdout.write(`${commandUsage[command]}\n`);
+    return 0;
   }
   if (command === 'apikey' || command === 'oauth') {
     return runAuthCommand(command, rest, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
@@ -38,9 +60,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { format: config.logFormat });
   try {
     const node = await startNode(config, logger);
+    // Once, when everything listens: where to point a browser, and where the operator's API key is (docs/operations.md).
+    const web = `http://${urlHost(config.host)}:${node.httpPort}/`;
+    logger.info({ event: 'node_ready', web, apiKeyFile: node.apiCookiePath }, `ready: open ${web} for the web app; the operator API key is in ${node.apiCookiePath}`);
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         logger.info({ signal }, 'shutting down');

@@ -14,6 +14,7 @@ export class ConfigError extends WeftError {
 }
 
 export type NetworkName = 'mainnet' | 'testnet' | 'devnet' | 'regtest';
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 export interface NodeConfig {
   readonly network: NetworkName;
@@ -38,6 +39,13 @@ export interface NodeConfig {
   /** Dandelion++ stem length for our own transactions (0 = plain diffusion; docs/p2p.md "mixnet_hops"). */
   readonly mixnetHops: number;
   readonly logLevel: string;
+  /** `json` (pino lines), `pretty` (human-readable lines), or `auto`: pretty when stdout is a terminal (server/logger.ts). */
+  readonly logFormat: LogFormat;
+  /**
+   * Push-notification receivers allowed past the SSRF guard (server/a2a/push-sender.ts): host names, IP literals or
+   * IPv4 CIDR ranges (`10.0.0.0/8`). Empty by default: webhooks on private addresses are refused.
+   */
+  readonly pushAllowHosts: readonly string[];
   /** Per-identity rate limits and X-RateLimit-* headers (docs/auth.md); off only for private nodes and benchmarks. */
   readonly rateLimits: boolean;
   /** Unlocks the node's wallets for RPC signing; else $WEFT_WALLET_PASSPHRASE, else <datadir>/wallet.secret (docs/wallet.md). */
@@ -70,6 +78,8 @@ const keys = {
   addnode: 'list',
   'mixnet-hops': 'integer',
   'log-level': 'string',
+  'log-format': 'string',
+  'push-allow-hosts': 'list',
   'rate-limits': 'boolean',
   'wallet-passphrase': 'string',
   'smtp-url': 'string',
@@ -134,12 +144,34 @@ function boolean(name: string, text: string): boolean {
   throw new ConfigError(`${name} must be true or false, got '${text}'`);
 }
 
+function logFormat(text: string | undefined): LogFormat {
+  if (text === undefined) return 'auto';
+  if (text === 'auto' || text === 'json' || text === 'pretty') return text;
+  throw new ConfigError(`log-format must be json, pretty or auto, got '${text}'`);
+}
+
+/** `push-allow-hosts`: comma-separated and/or repeated; each a host name, an IP literal or an IPv4 CIDR range. */
+function pushAllowHosts(values: readonly string[]): string[] {
+  const hosts = values.flatMap((v) => v.split(',')).map((h) => h.trim().toLowerCase().replace(/^\[|\]$/g, '')).filter((h) => h !== '');
+  for (const h of hosts) {
+    const cidr = /^(\d{1,3}(?:\.\d{1,3}){3})\/(\d{1,2})$/.exec(h);
+    const ok = cidr ? cidr[1]!.split('.').every((o) => Number(o) <= 255) && Number(cidr[2]) <= 32 : /^[a-z0-9.:_-]+$/.test(h);
+    if (!ok) throw new ConfigError(`push-allow-hosts: '${h}' is not a host name, IP address or IPv4 CIDR range`);
+  }
+  return hosts;
+}
+
 /** Flags win over the config file, which wins over the defaults. */
 export function loadConfig(argv: readonly string[], cwd: string = process.cwd()): NodeConfig {
   const flags = parseArgs(argv);
   const configPath = flags.config as string | undefined;
   const file = configPath ? parseConfigFile(readFileSync(resolve(cwd, configPath), 'utf8'), configPath) : {};
-  const raw: Raw = { ...file, ...flags, addnode: [...((file.addnode as string[]) ?? []), ...((flags.addnode as string[]) ?? [])] };
+  const raw: Raw = {
+    ...file,
+    ...flags,
+    addnode: [...((file.addnode as string[]) ?? []), ...((flags.addnode as string[]) ?? [])],
+    'push-allow-hosts': [...((file['push-allow-hosts'] as string[]) ?? []), ...((flags['push-allow-hosts'] as string[]) ?? [])],
+  };
   const str = (k: Key): string | undefined => raw[k] as string | undefined;
 
   const network = (str('network') ?? 'mainnet') as NetworkName;
@@ -167,6 +199,8 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
     addnode: (raw.addnode as string[]) ?? [],
     mixnetHops: str('mixnet-hops') === undefined ? 0 : integer('mixnet-hops', str('mixnet-hops')!, 0, 16),
     logLevel: str('log-level') ?? 'info',
+    logFormat: logFormat(str('log-format')),
+    pushAllowHosts: pushAllowHosts((raw['push-allow-hosts'] as string[] | undefined) ?? []),
     rateLimits: str('rate-limits') === undefined ? true : boolean('rate-limits', str('rate-limits')!),
     walletPassphrase: str('wallet-passphrase'),
     smtpUrl: str('smtp-url'),

@@ -49,7 +49,8 @@ describe('Agent Card', () => {
     const etag = res.headers.get('etag')!;
     expect(etag).toMatch(/^"[0-9a-f]+"$/);
     const card = (await res.json()) as AgentCard;
-    expect(card).toMatchObject({ name: 'Test agent', description: 'scripted', version: '0.0.1', protocolVersion: '1.0', capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false } });
+    expect(card).toMatchObject({ name: 'Test agent', description: 'scripted', version: '0.0.1', capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: false } });
+    expect(card).not.toHaveProperty('protocolVersion'); // not an A2A 1.0 card field: the chain extension's params carry it
     expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.protocolVersion])).toEqual([['JSONRPC', '1.0'], ['HTTP+JSON', '1.0'], ['GRPC', '1.0']]);
     expect(card.defaultInputModes).toContain('text/plain');
     expect(card.skills[0]).toMatchObject({ id: 's', tags: ['test'] });
@@ -63,13 +64,28 @@ describe('Agent Card', () => {
     for (const field of ['chainIdentity', 'chainOnChainSettlement', 'chainBaseCost', 'chainSignatureSecurityScheme', chainExtensionUri, 'signatures', 'securitySchemes']) expect(text).not.toContain(field);
   });
 
-  it('carries the seed’s chain fields and the versioned extension when configured, and a JWS signature that verifies', async () => {
+  it('carries the seed’s chain fields in the versioned extension’s params when configured, and a JWS signature that verifies', async () => {
     const card = (await (await fetch(`${chain.base}/.well-known/agent-card.json`)).json()) as AgentCard;
-    expect(card.capabilities.chainOnChainSettlement).toBe(false);
-    expect(card.capabilities.extensions).toEqual([expect.objectContaining({ uri: chainExtensionUri, required: false, params: { chainId: 1338, network: 'regtest' } })]);
-    expect(card.chainIdentity).toEqual({ agentAccount: 'rweft1agent', controller: 'rweft1ctl', reputationScoreBps: 9000 });
-    expect(card.skills[0]!.chainBaseCost).toBe(1000);
-    expect(card.securitySchemes!.chainSignature).toEqual({ chainSignatureSecurityScheme: { chainId: 1338, allowedSigners: ['owner'] } });
+    expect(card.capabilities.extensions).toEqual([
+      expect.objectContaining({
+        uri: chainExtensionUri,
+        required: false,
+        params: {
+          chainId: 1338,
+          network: 'regtest',
+          protocolVersion: '1.0',
+          chainOnChainSettlement: false,
+          chainSignatureSecurityScheme: { chainId: 1338, allowedSigners: ['owner'] },
+          chainIdentity: { agentAccount: 'rweft1agent', controller: 'rweft1ctl', reputationScoreBps: 9000 },
+          skills: [{ id: 'mine', chainBaseCost: 1000 }],
+        },
+      }),
+    ]);
+    // None of them outside the extension: the card stays valid A2A 1.0 (test/a2a-first-try.test.ts validates it).
+    expect(card.skills[0]).not.toHaveProperty('chainBaseCost');
+    expect(card.securitySchemes?.chainSignature).toBeUndefined();
+    expect(card).not.toHaveProperty('chainIdentity');
+    expect(card.capabilities).not.toHaveProperty('chainOnChainSettlement');
     expect(card.signatures).toHaveLength(1);
     const header = JSON.parse(Buffer.from(card.signatures![0]!.protected, 'base64url').toString());
     expect(header).toEqual({ alg: 'ES256', kid: 'node-key-1', typ: 'JOSE' });

@@ -1,12 +1,12 @@
 // The built-in Weft agent does real chain work through the executor port: block and balance queries against a
 // regtest chain, preparing a payment (with the INPUT_REQUIRED round trip), mining a PoW job with the reference
-// backend (and canceling one), a Message reply for help, and REJECTED for what it cannot do.
+// backend (and canceling one), a Message reply for help, and INPUT_REQUIRED with the list of skills for what it cannot do.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createA2aHandler, uuidFromBytes, type CallContext } from '../src/a2a/handler.ts';
 import { anonymous } from '../src/a2a/auth.ts';
 import { buildAgentCard } from '../src/a2a/card.ts';
 import { createKvTaskStore } from '../src/a2a/task-store.ts';
-import { createWeftAgentExecutor, weftAgentSkills } from '../src/a2a/weft-agent.ts';
+import { createWeftAgentExecutor, parseRequest, weftAgentSkills } from '../src/a2a/weft-agent.ts';
 import type { Task } from '../src/a2a/types.ts';
 import { openChain, type Chain } from '../src/chain/chain.ts';
 import { signingHash, type UnsignedTransfer } from '../src/codec/transaction.ts';
@@ -64,7 +64,7 @@ beforeAll(async () => {
 
 describe('built-in Weft agent', () => {
   it('lists its skills with examples for the card', () => {
-    expect(weftAgentSkills.map((s) => s.id)).toEqual(['chain-query', 'prepare-payment', 'mine']);
+    expect(weftAgentSkills.map((s) => s.id)).toEqual(['chain-query', 'prepare-payment', 'mine', 'task-status']);
     expect(weftAgentSkills.every((s) => (s.examples?.length ?? 0) > 0)).toBe(true);
   });
 
@@ -127,10 +127,12 @@ describe('built-in Weft agent', () => {
     expect((await handler.getTask({ id }, ctx)).status.state).toBe('TASK_STATE_CANCELED');
   });
 
-  it('replies to help with a Message and rejects what it cannot do', async () => {
+  it('replies to help with a Message and asks for input, listing what it can do, when it does not understand', async () => {
     const help = await text('help');
     expect(help.message!.parts[0]!.text).toContain('balance <address>');
-    expect((await text('dance')).task!.status.state).toBe('TASK_STATE_REJECTED');
+    const dance = await text('dance');
+    expect(dance.task!.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(dance.task!.status.message!.parts[0]!.text).toContain('what is the balance of <address>');
   });
 });
 
@@ -140,9 +142,9 @@ describe('the node’s A2A service (createNodeA2aService)', () => {
     const app = new Hono();
     mountA2a(app, service);
     const card = await (await app.request('/.well-known/agent-card.json')).json();
-    expect(card.skills.map((s: { id: string }) => s.id)).toEqual(['chain-query', 'prepare-payment', 'mine']);
+    expect(card.skills.map((s: { id: string }) => s.id)).toEqual(['chain-query', 'prepare-payment', 'mine', 'task-status']);
     expect(card.capabilities.extensions[0].uri).toBe(chainExtensionUri);
-    expect(card.securitySchemes.chainSignature.chainSignatureSecurityScheme.chainId).toBe(regtestParams.chainId);
+    expect(card.capabilities.extensions[0].params.chainSignatureSecurityScheme.chainId).toBe(regtestParams.chainId);
     const res = await app.request('/a2a', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
@@ -152,5 +154,68 @@ describe('the node’s A2A service (createNodeA2aService)', () => {
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(task.artifacts[0].parts[0].data.height).toBe(chain.selectedTip().height);
     service.close();
+  });
+});
+
+describe('plain requests (the intent grammar, docs/a2a.md)', () => {
+  const addrA = () => encodeAddress(hrp, a);
+  const addrB = () => encodeAddress(hrp, b);
+
+  it('maps plain phrasings onto the skills', () => {
+    const cases: [string, Record<string, unknown>][] = [
+      [`what is the balance of ${addrA()}?`, { skill: 'balance', address: addrA() }],
+      [`How much is the balance for ${addrA()}`, { skill: 'balance', address: addrA() }],
+      [`send 5 to ${addrB()}`, { skill: 'pay', amount: 5, to: addrB(), from: undefined }],
+      [`please transfer 2.5 coins to ${addrB()} from ${addrA()} fee 0.1`, { skill: 'pay', amount: 2.5, to: addrB(), from: addrA(), fee: 0.1 }],
+      ['status of task 6f1c-42', { skill: 'task', id: '6f1c-42' }],
+      ["what's the status of task abc?", { skill: 'task', id: 'abc' }],
+      ['block height', { skill: 'block', block: 'tip' }],
+      ['what is the current block height?', { skill: 'block', block: 'tip' }],
+      ['block at height 7', { skill: 'block', block: '7' }],
+      [`status of transaction 0x${'ab'.repeat(32)}`, { skill: 'tx', hash: `0x${'ab'.repeat(32)}` }],
+      [addrA(), { skill: 'balance', address: addrA() }],
+      ['what can you do?', { skill: 'help' }],
+    ];
+    for (const [said, expected] of cases) expect(parseRequest(said), said).toEqual(expected);
+  });
+
+  it('answers "what is the balance of <address>" and "block height"', async () => {
+    expect(data((await text(`what is the balance of ${addrA()}?`)).task)).toMatchObject({ address: addrA(), balance: 5 });
+    const height = await text('block height');
+    expect(height.task!.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(data(height.task)).toMatchObject({ height: chain.selectedTip().height });
+  });
+
+  it('"send 2 to <address>" asks for the sender, and the follow-up completes the payment', async () => {
+    const first = await text(`send 2 to ${addrB()}`);
+    expect(first.task!.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const done = await text(`from ${addrA()}`, { taskId: first.task!.id });
+    expect(done.task!.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(data(done.task)).toMatchObject({ from: addrA(), to: addrB(), amount: 2, nonce: 4 });
+  });
+
+  it('"status of task <id>" reports the caller’s own task, and never another principal’s', async () => {
+    const waiting = await text('pay');
+    const id = waiting.task!.id;
+    const status = await text(`status of task ${id}`);
+    expect(status.task!.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(data(status.task)).toMatchObject({ id, state: 'TASK_STATE_INPUT_REQUIRED' });
+    const stranger: CallContext = { principal: { id: 'apikey:someone-else', scheme: 'apiKey', scopes: [] }, extensions: [] };
+    const theirs = (await handler.sendMessage({ message: { messageId: `w-${++n}`, role: 'ROLE_USER', parts: [{ text: `status of task ${id}` }] } }, stranger)) as { task: Task };
+    expect(theirs.task.status.state).toBe('TASK_STATE_FAILED');
+    expect(theirs.task.status.message!.parts[0]!.text).toContain('not found');
+  });
+
+  it('anything else gets INPUT_REQUIRED listing what it can do, and a reply on that task is understood', async () => {
+    const puzzled = await text('make me a sandwich');
+    expect(puzzled.task!.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const said = puzzled.task!.status.message!.parts[0]!.text!;
+    expect(said).toContain('I did not understand "make me a sandwich"');
+    for (const skill of ['balance', 'block height', 'send 5 to', 'status of task', 'mine']) expect(said).toContain(skill);
+    const still = await text('and a coffee', { taskId: puzzled.task!.id });
+    expect(still.task!.status.state).toBe('TASK_STATE_INPUT_REQUIRED'); // asks again, on the same task
+    const answered = await text('block height', { taskId: puzzled.task!.id });
+    expect(answered.task!.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(answered.task!.id).toBe(puzzled.task!.id);
   });
 });

@@ -141,3 +141,30 @@ describe('replay cache bounds', () => {
     expect(() => verifier.verify(input(clock.nowMs()))).toThrow(UnauthorizedError);
   });
 });
+
+// Issue 20: the seed sends X-Timestamp as a decimal string and its client signs what it sends, so the signed object
+// may carry `timestamp` as that string; it must be the header's exact text (a different value is a mismatch).
+describe('timestamp signed as the X-Timestamp string', () => {
+  it('accepts the string form (canonical and JSON.stringify order) and the integer form', async () => {
+    const ts = t.clock.nowMs() + 40;
+    expect((await send(signedHeaders(key, { method: 'get_balance', params }, ts, 'string'))).status).toBe(200);
+    const unsorted = { privacy_view: 'public', address: params.address };
+    const seedClient = createHmac('sha256', key).update(JSON.stringify({ method: 'get_balance', params: unsorted, timestamp: String(ts + 1) })).digest('hex');
+    expect((await send({ 'x-api-key': key, 'x-timestamp': String(ts + 1), 'x-signature': seedClient }, unsorted)).status).toBe(200);
+    expect((await send(signedHeaders(key, { method: 'get_balance', params }, ts + 2, 'number'))).status).toBe(200);
+  });
+
+  it('refuses a signed timestamp that differs from X-Timestamp, in either form: signature_mismatch', async () => {
+    const ts = t.clock.nowMs() + 50;
+    for (const form of ['string', 'number'] as const) {
+      const signedFor = signedHeaders(key, { method: 'get_balance', params }, ts + (form === 'string' ? 1 : 2), form);
+      const r = await send({ ...signedFor, 'X-Timestamp': String(ts) });
+      expect(r.status).toBe(401);
+      expect(r.body.error).toMatchObject({ code: -32001, data: { reason: 'signature_mismatch' } });
+    }
+    // The same digits with leading zeros are another string: what was signed is what must be sent.
+    const padded = createHmac('sha256', key).update(signingText({ method: 'get_balance', params }, `0${ts + 3}`)).digest('hex');
+    const r = await send({ 'x-api-key': key, 'x-timestamp': String(ts + 3), 'x-signature': padded });
+    expect(r.body.error).toMatchObject({ code: -32001, data: { reason: 'signature_mismatch' } });
+  });
+});

@@ -3,7 +3,8 @@
  * @grpc/proto-loader already brings). protobufjs converts messages, enums (by name), bytes (base64) and oneofs;
  * this adds the three well-known types whose JSON form is special in ProtoJSON: google.protobuf.Struct (a JSON
  * object), Value (any JSON value) and Timestamp (an RFC 3339 string). The handlers thus see the same ProtoJSON on
- * every binding. Fields the proto lacks (the chain extension's card fields) are dropped on the way out.
+ * every binding. Fields the proto lacks are dropped on the way out (the card has none: its chain fields travel in
+ * the chain extension's `params`, a Struct).
  */
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
@@ -113,17 +114,21 @@ message ErrorInfo { string reason = 1; string domain = 2; map<string, string> me
 `).root;
 statusRoot.resolveAll();
 
+export const errorInfoTypeUrl = 'type.googleapis.com/google.rpc.ErrorInfo';
+
 export function statusDetails(code: number, message: string, info: { reason: string; domain: string; metadata?: Record<string, string> }): Buffer {
   const ErrorInfo = statusRoot.lookupType('google.rpc.ErrorInfo');
   const Status = statusRoot.lookupType('google.rpc.Status');
-  const detail = { type_url: 'type.googleapis.com/google.rpc.ErrorInfo', value: ErrorInfo.encode(ErrorInfo.fromObject(info)).finish() };
+  // protobufjs names fields in camelCase (`typeUrl`); `type_url` would be dropped by fromObject, leaving the Any untyped.
+  const detail = { typeUrl: errorInfoTypeUrl, value: ErrorInfo.encode(ErrorInfo.fromObject(info)).finish() };
   return Buffer.from(Status.encode(Status.fromObject({ code, message, details: [detail] })).finish());
 }
 
-export function decodeStatusDetails(bytes: Buffer): { code: number; message: string; reason: string; domain: string } {
+export function decodeStatusDetails(bytes: Buffer): { code: number; message: string; typeUrl: string; reason: string; domain: string } {
   const Status = statusRoot.lookupType('google.rpc.Status');
   const ErrorInfo = statusRoot.lookupType('google.rpc.ErrorInfo');
-  const status = Status.toObject(Status.decode(bytes)) as { code: number; message: string; details: { value: Uint8Array }[] };
-  const info = ErrorInfo.toObject(ErrorInfo.decode(status.details[0]!.value)) as { reason: string; domain: string };
-  return { code: status.code, message: status.message, reason: info.reason, domain: info.domain };
+  const status = Status.toObject(Status.decode(bytes)) as { code: number; message: string; details: { typeUrl?: string; value: Uint8Array }[] };
+  const detail = status.details[0]!;
+  const info = ErrorInfo.toObject(ErrorInfo.decode(detail.value)) as { reason: string; domain: string };
+  return { code: status.code, message: status.message, typeUrl: detail.typeUrl ?? '', reason: info.reason, domain: info.domain };
 }

@@ -11,7 +11,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { authenticate, type AuthInput } from '../../src/a2a/auth.ts';
-import { A2aError, restErrorBody, toA2aError } from '../../src/a2a/errors.ts';
+import { A2aError, invalidParams, restErrorBody, toA2aError } from '../../src/a2a/errors.ts';
 import type { A2aHandler, CallContext } from '../../src/a2a/handler.ts';
 import { a2aCardMaxAgeSec, a2aRequestBytesMax } from '../../src/a2a/limits.ts';
 import { negotiate } from '../../src/a2a/negotiate.ts';
@@ -134,6 +134,18 @@ function intParam(value: string | undefined): number | string | undefined {
   return /^-?\d+$/.test(value) ? Number(value) : value;
 }
 
+/**
+ * A query parameter by its ProtoJSON name (`historyLength`) or its proto name (`history_length`), as the JSON bodies
+ * accept both (src/a2a/protojson.ts); both given with different values → -32602 naming the proto name.
+ */
+function queryParam(c: Context, name: string): string | undefined {
+  const protoName = name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+  const json = c.req.query(name);
+  const proto = c.req.query(protoName);
+  if (json !== undefined && proto !== undefined && json !== proto) throw invalidParams(`${protoName}: the proto name of ${name}, given twice with different values`, protoName);
+  return json ?? proto;
+}
+
 function boolParam(value: string | undefined): boolean | string | undefined {
   return value === 'true' ? true : value === 'false' ? false : value;
 }
@@ -182,13 +194,13 @@ function mountRest(app: Hono, service: A2aService, base: string): void {
       h.listTasks(
         Object.fromEntries(
           Object.entries({
-            contextId: c.req.query('contextId'),
-            status: c.req.query('status'),
-            pageSize: intParam(c.req.query('pageSize')),
-            pageToken: c.req.query('pageToken'),
-            historyLength: intParam(c.req.query('historyLength')),
-            statusTimestampAfter: c.req.query('statusTimestampAfter'),
-            includeArtifacts: boolParam(c.req.query('includeArtifacts')),
+            contextId: queryParam(c, 'contextId'),
+            status: queryParam(c, 'status'),
+            pageSize: intParam(queryParam(c, 'pageSize')),
+            pageToken: queryParam(c, 'pageToken'),
+            historyLength: intParam(queryParam(c, 'historyLength')),
+            statusTimestampAfter: queryParam(c, 'statusTimestampAfter'),
+            includeArtifacts: boolParam(queryParam(c, 'includeArtifacts')),
           }).filter(([, v]) => v !== undefined),
         ),
         ctx,
@@ -199,8 +211,10 @@ function mountRest(app: Hono, service: A2aService, base: string): void {
     const [id, action] = splitAction(c.req.param('idAction'));
     const method = c.req.method;
     if (action === '' && method === 'GET') {
-      const historyLength = intParam(c.req.query('historyLength'));
-      return route((h, ctx) => h.getTask(historyLength === undefined ? { id } : { id, historyLength }, ctx))(c);
+      return route((h, ctx) => {
+        const historyLength = intParam(queryParam(c, 'historyLength'));
+        return h.getTask(historyLength === undefined ? { id } : { id, historyLength }, ctx);
+      })(c);
     }
     if (action === 'cancel' && method === 'POST') return route((h, ctx, body) => h.cancelTask(withObject(body, { id }), ctx))(c);
     // The proto says GET, the prose says POST (A2A#1574): both are served.
@@ -212,8 +226,8 @@ function mountRest(app: Hono, service: A2aService, base: string): void {
   app.get(
     configs,
     route((h, ctx, _b, c) => {
-      const pageSize = intParam(c.req.query('pageSize'));
-      const pageToken = c.req.query('pageToken');
+      const pageSize = intParam(queryParam(c, 'pageSize'));
+      const pageToken = queryParam(c, 'pageToken');
       return h.listTaskPushNotificationConfigs({ taskId: c.req.param('taskId'), ...(pageSize === undefined ? {} : { pageSize }), ...(pageToken ? { pageToken } : {}) }, ctx);
     }),
   );
@@ -230,8 +244,22 @@ export function mountA2a(app: Hono, service: A2aService): void {
   };
   for (const base of prefixes) {
     app.get(`${base}/.well-known/agent-card.json`, card);
+    // `/a2a/` is the same endpoint as `/a2a` (clients that join a base URL and a path often leave the slash).
     app.post(`${base}${a2aJsonRpcPath}`, (c) => jsonRpc(service, c.req.raw));
+    app.post(`${base}${a2aJsonRpcPath}/`, (c) => jsonRpc(service, c.req.raw));
+    // Anything else under /a2a answers a JSON-RPC error object, never a bare 404 page (GET /a2a/ws upgrades never get here).
+    app.all(`${base}${a2aJsonRpcPath}/*`, (c) => a2aPathError(c.req.method, c.req.path, base));
+    app.on(['GET', 'PUT', 'PATCH', 'DELETE'], `${base}${a2aJsonRpcPath}`, (c) => a2aPathError(c.req.method, c.req.path, base));
     mountRest(app, service, base);
   }
+}
+
+/** JSON-RPC error for a request under /a2a that is not `POST /a2a`: 405 (-32600) for the endpoint itself, else 404 (-32601). */
+function a2aPathError(method: string, path: string, base: string): Response {
+  const endpoint = path === `${base}${a2aJsonRpcPath}` || path === `${base}${a2aJsonRpcPath}/`;
+  const error = endpoint
+    ? new A2aError(ErrorCode.InvalidRequest, `${method} ${path}: the JSON-RPC endpoint takes POST`)
+    : new A2aError(ErrorCode.MethodNotFound, `${method} ${path}: no such A2A path; JSON-RPC is POST ${base}${a2aJsonRpcPath}, WebSocket GET ${base}${a2aJsonRpcPath}/ws`, { path });
+  return Response.json(rpcError(null, error), { status: endpoint ? 405 : 404, headers: endpoint ? { allow: 'POST' } : {} });
 }
 

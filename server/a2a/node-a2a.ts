@@ -28,6 +28,8 @@ export interface NodeA2aOptions {
   readonly baseUrl: string;
   /** host:port of the gRPC port when it serves A2A. */
   readonly grpcTarget?: string;
+  /** The gRPC port requires mutual TLS (the node's always does): the card says so. Default true with grpcTarget. */
+  readonly grpcMutualTls?: boolean;
   readonly network: string;
   readonly version: string;
   readonly pow?: PowBackend;
@@ -65,7 +67,7 @@ export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2a
       version: options.version,
       jsonRpcUrl: `${options.baseUrl}/a2a`,
       restUrl: options.baseUrl,
-      ...(options.grpcTarget ? { grpcUrl: options.grpcTarget } : {}),
+      ...(options.grpcTarget ? { grpcUrl: options.grpcTarget, grpcMutualTls: options.grpcMutualTls ?? true } : {}),
       documentationUrl: `${options.baseUrl}/docs/a2a`,
       streaming: true,
       pushNotifications: true,

@@ -6,7 +6,9 @@
  *
  * SSRF guard: only http(s) URLs whose every resolved address is public (no loopback, private, link-local, CGNAT,
  * unique-local, multicast or unspecified address) — unless the host is in `allowHosts`, the explicit allowlist for
- * local receivers (tests, a sidecar). The check runs when a config is created and again before each delivery.
+ * receivers on a private network (the node's `push-allow-hosts` config key; tests, a sidecar): a host name, an IP
+ * literal, or an IPv4 CIDR range that the resolved addresses fall in. The check runs when a config is created and
+ * again before each delivery.
  */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
@@ -16,7 +18,7 @@ import type { PushDispatcher } from '../../src/a2a/task-runner.ts';
 import type { StreamResponse, TaskPushNotificationConfig } from '../../src/a2a/types.ts';
 
 export interface PushSenderOptions {
-  /** Host names or IP literals that may be private (the allowlist for local receivers). */
+  /** Host names, IP literals or IPv4 CIDR ranges (`10.0.0.0/8`) that may be private (the allowlist for local receivers). */
   readonly allowHosts?: readonly string[];
   readonly attemptsMax?: number;
   readonly retryBaseMs?: number;
@@ -46,10 +48,27 @@ export function isPrivateAddress(ip: string): boolean {
   return lower === '::' || lower === '::1' || /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower) || lower.startsWith('ff');
 }
 
+const ipv4Number = (ip: string): number => ip.split('.').reduce((n, o) => n * 256 + Number(o), 0);
+
+/** `10.0.0.0/8` → a test for IPv4 addresses (also IPv4-mapped IPv6) inside it; undefined for anything else. */
+function cidrTest(entry: string): ((ip: string) => boolean) | undefined {
+  const m = /^(\d{1,3}(?:\.\d{1,3}){3})\/(\d{1,2})$/.exec(entry);
+  if (!m) return undefined;
+  const bits = Number(m[2]);
+  const size = 2 ** (32 - bits);
+  const base = Math.floor(ipv4Number(m[1]!) / size) * size;
+  return (ip) => {
+    const v4 = /^(?:::ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
+    return v4 !== undefined && isIP(v4) === 4 && Math.floor(ipv4Number(v4) / size) * size === base;
+  };
+}
+
 const invalidUrl = (message: string) => new A2aError(-32602, message, { field: 'url' });
 
 export function createPushSender(options: PushSenderOptions = {}): PushSender {
   const allow = new Set((options.allowHosts ?? []).map((h) => h.toLowerCase()));
+  const ranges = [...allow].map(cidrTest).filter((t): t is (ip: string) => boolean => t !== undefined);
+  const allowedAddress = (ip: string) => allow.has(ip.toLowerCase()) || ranges.some((inRange) => inRange(ip));
   const attemptsMax = options.attemptsMax ?? a2aPushAttemptsMax;
   const retryBaseMs = options.retryBaseMs ?? a2aPushRetryBaseMs;
   const timeoutMs = options.timeoutMs ?? a2aPushTimeoutMs;
@@ -68,8 +87,8 @@ export function createPushSender(options: PushSenderOptions = {}): PushSender {
     if (allow.has(host)) return;
     const addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true }).catch(() => [])).map((a) => a.address);
     if (addresses.length === 0) throw invalidUrl(`url: host ${host} does not resolve`);
-    const blocked = addresses.find(isPrivateAddress);
-    if (blocked) throw invalidUrl(`url: ${host} resolves to ${blocked}, a private address (add the host to the push allowlist for local receivers)`);
+    const blocked = addresses.find((ip) => isPrivateAddress(ip) && !allowedAddress(ip));
+    if (blocked) throw invalidUrl(`url: ${host} resolves to ${blocked}, a private address (allow it with the node's push-allow-hosts config key)`);
   }
 
   async function deliver(config: TaskPushNotificationConfig, event: StreamResponse): Promise<void> {

@@ -68,9 +68,10 @@ export function createSignatureVerifier(options: { clock: Clock; cacheMax?: numb
         });
       }
       const given = Buffer.from(signature.toLowerCase(), 'hex');
-      const canonical = timingSafeEqual(given, hmacHex(apiKey, signingText(call, timestampMs)));
-      const written = timingSafeEqual(given, hmacHex(apiKey, insertionOrderText(call, timestampMs)));
-      if (!canonical && !written) throw fail('signature_mismatch', 'X-Signature does not match the request (method, params, timestamp) under this key');
+      // `timestamp` may be signed as the integer or as X-Timestamp's decimal string exactly as sent (docs/auth.md).
+      const forms = [timestampMs, timestamp].flatMap((t) => [signingText(call, t), insertionOrderText(call, t)]);
+      const matched = forms.map((text) => timingSafeEqual(given, hmacHex(apiKey, text))).includes(true);
+      if (!matched) throw fail('signature_mismatch', 'X-Signature does not match the request (method, params, timestamp) under this key');
       const id = `${keyId}:${signature.toLowerCase()}`;
       if (seen.has(id) && seen.get(id)! >= clock.nowMs()) throw fail('signature_replayed', 'this signature was already used; sign each request with a fresh timestamp');
       remember(id, timestampMs);

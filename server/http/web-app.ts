@@ -4,7 +4,8 @@
  * `/status`; `/<page>.html` are the app's pages, `/assets/*` their scripts, styles and Wasm, and `/weft-wallet.js` the
  * embeddable wallet's script. `/web-config.json`
  * tells the pages the WebSocket port (8081 by default, any port in tests), which they cannot guess from the URL.
- * Only files under dist/web are ever read.
+ * `/favicon.ico` and `/favicon.svg` are made here (browsers ask for /favicon.ico on every page), so they exist with or
+ * without a build. Only files under dist/web are ever read.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
@@ -33,6 +34,53 @@ function readInside(root: string, relative: string): { body: ArrayBuffer; type: 
   return { body: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, type: contentTypes[extname(file)] ?? 'application/octet-stream' };
 }
 
+const iconSize = 16;
+const iconBackground = [0x1b, 0x2a, 0x41] as const;
+const iconThread = [0x4f, 0xd1, 0xc5] as const;
+
+/** The icon's pixel (x, y from the top left): a woven pattern on a rounded square; undefined = transparent. */
+function iconPixel(x: number, y: number): readonly [number, number, number] | undefined {
+  const edge = (v: number) => Math.min(v, iconSize - 1 - v);
+  if (edge(x) + edge(y) < 2) return undefined; // rounded corners
+  return (x + y) % 6 < 2 || (x - y + iconSize) % 6 < 2 ? iconThread : iconBackground;
+}
+
+/** A 16×16, 32-bit ICO (one BMP image with alpha; the AND mask is unused). */
+export function faviconIco(): Uint8Array {
+  const pixels = iconSize * iconSize * 4;
+  const mask = iconSize * 4; // 16 rows of 32 bits
+  const image = 40 + pixels + mask;
+  const bytes = new Uint8Array(6 + 16 + image);
+  const v = new DataView(bytes.buffer);
+  v.setUint16(2, 1, true); // type: icon
+  v.setUint16(4, 1, true); // one image
+  v.setUint8(6, iconSize);
+  v.setUint8(7, iconSize);
+  v.setUint16(10, 1, true); // planes
+  v.setUint16(12, 32, true); // bits per pixel
+  v.setUint32(14, image, true);
+  v.setUint32(18, 22, true); // offset of the image
+  const h = 22;
+  v.setUint32(h, 40, true); // BITMAPINFOHEADER
+  v.setInt32(h + 4, iconSize, true);
+  v.setInt32(h + 8, iconSize * 2, true); // XOR image + AND mask
+  v.setUint16(h + 12, 1, true);
+  v.setUint16(h + 14, 32, true);
+  v.setUint32(h + 20, pixels + mask, true);
+  for (let row = 0; row < iconSize; row++) {
+    const y = iconSize - 1 - row; // bottom-up
+    for (let x = 0; x < iconSize; x++) {
+      const at = h + 40 + (row * iconSize + x) * 4;
+      const c = iconPixel(x, y);
+      if (c) bytes.set([c[2], c[1], c[0], 0xff], at); // BGRA
+    }
+  }
+  return bytes;
+}
+
+const hex = (c: readonly number[]) => `#${c.map((n) => n.toString(16).padStart(2, '0')).join('')}`;
+export const faviconSvg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="${hex(iconBackground)}"/><path d="M0 4 12 16M0 10 6 16M4 0 16 12M10 0 16 6M16 4 4 16M16 10 10 16M12 0 0 12M6 0 0 6" stroke="${hex(iconThread)}" stroke-width="1.4"/></svg>`;
+
 export interface WebAppOptions {
   readonly network: string;
   /** The WebSocket port once it is listening (config.wsPort may be 0). */
@@ -44,6 +92,10 @@ export function mountWebApp(app: Hono, options: WebAppOptions): void {
   const root = options.distDir ?? webDistDir;
   const page = (name: string) => readInside(root, join('web', name));
   app.get('/web-config.json', (c) => c.json({ ws_port: options.wsPort(), network: options.network }));
+  const ico = faviconIco();
+  const iconCache = 'public, max-age=86400';
+  app.get('/favicon.ico', (c) => c.body(ico.slice().buffer, 200, { 'content-type': 'image/x-icon', 'cache-control': iconCache }));
+  app.get('/favicon.svg', (c) => c.body(faviconSvg, 200, { 'content-type': 'image/svg+xml', 'cache-control': iconCache }));
   app.get('/status', (c) => c.html(statusPage));
   app.get('/', (c) => {
     const index = page('index.html');

@@ -45,6 +45,11 @@ export interface MiningControlOptions {
   readonly openGpuBackends?: GpuBackendOpener;
   /** Reward figures for mining_reward and the statistics; without one they are reported unavailable. */
   readonly rewards?: MiningRewardReader;
+  /**
+   * Where rewards go when start_mining names no miner_address: the node's --miner-address, else its wallet's first
+   * address (server/node/miner-address.ts). Called once, when first needed. Default: resolveMinerAddress (miner.key).
+   */
+  readonly rewardAddress?: () => { readonly bytes: Uint8Array; readonly text: string };
   readonly randomNonce?: () => bigint;
 }
 
@@ -118,6 +123,19 @@ export function createMiningControl(options: MiningControlOptions): NodeMiningCo
     events.handleAccepted(event);
   });
   logger.debug({ blocks: backfilled }, 'mining statistics loaded');
+
+  let reward: { bytes: Uint8Array; text: string } | undefined;
+  const rewardAddress = (): { bytes: Uint8Array; text: string } =>
+    (reward ??= options.rewardAddress ? options.rewardAddress() : resolveMinerAddress(options.config as NodeConfig));
+  /** For get_mining_info: the address, or null when it cannot be had (a locked wallet): a read never fails for it. */
+  const rewardText = (): string | null => {
+    try {
+      return rewardAddress().text;
+    } catch (error) {
+      logger.warn({ err: error }, 'reward address unavailable');
+      return null;
+    }
+  };
 
   let session: Session | null = null;
   let lastSession: Omit<Session, 'engines' | 'startedAtMs'> | null = null;
@@ -223,6 +241,8 @@ export function createMiningControl(options: MiningControlOptions): NodeMiningCo
     return {
       running: session !== null,
       miner_address: shown?.address.text ?? null,
+      // Where --mine / start_mining without miner_address pay: the node's wallet's first address (docs/mining.md).
+      reward_address: rewardText(),
       threads: session?.threads ?? 0,
       gpu_mining: session?.gpuMining ?? false,
       gpu_devices: session?.gpuDevices ?? [],
@@ -241,7 +261,7 @@ export function createMiningControl(options: MiningControlOptions): NodeMiningCo
   const start = (request: StartMiningRequest): Promise<Record<string, unknown>> => serial(async () => {
     checkRequest(request);
     const address = request.minerAddress === undefined
-      ? resolveMinerAddress(options.config as NodeConfig)
+      ? rewardAddress()
       : { bytes: decodeAddress(request.minerAddress, params.hrp), text: request.minerAddress };
     await stopSession();
     const engines = await openEngines(request, address.bytes);

@@ -36,6 +36,7 @@ import { startNodeMempool } from './mempool-service.ts';
 import { createMempoolPort } from '../mempool/mempool-port.ts';
 import { createWalletPort } from '../wallet/wallet-port.ts';
 import { createWalletService } from '../wallet/wallet-service.ts';
+import { legacyMinerKeyAddress, resolveRewardAddress, type RewardAddress } from './miner-address.ts';
 
 export interface RunningNode {
   readonly chain: Chain;
@@ -94,10 +95,24 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   const mempool = startNodeMempool({ params: config.params, ledger, clock: systemClock, logger });
   const buildTemplate = (request: { miner: Uint8Array; gpuMining: boolean; nowMs: number }) =>
     buildBlockTemplate(chain, { ...request, selectTransactions: mempool.selectTransactions });
-  const mining = createMiningControl({ chain, config, logger, rewards: createLedgerRewardReader(ledger), buildTemplate });
-  mempool.onInputsChanged(() => mining.notifyTemplateInputsChanged());
   const wallets = createWalletService({ datadir: config.datadir, network: config.params, ...(config.walletPassphrase ? { passphrase: config.walletPassphrase } : {}) });
   logger.info({ passphraseSource: wallets.passphraseSource }, 'wallet keystore');
+  // Rewards go to --miner-address, else to the default wallet's first address, so mined coins are spendable with
+  // send_transaction out of the box (docs/mining.md "Reward address"). Resolved once, at start when mining.
+  let reward: RewardAddress | undefined;
+  const rewardAddress = (): RewardAddress => {
+    if (reward) return reward;
+    reward = resolveRewardAddress(config, wallets);
+    logger.info({ address: reward.text, source: reward.source, wallet: reward.wallet, path: reward.path }, 'mining reward address');
+    const legacy = legacyMinerKeyAddress(config);
+    if (legacy && legacy.text !== reward.text) {
+      logger.warn({ file: legacy.file, address: legacy.text }, 'miner.key from an earlier version is no longer paid; its coins stay with that key');
+    }
+    return reward;
+  };
+  const mining = createMiningControl({ chain, config, logger, rewards: createLedgerRewardReader(ledger), buildTemplate, rewardAddress });
+  mempool.onInputsChanged(() => mining.notifyTemplateInputsChanged());
+  if (config.mine) rewardAddress();
   // --mine: the Wasm pool with the configured threads; GPU mining is asked for over RPC (start_mining).
   if (config.mine) await mining.start({ threads: config.threads, gpuMining: false, gpuDevices: [] });
   // /health reads loop counters through the Miner shape until the HTTP layer takes the control itself.
@@ -154,9 +169,13 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
         ...(servers.grpc ? { grpcTarget: `${config.host}:${servers.grpc.port}` } : {}),
         network: config.network,
         version: nodeVersion,
+        // push-allow-hosts: webhook receivers on private networks the operator allows (docs/a2a.md "Push notifications").
+        pushAllowHosts: config.pushAllowHosts,
         // OAuth access tokens of the node's own authorization server are A2A bearer credentials (docs/a2a.md).
         auth: {
           required: false,
+          // The gRPC port admits only mutually authenticated TLS: its callers are `mtls:<fingerprint>` principals.
+          mtls: servers.grpc !== undefined,
           bearer: async (token) => {
             const check = access.grants.checkAccess(token);
             return check.ok ? { id: `bearer:${check.clientId}`, scheme: 'bearer', scopes: check.scopes } : undefined;

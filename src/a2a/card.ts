@@ -1,9 +1,10 @@
 /**
- * The Agent Card (A2A 1.0 §4.4, a2a.proto AgentCard) plus the agent seed's optional chain fields: top-level
- * `protocolVersion`, `capabilities.chainOnChainSettlement`, `skills[].chainBaseCost`, `chainIdentity`, and the
- * `chainSignatureSecurityScheme` member of `securitySchemes`. Each chain field is omitted when absent so that a
- * plain A2A client never sees it. The chain extension is also declared in `capabilities.extensions` under a
- * versioned URI, which is how A2A 1.0 clients discover and activate it (A2A-Extensions header).
+ * The Agent Card (A2A 1.0 §4.4, a2a.proto AgentCard). It validates against the A2A 1.0 schema, which allows no
+ * fields of its own: the agent seed's chain fields — `protocolVersion`, `chainOnChainSettlement`, `chainIdentity`,
+ * `chainBaseCost` per skill and the `chainSignatureSecurityScheme` — therefore live in the `params` of the chain
+ * extension in `capabilities.extensions` (where A2A puts custom data, spec §4.6), under the seed's names, each omitted
+ * when absent. The extension's versioned URI is how A2A 1.0 clients discover and activate it (A2A-Extensions).
+ * docs/a2a.md "Agent Card".
  */
 import { blake3 } from '../crypto/blake3.ts';
 import { toHex } from '../util/bytes.ts';
@@ -30,7 +31,10 @@ export interface AgentSkill {
   readonly examples?: readonly string[];
   readonly inputModes?: readonly string[];
   readonly outputModes?: readonly string[];
-  /** Chain extension: the base cost of the skill in base units (integer). */
+  /**
+   * Chain extension: the base cost of the skill in base units (integer). An input of buildAgentCard only: the card
+   * carries it in the chain extension's `params.skills[] = {id, chainBaseCost}`, never on the skill itself.
+   */
   readonly chainBaseCost?: number;
 }
 
@@ -46,7 +50,6 @@ export interface AgentCapabilities {
   readonly pushNotifications?: boolean;
   readonly extendedAgentCard?: boolean;
   readonly extensions?: readonly AgentExtension[];
-  readonly chainOnChainSettlement?: boolean;
 }
 
 export interface ChainIdentity {
@@ -62,7 +65,6 @@ export interface AgentCardSignature {
 }
 
 export interface AgentCard {
-  readonly protocolVersion?: string;
   readonly name: string;
   readonly description: string;
   readonly version: string;
@@ -76,8 +78,28 @@ export interface AgentCard {
   readonly defaultInputModes: readonly string[];
   readonly defaultOutputModes: readonly string[];
   readonly skills: readonly AgentSkill[];
-  readonly chainIdentity?: ChainIdentity;
   readonly signatures?: readonly AgentCardSignature[];
+}
+
+/** The chain extension's `params` (docs/a2a.md "Agent Card"): the seed's chain card fields under their own names. */
+export interface ChainExtensionParams {
+  readonly chainId: number;
+  readonly network: string;
+  /** The seed's top-level Agent Card `protocolVersion`. */
+  readonly protocolVersion: string;
+  /** The seed's `capabilities.chainOnChainSettlement`. */
+  readonly chainOnChainSettlement?: boolean;
+  /** The seed's `securitySchemes` member `chainSignatureSecurityScheme` (headers: docs/a2a.md "Chain signature"). */
+  readonly chainSignatureSecurityScheme?: { readonly chainId: number; readonly allowedSigners: readonly string[] };
+  readonly chainIdentity?: ChainIdentity;
+  /** The seed's `skills[].chainBaseCost`, by skill id. */
+  readonly skills?: readonly { readonly id: string; readonly chainBaseCost: number }[];
+  /** Interfaces with security of their own (A2A 1.0's AgentInterface has no place for it): gRPC needs mutual TLS. */
+  readonly interfaceSecurityRequirements?: readonly {
+    readonly url: string;
+    readonly protocolBinding: string;
+    readonly securityRequirements: readonly { readonly schemes: Readonly<Record<string, { readonly list: readonly string[] }>> }[];
+  }[];
 }
 
 export interface CardOptions {
@@ -88,6 +110,11 @@ export interface CardOptions {
   readonly jsonRpcUrl?: string;
   readonly restUrl?: string;
   readonly grpcUrl?: string;
+  /**
+   * The gRPC interface accepts only mutually authenticated TLS (the node's gRPC port): the card declares the `mtls`
+   * scheme for it and names it in the chain extension's `interfaceSecurityRequirements`.
+   */
+  readonly grpcMutualTls?: boolean;
   readonly provider?: { readonly url: string; readonly organization: string };
   readonly documentationUrl?: string;
   readonly streaming: boolean;
@@ -109,8 +136,15 @@ export interface CardOptions {
 
 const compactObject = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
-/** securitySchemes (1.0 oneof-by-member form) and the requirement list: any one scheme suffices. */
-export function securityOf(auth: A2aAuthConfig): Pick<AgentCard, 'securitySchemes' | 'securityRequirements'> {
+/** The `mtls` scheme's description when the gRPC interface requires it. */
+export const grpcMtlsDescription = (grpcUrl: string) =>
+  `mutual TLS: required on the GRPC interface ${grpcUrl} (a client certificate chained to the node's client CA); the HTTP interfaces do not use it`;
+
+/**
+ * securitySchemes (1.0 oneof-by-member form) and the requirement list: any one scheme suffices. The chain signature
+ * is not an A2A 1.0 scheme type, so it is declared in the chain extension's params (chainExtensionParams), not here.
+ */
+export function securityOf(auth: A2aAuthConfig, grpcMtlsUrl?: string): Pick<AgentCard, 'securitySchemes' | 'securityRequirements'> {
   const schemes: Record<string, JsonObject> = {};
   if (auth.apiKey) schemes.apiKey = { apiKeySecurityScheme: { location: auth.apiKey.location, name: auth.apiKey.name } };
   if (auth.bearer) schemes.bearer = { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT' } };
@@ -125,12 +159,8 @@ export function securityOf(auth: A2aAuthConfig): Pick<AgentCard, 'securityScheme
     };
   }
   if (auth.openIdConnectUrl) schemes.oidc = { openIdConnectSecurityScheme: { openIdConnectUrl: auth.openIdConnectUrl } };
-  if (auth.mtls) schemes.mtls = { mtlsSecurityScheme: { description: 'client certificate on the TLS port' } };
-  if (auth.chainSignature) {
-    schemes.chainSignature = {
-      chainSignatureSecurityScheme: { chainId: auth.chainSignature.chainId, allowedSigners: auth.chainSignature.allowedSigners.map((s) => cardSignerNames[s]) },
-    };
-  }
+  if (grpcMtlsUrl !== undefined) schemes.mtls = { mtlsSecurityScheme: { description: grpcMtlsDescription(grpcMtlsUrl) } };
+  else if (auth.mtls) schemes.mtls = { mtlsSecurityScheme: { description: 'client certificate on the TLS port' } };
   const names = Object.keys(schemes);
   if (names.length === 0) return {};
   if (!auth.required) return { securitySchemes: schemes };
@@ -142,18 +172,18 @@ export function buildAgentCard(o: CardOptions): AgentCard {
   if (o.jsonRpcUrl) interfaces.push({ url: o.jsonRpcUrl, protocolBinding: 'JSONRPC', protocolVersion: a2aProtocolVersion });
   if (o.restUrl) interfaces.push({ url: o.restUrl, protocolBinding: 'HTTP+JSON', protocolVersion: a2aProtocolVersion });
   if (o.grpcUrl) interfaces.push({ url: o.grpcUrl, protocolBinding: 'GRPC', protocolVersion: a2aProtocolVersion });
+  const grpcMtlsUrl = o.grpcUrl && o.grpcMutualTls ? o.grpcUrl : undefined;
   const extensions: AgentExtension[] = o.chain
     ? [
         {
           uri: chainExtensionUri,
           description: 'Weft chain extension: chain-signature auth, agent identity, on-chain settlement metadata (metadata.chainSettlement)',
           required: o.chain.extensionRequired ?? false,
-          params: { chainId: o.chain.chainId, network: o.chain.network },
+          params: chainExtensionParams(o, grpcMtlsUrl) as unknown as JsonObject,
         },
       ]
     : [];
   return compactObject({
-    protocolVersion: a2aProtocolVersion,
     name: o.name,
     description: o.description,
     version: o.version,
@@ -165,13 +195,32 @@ export function buildAgentCard(o: CardOptions): AgentCard {
       pushNotifications: o.pushNotifications,
       extendedAgentCard: o.extendedAgentCard,
       extensions: extensions.length > 0 ? extensions : undefined,
-      chainOnChainSettlement: o.chain?.onChainSettlement,
     }),
-    ...securityOf(o.auth),
+    ...securityOf(o.auth, grpcMtlsUrl),
     defaultInputModes: o.defaultInputModes,
     defaultOutputModes: o.defaultOutputModes,
-    skills: o.skills,
-    chainIdentity: o.chain?.identity,
+    skills: o.skills.map(({ chainBaseCost: _cost, ...skill }) => skill),
+  });
+}
+
+/** The chain extension's params: the seed's chain fields, each omitted when absent. */
+export function chainExtensionParams(o: CardOptions, grpcMtlsUrl?: string): ChainExtensionParams {
+  const chain = o.chain!;
+  const signature = o.auth.chainSignature;
+  const costs = o.skills.filter((s) => s.chainBaseCost !== undefined).map((s) => ({ id: s.id, chainBaseCost: s.chainBaseCost! }));
+  return compactObject({
+    chainId: chain.chainId,
+    network: chain.network,
+    protocolVersion: a2aProtocolVersion,
+    chainOnChainSettlement: chain.onChainSettlement,
+    chainSignatureSecurityScheme: signature
+      ? { chainId: signature.chainId, allowedSigners: signature.allowedSigners.map((s) => cardSignerNames[s]) }
+      : undefined,
+    chainIdentity: chain.identity,
+    skills: costs.length > 0 ? costs : undefined,
+    interfaceSecurityRequirements: grpcMtlsUrl === undefined
+      ? undefined
+      : [{ url: grpcMtlsUrl, protocolBinding: 'GRPC', securityRequirements: [{ schemes: { mtls: { list: [] } } }] }],
   });
 }
 

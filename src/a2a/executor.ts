@@ -20,6 +20,8 @@ export interface RequestContext {
   readonly extensions: readonly string[];
   /** Aborted when the task is canceled; a long-running executor should stop then. */
   readonly signal: AbortSignal;
+  /** Another task of the same caller (its current state); undefined when unknown or someone else's (docs/a2a.md "Visibility"). */
+  readonly lookupTask?: (taskId: string) => Task | undefined;
 }
 
 export interface ExecutionEvents {

@@ -16,6 +16,7 @@ import {
   parseParams,
   pushConfigRefSchema,
   pushConfigSchema,
+  rfc3339Ms,
   sendMessageSchema,
   subscribeSchema,
 } from './protojson.ts';
@@ -197,7 +198,7 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
             owner: ctx.principal.id,
             ...(req.contextId ? { contextId: req.contextId } : {}),
             ...(req.status ? { status: req.status } : {}),
-            ...(req.statusTimestampAfter ? { statusAfterMs: Date.parse(req.statusTimestampAfter) } : {}),
+            ...(req.statusTimestampAfter ? { statusAfterMs: rfc3339Ms(req.statusTimestampAfter) } : {}),
           },
           pageSize,
           req.pageToken ?? '',

@@ -239,6 +239,10 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         principal: input.principal,
         extensions: input.extensions,
         signal: abort.signal,
+        lookupTask: (id) => {
+          const found = store.get(id);
+          return found && found.owner === input.principal.id ? found.task : undefined;
+        },
       };
       let exec!: Execution;
       exec = {

@@ -1,21 +1,25 @@
 /**
  * The built-in Weft agent: an AgentExecutor whose skills do real chain work (weft-skills.ts). It reads a data part
- * `{"skill": ..., ...args}` or a text command:
+ * `{"skill": ..., ...args}` or text, through a small intent grammar (parseRequest; no model) that takes the exact
+ * commands and plain requests alike:
  *
- *   balance <address>                          → task COMPLETED with a data artifact
- *   block [<hash> | <height> | tip]             → idem
- *   tx <hash>                                  → idem
- *   pay <amount> from <address> to <address> [fee <coins>]
+ *   balance <address> · what is the balance of <address>        → task COMPLETED with a data artifact
+ *   block [<hash> | <height> | tip] · block height · latest block → idem
+ *   tx <hash> · status of transaction <hash>                     → idem
+ *   status of task <id> · task <id>                              → the state of one of the caller's own tasks
+ *   pay <amount> from <address> to <address> [fee <coins>] · send 5 to <address> [from <address>]
  *                                              → an unsigned transfer to sign; missing parts → INPUT_REQUIRED,
  *                                                and the follow-up message supplies them
  *   mine <pre_pow_hash> <target> [max_hashes]  → hashes with the node's PoW backend; progress as appended artifact
  *                                                chunks, the result as the last chunk; CancelTask stops it
- *   help                                       → a Message reply (no task)
+ *   help · what can you do                     → a Message reply (no task)
  *
- * Anything else is REJECTED with the help text; a skill's InvalidParams becomes FAILED with its reason.
+ * Anything else gets INPUT_REQUIRED with a message listing what the agent can do (reply on the same task); a skill's
+ * InvalidParams becomes FAILED with its reason. docs/a2a.md "The built-in Weft agent".
  */
 import type { AgentSkill } from './card.ts';
 import type { AgentExecutor, ExecutionEvents, RequestContext } from './executor.ts';
+import { invalidParams } from './errors.ts';
 import type { JsonObject, Part } from './types.ts';
 import { balanceOf, blockView, parseMineJob, preparePayment, runMineJob, transactionView, type WeftChainPorts } from './weft-skills.ts';
 
@@ -25,7 +29,7 @@ export const weftAgentSkills: readonly AgentSkill[] = [
     name: 'Chain query',
     description: 'Answers balance, block and transaction queries from the node’s verified chain state.',
     tags: ['blockchain', 'query', 'balance', 'block', 'transaction'],
-    examples: ['balance dweft1q…', 'block tip', 'block 42', 'tx 0x3f…', '{"skill":"balance","address":"dweft1q…"}'],
+    examples: ['balance dweft1q…', 'what is the balance of dweft1q…?', 'block height', 'block 42', 'tx 0x3f…', '{"skill":"balance","address":"dweft1q…"}'],
     inputModes: ['text/plain', 'application/json'],
     outputModes: ['application/json'],
   },
@@ -34,7 +38,7 @@ export const weftAgentSkills: readonly AgentSkill[] = [
     name: 'Prepare payment',
     description: 'Builds an unsigned transfer (next nonce, fee) and the hash the sender signs; never holds keys.',
     tags: ['blockchain', 'payment', 'wallet'],
-    examples: ['pay 1.5 from dweft1q… to dweft1q…', '{"skill":"pay","amount":1.5,"from":"dweft1q…","to":"dweft1q…"}'],
+    examples: ['pay 1.5 from dweft1q… to dweft1q…', 'send 5 to dweft1q…', '{"skill":"pay","amount":1.5,"from":"dweft1q…","to":"dweft1q…"}'],
     inputModes: ['text/plain', 'application/json'],
     outputModes: ['application/json'],
   },
@@ -47,54 +51,107 @@ export const weftAgentSkills: readonly AgentSkill[] = [
     inputModes: ['text/plain', 'application/json'],
     outputModes: ['application/json'],
   },
+  {
+    id: 'task-status',
+    name: 'Task status',
+    description: 'Reports the state of one of your own A2A tasks on this agent.',
+    tags: ['a2a', 'task', 'status'],
+    examples: ['status of task 6f1c…', '{"skill":"task","id":"6f1c…"}'],
+    inputModes: ['text/plain', 'application/json'],
+    outputModes: ['application/json'],
+  },
 ];
 
 const helpText = [
-  'Weft agent commands:',
-  '  balance <address> | block [<hash>|<height>|tip] | tx <hash>',
-  '  pay <amount> from <address> to <address> [fee <coins>]',
-  '  mine <pre_pow_hash> <target> [max_hashes]',
+  'I can:',
+  '  - tell a balance: "what is the balance of <address>" (or "balance <address>")',
+  '  - show a block: "block height", "block 42", "block <hash>"',
+  '  - look up a transaction: "tx <hash>" (or "status of transaction <hash>")',
+  '  - prepare a payment for you to sign: "send 5 to <address> from <address>" (or "pay <amount> from <a> to <b> [fee <coins>]")',
+  '  - mine a PoW job: "mine <pre_pow_hash> <target> [max_hashes]"',
+  '  - report one of your tasks: "status of task <id>"',
 ].join('\n');
 
 /** Progress chunks are sent every this many backend batches. */
 const mineProgressBatches = 16;
 
+const textOf = (parts: readonly Part[]): string => parts.map((p) => p.text ?? '').join(' ').trim();
+const dataOf = (parts: readonly Part[]): JsonObject | undefined =>
+  parts.find((p) => p.data !== undefined && typeof p.data === 'object' && p.data !== null && !Array.isArray(p.data))?.data as JsonObject | undefined;
+
 function request(context: RequestContext): JsonObject {
   const parts = context.message.parts;
-  const data = parts.find((p) => p.data !== undefined && typeof p.data === 'object' && p.data !== null)?.data as JsonObject | undefined;
+  const data = dataOf(parts);
   if (data) return data;
-  const text = parts.map((p) => p.text ?? '').join(' ').trim();
-  // A follow-up to an INPUT_REQUIRED payment supplies the missing words.
-  const prior = context.task?.status.state === 'TASK_STATE_INPUT_REQUIRED' ? 'pay ' : '';
-  return parseText(prior + text);
+  const text = textOf(parts);
+  const parsed = parseRequest(text);
+  // A follow-up to an INPUT_REQUIRED payment supplies the missing words ("from <address>", "1.5 to <address>"):
+  // they complete the request the task started with, unless the follow-up is a whole request of its own.
+  if (context.task?.status.state === 'TASK_STATE_INPUT_REQUIRED' && (parsed.skill === 'unknown' || parsed.skill === 'pay')) {
+    const first = context.task.history?.find((m) => m.role === 'ROLE_USER' && m.messageId !== context.message.messageId);
+    const prior = first ? (dataOf(first.parts) ?? parseRequest(textOf(first.parts))) : undefined;
+    if (prior?.skill === 'pay') {
+      const more = parseRequest(`pay ${text}`);
+      return { ...prior, ...Object.fromEntries(Object.entries(more).filter(([, v]) => v !== undefined)) };
+    }
+  }
+  return parsed;
 }
 
-function parseText(text: string): JsonObject {
-  const words = text.split(/\s+/).filter((w) => w !== '');
-  const [verb = '', ...rest] = words;
-  switch (verb.toLowerCase()) {
-    case 'balance':
-      return { skill: 'balance', address: rest[0] };
-    case 'block':
-      return { skill: 'block', block: rest[0] };
-    case 'tx':
-    case 'transaction':
-      return { skill: 'tx', hash: rest[0] };
-    case 'mine':
-      return { skill: 'mine', prePowHash: rest[0], target: rest[1], ...(rest[2] ? { maxHashes: Number(rest[2]) } : {}) };
-    case 'pay': {
-      const after = (word: string) => {
-        const i = rest.indexOf(word);
-        return i === -1 ? undefined : rest[i + 1];
-      };
-      const amount = rest[0] !== undefined && rest[0] !== 'from' ? Number(rest[0]) : undefined;
-      return { skill: 'pay', amount, from: after('from'), to: after('to'), ...(after('fee') ? { fee: Number(after('fee')) } : {}) };
-    }
-    case 'help':
-      return { skill: 'help' };
-    default:
-      return { skill: 'unknown', text };
+/** Words that carry no argument: skipped when looking for a task id. */
+const fillers = new Set(['status', 'state', 'of', 'is', 'the', 'a', 'my', 'id', 'what', "what's", 'whats', 'show', 'me', 'for', 'task', 'please']);
+const isAddressWord = (w: string) => /^[a-z]{1,16}1[02-9ac-hj-np-z]{8,}$/.test(w);
+const isHashWord = (w: string) => /^(0x)?[0-9a-fA-F]{64}$/.test(w);
+const isNumberWord = (w: string) => /^\d+(\.\d+)?$/.test(w);
+
+/**
+ * The agent's intent grammar (docs/a2a.md "The built-in Weft agent"): keywords decide the skill, typed words
+ * (address, 64-hex hash, number) fill its arguments. First match wins: help → mine → task → pay/send/transfer →
+ * balance → tx/transaction → block/height/tip → a lone address (its balance) → unknown.
+ */
+export function parseRequest(text: string): JsonObject {
+  // Trailing sentence punctuation is not part of an argument ("…of dweft1q…?").
+  const tokens = text.split(/\s+/).map((w) => w.replace(/[?!.,;:]+$/, '')).filter((w) => w !== '');
+  const words = tokens.map((w) => w.toLowerCase());
+  const has = (...keys: string[]) => keys.some((k) => words.includes(k));
+  const after = (word: string): string | undefined => {
+    const i = words.indexOf(word);
+    return i === -1 ? undefined : tokens[i + 1];
+  };
+  const [verb = ''] = words;
+  if (words.length === 0 || verb === 'help' || verb === '?' || /\bwhat can you do\b|\bcommands\b/.test(words.join(' '))) return { skill: 'help' };
+  if (verb === 'mine') {
+    const rest = tokens.slice(1);
+    return { skill: 'mine', prePowHash: rest[0], target: rest[1], ...(rest[2] ? { maxHashes: Number(rest[2]) } : {}) };
   }
+  if (has('task')) {
+    const i = words.indexOf('task');
+    const id = tokens.slice(i + 1).find((w) => !fillers.has(w.toLowerCase())) ?? tokens.slice(0, i).reverse().find((w) => !fillers.has(w.toLowerCase()));
+    return { skill: 'task', id };
+  }
+  if (has('pay', 'send', 'transfer')) {
+    const start = words.findIndex((w) => w === 'pay' || w === 'send' || w === 'transfer');
+    const fee = after('fee');
+    const amountWord = tokens.slice(start + 1).find((w, i, rest) => isNumberWord(w) && rest[i - 1]?.toLowerCase() !== 'fee');
+    return { skill: 'pay', amount: amountWord === undefined ? undefined : Number(amountWord), from: after('from'), to: after('to'), ...(fee ? { fee: Number(fee) } : {}) };
+  }
+  if (has('balance')) return { skill: 'balance', address: tokens.find(isAddressWord) ?? after('of') ?? after('balance') };
+  if (has('tx', 'transaction')) return { skill: 'tx', hash: tokens.find(isHashWord) ?? after('tx') ?? after('transaction') };
+  if (has('block', 'height', 'tip', 'latest')) {
+    const ref = tokens.find(isHashWord) ?? tokens.find((w) => /^\d+$/.test(w)) ?? (after('block') && !['height', 'tip', 'latest'].includes(after('block')!.toLowerCase()) ? after('block') : undefined);
+    return { skill: 'block', block: ref ?? 'tip' };
+  }
+  if (tokens.length === 1 && isAddressWord(tokens[0]!)) return { skill: 'balance', address: tokens[0] };
+  return { skill: 'unknown', text };
+}
+
+/** The caller's own task, or FAILED-worthy InvalidParams (another principal's task is "not found": reveal nothing). */
+function taskStatus(context: RequestContext, id: unknown): JsonObject {
+  if (typeof id !== 'string' || id === '') throw invalidParams('id: which task? say "status of task <id>"', 'id');
+  const task = context.lookupTask?.(id);
+  if (!task) throw invalidParams(`task ${id}: not found`, 'id');
+  const said = task.status.message?.parts.map((p) => p.text ?? '').join(' ').trim();
+  return { id: task.id, contextId: task.contextId, state: task.status.state, ...(task.status.timestamp ? { timestamp: task.status.timestamp } : {}), ...(said ? { message: said } : {}) };
 }
 
 const dataPart = (data: JsonObject): Part => ({ data, mediaType: 'application/json' });
@@ -140,8 +197,13 @@ export function createWeftAgentExecutor(ports: WeftChainPorts): AgentExecutor {
             return await answer(events, 'payment', () => preparePayment(ports, args));
           case 'mine':
             return await mine(ports, args, context, events);
-          default:
-            return await events.status('TASK_STATE_REJECTED', `unknown request.\n${helpText}`);
+          case 'task':
+          case 'task-status':
+            return await answer(events, 'task', () => taskStatus(context, args.id ?? args.taskId));
+          default: {
+            const said = typeof args.text === 'string' && args.text !== '' ? `I did not understand "${args.text.slice(0, 200)}".\n` : '';
+            return await events.status('TASK_STATE_INPUT_REQUIRED', `${said}${helpText}\nReply on this task with one of these.`);
+          }
         }
       } catch (error) {
         if (context.signal.aborted) return;

@@ -26,15 +26,18 @@ export interface SignedCall {
   readonly params: unknown;
 }
 
-/** The exact text the HMAC is computed over (absent params count as `{}`). */
-export function signingText(call: SignedCall, timestampMs: number): string {
-  return canonicalize({ method: call.method, params: call.params ?? {}, timestamp: timestampMs });
+/**
+ * The exact text the HMAC is computed over (absent params count as `{}`). `timestamp` is the integer of X-Timestamp,
+ * or that header's decimal string as sent (clients sign what they send); the node accepts either form.
+ */
+export function signingText(call: SignedCall, timestamp: number | string): string {
+  return canonicalize({ method: call.method, params: call.params ?? {}, timestamp });
 }
 
 /**
  * The second accepted form: compact JSON with the keys in the order the client wrote them, i.e. what JavaScript's
  * `JSON.stringify({method, params, timestamp})` gives for the same params object that went into the body.
  */
-export function insertionOrderText(call: SignedCall, timestampMs: number): string {
-  return JSON.stringify({ method: call.method, params: call.params ?? {}, timestamp: timestampMs });
+export function insertionOrderText(call: SignedCall, timestamp: number | string): string {
+  return JSON.stringify({ method: call.method, params: call.params ?? {}, timestamp });
 }
