@@ -30,8 +30,6 @@ describe('the table', () => {
 
   it('protects exactly the owner views, the wallet and signing calls, and mining control', () => {
     expect(Object.fromEntries(protectedMethods)).toEqual({
-      get_balance: 'read_balance',
-      get_transaction_history: 'read_balance',
       send_transaction: 'send_transactions',
       create_address: 'send_transactions',
       sign_message: 'send_transactions',
@@ -45,12 +43,13 @@ describe('the table', () => {
     });
   });
 
-  it("needs read_balance only for get_balance's owner view (the default), by name or by position", () => {
-    expect(requiredScope('get_balance', { address: 'a' })).toBe('read_balance');
+  it("needs read_balance only for get_balance's owner view asked for by name or by position", () => {
+    expect(requiredScope('get_balance', { address: 'a' })).toBe('public');
     expect(requiredScope('get_balance', { address: 'a', privacy_view: 'owner' })).toBe('read_balance');
     expect(requiredScope('get_balance', { address: 'a', privacy_view: 'public' })).toBe('public');
     expect(requiredScope('get_balance', ['a', true, 'encrypted'])).toBe('public');
-    expect(requiredScope('get_balance', ['a', true])).toBe('read_balance');
+    expect(requiredScope('get_balance', ['a', true, 'owner'])).toBe('read_balance');
+    expect(requiredScope('get_balance', ['a', true])).toBe('public');
     expect(requiredScope('no_such_method', {})).toBe('public');
   });
 
@@ -116,9 +115,10 @@ describe('over HTTP, against the real dispatcher', () => {
     expect(await ran.json()).toHaveLength(2);
   });
 
-  it('guards REST views by the same table: the owner balance view needs read_balance, the public one does not', async () => {
+  it('serves REST balances and histories to anyone (public view), and still refuses bad credentials', async () => {
     const path = `${t.base}/api/v1/addresses/x/balance`;
-    expect((await fetch(path)).status).toBe(401);
+    expect((await fetch(path)).status).toBe(200);
+    expect((await fetch(path, { headers: { 'x-api-key': 'wk_not_a_key' } })).status).toBe(401);
     expect((await fetch(`${path}?privacy_view=public`)).status).toBe(200);
     expect((await fetch(path, { headers: { 'x-api-key': keyWith.read_balance! } })).status).toBe(200);
   });

@@ -35,6 +35,11 @@ export function getAuth(c: Context): AuthState {
   return (c.get(authKey as never) as AuthState | undefined) ?? { identity: anonymousIdentity(clientAddress(c, false)) };
 }
 
+/** The scopes this request's credentials grant, or undefined when authenticate() did not run (no access control). */
+export function grantedScopes(c: Context): ReadonlySet<string> | undefined {
+  return (c.get(authKey as never) as AuthState | undefined)?.identity.scopes;
+}
+
 export function clientAddress(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();

@@ -11,7 +11,8 @@ import { ratePolicyFor } from '../../src/auth/rate-policy.ts';
 import { RateLimitedError } from '../../src/auth/auth-errors.ts';
 
 export function grpcAuthorizer(access: Pick<AccessControl, 'authOptions' | 'limiter'>) {
-  return async (metadata: grpc.Metadata, peer: string, method: string, params: unknown): Promise<void> => {
+  /** Resolves, limits and authorises the caller; returns the scopes its credentials grant. */
+  return async (metadata: grpc.Metadata, peer: string, method: string, params: unknown): Promise<ReadonlySet<string>> => {
     const header = (name: string): string | undefined => {
       const value = metadata.get(name)[0];
       return value === undefined ? undefined : value.toString();
@@ -23,5 +24,6 @@ export function grpcAuthorizer(access: Pick<AccessControl, 'authOptions' | 'limi
       throw new RateLimitedError(policy.name, policy.burst, policy.perMinute, Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
     }
     authorizeCall(identity, method, params);
+    return identity.scopes;
   };
 }

@@ -44,7 +44,7 @@ export interface GrpcServerOptions {
    * Scope check per call (docs/auth.md): mutual TLS admits the connection, and the call's metadata carries the same
    * credentials as HTTP (x-api-key, authorization). Throws the -32001/-32002/-32005 error the call is refused with.
    */
-  readonly authorize?: (metadata: grpc.Metadata, peer: string, method: string, params: unknown) => Promise<void>;
+  readonly authorize?: (metadata: grpc.Metadata, peer: string, method: string, params: unknown) => Promise<ReadonlySet<string> | void>;
   readonly logger: Logger;
 }
 
@@ -127,7 +127,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
     handlers[rpc] = (call: grpc.ServerUnaryCall<Record<string, unknown>, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       const params = paramsOf(call.request);
       Promise.resolve(options.authorize?.(call.metadata, call.getPeer(), jsonName, params))
-        .then(() => dispatcher.call(jsonName, params, { transport: 'grpc', id: undefined }))
+        .then((scopes) => dispatcher.call(jsonName, params, { transport: 'grpc', id: undefined, ...(scopes ? { scopes } : {}) }))
         .then(
         (result) => callback(null, jsonResultRpcs.has(rpc) ? { json: stringifyJson(result) } : typedResult(result)),
         (error: unknown) => callback(serviceError(error)),

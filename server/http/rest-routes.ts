@@ -9,6 +9,7 @@ import { explorerStats } from '../../src/rpc/explorer-stats.ts';
 import { formatUnits } from '../../src/crypto/amount.ts';
 import { need } from '../../src/rpc/method.ts';
 import { stringifyJson } from '../../src/rpc/json.ts';
+import { grantedScopes } from '../auth/authenticate.ts';
 import { restError } from './http-errors.ts';
 import { buildOpenApi } from './openapi.ts';
 
@@ -38,7 +39,10 @@ export function mountRestRoutes(app: Hono, dispatcher: Dispatcher, version: stri
       return restError(c, error);
     }
   };
-  const call = (method: string, params: Record<string, unknown>) => dispatcher.call(method, params, { transport: 'rest', id: undefined });
+  const call = (method: string, params: Record<string, unknown>, c?: Context) => {
+    const scopes = c === undefined ? undefined : grantedScopes(c);
+    return dispatcher.call(method, params, { transport: 'rest', id: undefined, ...(scopes ? { scopes } : {}) });
+  };
   const services = dispatcher.services;
 
   app.get('/api/v1/network/info', view(() => {
@@ -67,7 +71,8 @@ export function mountRestRoutes(app: Hono, dispatcher: Dispatcher, version: stri
   }));
   app.get('/api/v1/transactions/:hash', view((c) => call('get_transaction', { hash: c.req.param('hash') })));
   app.get('/api/v1/addresses/:address/balance', view(async (c) => {
-    const b = (await call('get_balance', { address: c.req.param('address') })) as Record<string, unknown>;
+    // Anonymous callers get the public view (pending_balance = committed balance), owners the owner view.
+    const b = (await call('get_balance', { address: c.req.param('address') }, c)) as Record<string, unknown>;
     return { address: b.address, balance: b.balance, pending_balance: b.pending_balance, energy: b.energy, nonce: b.nonce };
   }));
   app.get('/api/v1/addresses/:address/transactions', view((c) => {
@@ -77,7 +82,7 @@ export function mountRestRoutes(app: Hono, dispatcher: Dispatcher, version: stri
     if (limit !== undefined) params.limit = limit;
     if (offset !== undefined) params.offset = offset;
     params.include_pending = booleanQuery(c, 'include_pending', false);
-    return call('get_transaction_history', params);
+    return call('get_transaction_history', params, c);
   }));
   app.get('/api/v1/stats', view(() => explorerStats(services)));
   let openApi: object | undefined;

@@ -7,6 +7,7 @@ import type { Context, Hono } from 'hono';
 import { ErrorCode } from '../../src/errors.ts';
 import { rpcRequestBytesMax } from '../../src/limits.ts';
 import type { Dispatcher } from '../../src/rpc/dispatcher.ts';
+import { grantedScopes } from '../auth/authenticate.ts';
 
 const jsonHeaders = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -27,7 +28,8 @@ export function mountRpcRoutes(app: Hono, dispatcher: Dispatcher): void {
   const handler = (publicFlow: boolean) => async (c: Context) => {
     const text = await readBody(c);
     if (text === undefined) return tooLarge();
-    const answer = await dispatcher.handleText(text, { transport: 'http', publicFlow });
+    const scopes = grantedScopes(c);
+    const answer = await dispatcher.handleText(text, { transport: 'http', publicFlow, ...(scopes ? { scopes } : {}) });
     if (answer === undefined) return new Response(null, { status: 204 });
     return new Response(answer, { status: 200, headers: jsonHeaders });
   };

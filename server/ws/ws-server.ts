@@ -88,7 +88,7 @@ export async function startWsRpcServer(options: WsRpcServerOptions): Promise<WsR
       const verdict = guard?.check(text);
       if (verdict?.action === 'reply') return send(verdict.text);
       if (verdict?.action === 'close') return ws.close(verdict.code, verdict.reason);
-      void dispatcher.handleText(text, { transport: 'ws', subscriptions: connection }).then(
+      void dispatcher.handleText(text, { transport: 'ws', subscriptions: connection, ...(guard ? { scopes: guard.identity.scopes } : {}) }).then(
         (answer) => answer !== undefined && send(answer),
         (error: unknown) => logger.error({ err: error }, 'websocket message failed'),
       );

@@ -33,9 +33,10 @@ const table: Readonly<Record<string, Requirement>> = {
   subscribe: 'public',
   unsubscribe: 'public',
   'rpc.discover': 'public',
-  // Owner views.
-  get_balance: 'read_balance',
-  get_transaction_history: 'read_balance',
+  // Chain data is public (docs/auth.md "Public reads"): an address's committed balance and its history. Only
+  // get_balance's owner view (pending debits, later confidential balances) needs read_balance: see requiredScope.
+  get_balance: 'public',
+  get_transaction_history: 'public',
   // The node's wallet spends or signs.
   send_transaction: 'send_transactions',
   create_address: 'send_transactions',
@@ -65,14 +66,12 @@ function param(params: unknown, name: string, position: number): unknown {
 }
 
 /**
- * The scope one call needs. get_balance is the one method whose requirement depends on its params: the `public`
- * view (proof-backed committed state) and the `encrypted` view (ciphertexts) are public; `owner`, the default, is not.
+ * The scope one call needs. get_balance is the one method whose requirement depends on its params: asking for the
+ * `owner` view needs read_balance; the `public` and `encrypted` views, and no view at all (answered with the public
+ * view for callers without read_balance), are public.
  */
 export function requiredScope(method: string, params: unknown): Requirement {
-  if (method === 'get_balance') {
-    const view = param(params, 'privacy_view', 2);
-    return view === 'public' || view === 'encrypted' ? 'public' : 'read_balance';
-  }
+  if (method === 'get_balance') return param(params, 'privacy_view', 2) === 'owner' ? 'read_balance' : 'public';
   return table[method] ?? 'public';
 }
 

@@ -32,6 +32,8 @@ export interface EnvelopeContext {
   readonly subscriptions?: SubscriptionScope;
   /** POST `/`: a body without `jsonrpc` and `id` is a call that still gets an answer (id null). */
   readonly publicFlow?: boolean;
+  /** What the caller's credentials grant (RpcCallContext `scopes`). */
+  readonly scopes?: ReadonlySet<string>;
 }
 
 /** Called once per executed call: method ('' when the envelope failed first), error code or 0, seconds taken. */
@@ -131,7 +133,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (params === null) return failure(new InvalidRequestError('params must be an object or an array'), id);
     const notification = !hasId && !publicCall;
     try {
-      const result = await timed(request.method, params, { services, transport: ctx.transport, id: hasId ? id : undefined, ...(ctx.subscriptions ? { subscriptions: ctx.subscriptions } : {}) });
+      const result = await timed(request.method, params, { services, transport: ctx.transport, id: hasId ? id : undefined, ...(ctx.subscriptions ? { subscriptions: ctx.subscriptions } : {}), ...(ctx.scopes ? { scopes: ctx.scopes } : {}) });
       return notification ? undefined : { jsonrpc: '2.0', result, id };
     } catch (error) {
       return notification ? undefined : failure(error, id);

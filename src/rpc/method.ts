@@ -27,6 +27,11 @@ export interface RpcCallContext {
   readonly transport: RpcTransport;
   readonly id: JsonRpcId | undefined;
   readonly subscriptions?: SubscriptionScope;
+  /**
+   * The scopes the caller's credentials grant, where the transport checks access (absent: the node runs without
+   * access control). A method whose default view depends on who asks reads it (get_balance, docs/auth.md).
+   */
+  readonly scopes?: ReadonlySet<string>;
 }
 
 export interface RpcMethod<S extends z.ZodObject = z.ZodObject> {

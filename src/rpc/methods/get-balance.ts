@@ -22,30 +22,39 @@ export function pendingBalanceUnits(ctx: RpcCallContext, address: Uint8Array, ba
 
 /**
  * privacy_view (decision, docs/api.md "get_balance views"):
- *   owner     — the full account: balance, pending_balance with the mempool's effect, energy, nonce.
+ *   owner     — the full account: balance, pending_balance with the mempool's effect, energy, nonce. Needs read_balance.
  *   public    — only figures a light client can check with get_proof against a header: the committed state, with
  *               the state root and block it was read at; pending_balance equals balance (the mempool is unproven).
+ *               Anyone may read it: chain data is public.
  *   encrypted — views of hidden (confidential) amounts; -40006 until confidential transfers exist.
+ * Without privacy_view: the owner view for a caller whose credentials grant read_balance (or on a node without
+ * access control), else the public view — the result's `privacy_view` says which (docs/auth.md "Public reads").
  */
+export function defaultBalanceView(ctx: RpcCallContext): 'owner' | 'public' {
+  return ctx.scopes === undefined || ctx.scopes.has('read_balance') ? 'owner' : 'public';
+}
+
 export const getBalance = defineMethod({
   name: 'get_balance',
   summary: "An address's balance, pending balance, energy and next nonce, in the owner or the provable public view.",
   params: z.strictObject({
     address: addressSchema,
     include_pending: z.boolean().default(true),
-    privacy_view: z.enum(['owner', 'public', 'encrypted']).default('owner'),
+    privacy_view: z.enum(['owner', 'public', 'encrypted']).optional(),
   }),
-  scope: 'read_balance',
+  // Public, except the owner view asked for by name (src/auth/scopes.ts requiredScope).
+  scope: 'public',
   result: balanceSchema,
   run(params, ctx) {
     const address = parseAddress(ctx, params.address);
     const ledger = need(ctx, 'ledger', 'get_balance');
-    if (params.privacy_view === 'encrypted') {
+    const view = params.privacy_view ?? defaultBalanceView(ctx);
+    if (view === 'encrypted') {
       throw new PrivacyError('the encrypted view shows confidential amounts, and this node has no confidential transfers yet');
     }
     const account = ledger.account(address);
     const base = { address: params.address, balance: unitsToCoins(account.balance), energy: Number(account.energy), nonce: Number(account.nonce) };
-    if (params.privacy_view === 'public') {
+    if (view === 'public') {
       const proof = ledger.proof(address);
       return { ...base, pending_balance: base.balance, privacy_view: 'public', state_root: toHash0x(proof.stateRoot), block_hash: toHash0x(proof.blockHash) };
     }

@@ -32,7 +32,7 @@ export const getTransactionHistory = defineMethod({
     offset: offsetSchema,
     include_pending: z.boolean().default(false),
   }),
-  scope: 'read_balance',
+  scope: 'public',
   result: historySchema,
   run(params, ctx) {
     const address = parseAddress(ctx, params.address);
