@@ -56,3 +56,31 @@ describe('public reads', () => {
     expect(await history.json()).toHaveProperty('transactions');
   });
 });
+
+// REST answers REST-shaped errors (docs/api.md "REST errors"): a status and {"error": {code, message, reason}}, never
+// a JSON-RPC envelope — from the routes, from access control and from the rate limiter alike. Runs last: it spends
+// the anonymous bucket of 127.0.0.1.
+describe('REST errors', () => {
+  const restShaped = async (res: Response, status: number, code: number, reason: string) => {
+    const body = (await res.json()) as Record<string, any>;
+    expect(res.status).toBe(status);
+    expect(body).not.toHaveProperty('jsonrpc');
+    expect(body.error).toMatchObject({ code, reason });
+    expect(typeof body.error.message).toBe('string');
+  };
+
+  it('shapes route, credential, unknown-path and rate-limit failures alike', async () => {
+    await restShaped(await fetch(`${t.base}/api/v1/blocks/999999`), 404, -40004, 'block_not_found');
+    await restShaped(await fetch(`${t.base}/api/v1/addresses/weft1bad/balance`), 400, -40002, 'wrong_network');
+    await restShaped(await fetch(`${t.base}/api/v1/nothing-here`), 404, -32601, 'no_such_route');
+    await restShaped(await fetch(`${t.base}/api/v1/addresses/${address}/balance`, { headers: { 'x-api-key': 'wk_not_a_key' } }), 401, -32001, 'invalid_api_key');
+    let last: Response | undefined;
+    for (let i = 0; i < 150; i++) {
+      last = await fetch(`${t.base}/api/v1/blocks/latest`);
+      if (last.status === 429) break;
+      await last.arrayBuffer();
+    }
+    await restShaped(last!, 429, -32005, 'rate_limited');
+    expect(last!.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+});

@@ -6,6 +6,7 @@ import { ForbiddenError, UnauthorizedError, type CredentialScheme } from '../../
 import type { JsonRpcId } from '../../src/rpc/method.ts';
 import { toErrorObject } from '../../src/rpc/errors.ts';
 import { ErrorCode } from '../../src/errors.ts';
+import { restErrorBody } from '../http/http-errors.ts';
 
 export const authRealm = 'weft';
 
@@ -34,10 +35,14 @@ export function statusOf(error: unknown): 401 | 403 | 429 | 500 {
   return code === ErrorCode.Unauthorized ? 401 : code === ErrorCode.Forbidden ? 403 : code === ErrorCode.LimitExceeded ? 429 : 500;
 }
 
-/** A JSON-RPC error response for an access-control failure, with its status and headers. */
-export function accessErrorResponse(error: unknown, id: JsonRpcId = null, extraHeaders: Record<string, string> = {}): Response {
+/**
+ * The response to an access-control failure, with its status and headers: a JSON-RPC error envelope, or on a REST
+ * route (`rest`) the REST error body (docs/api.md "REST errors").
+ */
+export function accessErrorResponse(error: unknown, id: JsonRpcId = null, extraHeaders: Record<string, string> = {}, rest = false): Response {
   const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', ...extraHeaders });
   for (const challenge of challengesFor(error)) headers.append('www-authenticate', challenge);
-  const body = { jsonrpc: '2.0', error: toErrorObject(error), id };
+  const object = toErrorObject(error);
+  const body = rest ? restErrorBody(object) : { jsonrpc: '2.0', error: object, id };
   return new Response(JSON.stringify(body), { status: statusOf(error), headers });
 }

@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { RateLimitedError } from '../../src/auth/auth-errors.ts';
 import { ratePolicyFor, type Surface } from '../../src/auth/rate-policy.ts';
 import type { RateDecision, RateLimiter } from '../../src/auth/token-bucket.ts';
+import { isRestRequest } from '../http/http-errors.ts';
 import { accessErrorResponse } from './auth-responses.ts';
 import { getAuth } from './authenticate.ts';
 
@@ -45,7 +46,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
     if (!decision.allowed) {
       const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
       const error = new RateLimitedError(policy.name, policy.burst, policy.perMinute, retryAfter);
-      return accessErrorResponse(error, null, { ...headers, 'retry-after': String(retryAfter) });
+      return accessErrorResponse(error, null, { ...headers, 'retry-after': String(retryAfter) }, isRestRequest(c));
     }
     await next();
     // Responses built as `new Response(...)` may carry immutable headers (fetch responses): copy once if so.

@@ -6,6 +6,7 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { requestTimeoutMs } from '../../src/auth/auth-limits.ts';
 import { ErrorCode } from '../../src/errors.ts';
+import { isRestRequest, restErrorBody } from '../http/http-errors.ts';
 
 const json = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -33,7 +34,8 @@ export function requestTimeout(ms: number = requestTimeoutMs): MiddlewareHandler
     try {
       const outcome = await Promise.race([next().then(() => 'done' as const), expired]);
       if (outcome === 'timeout') {
-        const body = { jsonrpc: '2.0', error: { code: ErrorCode.ServerError, message: `Server error: the request took longer than ${ms / 1000} s`, data: { reason: 'request_timeout', timeout_ms: ms } }, id: null };
+        const error = { code: ErrorCode.ServerError, message: `Server error: the request took longer than ${ms / 1000} s`, data: { reason: 'request_timeout', timeout_ms: ms } };
+        const body = isRestRequest(c) ? restErrorBody(error) : { jsonrpc: '2.0', error, id: null };
         c.res = new Response(JSON.stringify(body), { status: 504, headers: json });
       }
     } finally {

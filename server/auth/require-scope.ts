@@ -9,6 +9,7 @@ import { authorizeCall } from '../../src/auth/identity.ts';
 import { rpcRequestBytesMax } from '../../src/limits.ts';
 import type { JsonRpcId } from '../../src/rpc/method.ts';
 import { WeftError } from '../../src/errors.ts';
+import { isRestRequest } from '../http/http-errors.ts';
 import { accessErrorResponse } from './auth-responses.ts';
 import { getAuth } from './authenticate.ts';
 
@@ -20,12 +21,13 @@ const idOf = (call: unknown): JsonRpcId => {
 /** The response refusing this call, or undefined when it may run. */
 export function checkCall(c: Context, method: string, params: unknown, id: JsonRpcId = null): Response | undefined {
   const { identity, error } = getAuth(c);
-  if (error) return accessErrorResponse(error, id);
+  const rest = isRestRequest(c);
+  if (error) return accessErrorResponse(error, id, {}, rest);
   try {
     authorizeCall(identity, method, params);
     return undefined;
   } catch (failure) {
-    if (failure instanceof WeftError) return accessErrorResponse(failure, id);
+    if (failure instanceof WeftError) return accessErrorResponse(failure, id, {}, rest);
     throw failure;
   }
 }

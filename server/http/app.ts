@@ -9,6 +9,7 @@ import type { Dispatcher } from '../../src/rpc/dispatcher.ts';
 import { toHash0x } from '../../src/util/bytes.ts';
 import type { NodeConfig } from '../config.ts';
 import type { NodeMetrics } from '../metrics.ts';
+import { restErrorBody } from './http-errors.ts';
 import { mountRestRoutes } from './rest-routes.ts';
 import { mountRpcRoutes } from './rpc-routes.ts';
 import { mountWebApp } from './web-app.ts';
@@ -78,6 +79,6 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
   mountRestRoutes(app, dispatcher, deps.version);
   // The web app at '/' when built (dist/web), the status page at /status (server/http/web-app.ts, docs/web.md).
   mountWebApp(app, { network: config.network, wsPort: deps.wsPort ?? (() => config.wsPort) });
-  app.notFound((c) => c.json({ error: { code: -32601, message: 'Method not found', data: { reason: 'no_such_route', path: c.req.path } } }, 404));
+  app.notFound((c) => c.json(restErrorBody({ code: -32601, message: 'Method not found', data: { reason: 'no_such_route', path: c.req.path } }), 404));
   return app;
 }
