@@ -10,7 +10,7 @@
  */
 import { DecodeError } from '../errors.ts';
 import { AddressType, addressBytes, checkAddressBytes, encodeAddress, InvalidAddressError } from '../crypto/address.ts';
-import { unitsToCoins } from '../crypto/amount.ts';
+import { formatUnits } from '../crypto/amount.ts';
 import { toHex } from '../util/bytes.ts';
 import { AddressDecodeError, InvalidTransactionError } from './errors.ts';
 import type { Paid, Party, Spend, TxStateView } from './kind.ts';
@@ -191,14 +191,23 @@ export function transferParties(tx: TransferFields): Party[] {
   ];
 }
 
-/** The seed's transaction fields (node-client-protocol.md "Resources") a value transfer shows. */
+/**
+ * The seed's transaction fields (node-client-protocol.md "Resources") a value transfer shows, each u64 also as an
+ * exact decimal string (docs/api.md "Exact integers"): the fields are whatever the signer wrote — a carried but
+ * never accepted transaction may move more than the supply or use a nonce past 2^53 — and a JSON number would round.
+ */
 export function transferView(tx: TransferFields, hrp: string): Record<string, unknown> {
+  const amount = formatUnits(tx.amount);
+  const fee = formatUnits(tx.fee);
   return {
     from: encodeAddress(hrp, tx.from),
     to: encodeAddress(hrp, tx.to),
-    amount: unitsToCoins(tx.amount),
-    fee: unitsToCoins(tx.fee),
+    amount: Number(amount),
+    amount_exact: amount,
+    fee: Number(fee),
+    fee_exact: fee,
     nonce: Number(tx.nonce),
+    nonce_exact: tx.nonce.toString(),
     use_energy: tx.useEnergy,
   };
 }

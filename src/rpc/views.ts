@@ -89,6 +89,7 @@ export function transactionJson(chain: ChainView, record: TransactionRecord): Re
     confirmations: settled ? confirmationsOf(chain, accepting?.header.blueScore) : 0,
     timestamp: secondsOf(record.timestampMs),
     energy_used: Number(record.energyUsed),
+    energy_used_exact: record.energyUsed.toString(),
     status: record.status,
     accepting_block_hash: record.acceptingBlockHash ? toHash0x(record.acceptingBlockHash) : null,
   };

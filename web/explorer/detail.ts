@@ -28,8 +28,15 @@ export function routeSearch(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A key/value table of a node answer. Where the node sends a quantity's exact decimal string beside its JSON number
+ * (`nonce` and `nonce_exact`, docs/api.md "Exact integers"), the exact one is shown under the plain name: a number
+ * past 2^53 would have been rounded by JSON.parse.
+ */
 function table(obj: Record<string, unknown>): string {
-  const rows = Object.entries(obj).filter(([k]) => k !== 'transactions').map(([k, v]) => {
+  const exact = (k: string, v: unknown): unknown => (typeof obj[`${k}_exact`] === 'string' ? obj[`${k}_exact`] : v);
+  const rows = Object.entries(obj).filter(([k]) => k !== 'transactions' && !(k.endsWith('_exact') && k.slice(0, -6) in obj)).map(([k, raw]) => {
+    const v = exact(k, raw);
     const text = Array.isArray(v) ? v.join('\n') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
     const link = typeof v === 'string' && /^0x[0-9a-f]{64}$/.test(v) && /hash/.test(k) ? `<a href="#/block/${v}">${v}</a>` : escapeHtml(text);
     return `<tr><th style="width:30%">${escapeHtml(k)}</th><td class="mono" style="white-space:pre-wrap">${link}</td></tr>`;

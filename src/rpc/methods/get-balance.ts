@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { unitsToCoins } from '../../crypto/amount.ts';
+import { formatUnits, unitsToCoins } from '../../crypto/amount.ts';
 import { balanceCost } from '../../kinds/kind.ts';
 import { kindOf } from '../../kinds/registry.ts';
 import { equalBytes, toHash0x } from '../../util/bytes.ts';
@@ -53,12 +53,21 @@ export const getBalance = defineMethod({
       throw new PrivacyError('the encrypted view shows confidential amounts, and this node has no confidential transfers yet');
     }
     const account = ledger.account(address);
-    const base = { address: params.address, balance: unitsToCoins(account.balance), energy: Number(account.energy), nonce: Number(account.nonce) };
+    // Exact decimal strings beside the seed's numbers (docs/api.md "Exact integers").
+    const base = {
+      address: params.address,
+      balance: unitsToCoins(account.balance),
+      balance_exact: formatUnits(account.balance),
+      energy: Number(account.energy),
+      energy_exact: account.energy.toString(),
+      nonce: Number(account.nonce),
+      nonce_exact: account.nonce.toString(),
+    };
     if (view === 'public') {
       const proof = ledger.proof(address);
-      return { ...base, pending_balance: base.balance, privacy_view: 'public', state_root: toHash0x(proof.stateRoot), block_hash: toHash0x(proof.blockHash) };
+      return { ...base, pending_balance: base.balance, pending_balance_exact: base.balance_exact, privacy_view: 'public', state_root: toHash0x(proof.stateRoot), block_hash: toHash0x(proof.blockHash) };
     }
     const pending = params.include_pending ? pendingBalanceUnits(ctx, address, account.balance, 'get_balance') : account.balance;
-    return { ...base, pending_balance: unitsToCoins(pending), privacy_view: 'owner' };
+    return { ...base, pending_balance: unitsToCoins(pending), pending_balance_exact: formatUnits(pending), privacy_view: 'owner' };
   },
 });
