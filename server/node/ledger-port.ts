@@ -1,6 +1,7 @@
 /**
  * The RPC's LedgerView (src/rpc/ports.ts) over the ledger (src/state/ledger.ts): account state at the virtual,
- * the transaction index, account proofs, supply and acceptance events, converted to the port's byte/bigint shapes.
+ * the transaction index, account and namespaced record proofs, supply and acceptance events, converted to the
+ * port's byte/bigint shapes.
  */
 import type { Chain } from '../../src/chain/chain.ts';
 import type { Ledger } from '../../src/state/ledger.ts';
@@ -38,6 +39,10 @@ export function createLedgerPort(ledger: Ledger, chain: Chain): LedgerView {
     proof(address) {
       const proof = ledger.proveAccount(address);
       return { stateRoot: proof.stateRoot, blockHash: fromHex(proof.blockHash), key: proof.key, proof: proof.proof };
+    },
+    proveRecord(namespace, id) {
+      const proof = ledger.proveRecord(namespace, id);
+      return { stateRoot: proof.stateRoot, blockHash: fromHex(proof.blockHash), key: proof.key, proof: proof.proof, exists: proof.record !== null };
     },
     supply() {
       const s = ledger.supply();

@@ -23,7 +23,7 @@ export class LightSyncError extends WeftError {
   readonly rule: string | undefined;
 
   constructor(reason: LightRejectReason, message: string, options: { headerHash?: string; rule?: string; cause?: unknown } = {}) {
-    super(ErrorCode.ServerError, message, { details: { reason, headerHash: options.headerHash, rule: options.rule }, cause: options.cause });
+    super('light_verification', message, { details: { reason, headerHash: options.headerHash, rule: options.rule }, cause: options.cause });
     this.reason = reason;
     this.headerHash = options.headerHash;
     this.rule = options.rule;
@@ -33,12 +33,13 @@ export class LightSyncError extends WeftError {
 export type LightProofReason =
   | 'header-unknown' // the proof names a block this client has not verified
   | 'root-mismatch' // the proof's state root is not the verified header's
-  | 'proof-invalid'; // the Merkle path does not hash to the root, or is malformed
+  | 'proof-invalid' // the Merkle path does not hash to the root, or is malformed
+  | 'record-unreadable'; // the proof checks out, but its value is in a record version this client does not read
 
 export class LightProofError extends WeftError {
   readonly reason: LightProofReason;
   constructor(reason: LightProofReason, message: string, cause?: unknown) {
-    super(ErrorCode.ServerError, message, { details: { reason }, cause });
+    super('light_verification', message, { details: { reason }, cause });
     this.reason = reason;
   }
 }

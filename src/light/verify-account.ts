@@ -1,16 +1,20 @@
 /**
  * Checks a node's `get_proof` answer (docs/api.md) against a header this light client verified itself: the proof
  * must name a block in the client's own verified DAG, carry exactly that header's state root, and its Merkle path
- * (src/state/proof-verify.ts) must hash to that root for this address's key. Only then is the account read out of
+ * must hash to that root for the record's key, which this client derives itself from the namespace and id
+ * (`verifyStateRecord`, src/state/proof-verify.ts). `verifyRecordProof` does that for any namespace of
+ * src/state/namespaces.ts; `verifyAccountProof` is its account case. Only then is the account read out of
  * the proof — never from the node's plain-text `account` figures, which are ignored: they are the node's virtual
  * view (the tip's own mergeset applied), one step past the state root the tip's header commits to (docs/state.md),
  * so they may differ from the proven figures. Anything else throws LightProofError: the caller shows an error,
  * never a balance.
  */
 import { decodeAddress } from '../crypto/address.ts';
-import { accountKey, decodeAccount, emptyStoredAccount } from '../state/account-codec.ts';
+import { DecodeError } from '../errors.ts';
+import { emptyStoredAccount } from '../state/account-codec.ts';
+import type { StateNamespaceName, StateRecord } from '../state/namespaces.ts';
 import { proofFromJson } from '../state/proof.ts';
-import { verifyProof } from '../state/proof-verify.ts';
+import { verifyStateRecord } from '../state/proof-verify.ts';
 import { equalBytes, fromHex, toHash0x } from '../util/bytes.ts';
 import { LightProofError } from './errors.ts';
 import type { LightChain } from './light-chain.ts';
@@ -29,6 +33,21 @@ export interface VerifiedAccount {
   readonly exists: boolean;
 }
 
+/** A record of any namespace, read out of a proof checked against a verified header. */
+export interface VerifiedRecord<N extends StateNamespaceName = StateNamespaceName> {
+  readonly namespace: N;
+  /** False: the proof proves the record absent. */
+  readonly exists: boolean;
+  /** The decoded record (null when absent). */
+  readonly record: StateRecord<N> | null;
+  /** The proven value bytes, version byte first (null when absent). */
+  readonly value: Uint8Array | null;
+  /** The verified header the proof was checked against. */
+  readonly blockHash: string;
+  readonly blockHeight: number;
+  readonly stateRoot: string;
+}
+
 interface ProofAnswer {
   readonly state_root: string;
   readonly block_hash: string;
@@ -41,9 +60,19 @@ export function proofHashBytes(hex: unknown, what: string): Uint8Array {
   return fromHex(hex.slice(2));
 }
 
-export function verifyAccountProof(chain: Pick<LightChain, 'get' | 'params'>, address: string, answer: unknown): VerifiedAccount {
+/**
+ * Checks a `get_proof` answer for record `id` (its natural id, e.g. a binary address) of `namespace` against this
+ * client's verified headers. Throws LightProofError: 'header-unknown', 'root-mismatch', 'proof-invalid' (the proof
+ * does not check out for this namespace's key of `id`), 'record-unreadable' (it does, but the value is in a record
+ * version this client does not decode: upgrade it).
+ */
+export function verifyRecordProof<N extends StateNamespaceName>(
+  chain: Pick<LightChain, 'get'>,
+  namespace: N,
+  id: Uint8Array,
+  answer: unknown,
+): VerifiedRecord<N> {
   const a = answer as ProofAnswer;
-  const addressBytes = decodeAddress(address, chain.params.hrp);
   const blockHash = proofHashBytes(a?.block_hash, 'block_hash');
   const stateRoot = proofHashBytes(a?.state_root, 'state_root');
   const block = chain.get(toHash0x(blockHash).slice(2));
@@ -55,14 +84,31 @@ export function verifyAccountProof(chain: Pick<LightChain, 'get' | 'params'>, ad
   }
   let result;
   try {
-    // Our own key derivation: a proof about another key must not answer for this address.
-    result = verifyProof(block.header.stateRoot, accountKey(addressBytes), proofFromJson(a.proof));
+    // Our own key derivation from (namespace, id): a proof about another key must not answer for this record.
+    result = verifyStateRecord({ stateRoot: block.header.stateRoot, namespace, id, proof: proofFromJson(a.proof) });
   } catch (cause) {
+    if (cause instanceof DecodeError) {
+      throw new LightProofError('record-unreadable', `the proven ${namespace} record does not decode here: ${cause.message}`, cause);
+    }
     throw new LightProofError('proof-invalid', `the state proof does not check out: ${(cause as Error).message}`, cause);
   }
-  const account = result.exists ? decodeAccount(result.value) : emptyStoredAccount;
   return {
-    address, balance: account.balance, nonce: account.nonce, energy: account.energy, exists: result.exists,
-    blockHash: toHash0x(block.hash), blockHeight: block.height, stateRoot: toHash0x(stateRoot),
+    namespace,
+    exists: result.exists,
+    record: result.exists ? result.record : null,
+    value: result.exists ? result.value : null,
+    blockHash: toHash0x(block.hash),
+    blockHeight: block.height,
+    stateRoot: toHash0x(stateRoot),
+  };
+}
+
+/** The account case of verifyRecordProof: an address's balance, nonce and energy as the verified header commits them. */
+export function verifyAccountProof(chain: Pick<LightChain, 'get' | 'params'>, address: string, answer: unknown): VerifiedAccount {
+  const verified = verifyRecordProof(chain, 'account', decodeAddress(address, chain.params.hrp), answer);
+  const account = verified.record ?? emptyStoredAccount;
+  return {
+    address, balance: account.balance, nonce: account.nonce, energy: account.energy, exists: verified.exists,
+    blockHash: verified.blockHash, blockHeight: verified.blockHeight, stateRoot: verified.stateRoot,
   };
 }

@@ -15,6 +15,7 @@
  *   const { chain, ledger } = await openLedgerChain({ params, store, clock });
  *   ledger.account(address).balance;                    // virtual state
  *   const { stateRoot, proof } = ledger.proveAccount(address); // against the selected tip's header
+ *   ledger.proveRecord('escrow', escrowId);             // any namespace of src/state/namespaces.ts, same header
  */
 import { openChain, type Chain, type ChainOptions } from '../chain/chain.ts';
 import type { BlockStateInput, ChainStateMachine, ChainStateMachineFactory, PreparedBlockState } from '../chain/state-port.ts';
@@ -31,6 +32,7 @@ import { accountKey, decodeAccount, emptyStoredAccount, encodeAccount, isEmptyAc
 import { settleEnergy } from './energy.ts';
 import { createLedgerReads, ledgerKeys } from './ledger-rows.ts';
 import { ledgerPreviewCacheMax } from './ledger-limits.ts';
+import { stateNamespace, type StateNamespaceName, type StateRecord } from './namespaces.ts';
 import type { StateProof } from './proof.ts';
 import { createStateTrie, type StateTrie } from './trie.ts';
 import {
@@ -54,6 +56,19 @@ export interface AccountProof {
   readonly proof: StateProof;
   /** The account as committed in that header (null: absent), energy as stored (settle it with energy.ts). */
   readonly account: StoredAccount | null;
+}
+
+/** A record of any namespace proven against the selected tip's header (`proveRecord`). */
+export interface RecordProof<N extends StateNamespaceName = StateNamespaceName> {
+  readonly blockHash: BlockId;
+  readonly stateRoot: Uint8Array;
+  readonly namespace: N;
+  /** The record's natural id (namespaces.ts) and its trie key, BLAKE3(tag ‖ id). */
+  readonly id: Uint8Array;
+  readonly key: Uint8Array;
+  readonly proof: StateProof;
+  /** The proven value decoded with the namespace's codec (null: absent). */
+  readonly record: StateRecord<N> | null;
 }
 
 export interface SupplyFigures {
@@ -80,6 +95,8 @@ export interface Ledger extends AccountReader {
   /** The account committed in a block's header state, energy accrued to that block's DAA score. */
   getAccountAt(address: Uint8Array, block: BlockId): Account | undefined;
   proveAccount(address: Uint8Array): AccountProof;
+  /** Proves record `id` of `namespace` (present or absent) against the selected tip's header; StateError 'bad-key' for a wrong-length id. */
+  proveRecord<N extends StateNamespaceName>(namespace: N, id: Uint8Array): RecordProof<N>;
   getTransaction(hash: Uint8Array): TransactionRecord | undefined;
   /** Accepted transactions of an address, newest first; limit ≤ ledgerHistoryLimitMax. */
   getAddressHistory(address: Uint8Array, limit: number, offset: number): HistoryEntry[];
@@ -230,11 +247,16 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
       return publicAccount(readAt(block.header.stateRoot)(address) ?? emptyStoredAccount, block.header.daaScore);
     },
     proveAccount(address) {
+      const { blockHash, stateRoot, key, proof, record } = ledger.proveRecord('account', address);
+      return { blockHash, stateRoot, key, proof, account: record };
+    },
+    proveRecord(name, id) {
       const tip = chain.selectedTip();
-      const key = accountKey(address);
+      const namespace = stateNamespace(name);
+      const key = namespace.key(id);
       const proof = trie.prove(tip.header.stateRoot, key);
-      const account = proof.kind === 'inclusion' ? decodeAccount(proof.value) : null;
-      return { blockHash: tip.id, stateRoot: tip.header.stateRoot.slice(), key, proof, account };
+      const record = proof.kind === 'inclusion' ? namespace.codec.decode(proof.value) : null;
+      return { blockHash: tip.id, stateRoot: tip.header.stateRoot.slice(), namespace: name, id: id.slice(), key, proof, record };
     },
     getTransaction: (hash) => getTransaction(txContext, hash),
     getAddressHistory: (address, limit, offset) => getAddressHistory(txContext, address, limit, offset),

@@ -1,11 +1,14 @@
 /**
- * The light-client side of state proofs: checks a proof for one key against a state root from a verified header.
- * Pure (hashing and byte helpers only), so a browser tab runs it unchanged. It answers what the proof proves or
- * throws StateError ('proof-malformed' or 'proof-invalid'); it never answers from a proof that does not hash to the
- * root. Hashing rules: trie-hash.ts; proof layout: proof.ts and docs/state-trie.md.
+ * The light-client side of state proofs: checks a proof for one key against a state root from a verified header
+ * (`verifyProof`), or for one record of a namespace by its natural id (`verifyStateRecord`: the key derived here,
+ * the proven value decoded with the namespace's codec). Pure (hashing, byte helpers and the namespace
+ * declarations), so a browser tab runs it unchanged. It answers what the proof proves or throws StateError
+ * ('proof-malformed' or 'proof-invalid'); it never answers from a proof that does not hash to the root. Hashing
+ * rules: trie-hash.ts; proof layout: proof.ts and docs/state-trie.md; namespaces: namespaces.ts.
  */
 import { StateError } from './state-errors.ts';
 import { checkProofShape, type StateProof } from './proof.ts';
+import { stateNamespace, type StateNamespaceName, type StateRecord } from './namespaces.ts';
 import {
   defaultStateHash,
   hashInternal,
@@ -73,4 +76,53 @@ export function verifyProof(
     throw invalid(`${proof.kind} proof hashes to root ${toHex(computed)}, expected ${toHex(root)}`, key);
   }
   return proof.kind === 'inclusion' ? { exists: true, value: proof.value.slice() } : { exists: false };
+}
+
+export interface StateRecordProofInput<N extends StateNamespaceName> {
+  /** The state root of a header the caller verified itself. */
+  readonly stateRoot: Uint8Array;
+  readonly namespace: N;
+  /** The record's natural id (an address for `account`; see namespaces.ts): the key is derived here, never taken. */
+  readonly id: Uint8Array;
+  readonly proof: StateProof;
+  /**
+   * What the caller was told the stored value is, when it wants that checked: bytes (the proof must include
+   * exactly them) or null (the proof must prove absence). Left out: the value is read from the proof.
+   */
+  readonly value?: Uint8Array | null;
+  readonly hash?: StateHash;
+}
+
+export type VerifiedStateRecord<N extends StateNamespaceName> =
+  | {
+      readonly exists: true;
+      readonly namespace: N;
+      readonly key: Uint8Array;
+      /** The proven value, version byte first. */
+      readonly value: Uint8Array;
+      readonly record: StateRecord<N>;
+    }
+  | { readonly exists: false; readonly namespace: N; readonly key: Uint8Array };
+
+/**
+ * Checks a namespaced record against a state root: derives the record's key from `namespace` and `id` (so a proof
+ * about another namespace's key, or another id, does not verify), checks the proof (`verifyProof`), compares the
+ * proven value with `value` when given, and decodes a present value with the namespace's codec. Throws StateError
+ * ('bad-key' for an id of the wrong length, 'proof-malformed', 'proof-invalid'), or DecodeError when the proven
+ * value is in a version this code does not read (details.reason 'record-version-unknown' or 'namespace-reserved').
+ */
+export function verifyStateRecord<N extends StateNamespaceName>(input: StateRecordProofInput<N>): VerifiedStateRecord<N> {
+  const namespace = stateNamespace(input.namespace);
+  const key = namespace.key(input.id);
+  const result = verifyProof(input.stateRoot, key, input.proof, input.hash);
+  if (input.value !== undefined) {
+    const claimed = input.value;
+    if (claimed === null ? result.exists : !result.exists || !equalBytes(result.value, claimed)) {
+      const proven = result.exists ? `value ${toHex(result.value)}` : 'absence';
+      const told = claimed === null ? 'absence' : `value ${toHex(claimed)}`;
+      throw invalid(`${input.namespace} record: the proof proves ${proven}, not the claimed ${told}`, key);
+    }
+  }
+  if (!result.exists) return { exists: false, namespace: input.namespace, key };
+  return { exists: true, namespace: input.namespace, key, value: result.value, record: namespace.codec.decode(result.value) };
 }

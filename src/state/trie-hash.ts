@@ -19,7 +19,7 @@ import { blake3 } from '@noble/hashes/blake3.js';
 /** A 32-byte hash function over bytes; BLAKE3 unless a faster backend of the same function is plugged in. */
 export type StateHash = (data: Uint8Array) => Uint8Array;
 
-/** Keys are 32 bytes: callers hash what they key by (e.g. BLAKE3("acct" || address)). */
+/** Keys are 32 bytes: callers hash what they key by (BLAKE3(tag || id), src/state/namespaces.ts). */
 export const stateKeyBytes = 32;
 /** Every node hash, and the root, is 32 bytes. */
 export const stateHashBytes = 32;

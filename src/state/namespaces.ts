@@ -1,0 +1,200 @@
+/**
+ * The namespaces of the state trie (docs/state.md "Namespaces"): one trie, one root in every header, and typed
+ * records under it, each namespace declared here once — its name, its key tag, how a key is derived from the
+ * record's natural id, and the codec of its values. Keys and values follow src/state/state-record.ts:
+ * key = BLAKE3(tag ‖ id), value = version u8 ‖ body.
+ *
+ * | name                  | tag                                  | natural id                                  |
+ * |-----------------------|--------------------------------------|---------------------------------------------|
+ * | `account`             | weft/state/account/v1                | binary address (33 bytes)                   |
+ * | `agent`               | weft/state/agent/v1                  | the agent account's binary address (33)     |
+ * | `escrow`              | weft/state/escrow/v1                 | escrow id (32)                              |
+ * | `contract_code`       | weft/state/contract-code/v1          | BLAKE3 of the code (32)                     |
+ * | `contract_storage`    | weft/state/contract-storage/v1       | contract address (33) ‖ slot (32)           |
+ * | `key_image`           | weft/state/key-image/v1              | compressed key image, a secp256k1 point (33)|
+ * | `confidential_output` | weft/state/confidential-output/v1    | output id (32)                              |
+ *
+ * Only `account` holds records in this version (its key is exactly the one every existing state root was built
+ * with). The others are reserved: their tags and ids are fixed so that proofs of absence about them are already
+ * meaningful, and their codec refuses every value (DecodeError 'namespace-reserved') until the issue that gives
+ * them a record layout lands — nothing stores or invents their data before then. A kind that adds state declares
+ * its namespace here (docs/architecture.md "Adding a transaction kind").
+ *
+ * Pure: light clients derive keys and decode proven values with it (src/state/proof-verify.ts verifyStateRecord).
+ */
+import { addressBytes } from '../crypto/address.ts';
+import { AssertionError, DecodeError, assert } from '../errors.ts';
+import { accountKey, accountKeyTag, accountRecordVersion, decodeAccount, encodeAccount, type StoredAccount } from './account-codec.ts';
+import { StateError } from './state-errors.ts';
+import { recordVersionOf, stateRecordKey, type StateRecordDecodeReason } from './state-record.ts';
+
+/** The record type each namespace's codec reads; `never` for the reserved ones (they hold nothing yet). */
+export interface StateRecordTypes {
+  account: StoredAccount;
+  agent: never;
+  escrow: never;
+  contract_code: never;
+  contract_storage: never;
+  key_image: never;
+  confidential_output: never;
+}
+export type StateNamespaceName = keyof StateRecordTypes;
+export type StateRecord<N extends StateNamespaceName> = StateRecordTypes[N];
+
+/** A namespace's value codec. Every value starts with its version byte; `versions` are those `decode` reads. */
+export interface StateRecordCodec<T> {
+  /** Version bytes this codec decodes; empty for a reserved namespace. */
+  readonly versions: readonly number[];
+  /** The value of a record, version byte first (the newest version). */
+  encode(record: T): Uint8Array;
+  /** Throws DecodeError: an unknown version ('record-version-unknown'), a bad body, a reserved namespace. */
+  decode(value: Uint8Array): T;
+}
+
+export interface StateNamespaceId {
+  /** 'address': the id is a binary address (the RPC takes it as a bech32m `address`); 'bytes': opaque (`id`, 0x-hex). */
+  readonly kind: 'address' | 'bytes';
+  /** Exact length of an id in bytes: fixed per namespace, which with prefix-free tags keeps namespaces apart. */
+  readonly bytes: number;
+  readonly describes: string;
+}
+
+export interface StateNamespace<N extends StateNamespaceName = StateNamespaceName> {
+  readonly name: N;
+  /** ASCII key tag, "weft/state/<name>/v<n>". */
+  readonly tag: string;
+  /** 'active': records are stored; 'reserved': declared, nothing stored until its issue lands. */
+  readonly status: 'active' | 'reserved';
+  readonly id: StateNamespaceId;
+  /** The trie key of the record `id`; StateError 'bad-key' when `id` is not `id.bytes` long. */
+  key(id: Uint8Array): Uint8Array;
+  readonly codec: StateRecordCodec<StateRecord<N>>;
+}
+
+function checkId(name: string, id: StateNamespaceId, bytes: Uint8Array): void {
+  if (bytes.length !== id.bytes) {
+    throw new StateError('bad-key', `${name} id has ${bytes.length} bytes, expected ${id.bytes} (${id.describes})`);
+  }
+}
+
+function declare<N extends StateNamespaceName>(
+  name: N,
+  tag: string,
+  status: StateNamespace['status'],
+  id: StateNamespaceId,
+  codec: StateRecordCodec<StateRecord<N>>,
+  key: (id: Uint8Array) => Uint8Array = (bytes) => stateRecordKey(tag, bytes),
+): StateNamespace<N> {
+  return Object.freeze({
+    name,
+    tag,
+    status,
+    id: Object.freeze(id),
+    key(bytes: Uint8Array): Uint8Array {
+      checkId(name, id, bytes);
+      return key(bytes);
+    },
+    codec: Object.freeze(codec),
+  });
+}
+
+const accountCodec: StateRecordCodec<StoredAccount> = {
+  versions: [accountRecordVersion],
+  encode: encodeAccount,
+  decode: decodeAccount,
+};
+
+/** The codec of a namespace whose records have no layout yet: it refuses every value, and encodes nothing. */
+function reservedCodec(name: string): StateRecordCodec<never> {
+  return {
+    versions: [],
+    encode(): never {
+      throw new AssertionError(`${name} records are reserved: nothing may be stored in that namespace yet`);
+    },
+    decode(value: Uint8Array): never {
+      const version = recordVersionOf(value, name);
+      throw new DecodeError(`${name} record: the namespace is reserved and reads no version yet (got version byte ${version})`, {
+        reason: 'namespace-reserved' satisfies StateRecordDecodeReason,
+        namespace: name,
+        version,
+      });
+    },
+  };
+}
+
+const address = (describes: string): StateNamespaceId => ({ kind: 'address', bytes: addressBytes, describes });
+const opaque = (bytes: number, describes: string): StateNamespaceId => ({ kind: 'bytes', bytes, describes });
+
+/** Every namespace of the state trie, by name. */
+export const stateNamespaces: { readonly [N in StateNamespaceName]: StateNamespace<N> } = Object.freeze({
+  // The account key keeps the function the ledger has always used (account-codec.ts), so no state root moves.
+  account: declare('account', accountKeyTag, 'active', address('the 33-byte binary address'), accountCodec, accountKey),
+  agent: declare(
+    'agent',
+    'weft/state/agent/v1',
+    'reserved',
+    address("the agent account's 33-byte binary address"),
+    reservedCodec('agent'),
+  ),
+  escrow: declare('escrow', 'weft/state/escrow/v1', 'reserved', opaque(32, 'the 32-byte escrow id'), reservedCodec('escrow')),
+  contract_code: declare(
+    'contract_code',
+    'weft/state/contract-code/v1',
+    'reserved',
+    opaque(32, 'the 32-byte BLAKE3 hash of the code'),
+    reservedCodec('contract_code'),
+  ),
+  contract_storage: declare(
+    'contract_storage',
+    'weft/state/contract-storage/v1',
+    'reserved',
+    opaque(addressBytes + 32, "the contract's 33-byte address followed by a 32-byte slot"),
+    reservedCodec('contract_storage'),
+  ),
+  key_image: declare(
+    'key_image',
+    'weft/state/key-image/v1',
+    'reserved',
+    opaque(33, 'the 33-byte compressed key image (a secp256k1 point)'),
+    reservedCodec('key_image'),
+  ),
+  confidential_output: declare(
+    'confidential_output',
+    'weft/state/confidential-output/v1',
+    'reserved',
+    opaque(32, 'the 32-byte output id'),
+    reservedCodec('confidential_output'),
+  ),
+});
+
+/** The namespace names, accounts first. */
+export const stateNamespaceNames: readonly StateNamespaceName[] = Object.freeze(Object.keys(stateNamespaces) as StateNamespaceName[]);
+/** The longest natural id of any namespace (contract storage: address ‖ slot), to bound ids taken from outside. */
+export const stateRecordIdBytesMax = Math.max(...stateNamespaceNames.map((name) => stateNamespaces[name].id.bytes));
+
+// Keys stay apart only while no tag is a prefix of another (ids have fixed lengths per namespace): crash at load,
+// not at a collision, if a declaration ever breaks that.
+for (const a of stateNamespaceNames) {
+  for (const b of stateNamespaceNames) {
+    if (a !== b) assert(!stateNamespaces[b].tag.startsWith(stateNamespaces[a].tag), `state key tag of ${a} is a prefix of ${b}'s`);
+  }
+}
+
+export function isStateNamespaceName(name: unknown): name is StateNamespaceName {
+  return typeof name === 'string' && Object.hasOwn(stateNamespaces, name);
+}
+
+/** The declaration of a namespace by name. */
+export function stateNamespace<N extends StateNamespaceName>(name: N): StateNamespace<N> {
+  return stateNamespaces[name] as StateNamespace<N>;
+}
+
+/** The trie key of record `id` in namespace `name` (StateError 'bad-key' for an id of the wrong length). */
+export function stateKey(name: StateNamespaceName, id: Uint8Array): Uint8Array {
+  return stateNamespaces[name].key(id);
+}
+
+/** Decodes a value stored in namespace `name` (DecodeError: unknown version, bad body, reserved namespace). */
+export function decodeStateRecord<N extends StateNamespaceName>(name: N, value: Uint8Array): StateRecord<N> {
+  return (stateNamespaces[name] as StateNamespace<N>).codec.decode(value);
+}
