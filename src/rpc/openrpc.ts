@@ -1,9 +1,11 @@
 /**
  * The OpenRPC 1.3 document `rpc.discover` returns, generated from the method table: params from each zod schema
- * (z.toJSONSchema, input side so defaults show as optional), results from the table's JSON Schemas.
+ * (z.toJSONSchema, input side so defaults show as optional), results from each method's zod result schema (output
+ * side: what the wire carries, result-schemas.ts `resultJsonSchema`).
  */
 import { z } from 'zod';
 import type { AnyRpcMethod } from './method.ts';
+import { resultJsonSchema } from './result-schemas.ts';
 
 export interface OpenRpcInfo {
   readonly version: string;
@@ -37,7 +39,7 @@ export function buildOpenRpc(methods: readonly AnyRpcMethod[], info: OpenRpcInfo
         summary: m.summary,
         paramStructure: 'either',
         params: paramsOf(m),
-        result: { name: 'result', schema: m.result },
+        result: { name: 'result', schema: resultJsonSchema(m.result) },
         'x-scope': m.scope,
         ...(m.example ? { examples: [{ name: `${m.name} example`, params: Object.entries(m.example.params).map(([name, value]) => ({ name, value })), result: { name: 'result', value: m.example.result } }] } : {}),
       })),

@@ -1,101 +1,245 @@
-/** JSON Schemas of the shared result objects (OpenRPC, OpenAPI and docs/api.md describe them from here). */
+/**
+ * Zod schemas of the shared result objects (docs/api.md "Common shapes", "Typed results"). One schema gives three
+ * things: the type a method's `run` must return (z.input), the type a client gets (z.output: the web's actions in
+ * web/lib/actions/), and the JSON Schema rpc.discover (openrpc.ts) and the REST OpenAPI document show
+ * (`resultJsonSchema`). Results are never parsed on the serving path: the wire answer is what `run` returned;
+ * test/rpc-result-schemas.test.ts parses real answers and every example with these schemas instead.
+ *
+ * Imports zod only (and types), so the browser may import it; the web imports only its types.
+ *
+ * A result may carry fields its schema does not name (a transaction kind registered outside src/ shows its own view
+ * fields, src/kinds `view`); clients ignore what they do not know. The transaction schemas describe the registered
+ * value-transfer kinds, whose views carry every seed field.
+ */
+import { z } from 'zod';
 import type { JsonSchema } from './method.ts';
 
-const hash = { type: 'string', pattern: '^0x[0-9a-f]{64}$' } as const;
-const nullableHash = { type: ['string', 'null'], pattern: '^0x[0-9a-f]{64}$' } as const;
+// --- Leaves -------------------------------------------------------------------------------------------------
 
-export const blockTransactionSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    hash,
-    kind: { type: 'string' },
-    from: { type: 'string' },
-    to: { type: 'string' },
-    amount: { type: 'number' },
-    fee: { type: 'number' },
-    nonce: { type: 'integer' },
-    use_energy: { type: 'boolean' },
-    privacy_level: { type: 'string' },
-  },
-};
+/** 0x + 64 lowercase hex. */
+export const hashResult = z.string().regex(/^0x[0-9a-f]{64}$/);
+/** bech32m with the network prefix. */
+export const addressResult = z.string().describe('bech32m address');
+/** Coins as a JSON number (≤ 8 decimals); its `_exact` companion is exact. */
+export const coinsResult = z.number().describe('coins');
+/** The exact decimal string beside a u64 quantity (docs/api.md "Exact integers"). */
+export const exactResult = z.string().regex(/^\d+(\.\d+)?$/).describe('exact decimal string of the field without _exact');
+/**
+ * A u64 sent as a JSON number: exact below 2^53, rounded past it by a double-based JSON.parse (read the `_exact`
+ * companion). An integer, but not a safe one, so not z.int().
+ */
+export const u64NumberResult = z.number().refine(Number.isInteger, 'an integer').meta({ type: 'integer' });
+/**
+ * A u64 printed as an exact JSON integer of any size (a block's `nonce`, src/rpc/json.ts): a bigint on the server,
+ * a number once a plain JSON.parse read it.
+ */
+export const u64Result = z
+  .custom<bigint | number>((v) => typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v)), 'a u64 integer')
+  .meta({ type: 'integer', description: 'u64, printed exactly (may exceed 2^53)' });
+export const transactionStatusResult = z.enum(['pending', 'confirmed', 'final', 'dropped']);
 
-export const blockSchema: JsonSchema = {
-  type: 'object',
-  required: ['height', 'hash', 'previous_hash', 'timestamp', 'difficulty', 'nonce', 'merkle_root', 'transaction_count', 'size', 'miner', 'gpu_mining'],
-  properties: {
-    height: { type: 'integer' },
-    hash,
-    previous_hash: nullableHash,
-    timestamp: { type: 'integer', description: 'Unix seconds' },
-    difficulty: { type: 'integer' },
-    nonce: { type: 'integer', description: 'u64, printed exactly (may exceed 2^53)' },
-    merkle_root: hash,
-    transaction_count: { type: 'integer' },
-    size: { type: 'integer', description: 'encoded bytes' },
-    miner: { type: 'string' },
-    gpu_mining: { type: 'boolean' },
-    parent_hashes: { type: 'array', items: hash },
-    blue_score: { type: 'integer' },
-    blue_work: { type: 'string' },
-    daa_score: { type: 'integer' },
-    state_root: hash,
-    bits: { type: 'integer' },
-    timestamp_ms: { type: 'integer' },
-    is_chain_block: { type: 'boolean' },
-    confirmations: { type: 'integer' },
-    transactions: { type: 'array', items: blockTransactionSchema },
-  },
-};
+/**
+ * A string from a fixed set that `run` writes as a bare literal (`status: 'accepted'`): TypeScript widens such a
+ * literal to `string` while it infers defineMethod's types, so the type is `string`; the JSON Schema and a parse
+ * still name the set.
+ */
+export function stringOf<const T extends readonly string[]>(values: T) {
+  return z
+    .string()
+    .refine((v) => values.includes(v), `one of ${values.join(', ')}`)
+    .meta({ enum: [...values] });
+}
 
-export const transactionSchema: JsonSchema = {
-  type: 'object',
-  required: ['hash', 'from', 'to', 'amount', 'fee', 'block_height', 'block_hash', 'confirmations', 'timestamp', 'privacy_level', 'energy_used'],
-  properties: {
-    hash,
-    from: { type: 'string' },
-    to: { type: 'string' },
-    amount: { type: 'number' },
-    fee: { type: 'number' },
-    block_height: { type: ['integer', 'null'] },
-    block_hash: nullableHash,
-    confirmations: { type: 'integer' },
-    timestamp: { type: 'integer' },
-    privacy_level: { type: 'string' },
-    energy_used: { type: 'integer' },
-    status: { enum: ['pending', 'confirmed', 'final', 'dropped'] },
-    kind: { type: 'string' },
-    nonce: { type: 'integer' },
-    use_energy: { type: 'boolean' },
-    accepting_block_hash: nullableHash,
-    type: { enum: ['incoming', 'outgoing', 'self'] },
-  },
-};
+/**
+ * A result built by code whose type says only `Record<string, unknown>` (views assembled from kind modules, the
+ * mining port): `run` may return any record (the input side), and what the wire carries is `shape` (the output
+ * side). The compiler cannot check such a producer; test/rpc-result-schemas.test.ts checks its real answers.
+ */
+export function recordResult<T extends z.ZodObject>(shape: T) {
+  return z.record(z.string(), z.unknown()).pipe(shape);
+}
 
-export const balanceSchema: JsonSchema = {
-  type: 'object',
-  required: ['address', 'balance', 'pending_balance', 'energy', 'nonce'],
-  properties: {
-    address: { type: 'string' },
-    balance: { type: 'number' },
-    pending_balance: { type: 'number' },
-    energy: { type: 'integer' },
-    nonce: { type: 'integer' },
-    privacy_view: { enum: ['owner', 'public'] },
-    state_root: hash,
-    block_hash: hash,
-  },
-};
+// --- Transactions and blocks --------------------------------------------------------------------------------
 
-export const historySchema: JsonSchema = {
-  type: 'object',
-  required: ['address', 'total', 'limit', 'offset', 'transactions'],
-  properties: {
-    address: { type: 'string' },
-    total: { type: ['integer', 'null'], description: 'null when the index cannot count' },
-    limit: { type: 'integer' },
-    offset: { type: 'integer' },
-    transactions: { type: 'array', items: transactionSchema },
-  },
-};
+/** A transaction as it sits in a block (src/kinds/json-view.ts `transactionFields`). */
+export const blockTransactionResult = z.object({
+  hash: hashResult,
+  kind: z.string(),
+  from: addressResult,
+  to: addressResult,
+  amount: coinsResult,
+  amount_exact: exactResult,
+  fee: coinsResult,
+  fee_exact: exactResult,
+  nonce: u64NumberResult,
+  nonce_exact: exactResult,
+  use_energy: z.boolean(),
+  privacy_level: z.string(),
+});
 
-export const freeFormObject: JsonSchema = { type: 'object', additionalProperties: true };
+/** docs/api.md "Transaction": the transaction's fields plus where it sits and how settled it is (views.ts). */
+export const transactionResult = blockTransactionResult.extend({
+  block_height: z.int().nullable().describe('height of the carrying block; null while pending'),
+  block_hash: hashResult.nullable(),
+  confirmations: z.int(),
+  timestamp: z.int().describe('Unix seconds: block time, or mempool admission while pending'),
+  energy_used: u64NumberResult,
+  energy_used_exact: exactResult,
+  status: transactionStatusResult,
+  accepting_block_hash: hashResult.nullable(),
+});
+
+/** A history item: a transaction plus its direction for the address asked about. */
+export const historyItemResult = transactionResult.extend({ type: z.enum(['incoming', 'outgoing', 'self']) });
+
+/** docs/api.md "Block". */
+export const blockResult = z.object({
+  height: z.int(),
+  hash: hashResult,
+  previous_hash: hashResult.nullable().describe('the selected parent; null for genesis'),
+  timestamp: z.int().describe('Unix seconds'),
+  difficulty: z.int(),
+  nonce: u64Result,
+  merkle_root: hashResult,
+  transaction_count: z.int(),
+  size: z.int().describe('encoded bytes'),
+  miner: addressResult,
+  gpu_mining: z.boolean(),
+  parent_hashes: z.array(hashResult),
+  blue_score: z.int(),
+  blue_work: z.string().describe('0x-hex'),
+  daa_score: z.int(),
+  state_root: hashResult,
+  bits: z.int(),
+  timestamp_ms: z.int(),
+  is_chain_block: z.boolean(),
+  confirmations: z.int(),
+  transactions: z.array(blockTransactionResult).optional().describe('only with include_transactions'),
+});
+
+// --- Accounts -----------------------------------------------------------------------------------------------
+
+/** docs/api.md "get_balance": the owner view, or the public one with the state root and block it was read at. */
+export const balanceResult = z.object({
+  address: addressResult,
+  balance: coinsResult,
+  balance_exact: exactResult,
+  pending_balance: coinsResult,
+  pending_balance_exact: exactResult,
+  energy: u64NumberResult,
+  energy_exact: exactResult,
+  nonce: u64NumberResult,
+  nonce_exact: exactResult,
+  privacy_view: stringOf(['owner', 'public']),
+  state_root: hashResult.optional().describe('public view only'),
+  block_hash: hashResult.optional().describe('public view only'),
+});
+
+export const historyResult = z.object({
+  address: addressResult,
+  total: z.int().nullable().describe('null when the index cannot count'),
+  limit: z.int(),
+  offset: z.int(),
+  transactions: z.array(recordResult(historyItemResult)),
+});
+
+// --- Mining (src/mining/control.ts, docs/mining.md) ------------------------------------------------------------
+
+/** src/mining/hash-rate.ts `hashRateView`. */
+export const hashRateResult = z.object({
+  hashes_per_second: z.number(),
+  display: z.string(),
+  source: z.enum(['measured', 'estimated']),
+  window_seconds: z.int(),
+});
+
+const blockCountsResult = z.object({ total: z.int(), gpu: z.int(), cpu: z.int() });
+
+export const miningInfoResult = z.object({
+  running: z.boolean(),
+  miner_address: addressResult.nullable(),
+  reward_address: addressResult.nullable().describe('where mining without a miner_address pays; null when the wallet cannot tell (locked)'),
+  threads: z.int(),
+  gpu_mining: z.boolean(),
+  gpu_devices: z.array(z.int()),
+  backends: z.array(
+    z.object({
+      name: z.string(),
+      kind: z.enum(['cpu', 'gpu']),
+      threads: z.int().optional().describe('cpu backends'),
+      device_index: z.int().optional().describe('gpu backends'),
+      adapter: z.string().optional().describe('gpu backends'),
+      hashes: z.number(),
+      blocks_submitted: z.int(),
+      hash_rate: hashRateResult,
+    }),
+  ),
+  hash_rate: z.string(),
+  local_hash_rate: hashRateResult,
+  network_hash_rate: hashRateResult,
+  difficulty: z.int(),
+  height: z.int(),
+  blocks_found: blockCountsResult,
+  template_age_ms: z.number().nullable(),
+  started_at: z.int().nullable().describe('Unix seconds'),
+});
+
+export const stopMiningResult = miningInfoResult.extend({ stopped: z.boolean() });
+
+export const miningStatsResult = z.object({
+  period: z.enum(['1h', '24h', '7d', '30d']),
+  from: z.int().describe('Unix seconds'),
+  to: z.int().describe('Unix seconds'),
+  blocks: blockCountsResult,
+  blocks_found: blockCountsResult,
+  gpu_mining_ratio: z.number(),
+  active_miners: z.int(),
+  average_block_time_seconds: z.number().nullable(),
+  difficulty: z.object({ current: z.int(), average: z.int().nullable(), min: z.int().nullable(), max: z.int().nullable() }),
+  network_hash_rate: hashRateResult,
+  local_hash_rate: hashRateResult,
+  hash_rate_split: z.object({ gpu: hashRateResult, cpu: hashRateResult }),
+  rewards: z.object({ total: coinsResult.nullable(), blocks: z.int(), source: z.string() }),
+  miner_addresses: z.array(addressResult),
+  hash_rate_series: z.array(
+    z.object({
+      timestamp: z.int(),
+      blocks: z.int(),
+      gpu_blocks: z.int(),
+      found: z.int(),
+      network_hashes_per_second: z.number(),
+      local_hashes_per_second: z.number(),
+    }),
+  ),
+});
+
+// --- JSON Schema ----------------------------------------------------------------------------------------------
+
+/**
+ * The JSON Schema of a result, for OpenRPC and OpenAPI: the output side (what the wire carries), without the
+ * safe-integer bounds z.int() adds and without `additionalProperties: false` (results may carry more fields, see
+ * above).
+ */
+export function resultJsonSchema(schema: z.ZodType): JsonSchema {
+  const json: Record<string, unknown> = z.toJSONSchema(schema, {
+    io: 'output',
+    unrepresentable: 'any',
+    override: ({ jsonSchema }) => {
+      const j = jsonSchema as Record<string, unknown>;
+      if (j.additionalProperties === false) delete j.additionalProperties;
+      if (j.readOnly === true) delete j.readOnly;
+      if (j.type === 'integer' && j.minimum === Number.MIN_SAFE_INTEGER && j.maximum === Number.MAX_SAFE_INTEGER) {
+        delete j.minimum;
+        delete j.maximum;
+      }
+    },
+  });
+  delete json.$schema;
+  return json;
+}
+
+// The REST OpenAPI document (server/http/openapi.ts) describes its bodies with these.
+export const blockSchema: JsonSchema = resultJsonSchema(blockResult);
+export const transactionSchema: JsonSchema = resultJsonSchema(transactionResult);
+export const balanceSchema: JsonSchema = resultJsonSchema(balanceResult);
+export const historySchema: JsonSchema = resultJsonSchema(historyResult);

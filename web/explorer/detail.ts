@@ -7,7 +7,10 @@
 import type { LightNode } from '../light/light-node.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { fetchVerifiedTransaction } from '../light/verified-transaction.ts';
-import { httpRpc, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
+import { getBlock } from '../lib/actions/get-block.ts';
+import { getTransaction } from '../lib/actions/get-transaction.ts';
+import { getTransactionHistory } from '../lib/actions/get-transaction-history.ts';
+import { createHttpClient, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
 
 interface DetailContext {
   readonly client: NodeClient;
@@ -53,7 +56,7 @@ export async function renderDetail(hash: string, ctx: DetailContext): Promise<vo
     if (kind === 'block' || kind === 'hash') {
       const params = /^\d+$/.test(arg) ? { height: Number(arg) } : { hash: arg };
       try {
-        const block = await ctx.client.call<Record<string, unknown> & { transactions?: { hash: string }[] }>('get_block', params);
+        const block = await getBlock(ctx.client, params);
         ctx.title.textContent = `Block ${String(block.height)}`;
         const verified = ctx.light.chain.has(String(block.hash).slice(2));
         const txs = (block.transactions ?? []).map((t) => `<li><a class="mono" href="#/tx/${t.hash}">${t.hash}</a></li>`).join('');
@@ -64,7 +67,7 @@ export async function renderDetail(hash: string, ctx: DetailContext): Promise<vo
       }
     }
     if (kind === 'tx' || kind === 'hash') {
-      const tx = await ctx.client.call<Record<string, unknown>>('get_transaction', { hash: arg });
+      const tx = await getTransaction(ctx.client, { hash: arg });
       ctx.title.textContent = 'Transaction';
       let inclusion = '<p class="muted" id="inclusion">pending: in no block yet</p>';
       if (tx.status === 'confirmed' || tx.status === 'final') {
@@ -84,7 +87,7 @@ export async function renderDetail(hash: string, ctx: DetailContext): Promise<vo
     let history = '';
     try {
       const apiKey = localStorage.getItem('weft-api-key') ?? undefined;
-      const h = await httpRpc<{ transactions: Record<string, unknown>[] }>(ctx.urls.httpUrl, 'get_transaction_history', { address: arg, limit: 20 }, apiKey ? { apiKey } : {});
+      const h = await getTransactionHistory(createHttpClient(ctx.urls.httpUrl, apiKey ? { apiKey } : {}), { address: arg, limit: 20 });
       history = h.transactions.map((t) => `<li><a class="mono" href="#/tx/${String(t.hash)}">${String(t.hash)}</a> ${String(t.type)} ${String(t.amount)}</li>`).join('') || '<li class="muted">no transactions</li>';
     } catch (error) {
       history = `<li class="muted">history needs the read_balance scope: ${escapeHtml((error as Error).message)}</li>`;

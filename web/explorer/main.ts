@@ -5,6 +5,10 @@
  * `window.weftLight` exposes the light node's status for tests and the benchmark.
  */
 import { renderLineChart, pushBounded, formatRate } from '../lib/chart.ts';
+import { getBlock } from '../lib/actions/get-block.ts';
+import { getInfo } from '../lib/actions/get-info.ts';
+import { getLatestBlock } from '../lib/actions/get-latest-block.ts';
+import { getMiningStats } from '../lib/actions/get-mining-stats.ts';
 import { createNodeClient, discoverNodeUrls, restGet, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
 import { startLightNode, type LightNode, type LightNodeStatus } from '../light/light-node.ts';
 import { renderDag, type DagBlock } from './dag-view.ts';
@@ -71,7 +75,7 @@ function showStats(stats: Stats): void {
 }
 
 async function loadHashRate(client: NodeClient): Promise<void> {
-  const stats = await client.call<{ hash_rate_series: { network_hashes_per_second: number }[] }>('get_mining_stats', { period: '1h' });
+  const stats = await getMiningStats(client, { period: '1h' });
   series.hash = stats.hash_rate_series.map((p) => p.network_hashes_per_second).slice(-chartPointsMax);
   renderLineChart($<SVGSVGElement>('#c-hash'), series.hash);
   setText('#c-hash-v', series.hash.length ? formatRate(series.hash.at(-1)!) : '');
@@ -95,7 +99,7 @@ async function main(): Promise<void> {
   const urls = await discoverNodeUrls(location);
   window.weftUrls = urls;
   const client = createNodeClient(urls.wsUrl);
-  const info = await client.call<{ network_id: string; block_height: number }>('get_info');
+  const info = await getInfo(client);
   setText('#node-height', String(info.block_height));
   light = await startLightNode({ network: info.network_id, p2pUrl: urls.p2pUrl });
   const node = light;
@@ -103,9 +107,9 @@ async function main(): Promise<void> {
   node.onStatus(showLight);
   $('#light-retry').addEventListener('click', () => node.retry());
 
-  const latest = await client.call<BlockView>('get_latest_block', { include_transactions: true });
+  const latest = await getLatestBlock(client, { include_transactions: true });
   addBlock(latest);
-  for (let h = latest.height - 1; h >= Math.max(0, latest.height - listRowsMax); h--) addBlock(await client.call<BlockView>('get_block', { height: h }));
+  for (let h = latest.height - 1; h >= Math.max(0, latest.height - listRowsMax); h--) addBlock(await getBlock(client, { height: h }));
   await client.subscribe<BlockView>('new_blocks', addBlock);
   showStats(await restGet<Stats>(urls.httpUrl, '/stats'));
   await client.subscribe<Stats>('network_stats', (s) => { showStats(s); void loadHashRate(client).catch(() => undefined); });

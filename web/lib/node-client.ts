@@ -4,10 +4,14 @@
  * browser WebSocket cannot set headers), and REST GETs. The wallet pages and the widget import it: keep this API
  * stable (docs/web.md "Node client").
  *
+ * Both transports are an `RpcClient`: one untyped `request(method, params)`. Pages never call it with a method name
+ * themselves; they call the typed actions of web/lib/actions/ (viem's shape: `getBalance(client, params)`), whose
+ * params and result types come from the method's zod schemas in src/rpc/methods/ (docs/api.md "Typed results").
+ *
  * Numbers: the node prints u64 fields (a block's `nonce`) as exact JSON integers; `JSON.parse` rounds them. The
  * pages only display such fields, so plain JSON is used; headers are verified from their binary encodings instead.
  */
-import { WeftError } from '../../src/errors.ts';
+import { kindOfRpcCode, WeftError } from '../../src/errors.ts';
 
 /** Calls that get no answer within this time fail (a node that went away without closing the socket). */
 export const rpcCallTimeoutMs = 30_000;
@@ -20,7 +24,7 @@ export class RpcCallError extends WeftError {
   readonly data: unknown;
   readonly method: string;
   constructor(method: string, code: number, message: string, data: unknown) {
-    super(code, `${method}: ${message}`, { details: data });
+    super(kindOfRpcCode(code), `${method}: ${message}`, { details: data });
     this.data = data;
     this.method = method;
   }
@@ -65,9 +69,16 @@ export async function discoverNodeUrls(location: { search: string; origin: strin
 
 export type ConnectionState = 'connecting' | 'open' | 'closed';
 
-export interface NodeClient {
-  /** One JSON-RPC call over the WebSocket; rejects with RpcCallError for an error object. */
-  call<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+/**
+ * What the actions of web/lib/actions/ run on: one JSON-RPC request, answered with the node's `result` (untyped here:
+ * the action gives it its method's type) or rejected with RpcCallError for an error object.
+ */
+export interface RpcClient {
+  request(method: string, params?: Record<string, unknown>): Promise<unknown>;
+}
+
+/** The WebSocket client: requests, plus subscriptions and the connection's state. */
+export interface NodeClient extends RpcClient {
   /**
    * Subscribes to a topic (docs/api.md "WebSocket"); `extra` carries e.g. `{address}` for address_transactions.
    * Resubscribes after a reconnect. Resolves with the function that unsubscribes.
@@ -180,9 +191,9 @@ export function createNodeClient(wsUrl: string): NodeClient {
   connect();
 
   return {
-    async call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+    async request(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
       await opened;
-      return (await send(method, params, nextId++)) as T;
+      return send(method, params, nextId++);
     },
     async subscribe<T>(topic: string, onEvent: (event: T) => void, extra: Record<string, unknown> = {}) {
       const sub: Subscription = { topic, extra, onEvent: onEvent as (e: unknown) => void, serverId: -1 };
@@ -208,14 +219,21 @@ export function createNodeClient(wsUrl: string): NodeClient {
   };
 }
 
-/** One JSON-RPC call over HTTP (`POST /api/v1/rpc`), with an API key when the method needs a scope. */
-export async function httpRpc<T = unknown>(httpUrl: string, method: string, params: Record<string, unknown> = {}, options: { apiKey?: string } = {}): Promise<T> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (options.apiKey) headers['x-api-key'] = options.apiKey;
-  const response = await fetch(`${httpUrl}/api/v1/rpc`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }) });
-  const reply = (await response.json()) as RpcReply;
-  if (reply.error) throw new RpcCallError(method, reply.error.code, reply.error.message, reply.error.data);
-  return reply.result as T;
+/**
+ * JSON-RPC over HTTP (`POST /api/v1/rpc`), with an API key for methods that need a scope: an RpcClient for the
+ * actions, e.g. `submitBlock(createHttpClient(httpUrl, { apiKey }), { block })`.
+ */
+export function createHttpClient(httpUrl: string, options: { apiKey?: string } = {}): RpcClient {
+  return {
+    async request(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (options.apiKey) headers['x-api-key'] = options.apiKey;
+      const response = await fetch(`${httpUrl}/api/v1/rpc`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }) });
+      const reply = (await response.json()) as RpcReply;
+      if (reply.error) throw new RpcCallError(method, reply.error.code, reply.error.message, reply.error.data);
+      return reply.result;
+    },
+  };
 }
 
 /** A REST GET under `/api/v1` (docs/api.md "REST"); error bodies become RpcCallError. */

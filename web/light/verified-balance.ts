@@ -1,7 +1,9 @@
 /**
  * A balance the tab has verified itself: `get_proof` from the node, checked against a header the tab's light
- * node verified (src/light/verify-account.ts). The explorer, the wallet page and the widget call this; a proof that
- * fails resolves to `{ ok: false, error }` — callers show the error, never a balance.
+ * node verified (src/light/verify-account.ts `verifyAccountProof`, the account case of `verifyRecordProof`: the
+ * record's key derived here and the proof checked with `verifyStateRecord`, src/state/proof-verify.ts). The
+ * explorer, the wallet page and the widget call this; a proof that fails resolves to `{ ok: false, error }` —
+ * callers show the error, never a balance.
  *
  *   const result = await fetchVerifiedBalance(lightNode.chain, client, 'rweft1…');
  *   if (result.ok) show(formatUnits(result.account.balance)); else showError(result.error.message);
@@ -9,14 +11,15 @@
 import { formatUnits } from '../../src/crypto/amount.ts';
 import type { LightChain } from '../../src/light/light-chain.ts';
 import { verifyAccountProof, type VerifiedAccount } from '../../src/light/verify-account.ts';
-import type { NodeClient } from '../lib/node-client.ts';
+import { getProof } from '../lib/actions/get-proof.ts';
+import type { RpcClient } from '../lib/node-client.ts';
 import { checkWhenHeaderKnown } from './proof-wait.ts';
 
 export type VerifiedBalance =
   | { readonly ok: true; readonly account: VerifiedAccount; readonly display: string }
   | { readonly ok: false; readonly error: { readonly reason: string; readonly message: string } };
 
-export async function fetchVerifiedBalance(chain: LightChain, client: Pick<NodeClient, 'call'>, address: string): Promise<VerifiedBalance> {
-  const outcome = await checkWhenHeaderKnown(async () => verifyAccountProof(chain, address, await client.call('get_proof', { address })));
+export async function fetchVerifiedBalance(chain: LightChain, client: RpcClient, address: string): Promise<VerifiedBalance> {
+  const outcome = await checkWhenHeaderKnown(async () => verifyAccountProof(chain, address, await getProof(client, { address })));
   return outcome.ok ? { ok: true, account: outcome.value, display: formatUnits(outcome.value.balance) } : outcome;
 }

@@ -5,14 +5,15 @@
  */
 import type { LightChain } from '../../src/light/light-chain.ts';
 import { verifyTransactionProof, type VerifiedTransaction } from '../../src/light/verify-transaction.ts';
-import type { NodeClient } from '../lib/node-client.ts';
+import { getTransactionProof } from '../lib/actions/get-transaction-proof.ts';
+import type { RpcClient } from '../lib/node-client.ts';
 import { checkWhenHeaderKnown } from './proof-wait.ts';
 
 export type VerifiedInclusion =
   | { readonly ok: true; readonly transaction: VerifiedTransaction }
   | { readonly ok: false; readonly error: { readonly reason: string; readonly message: string } };
 
-export async function fetchVerifiedTransaction(chain: LightChain, client: Pick<NodeClient, 'call'>, hash: string): Promise<VerifiedInclusion> {
-  const outcome = await checkWhenHeaderKnown(async () => verifyTransactionProof(chain, hash, await client.call('get_transaction_proof', { hash })));
+export async function fetchVerifiedTransaction(chain: LightChain, client: RpcClient, hash: string): Promise<VerifiedInclusion> {
+  const outcome = await checkWhenHeaderKnown(async () => verifyTransactionProof(chain, hash, await getTransactionProof(client, { hash })));
   return outcome.ok ? { ok: true, transaction: outcome.value } : outcome;
 }

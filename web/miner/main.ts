@@ -9,7 +9,9 @@ import { decodeBlock, encodeBlock } from '../../src/codec/block.ts';
 import { bytesToBigIntBE, fromHex, toHash0x, toHex } from '../../src/util/bytes.ts';
 import { blockHash } from '../../src/consensus/pow.ts';
 import { formatRate, pushBounded, renderLineChart } from '../lib/chart.ts';
-import { createNodeClient, discoverNodeUrls, httpRpc, type NodeUrls } from '../lib/node-client.ts';
+import { getBlockTemplate } from '../lib/actions/get-block-template.ts';
+import { submitBlock } from '../lib/actions/submit-block.ts';
+import { createHttpClient, createNodeClient, discoverNodeUrls, type NodeUrls } from '../lib/node-client.ts';
 import { openWasmBackend, openWebGpuBackend, type TabBackend } from './search-backends.ts';
 
 const templateRefreshMs = 5_000;
@@ -40,12 +42,13 @@ function blockBytes(template: Template, nonce: bigint): Uint8Array {
 }
 
 async function mineLoop(urls: NodeUrls, apiKey: string, address: string): Promise<void> {
+  const node = createHttpClient(urls.httpUrl, { apiKey });
   let template: Template | undefined;
   let fetchedAt = 0;
   let nonce = bytesToBigIntBE(crypto.getRandomValues(new Uint8Array(6)));
   while (counters.running && backend) {
     if (!template || stale || performance.now() - fetchedAt > templateRefreshMs) {
-      template = await httpRpc<Template>(urls.httpUrl, 'get_block_template', { miner_address: address, gpu_mining: backend.gpu }, { apiKey });
+      template = await getBlockTemplate(node, { miner_address: address, gpu_mining: backend.gpu });
       fetchedAt = performance.now();
       stale = false;
       $('#m-difficulty').textContent = String(template.difficulty);
@@ -63,7 +66,7 @@ async function mineLoop(urls: NodeUrls, apiKey: string, address: string): Promis
     row.innerHTML = `<td>${template.height}</td><td class="mono"><a href="./index.html#/block/${hash}">${hash}</a></td><td>submitting</td>`;
     $('#found tbody').prepend(row);
     try {
-      const answer = await httpRpc<{ status: string }>(urls.httpUrl, 'submit_block', { block: `0x${toHex(bytes)}` }, { apiKey });
+      const answer = await submitBlock(node, { block: `0x${toHex(bytes)}` });
       row.lastElementChild!.textContent = answer.status;
       if (answer.status === 'accepted') counters.accepted++;
     } catch (error) {

@@ -12,6 +12,7 @@ import { kindOf } from '../../src/kinds/registry.ts';
 import type { LightChain } from '../../src/light/light-chain.ts';
 import { fetchVerifiedTransaction } from '../light/verified-transaction.ts';
 import type { HistoryRow, WalletDb } from './wallet-db.ts';
+import { getTransaction } from '../lib/actions/get-transaction.ts';
 import type { NodeClient } from '../lib/node-client.ts';
 import { walletPendingChecksMax } from './wallet-web-limits.ts';
 
@@ -72,7 +73,7 @@ export async function refreshHistory(link: NodeClient, chain: LightChain, db: Wa
     try {
       let next = row;
       if (row.status !== 'final') {
-        const tx = await link.call<{ status: string }>('get_transaction', { hash: row.hash });
+        const tx = await getTransaction(link, { hash: row.hash });
         next = { ...row, status: tx.status };
       }
       if (inBlock(next.status) && next.proof !== 'verified') next = await proveRow(link, chain, next);

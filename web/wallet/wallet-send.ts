@@ -12,6 +12,7 @@ import { toHash0x, toHex } from '../../src/util/bytes.ts';
 import type { LightChain } from '../../src/light/light-chain.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { browserRandomBytes } from './wallet-keys.ts';
+import { sendRawTransaction } from '../lib/actions/send-raw-transaction.ts';
 import type { NodeClient } from '../lib/node-client.ts';
 
 export interface SendRequest {
@@ -50,7 +51,7 @@ export async function sendFromTab(
   const memo = request.memo ? new TextEncoder().encode(request.memo) : undefined;
   const nonce = balance.account.nonce + BigInt(pendingOwn);
   const built = buildTransfer(wallet, { from, to, amount, fee, nonce, ...(memo ? { memo } : {}) }, browserRandomBytes);
-  const answer = await link.call<{ hash: string; status: string }>('send_raw_transaction', { transaction: `0x${toHex(built.bytes)}` });
+  const answer = await sendRawTransaction(link, { transaction: `0x${toHex(built.bytes)}` });
   if (answer.hash !== toHash0x(built.hash)) throw new Error(`node answered hash ${answer.hash}, the tab computed ${toHash0x(built.hash)}`);
   return answer;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { encodeAddress } from '../../crypto/address.ts';
 import { toHex } from '../../util/bytes.ts';
 import { defineMethod, need } from '../method.ts';
+import { addressResult } from '../result-schemas.ts';
 
 export const createAddress = defineMethod({
   name: 'create_address',
@@ -12,17 +13,13 @@ export const createAddress = defineMethod({
     privacy_level: z.enum(['low', 'medium', 'high']).default('medium'),
   }),
   scope: 'send_transactions',
-  result: {
-    type: 'object',
-    required: ['address', 'wallet_name', 'address_type', 'privacy_level'],
-    properties: {
-      address: { type: 'string' },
-      public_key: { type: ['string', 'null'] },
-      wallet_name: { type: 'string' },
-      address_type: { type: 'string' },
-      privacy_level: { type: 'string' },
-    },
-  },
+  result: z.object({
+    address: addressResult,
+    public_key: z.string().nullable(),
+    wallet_name: z.string(),
+    address_type: z.enum(['standard', 'stealth', 'multisig']),
+    privacy_level: z.string(),
+  }),
   async run(params, ctx) {
     const wallet = need(ctx, 'wallet', 'create_address');
     const created = await wallet.createAddress({ walletName: params.wallet_name, addressType: params.address_type, privacyLevel: params.privacy_level });

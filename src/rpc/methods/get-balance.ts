@@ -5,7 +5,7 @@ import { kindOf } from '../../kinds/registry.ts';
 import { equalBytes, toHash0x } from '../../util/bytes.ts';
 import { PrivacyError } from '../errors.ts';
 import { defineMethod, need, type RpcCallContext } from '../method.ts';
-import { balanceSchema } from '../result-schemas.ts';
+import { balanceResult } from '../result-schemas.ts';
 import { addressSchema, parseAddress } from '../schemas.ts';
 
 /** Balance after the address's pending mempool transactions: what it receives added, what it spends (src/kinds/ `spend`) taken. */
@@ -42,9 +42,10 @@ export const getBalance = defineMethod({
     include_pending: z.boolean().default(true),
     privacy_view: z.enum(['owner', 'public', 'encrypted']).optional(),
   }),
-  // Public, except the owner view asked for by name (src/auth/scopes.ts requiredScope).
+  // Public, except the owner view asked for by name.
   scope: 'public',
-  result: balanceSchema,
+  scopeOf: (params) => (params.privacy_view === 'owner' ? 'read_balance' : 'public'),
+  result: balanceResult,
   run(params, ctx) {
     const address = parseAddress(ctx, params.address);
     const ledger = need(ctx, 'ledger', 'get_balance');

@@ -7,7 +7,7 @@ export const getBlockHeight = defineMethod({
   summary: 'Height of the selected tip.',
   params: z.strictObject({}),
   scope: 'public',
-  result: { type: 'object', required: ['height'], properties: { height: { type: 'integer' } } },
+  result: z.object({ height: z.int() }),
   example: { params: {}, result: { height: 1234 } },
   run(_params, ctx) {
     return { height: ctx.services.chain.selectedTip().height };

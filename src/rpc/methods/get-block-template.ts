@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { encodeHeader } from '../../codec/header.ts';
 import { toHash0x, toHex } from '../../util/bytes.ts';
 import { defineMethod, need } from '../method.ts';
+import { hashResult } from '../result-schemas.ts';
 import { addressSchema, parseAddress } from '../schemas.ts';
 import { difficultyFromTarget } from '../../consensus/pow.ts';
 
@@ -15,23 +16,19 @@ export const getBlockTemplate = defineMethod({
   summary: 'A block template paying miner_address: header bytes (nonce 0), pre-PoW hash, target and transactions.',
   params: z.strictObject({ miner_address: addressSchema, gpu_mining: z.boolean().default(false) }),
   scope: 'mine_blocks',
-  result: {
-    type: 'object',
-    required: ['header', 'pre_pow_hash', 'target', 'bits', 'transactions'],
-    properties: {
-      header: { type: 'string', description: 'encoded header, 0x-hex, nonce 0' },
-      pre_pow_hash: { type: 'string' },
-      target: { type: 'string' },
-      bits: { type: 'integer' },
-      difficulty: { type: 'integer' },
-      height: { type: 'integer' },
-      blue_score: { type: 'integer' },
-      daa_score: { type: 'integer' },
-      timestamp_ms: { type: 'integer' },
-      parent_hashes: { type: 'array', items: { type: 'string' } },
-      transactions: { type: 'array', items: { type: 'string' } },
-    },
-  },
+  result: z.object({
+    header: z.string().describe('encoded header, 0x-hex, nonce 0'),
+    pre_pow_hash: hashResult,
+    target: z.string().describe('0x-hex, 32 bytes'),
+    bits: z.int(),
+    difficulty: z.int(),
+    height: z.int(),
+    blue_score: z.int(),
+    daa_score: z.int(),
+    timestamp_ms: z.int(),
+    parent_hashes: z.array(hashResult),
+    transactions: z.array(z.string()).describe('0x-hex each'),
+  }),
   run(params, ctx) {
     const templates = need(ctx, 'templates', 'get_block_template');
     const miner = parseAddress(ctx, params.miner_address);

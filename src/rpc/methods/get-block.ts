@@ -4,7 +4,7 @@ import { toHex } from '../../util/bytes.ts';
 import { BlockNotFoundError, InvalidParamsError } from '../errors.ts';
 import { defineMethod, type RpcCallContext } from '../method.ts';
 import type { ChainView } from '../ports.ts';
-import { blockSchema } from '../result-schemas.ts';
+import { blockResult, recordResult } from '../result-schemas.ts';
 import { hashSchema, heightSchema, parseHash } from '../schemas.ts';
 import { blockJson } from '../views.ts';
 
@@ -40,7 +40,7 @@ export const getBlock = defineMethod({
     include_transactions: z.boolean().default(true),
   }),
   scope: 'public',
-  result: blockSchema,
+  result: recordResult(blockResult),
   run(params, ctx) {
     if ((params.height === undefined) === (params.hash === undefined)) {
       throw new InvalidParamsError('give exactly one of height or hash', [{ path: 'height|hash', message: 'exactly one is required' }]);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { toHash0x } from '../../util/bytes.ts';
 import { defineMethod } from '../method.ts';
+import { hashResult } from '../result-schemas.ts';
 
 /** The selected tip's position: height plus the DAG's own measures (Kaspa users count blue and DAA scores). */
 export const getHeight = defineMethod({
@@ -8,17 +9,7 @@ export const getHeight = defineMethod({
   summary: 'Selected-chain height with the tip hash, blue score, DAA score and the number of blocks in the DAG.',
   params: z.strictObject({}),
   scope: 'public',
-  result: {
-    type: 'object',
-    required: ['height', 'hash', 'blue_score', 'daa_score', 'blocks'],
-    properties: {
-      height: { type: 'integer' },
-      hash: { type: 'string' },
-      blue_score: { type: 'integer' },
-      daa_score: { type: 'integer' },
-      blocks: { type: 'integer' },
-    },
-  },
+  result: z.object({ height: z.int(), hash: hashResult, blue_score: z.int(), daa_score: z.int(), blocks: z.int() }),
   run(_params, ctx) {
     const { chain } = ctx.services;
     const tip = chain.selectedTip();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { toHash0x } from '../../util/bytes.ts';
 import { networkStats } from '../chain-stats.ts';
 import { defineMethod } from '../method.ts';
+import { hashResult } from '../result-schemas.ts';
 import { secondsOf } from '../views.ts';
 
 /** A node summary in the spirit of Bitcoin Core's getblockchaininfo + getnetworkinfo and Kaspa's getInfo. */
@@ -10,28 +11,25 @@ export const getInfo = defineMethod({
   summary: 'Node summary: version, network, DAG size and tips, selected tip, sync state, peers, mempool size, uptime.',
   params: z.strictObject({}),
   scope: 'public',
-  result: {
-    type: 'object',
-    properties: {
-      version: { type: 'string' },
-      network_id: { type: 'string' },
-      chain_id: { type: 'integer' },
-      address_prefix: { type: 'string' },
-      block_height: { type: 'integer' },
-      blocks: { type: 'integer' },
-      tips: { type: 'integer' },
-      orphans: { type: 'integer' },
-      selected_tip: { type: 'string' },
-      blue_score: { type: 'integer' },
-      daa_score: { type: 'integer' },
-      difficulty: { type: 'integer' },
-      synced: { type: 'boolean' },
-      peer_count: { type: 'integer' },
-      mempool_size: { type: ['integer', 'null'] },
-      uptime_seconds: { type: 'integer' },
-      time: { type: 'integer' },
-    },
-  },
+  result: z.object({
+    version: z.string(),
+    network_id: z.string(),
+    chain_id: z.int(),
+    address_prefix: z.string(),
+    block_height: z.int(),
+    blocks: z.int(),
+    tips: z.int(),
+    orphans: z.int(),
+    selected_tip: hashResult,
+    blue_score: z.int(),
+    daa_score: z.int(),
+    difficulty: z.int(),
+    synced: z.boolean(),
+    peer_count: z.int(),
+    mempool_size: z.int().nullable().describe('null without a mempool'),
+    uptime_seconds: z.int(),
+    time: z.int().describe('Unix seconds'),
+  }),
   run(_params, ctx) {
     const { chain, node, peers, mempool } = ctx.services;
     const tip = chain.selectedTip();

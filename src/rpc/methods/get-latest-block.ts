@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMethod } from '../method.ts';
-import { blockSchema } from '../result-schemas.ts';
+import { blockResult, recordResult } from '../result-schemas.ts';
 import { renderBlock } from './get-block.ts';
 
 export const getLatestBlock = defineMethod({
@@ -8,7 +8,7 @@ export const getLatestBlock = defineMethod({
   summary: 'The selected tip, with its transactions unless include_transactions is false.',
   params: z.strictObject({ include_transactions: z.boolean().default(true) }),
   scope: 'public',
-  result: blockSchema,
+  result: recordResult(blockResult),
   run(params, ctx) {
     const { chain } = ctx.services;
     return renderBlock(chain, chain.selectedTip(), params.include_transactions);

@@ -8,7 +8,20 @@ export const getPeers = defineMethod({
   summary: 'Connected peers: id, address, direction, transport, connection time, height and ban score.',
   params: z.strictObject({}),
   scope: 'public',
-  result: { type: 'object', required: ['peers', 'count'], properties: { count: { type: 'integer' }, peers: { type: 'array', items: { type: 'object' } } } },
+  result: z.object({
+    count: z.int(),
+    peers: z.array(
+      z.object({
+        id: z.string(),
+        address: z.string(),
+        direction: z.enum(['inbound', 'outbound']),
+        transport: z.enum(['tcp', 'websocket']),
+        connected_since: z.int().describe('Unix seconds'),
+        height: z.int(),
+        ban_score: z.number(),
+      }),
+    ),
+  }),
   run(_params, ctx) {
     const peers = need(ctx, 'peers', 'get_peers').peers();
     return {

@@ -3,7 +3,7 @@ import { addressTouches } from '../../kinds/parties.ts';
 import { equalBytes } from '../../util/bytes.ts';
 import { defineMethod, need } from '../method.ts';
 import type { TransactionRecord } from '../ports.ts';
-import { historySchema } from '../result-schemas.ts';
+import { historyResult } from '../result-schemas.ts';
 import { addressSchema, limitSchema, offsetSchema, parseAddress } from '../schemas.ts';
 import { transactionJson } from '../views.ts';
 import type { ChainView } from '../ports.ts';
@@ -33,7 +33,7 @@ export const getTransactionHistory = defineMethod({
     include_pending: z.boolean().default(false),
   }),
   scope: 'public',
-  result: historySchema,
+  result: historyResult,
   run(params, ctx) {
     const address = parseAddress(ctx, params.address);
     const ledger = need(ctx, 'ledger', 'get_transaction_history');

@@ -4,6 +4,7 @@ import { blake3 } from '../../crypto/blake3.ts';
 import { equalBytes, toHash0x, toHex } from '../../util/bytes.ts';
 import { BlockNotFoundError, TransactionNotFoundError, TransactionPendingError } from '../errors.ts';
 import { defineMethod, need } from '../method.ts';
+import { hashResult, transactionStatusResult } from '../result-schemas.ts';
 import { hashSchema, parseHash } from '../schemas.ts';
 
 /**
@@ -16,20 +17,16 @@ export const getTransactionProof = defineMethod({
   summary: 'A transaction in a block: its bytes and the Merkle path to the header\'s tx root, for light clients.',
   params: z.strictObject({ hash: hashSchema }),
   scope: 'public',
-  result: {
-    type: 'object',
-    required: ['hash', 'block_hash', 'transaction', 'index', 'leaf_count', 'path', 'status'],
-    properties: {
-      hash: { type: 'string' },
-      block_hash: { type: 'string' },
-      block_height: { type: ['integer', 'null'] },
-      transaction: { type: 'string', description: '0x-hex canonical transaction bytes; BLAKE3 of them is `hash`' },
-      index: { type: 'integer' },
-      leaf_count: { type: 'integer' },
-      path: { type: 'array', items: { type: 'string' } },
-      status: { type: 'string' },
-    },
-  },
+  result: z.object({
+    hash: hashResult,
+    block_hash: hashResult,
+    block_height: z.int().nullable(),
+    transaction: z.string().describe('0x-hex canonical transaction bytes; BLAKE3 of them is `hash`'),
+    index: z.int(),
+    leaf_count: z.int(),
+    path: z.array(hashResult).describe('Merkle audit path, leaf to root'),
+    status: transactionStatusResult,
+  }),
   run(params, ctx) {
     const hash = parseHash(params.hash);
     const ledger = need(ctx, 'ledger', 'get_transaction_proof');

@@ -3,7 +3,7 @@ import { toHash0x } from '../../util/bytes.ts';
 import { TransactionNotFoundError } from '../errors.ts';
 import { defineMethod, need, type RpcCallContext } from '../method.ts';
 import type { TransactionRecord } from '../ports.ts';
-import { transactionSchema } from '../result-schemas.ts';
+import { recordResult, transactionResult } from '../result-schemas.ts';
 import { hashSchema, parseHash } from '../schemas.ts';
 import { transactionJson } from '../views.ts';
 
@@ -20,7 +20,7 @@ export const getTransaction = defineMethod({
   summary: 'A transaction by hash: pending (mempool) or accepted by the chain, with confirmations and status.',
   params: z.strictObject({ hash: hashSchema }),
   scope: 'public',
-  result: transactionSchema,
+  result: recordResult(transactionResult),
   run(params, ctx) {
     return transactionJson(ctx.services.chain, lookupTransaction(ctx, parseHash(params.hash), 'get_transaction'));
   },

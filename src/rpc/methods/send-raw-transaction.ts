@@ -4,6 +4,7 @@ import { txBytesMax } from '../../limits.ts';
 import { toHash0x } from '../../util/bytes.ts';
 import { TransactionRejectedError } from '../errors.ts';
 import { defineMethod, need } from '../method.ts';
+import { hashResult, transactionStatusResult } from '../result-schemas.ts';
 import { hexSchema, parseHex } from '../schemas.ts';
 
 /** A transaction signed elsewhere (a light wallet) in its canonical bytes, as hex: Bitcoin's sendrawtransaction. */
@@ -12,11 +13,7 @@ export const sendRawTransaction = defineMethod({
   summary: 'Submit a transaction signed elsewhere (canonical encoding as 0x-hex) to the mempool.',
   params: z.strictObject({ transaction: hexSchema.max(2 + 2 * txBytesMax) }),
   scope: 'public',
-  result: {
-    type: 'object',
-    required: ['hash', 'status'],
-    properties: { hash: { type: 'string' }, status: { enum: ['pending', 'confirmed', 'final', 'dropped'] } },
-  },
+  result: z.object({ hash: hashResult, status: transactionStatusResult }),
   async run(params, ctx) {
     const mempool = need(ctx, 'mempool', 'send_raw_transaction');
     const tx = decodeTransaction(parseHex(params.transaction));

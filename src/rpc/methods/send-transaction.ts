@@ -3,27 +3,24 @@ import { formatUnits, unitsToCoins } from '../../crypto/amount.ts';
 import { toHash0x } from '../../util/bytes.ts';
 import { InsufficientBalanceError, PrivacyError, SmartContractError } from '../errors.ts';
 import { defineMethod, need } from '../method.ts';
+import { addressResult, coinsResult, hashResult, transactionStatusResult, u64NumberResult } from '../result-schemas.ts';
 import { addressSchema, amountSchema, parseAddress, parseCoins } from '../schemas.ts';
 import { pendingBalanceUnits } from './get-balance.ts';
 
 /** The seed's reference-client defaults: fee 0.01, privacy_level medium. */
 export const sendTransactionDefaults = { fee: 0.01, privacyLevel: 'medium' } as const;
 
-export const sendTransactionResultSchema = {
-  type: 'object',
-  required: ['hash', 'status'],
-  properties: {
-    hash: { type: 'string' },
-    status: { enum: ['pending', 'confirmed', 'final', 'dropped'] },
-    from: { type: 'string' },
-    to: { type: 'string' },
-    amount: { type: 'number' },
-    fee: { type: 'number' },
-    nonce: { type: 'integer' },
-    use_energy: { type: 'boolean' },
-    privacy_level: { type: 'string' },
-  },
-} as const;
+export const sendTransactionResultSchema = z.object({
+  hash: hashResult,
+  status: transactionStatusResult,
+  from: addressResult,
+  to: addressResult,
+  amount: coinsResult,
+  fee: coinsResult,
+  nonce: u64NumberResult,
+  use_energy: z.boolean(),
+  privacy_level: z.enum(['low', 'medium']),
+});
 
 /**
  * Builds a transfer from one of the node wallet's addresses, signs it with the sender's next nonce and hands it to

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMethod, need } from '../method.ts';
-import { freeFormObject } from '../result-schemas.ts';
+import { miningInfoResult, recordResult } from '../result-schemas.ts';
 import { addressSchema, parseAddress } from '../schemas.ts';
 
 /** The seed's reference-client defaults: threads 4, gpu_mining true. */
@@ -14,7 +14,7 @@ export const startMining = defineMethod({
     gpu_devices: z.array(z.number().int().nonnegative().max(64)).max(64).default([]),
   }),
   scope: 'mine_blocks',
-  result: freeFormObject,
+  result: recordResult(miningInfoResult),
   run(params, ctx) {
     const mining = need(ctx, 'mining', 'start_mining');
     if (params.miner_address !== undefined) parseAddress(ctx, params.miner_address);

@@ -5,6 +5,7 @@ import { blockBytesMax } from '../../limits.ts';
 import { MiningError } from '../../mining/errors.ts';
 import { toHash0x, fromHex } from '../../util/bytes.ts';
 import { defineMethod } from '../method.ts';
+import { hashResult, stringOf } from '../result-schemas.ts';
 import { hexSchema, parseHex } from '../schemas.ts';
 
 /**
@@ -17,11 +18,7 @@ export const submitBlock = defineMethod({
   summary: 'Submit a solved block (canonical encoding as 0x-hex); returns accepted, duplicate or orphan.',
   params: z.strictObject({ block: hexSchema.max(2 + 2 * blockBytesMax) }),
   scope: 'mine_blocks',
-  result: {
-    type: 'object',
-    required: ['hash', 'status'],
-    properties: { hash: { type: 'string' }, status: { enum: ['accepted', 'duplicate', 'orphan'] }, height: { type: 'integer' } },
-  },
+  result: z.object({ hash: hashResult, status: stringOf(['accepted', 'duplicate', 'orphan']), height: z.int().optional().describe('when accepted') }),
   async run(params, ctx) {
     const block = decodeBlock(parseHex(params.block));
     try {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineMethod, need } from '../method.ts';
+import { addressResult } from '../result-schemas.ts';
 import { addressSchema, hexSchema, messageSchema, parseAddress, parseHex } from '../schemas.ts';
 import { signatureTypeSchema } from './sign-message.ts';
 
@@ -8,7 +9,7 @@ export const verifyMessage = defineMethod({
   summary: 'Check a sign_message signature against an address (Bitcoin Core verifymessage).',
   params: z.strictObject({ address: addressSchema, message: messageSchema, signature: hexSchema, signature_type: signatureTypeSchema }),
   scope: 'public',
-  result: { type: 'object', required: ['valid'], properties: { valid: { type: 'boolean' }, address: { type: 'string' } } },
+  result: z.object({ valid: z.boolean(), address: addressResult }),
   run(params, ctx) {
     const wallet = need(ctx, 'wallet', 'verify_message');
     const address = parseAddress(ctx, params.address);

@@ -1,0 +1,185 @@
+// The typed RPC contract (docs/api.md "Typed results"): every method's result is a zod schema (src/rpc/result-schemas.ts
+// and src/rpc/methods/), from which run's type, rpc.discover's result schemas and the web's actions' types
+// (web/lib/actions/) all come. Results are not parsed while serving, so this file is where they are checked: each
+// example, and a real answer of every method from a running node (regtest, its own ledger, mempool, wallet and
+// miners), parse with their schema and carry no field the schema does not name.
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import WebSocket from 'ws';
+import type { z } from 'zod';
+import { encodeBlock } from '../src/codec/block.ts';
+import { decodeAddress, encodeAddress } from '../src/crypto/address.ts';
+import { coinsToUnits } from '../src/crypto/amount.ts';
+import { regtestParams } from '../src/consensus/params.ts';
+import type { AnyRpcMethod, RpcMethodResult } from '../src/rpc/method.ts';
+import { rpcMethods } from '../src/rpc/method-table.ts';
+import { getBalance as getBalanceMethod } from '../src/rpc/methods/get-balance.ts';
+import { getBlock as getBlockMethod } from '../src/rpc/methods/get-block.ts';
+import { buildOpenRpc } from '../src/rpc/openrpc.ts';
+import { resultJsonSchema } from '../src/rpc/result-schemas.ts';
+import { toHex } from '../src/util/bytes.ts';
+import type { GetBalanceReturnType } from '../web/lib/actions/get-balance.ts';
+import type { GetBlockReturnType } from '../web/lib/actions/get-block.ts';
+import type { getInfo } from '../web/lib/actions/get-info.ts';
+import type { getMiningStats } from '../web/lib/actions/get-mining-stats.ts';
+import { transfer, wallet } from './helpers/ledger-fixtures.ts';
+import { startRpcTestNode, type RpcTestNode } from './helpers/rpc-node.ts';
+
+const byName = new Map(rpcMethods.map((m) => [m.name, m]));
+const checked = new Set<string>();
+
+/** Parses `value` with the method's result schema; the parse strips unknown fields, so equality means there were none. */
+function expectResult(name: string, value: unknown): void {
+  const method = byName.get(name)!;
+  const parsed = method.result.safeParse(value);
+  expect(parsed.success ? [] : parsed.error.issues, `${name} result`).toEqual([]);
+  expect(parsed.data, `${name}: fields the result schema does not name`).toEqual(value);
+  checked.add(name);
+}
+
+describe('result schemas', () => {
+  it("every method's example result parses with its result schema", () => {
+    const withExamples = rpcMethods.filter((m) => m.example !== undefined);
+    expect(withExamples.length).toBeGreaterThan(0);
+    for (const m of withExamples) {
+      const parsed = m.result.safeParse(m.example!.result);
+      expect(parsed.success ? [] : parsed.error.issues, m.name).toEqual([]);
+      expect(parsed.data, `${m.name}: example fields the schema does not name`).toEqual(m.example!.result);
+    }
+  });
+
+  it('rpc.discover shows each result schema as JSON Schema, objects without additionalProperties: false', () => {
+    const doc = buildOpenRpc(rpcMethods, { version: 'test', network: 'regtest' }) as { methods: { name: string; result: { schema: Record<string, unknown> } }[] };
+    for (const m of rpcMethods) {
+      const schema = doc.methods.find((d) => d.name === m.name)!.result.schema;
+      expect(schema, m.name).toEqual(resultJsonSchema(m.result));
+      // An object, or (get_proof's two answers) a choice of objects.
+      const shapes = (schema.anyOf as Record<string, unknown>[] | undefined) ?? [schema];
+      for (const shape of shapes) expect(shape.type, m.name).toBe('object');
+      expect(JSON.stringify(schema), m.name).not.toContain('"additionalProperties":false');
+      expect(JSON.stringify(schema), m.name).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    }
+    const block = doc.methods.find((d) => d.name === 'get_block')!.result.schema as { required: string[]; properties: Record<string, { type?: unknown }> };
+    expect(block.required).toEqual(expect.arrayContaining(['height', 'hash', 'previous_hash', 'timestamp', 'difficulty', 'nonce', 'merkle_root', 'transaction_count', 'size', 'miner', 'gpu_mining']));
+    expect(block.properties.nonce!.type).toBe('integer');
+    expect(block.properties.previous_hash).toMatchObject({ anyOf: expect.arrayContaining([{ type: 'null' }]) });
+  });
+
+  it("the web's actions each name the method whose types they take (web/lib/actions/)", async () => {
+    const dir = new URL('../web/lib/actions/', import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'index.ts');
+    const named = new Set<string>();
+    for (const file of files) {
+      const text = readFileSync(new URL(file, dir), 'utf8');
+      const [, exportName, modulePath] = text.match(/import type \{ (\w+) as method \} from '\.\.\/\.\.\/\.\.\/src\/rpc\/methods\/([\w-]+)\.ts'/) ?? [];
+      const wire = [...text.matchAll(/client\.request\('(\w+)'/g)].map((m) => m[1]);
+      expect(modulePath, file).toBe(file.slice(0, -3));
+      const mod = (await import(`../src/rpc/methods/${modulePath}.ts`)) as Record<string, AnyRpcMethod>;
+      expect(wire, file).toEqual([mod[exportName!]!.name]);
+      named.add(mod[exportName!]!.name);
+    }
+    // Every method has its action but the WebSocket's own subscribe/unsubscribe (NodeClient.subscribe).
+    expect([...named].sort()).toEqual(rpcMethods.map((m) => m.name).filter((n) => n !== 'subscribe' && n !== 'unsubscribe').sort());
+    const index = readFileSync(new URL('index.ts', dir), 'utf8');
+    for (const file of files) expect(index, file).toContain(`from './${file}'`);
+  });
+
+  it('gives the actions the types of the schemas', () => {
+    expectTypeOf<GetBalanceReturnType>().toEqualTypeOf<z.output<typeof getBalanceMethod.result>>();
+    expectTypeOf<GetBlockReturnType>().toEqualTypeOf<RpcMethodResult<typeof getBlockMethod>>();
+    expectTypeOf<GetBlockReturnType['nonce']>().toEqualTypeOf<bigint | number>();
+    expectTypeOf<Awaited<ReturnType<typeof getInfo>>['address_prefix']>().toEqualTypeOf<string>();
+    expectTypeOf<Awaited<ReturnType<typeof getMiningStats>>['hash_rate_series'][number]['network_hashes_per_second']>().toEqualTypeOf<number>();
+  });
+});
+
+describe('real answers match their schemas', () => {
+  let t: RpcTestNode;
+  beforeAll(async () => {
+    t = await startRpcTestNode([], false);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const result = async (method: string, params?: unknown): Promise<any> => {
+    const res = await t.rpc(method, params);
+    if (res.body.error) throw new Error(`${method}: ${JSON.stringify(res.body.error)}`);
+    expectResult(method, res.body.result);
+    return res.body.result;
+  };
+  async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  it('of every method, over HTTP and the WebSocket', async () => {
+    const hrp = regtestParams.hrp;
+    const miner = (await result('create_address', {})).address as string;
+    const outsider = wallet(77);
+    const outsiderText = encodeAddress(hrp, outsider.address);
+
+    await result('start_mining', { miner_address: miner, threads: 1, gpu_mining: false });
+    await until('mined coins', async () => ((await result('get_balance', { address: miner })).balance >= 2 ? true : undefined));
+    await result('get_mining_info');
+    const sent = await result('send_transaction', { from: miner, to: outsiderText, amount: 1.25, fee: 0.01 });
+    await result('get_transaction', { hash: sent.hash }); // pending or already in a block
+    const confirmed = await until('confirmation', async () => {
+      const tx = await result('get_transaction', { hash: sent.hash });
+      return tx.confirmations >= 1 ? tx : undefined;
+    });
+    expect(confirmed.status).toMatch(/confirmed|final/);
+    await result('stop_mining');
+
+    // A transfer signed outside the node, left pending (mining is stopped).
+    const raw = transfer(outsider, decodeAddress(miner, hrp), coinsToUnits(0.5), 0n);
+    const pending = await result('send_raw_transaction', { transaction: `0x${toHex(raw)}` });
+    expect((await result('get_transaction', { hash: pending.hash })).status).toBe('pending');
+    const history = await result('get_transaction_history', { address: outsiderText, include_pending: true });
+    expect(history.transactions.map((x: { type: string }) => x.type)).toEqual(['outgoing', 'incoming']);
+    await result('get_transaction_proof', { hash: sent.hash });
+
+    expect((await result('get_balance', { address: outsiderText, privacy_view: 'owner' })).privacy_view).toBe('owner');
+    expect((await result('get_balance', { address: outsiderText, privacy_view: 'public' })).privacy_view).toBe('public');
+    await result('get_proof', { address: outsiderText });
+
+    const carrier = await result('get_block', { hash: confirmed.block_hash });
+    expect(carrier.transactions.map((x: { hash: string }) => x.hash)).toContain(sent.hash);
+    await result('get_block', { height: 0, include_transactions: false });
+    await result('get_latest_block', {});
+    await result('get_network_info');
+    await result('get_info');
+    await result('get_height');
+    await result('get_block_height');
+    await result('get_mining_stats', { period: '1h' });
+    await result('get_peers');
+
+    const signed = await result('sign_message', { address: miner, message: 'typed results' });
+    expect((await result('verify_message', { address: miner, message: 'typed results', signature: signed.signature })).valid).toBe(true);
+
+    await result('get_block_template', { miner_address: miner });
+    const tip = t.node.chain.selectedTip();
+    expect((await result('submit_block', { block: `0x${toHex(encodeBlock(t.node.chain.getBlock(tip.id)!))}` })).status).toBe('duplicate');
+
+    const ws = new WebSocket(`ws://127.0.0.1:${t.node.api.wsPort}/`, { headers: { 'x-api-key': readFileSync(t.node.apiCookiePath, 'utf8').trim() } });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const answers: any[] = [];
+    ws.on('message', (data) => answers.push(JSON.parse(data.toString())));
+    const wsCall = async (method: string, params: unknown, id: number) => {
+      ws.send(JSON.stringify({ jsonrpc: '2.0', method, params, id }));
+      const answer = await until(`${method} over ws`, async () => answers.find((a) => a.id === id), 10_000);
+      expect(answer.error).toBeUndefined();
+      expectResult(method, answer.result);
+    };
+    await wsCall('subscribe', { topic: 'new_blocks' }, 41);
+    await wsCall('unsubscribe', { subscription: 41 }, 42);
+    ws.close();
+
+    expect([...checked].sort()).toEqual(rpcMethods.map((m) => m.name).sort());
+  }, 180_000);
+});

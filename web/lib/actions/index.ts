@@ -1,0 +1,29 @@
+/**
+ * The node's JSON-RPC methods as typed actions, one per file (viem's shape): `getBalance(client, params)` on any
+ * RpcClient (web/lib/node-client.ts: the WebSocket client, or createHttpClient for calls that carry an API key).
+ * Params and results are the method's own zod schemas' types (src/rpc/methods/, docs/api.md "Typed results"); the
+ * answer is not parsed at run time. Subscriptions stay on NodeClient.subscribe.
+ */
+export { createAddress, type CreateAddressParameters, type CreateAddressReturnType } from './create-address.ts';
+export { getBalance, type GetBalanceParameters, type GetBalanceReturnType } from './get-balance.ts';
+export { getBlock, type GetBlockParameters, type GetBlockReturnType } from './get-block.ts';
+export { getBlockHeight, type GetBlockHeightParameters, type GetBlockHeightReturnType } from './get-block-height.ts';
+export { getBlockTemplate, type GetBlockTemplateParameters, type GetBlockTemplateReturnType } from './get-block-template.ts';
+export { getHeight, type GetHeightParameters, type GetHeightReturnType } from './get-height.ts';
+export { getInfo, type GetInfoParameters, type GetInfoReturnType } from './get-info.ts';
+export { getLatestBlock, type GetLatestBlockParameters, type GetLatestBlockReturnType } from './get-latest-block.ts';
+export { getMiningInfo, type GetMiningInfoParameters, type GetMiningInfoReturnType } from './get-mining-info.ts';
+export { getMiningStats, type GetMiningStatsParameters, type GetMiningStatsReturnType } from './get-mining-stats.ts';
+export { getNetworkInfo, type GetNetworkInfoParameters, type GetNetworkInfoReturnType } from './get-network-info.ts';
+export { getPeers, type GetPeersParameters, type GetPeersReturnType } from './get-peers.ts';
+export { getProof, type GetProofParameters, type GetProofReturnType } from './get-proof.ts';
+export { getTransaction, type GetTransactionParameters, type GetTransactionReturnType } from './get-transaction.ts';
+export { getTransactionHistory, type GetTransactionHistoryParameters, type GetTransactionHistoryReturnType } from './get-transaction-history.ts';
+export { getTransactionProof, type GetTransactionProofParameters, type GetTransactionProofReturnType } from './get-transaction-proof.ts';
+export { sendRawTransaction, type SendRawTransactionParameters, type SendRawTransactionReturnType } from './send-raw-transaction.ts';
+export { sendTransaction, type SendTransactionParameters, type SendTransactionReturnType } from './send-transaction.ts';
+export { signMessage, type SignMessageParameters, type SignMessageReturnType } from './sign-message.ts';
+export { startMining, type StartMiningParameters, type StartMiningReturnType } from './start-mining.ts';
+export { stopMining, type StopMiningParameters, type StopMiningReturnType } from './stop-mining.ts';
+export { submitBlock, type SubmitBlockParameters, type SubmitBlockReturnType } from './submit-block.ts';
+export { verifyMessage, type VerifyMessageParameters, type VerifyMessageReturnType } from './verify-message.ts';
