@@ -13,6 +13,7 @@
  * 200/429 where they are on, a socket error, or a JSON-RPC error object in the first answer of a scenario.
  *
  *   npx tsx bench/rpc-http.ts [seconds=5] [connections=32]
+ *   WEFT_BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" WEFT_BENCH_SCENARIOS="anonymous, limits off" npx tsx bench/rpc-http.ts
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -90,7 +91,11 @@ function check(name: string, r: Load, allowed: readonly string[]): void {
 const row = (name: string, r: Load) =>
   `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(4)} ms   ${JSON.stringify(r.statuses)}`;
 
+/** WEFT_BENCH_SCENARIOS="anonymous, limits off|batch" runs only the scenarios whose names contain one of these (profiling). */
+const only = (process.env.WEFT_BENCH_SCENARIOS ?? '').split('|').map((s) => s.trim()).filter(Boolean);
+
 async function scenario(node: BenchNode, bare: { port: number }, name: string, body: string, headers: Record<string, string>, allowed: readonly string[], target?: number) {
+  if (only.length > 0 && !only.some((s) => name.includes(s))) return undefined;
   await preflight(node.httpPort, body, headers, name);
   await autocannon({ url: `http://127.0.0.1:${bare.port}/api/v1/rpc`, method: 'POST', body, connections, duration: 1 });
   await load(node.httpPort, body, headers, 1);

@@ -9,7 +9,7 @@ import { getNetworkParams, type NetworkParams } from '../src/consensus/params.ts
 
 export class ConfigError extends WeftError {
   constructor(message: string, hint?: string) {
-    super(ErrorCode.InvalidParams, message, hint === undefined ? {} : { hint });
+    super('config', message, hint === undefined ? {} : { hint });
   }
 }
 

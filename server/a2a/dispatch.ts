@@ -1,9 +1,10 @@
 /**
- * JSON-RPC 2.0 dispatch of the A2A methods, shared by the HTTP endpoint and the WebSocket: parses the envelope,
+ * JSON-RPC 2.0 dispatch of the A2A methods, shared by the HTTP endpoint and the WebSocket: parses the envelope with
+ * the node's transport-neutral parser (src/rpc/envelope.ts, A2A's rules),
  * names the handler member from `a2aMethods`, and returns a plain result, an error, or a stream subscription for
  * the binding to frame (SSE events or WebSocket messages, each a JSON-RPC response with the request's id).
  */
-import { ErrorCode } from '../../src/errors.ts';
+import { parseEnvelope as parseRpcEnvelope, type EnvelopeRules } from '../../src/rpc/envelope.ts';
 import { A2aError, jsonRpcErrorObject, toA2aError } from '../../src/a2a/errors.ts';
 import { a2aMethods, type A2aHandler, type CallContext } from '../../src/a2a/handler.ts';
 import type { Subscription } from '../../src/a2a/stream-hub.ts';
@@ -24,22 +25,18 @@ export interface Envelope {
   readonly notification: boolean;
 }
 
-/** Checks the JSON-RPC 2.0 request object; throws -32600 with the id when one could be read. */
+/** A2A's rules for the shared envelope parser (src/rpc/envelope.ts): no batches, params by name only (-32602). */
+export const a2aEnvelopeRules: EnvelopeRules = { batchCallsMax: 0, positionalParams: false, paramsError: 'invalid_params' };
+
+/** Checks the JSON-RPC 2.0 request object with the shared parser; throws its -32600/-32602 with the id when one could be read. */
 export function parseEnvelope(message: unknown): Envelope {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-    throw Object.assign(new A2aError(ErrorCode.InvalidRequest, Array.isArray(message) ? 'batches are not supported by the A2A endpoint' : 'expected a JSON-RPC request object'), { rpcId: null });
-  }
-  const m = message as Record<string, unknown>;
-  const id = m.id;
-  const validId = id === undefined || id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
-  const rpcId: JsonRpcId = validId && id !== undefined ? (id as JsonRpcId) : null;
-  if (m.jsonrpc !== '2.0' || typeof m.method !== 'string' || !validId) {
-    throw Object.assign(new A2aError(ErrorCode.InvalidRequest, 'expected {"jsonrpc":"2.0","method":string,"id":string|number}'), { rpcId });
-  }
-  if (m.params !== undefined && (typeof m.params !== 'object' || m.params === null || Array.isArray(m.params))) {
-    throw Object.assign(new A2aError(ErrorCode.InvalidParams, 'params: expected an object'), { rpcId });
-  }
-  return { id: rpcId, method: m.method, params: m.params ?? {}, notification: id === undefined };
+  const envelope = parseRpcEnvelope(message, a2aEnvelopeRules);
+  if (envelope.kind === 'invalid') throw Object.assign(toA2aError(envelope.error), { rpcId: null });
+  if (envelope.kind !== 'single') throw Object.assign(new A2aError('invalid_request', 'batches are not supported by the A2A endpoint'), { rpcId: null });
+  const entry = envelope.entry;
+  if (!entry.ok) throw Object.assign(toA2aError(entry.error), { rpcId: entry.id });
+  const { id, method, params, notification } = entry.call;
+  return { id, method, params: params ?? {}, notification };
 }
 
 export function envelopeId(error: unknown): JsonRpcId {
@@ -50,7 +47,7 @@ export async function dispatch(handler: A2aHandler, envelope: Envelope, ctx: Cal
   const { id } = envelope;
   const entry = (a2aMethods as Record<string, { op: keyof A2aHandler; stream: boolean }>)[envelope.method];
   try {
-    if (!entry) throw new A2aError(ErrorCode.MethodNotFound, `method ${envelope.method}: not found`, { method: envelope.method });
+    if (!entry) throw new A2aError('method_not_found', `method ${envelope.method}: not found`, { method: envelope.method });
     const fn = handler[entry.op] as (params: unknown, ctx: CallContext) => Promise<unknown>;
     const value = await fn(envelope.params, ctx);
     if (envelope.notification) {

@@ -25,9 +25,9 @@ interface Decoded {
 function grpcError(error: unknown): Partial<grpc.StatusObject> {
   const e = toA2aError(error);
   const metadata = new grpc.Metadata();
-  metadata.set('grpc-status-details-bin', statusDetails(e.kind.grpc, e.message, e.errorInfo()));
-  metadata.set('a2a-error-reason', e.kind.reason);
-  return { code: e.kind.grpc, details: e.message, metadata };
+  metadata.set('grpc-status-details-bin', statusDetails(e.row.grpc, e.message, e.errorInfo()));
+  metadata.set('a2a-error-reason', e.row.a2a.reason);
+  return { code: e.row.grpc, details: e.message, metadata };
 }
 
 function first(metadata: grpc.Metadata, name: string): string | undefined {

@@ -7,17 +7,19 @@
  *     POST /tasks/{id}:cancel · GET|POST /tasks/{id}:subscribe (SSE) · POST|GET /tasks/{id}/pushNotificationConfigs
  *     GET|DELETE /tasks/{id}/pushNotificationConfigs/{configId} · GET /extendedAgentCard
  *
- * Each request: size bound → A2A-Version / A2A-Extensions negotiation → authentication → the shared handler.
+ * Each request: size bound (the one body-limit middleware) → A2A-Version / A2A-Extensions negotiation →
+ * authentication (on a node: its identity, authenticated once; src/a2a/auth.ts) → the shared handler.
  */
 import type { Context, Hono } from 'hono';
-import { authenticate, type AuthInput } from '../../src/a2a/auth.ts';
+import { authenticate, type AuthInput, type NodeCaller } from '../../src/a2a/auth.ts';
 import { A2aError, invalidParams, restErrorBody, toA2aError } from '../../src/a2a/errors.ts';
 import type { A2aHandler, CallContext } from '../../src/a2a/handler.ts';
 import { a2aCardMaxAgeSec, a2aRequestBytesMax } from '../../src/a2a/limits.ts';
 import { negotiate } from '../../src/a2a/negotiate.ts';
 import type { Subscription } from '../../src/a2a/stream-hub.ts';
 import type { StreamResponse } from '../../src/a2a/types.ts';
-import { ErrorCode } from '../../src/errors.ts';
+import { authOf } from '../auth/authenticate.ts';
+import { requestBodyLimit } from '../auth/request-bounds.ts';
 import { dispatch, envelopeId, parseEnvelope, rpcError, rpcResult, type JsonRpcId } from './dispatch.ts';
 import type { A2aService } from './service.ts';
 
@@ -48,20 +50,20 @@ export function authInputOf(req: Request, body: Uint8Array, tlsPeerFingerprint?:
   };
 }
 
+/** The body, already bounded by the body-limit middleware (a2aRequestBytesMax, 413). */
 async function readBody(req: Request): Promise<Uint8Array> {
-  const declared = Number(req.headers.get('content-length') ?? '0');
-  if (declared > a2aRequestBytesMax) throw new A2aError(ErrorCode.InvalidRequest, `request body: more than ${a2aRequestBytesMax} bytes`);
-  const bytes = new Uint8Array(await req.arrayBuffer());
-  if (bytes.length > a2aRequestBytesMax) throw new A2aError(ErrorCode.InvalidRequest, `request body: more than ${a2aRequestBytesMax} bytes`);
-  return bytes;
+  return new Uint8Array(await req.arrayBuffer());
 }
 
-/** Version and extension negotiation, then authentication: the CallContext of one HTTP request. */
-export async function callContextOf(service: A2aService, req: Request, body: Uint8Array): Promise<CallContext> {
+/**
+ * Version and extension negotiation, then authentication: the CallContext of one HTTP request. `node` is the node's
+ * own authentication of the request where the node serves A2A (authenticated once: A2A reads it).
+ */
+export async function callContextOf(service: A2aService, req: Request, body: Uint8Array, node?: NodeCaller): Promise<CallContext> {
   const url = new URL(req.url);
   const version = req.headers.get('a2a-version') ?? url.searchParams.get('A2A-Version') ?? undefined;
   const negotiated = negotiate(service.card, version, req.headers.get('a2a-extensions') ?? undefined, service.lenientVersion);
-  const principal = await authenticate(authInputOf(req, body), service.auth);
+  const principal = await authenticate(authInputOf(req, body), service.auth, node);
   return { principal, extensions: negotiated.extensions };
 }
 
@@ -84,10 +86,10 @@ function sseResponse(subscription: Subscription, frame: (event: StreamResponse) 
 const extensionHeaders = (ctx: CallContext | undefined): Record<string, string> => (ctx && ctx.extensions.length > 0 ? { 'a2a-extensions': ctx.extensions.join(',') } : {});
 
 function authFailure(error: A2aError): boolean {
-  return error.kind.http === 401 || error.kind.http === 403;
+  return error.row.http === 401 || error.row.http === 403;
 }
 
-async function jsonRpc(service: A2aService, req: Request): Promise<Response> {
+async function jsonRpc(service: A2aService, req: Request, node: NodeCaller | undefined): Promise<Response> {
   let id: JsonRpcId = null;
   let ctx: CallContext | undefined;
   try {
@@ -96,11 +98,11 @@ async function jsonRpc(service: A2aService, req: Request): Promise<Response> {
     try {
       message = JSON.parse(new TextDecoder().decode(body));
     } catch {
-      throw new A2aError(ErrorCode.ParseError, 'invalid JSON payload');
+      throw new A2aError('parse_error', 'invalid JSON payload');
     }
     const envelope = parseEnvelope(message);
     id = envelope.id;
-    ctx = await callContextOf(service, req, body);
+    ctx = await callContextOf(service, req, body, node);
     const outcome = await dispatch(service.handler, envelope, ctx);
     if (outcome.kind === 'none') return new Response(null, { status: 204 });
     if (outcome.kind === 'error') throw outcome.error;
@@ -109,8 +111,7 @@ async function jsonRpc(service: A2aService, req: Request): Promise<Response> {
   } catch (thrown) {
     const error = toA2aError(thrown);
     const rpcId = id ?? envelopeId(thrown);
-    const tooLarge = error.message.startsWith('request body: more than');
-    const status = tooLarge ? 413 : authFailure(error) ? error.kind.http : 200;
+    const status = authFailure(error) ? error.row.http : 200;
     const headers: Record<string, string> = status === 401 ? { 'www-authenticate': 'Bearer realm="a2a"' } : extensionHeaders(ctx);
     return Response.json(rpcError(rpcId, error), { status, headers });
   }
@@ -160,10 +161,10 @@ function restRoute(service: A2aService, op: RestOp, stream: boolean) {
         try {
           body = JSON.parse(new TextDecoder().decode(bytes)) ?? {};
         } catch {
-          throw new A2aError(ErrorCode.ParseError, 'invalid JSON payload');
+          throw new A2aError('parse_error', 'invalid JSON payload');
         }
       }
-      ctx = await callContextOf(service, c.req.raw, bytes);
+      ctx = await callContextOf(service, c.req.raw, bytes, authOf(c));
       const value = await op(service.handler, ctx, body, c);
       if (stream) return sseResponse(value as Subscription, (event) => event, extensionHeaders(ctx));
       return new Response(JSON.stringify(value), { headers: { 'content-type': restContentType(c.req.raw), ...extensionHeaders(ctx) } });
@@ -219,7 +220,7 @@ function mountRest(app: Hono, service: A2aService, base: string): void {
     if (action === 'cancel' && method === 'POST') return route((h, ctx, body) => h.cancelTask(withObject(body, { id }), ctx))(c);
     // The proto says GET, the prose says POST (A2A#1574): both are served.
     if (action === 'subscribe') return route((h, ctx) => h.subscribeToTask({ id }, ctx), true)(c);
-    return restError(new A2aError(ErrorCode.MethodNotFound, `${method} ${c.req.path}: no such operation`));
+    return restError(new A2aError('method_not_found', `${method} ${c.req.path}: no such operation`));
   });
   const configs = `${base}/tasks/:taskId/pushNotificationConfigs`;
   app.post(configs, route((h, ctx, body, c) => h.createTaskPushNotificationConfig(withObject(body, { taskId: c.req.param('taskId') }), ctx)));
@@ -235,6 +236,10 @@ function mountRest(app: Hono, service: A2aService, base: string): void {
   app.delete(`${configs}/:id`, route((h, ctx, _b, c) => h.deleteTaskPushNotificationConfig({ taskId: c.req.param('taskId'), id: c.req.param('id') }, ctx)));
 }
 
+const tooLarge = (limitBytes: number) => new A2aError('payload_too_large', `request body: more than ${limitBytes} bytes`);
+const jsonRpcLimit = requestBodyLimit(a2aRequestBytesMax, () => Response.json(rpcError(null, tooLarge(a2aRequestBytesMax)), { status: 413 }));
+const restLimit = requestBodyLimit(a2aRequestBytesMax, () => restError(tooLarge(a2aRequestBytesMax)));
+
 /** Mounts the agent card, the JSON-RPC endpoint and the HTTP+JSON binding on `app`. */
 export function mountA2a(app: Hono, service: A2aService): void {
   const card = (c: Context) => {
@@ -245,8 +250,11 @@ export function mountA2a(app: Hono, service: A2aService): void {
   for (const base of prefixes) {
     app.get(`${base}/.well-known/agent-card.json`, card);
     // `/a2a/` is the same endpoint as `/a2a` (clients that join a base URL and a path often leave the slash).
-    app.post(`${base}${a2aJsonRpcPath}`, (c) => jsonRpc(service, c.req.raw));
-    app.post(`${base}${a2aJsonRpcPath}/`, (c) => jsonRpc(service, c.req.raw));
+    // The one body-limit middleware (server/auth/request-bounds.ts) with A2A's bound, answered in A2A's shapes.
+    for (const path of [`${base}${a2aJsonRpcPath}`, `${base}${a2aJsonRpcPath}/`]) app.post(path, jsonRpcLimit);
+    for (const path of [`${base}/message:send`, `${base}/message:stream`, `${base}/tasks/*`]) app.post(path, restLimit);
+    app.post(`${base}${a2aJsonRpcPath}`, (c) => jsonRpc(service, c.req.raw, authOf(c)));
+    app.post(`${base}${a2aJsonRpcPath}/`, (c) => jsonRpc(service, c.req.raw, authOf(c)));
     // Anything else under /a2a answers a JSON-RPC error object, never a bare 404 page (GET /a2a/ws upgrades never get here).
     app.all(`${base}${a2aJsonRpcPath}/*`, (c) => a2aPathError(c.req.method, c.req.path, base));
     app.on(['GET', 'PUT', 'PATCH', 'DELETE'], `${base}${a2aJsonRpcPath}`, (c) => a2aPathError(c.req.method, c.req.path, base));
@@ -258,8 +266,8 @@ export function mountA2a(app: Hono, service: A2aService): void {
 function a2aPathError(method: string, path: string, base: string): Response {
   const endpoint = path === `${base}${a2aJsonRpcPath}` || path === `${base}${a2aJsonRpcPath}/`;
   const error = endpoint
-    ? new A2aError(ErrorCode.InvalidRequest, `${method} ${path}: the JSON-RPC endpoint takes POST`)
-    : new A2aError(ErrorCode.MethodNotFound, `${method} ${path}: no such A2A path; JSON-RPC is POST ${base}${a2aJsonRpcPath}, WebSocket GET ${base}${a2aJsonRpcPath}/ws`, { path });
+    ? new A2aError('invalid_request', `${method} ${path}: the JSON-RPC endpoint takes POST`)
+    : new A2aError('method_not_found', `${method} ${path}: no such A2A path; JSON-RPC is POST ${base}${a2aJsonRpcPath}, WebSocket GET ${base}${a2aJsonRpcPath}/ws`, { path });
   return Response.json(rpcError(null, error), { status: endpoint ? 405 : 404, headers: endpoint ? { allow: 'POST' } : {} });
 }
 

@@ -63,7 +63,7 @@ function cidrTest(entry: string): ((ip: string) => boolean) | undefined {
   };
 }
 
-const invalidUrl = (message: string) => new A2aError(-32602, message, { field: 'url' });
+const invalidUrl = (message: string) => new A2aError('invalid_params', message, { field: 'url' });
 
 export function createPushSender(options: PushSenderOptions = {}): PushSender {
   const allow = new Set((options.allowHosts ?? []).map((h) => h.toLowerCase()));

@@ -13,7 +13,6 @@ import { A2aError, toA2aError } from '../../src/a2a/errors.ts';
 import type { CallContext } from '../../src/a2a/handler.ts';
 import { a2aRequestBytesMax } from '../../src/a2a/limits.ts';
 import type { Subscription } from '../../src/a2a/stream-hub.ts';
-import { ErrorCode } from '../../src/errors.ts';
 import { dispatch, envelopeId, parseEnvelope, rpcError, rpcResult } from './dispatch.ts';
 import { callContextOf } from './http.ts';
 import type { A2aService } from './service.ts';
@@ -27,7 +26,7 @@ function toRequest(req: IncomingMessage): Request {
 }
 
 function reject(socket: Duplex, error: A2aError): void {
-  const status = error.kind.http === 401 || error.kind.http === 403 ? error.kind.http : 400;
+  const status = error.row.http === 401 || error.row.http === 403 ? error.row.http : 400;
   const body = JSON.stringify(rpcError(null, error));
   socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
@@ -36,14 +35,14 @@ function serve(ws: WebSocket, service: A2aService, ctx: CallContext): void {
   const streams = new Set<Subscription>();
   const send = (value: unknown) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(value));
   ws.on('message', async (data, isBinary) => {
-    if (isBinary) return send(rpcError(null, new A2aError(ErrorCode.InvalidRequest, 'expected text frames')));
+    if (isBinary) return send(rpcError(null, new A2aError('invalid_request', 'expected text frames')));
     let envelope;
     try {
       let message: unknown;
       try {
         message = JSON.parse(data.toString());
       } catch {
-        throw new A2aError(ErrorCode.ParseError, 'invalid JSON payload');
+        throw new A2aError('parse_error', 'invalid JSON payload');
       }
       envelope = parseEnvelope(message);
     } catch (error) {

@@ -1,7 +1,9 @@
 /**
  * API keys (docs/auth.md "API keys"): `weft_ak_<id>_<secret>`. The store keeps the id, label, scopes, whether the
  * key must sign its requests, and the SHA-256 of the whole key — never the key. Lookup is by id; the hash is then
- * compared in constant time, so a wrong key costs the same whichever byte is wrong.
+ * compared in constant time, so a wrong key costs the same whichever byte is wrong. A key that verified is remembered
+ * with its record's stored bytes, so the next request with it costs one store read and a byte compare, and a
+ * revocation (here or by the CLI in another process) changes the bytes and takes effect on the next request.
  */
 import type { KvStore } from '../../src/storage/kv.ts';
 import type { Clock } from '../../src/util/clock.ts';
@@ -50,14 +52,25 @@ export interface ApiKeyStore {
 
 export class ApiKeyError extends WeftError {
   constructor(message: string) {
-    super(ErrorCode.InvalidParams, message);
+    super('config', message);
   }
 }
 
 const strip = ({ hash: _hash, ...info }: ApiKeyRecord): ApiKeyInfo => info;
 
+/** Verified keys remembered (one entry per distinct key text that verified; a wrong key is never remembered). */
+const apiKeyCacheMax = 1_024;
+const decoder = new TextDecoder();
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export function createApiKeyStore(kv: KvStore, clock: Clock): ApiKeyStore {
   const table = jsonTable<ApiKeyRecord>(kv, 'k');
+  const verified = new Map<string, { readonly bytes: Uint8Array; readonly info: ApiKeyInfo }>();
   return {
     async create(options) {
       if (options.label.length > apiKeyLabelCharsMax) throw new ApiKeyError(`a label has at most ${apiKeyLabelCharsMax} characters, got ${options.label.length}`);
@@ -91,9 +104,19 @@ export function createApiKeyStore(kv: KvStore, clock: Clock): ApiKeyStore {
     verify(key) {
       const match = keyPattern.exec(key);
       if (match === null) return undefined;
-      const record = table.get(match[1]!);
-      if (record === undefined || !constantTimeEqual(record.hash, sha256Hex(key)) || record.revokedAtMs !== null) return undefined;
-      return strip(record);
+      const id = match[1]!;
+      // Verified keys are remembered with the record bytes they were checked against: while the stored record is
+      // byte for byte the same (not revoked or changed, by this process or the CLI), the key needs no hash again.
+      const bytes = table.getBytes(id);
+      if (bytes === undefined) return undefined;
+      const hit = verified.get(key);
+      if (hit !== undefined && sameBytes(hit.bytes, bytes)) return hit.info;
+      const record = JSON.parse(decoder.decode(bytes)) as ApiKeyRecord;
+      if (!constantTimeEqual(record.hash, sha256Hex(key)) || record.revokedAtMs !== null) return undefined;
+      const info = strip(record);
+      if (verified.size >= apiKeyCacheMax) verified.delete(verified.keys().next().value as string);
+      verified.set(key, { bytes, info });
+      return info;
     },
   };
 }

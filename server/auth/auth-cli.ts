@@ -24,7 +24,7 @@ export const oauthUsage = `usage: weft oauth client create --redirect-uri URI [-
 
 class UsageError extends WeftError {
   constructor(message: string) {
-    super(ErrorCode.InvalidParams, message);
+    super('config', message);
   }
 }
 

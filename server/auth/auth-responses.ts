@@ -1,11 +1,10 @@
 /**
- * How access-control failures look on HTTP (docs/design.md "Node APIs and access"): a JSON-RPC error body with 401 + WWW-Authenticate
+ * How refusals at the HTTP edge look (docs/design.md "Node APIs and access"): a JSON-RPC error body with 401 + WWW-Authenticate
  * (RFC 9110 §11.6.1, RFC 6750 §3 for Bearer), 403 naming the scope, or 429 + Retry-After.
  */
 import { ForbiddenError, UnauthorizedError, type CredentialScheme } from '../../src/auth/auth-errors.ts';
 import type { JsonRpcId } from '../../src/rpc/method.ts';
-import { toErrorObject } from '../../src/rpc/errors.ts';
-import { ErrorCode } from '../../src/errors.ts';
+import { toWireError } from '../../src/rpc/errors.ts';
 import { restErrorBody } from '../http/http-errors.ts';
 
 export const authRealm = 'weft';
@@ -30,19 +29,24 @@ export function challengesFor(error: unknown): string[] {
   ];
 }
 
-export function statusOf(error: unknown): 401 | 403 | 429 | 500 {
-  const code = toErrorObject(error).code;
-  return code === ErrorCode.Unauthorized ? 401 : code === ErrorCode.Forbidden ? 403 : code === ErrorCode.LimitExceeded ? 429 : 500;
+/** The HTTP status of a refusal: its kind's (401, 403, 429, 413, 504, …) from the one table. */
+export function statusOf(error: unknown): number {
+  return toWireError(error).row.http;
 }
 
 /**
- * The response to an access-control failure, with its status and headers: a JSON-RPC error envelope, or on a REST
- * route (`rest`) the REST error body (docs/api.md "REST errors").
+ * The response to a refusal at the HTTP edge (access control, rate limit, body or time bound), with its status and
+ * headers: a JSON-RPC error envelope, or on a REST route (`rest`) the REST error body (docs/api.md "REST errors").
  */
 export function accessErrorResponse(error: unknown, id: JsonRpcId = null, extraHeaders: Record<string, string> = {}, rest = false): Response {
-  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', ...extraHeaders });
-  for (const challenge of challengesFor(error)) headers.append('www-authenticate', challenge);
-  const object = toErrorObject(error);
-  const body = rest ? restErrorBody(object) : { jsonrpc: '2.0', error: object, id };
-  return new Response(JSON.stringify(body), { status: statusOf(error), headers });
+  const challenges = challengesFor(error);
+  // A plain header record keeps @hono/node-server on its fast path; several challenges need a Headers list.
+  let headers: Record<string, string> | Headers = { 'content-type': 'application/json; charset=utf-8', ...extraHeaders };
+  if (challenges.length > 0) {
+    headers = new Headers(headers);
+    for (const challenge of challenges) headers.append('www-authenticate', challenge);
+  }
+  const wire = toWireError(error);
+  const body = rest ? restErrorBody(wire) : { jsonrpc: '2.0', error: wire.object, id };
+  return new Response(JSON.stringify(body), { status: wire.row.http, headers });
 }

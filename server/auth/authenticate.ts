@@ -1,8 +1,8 @@
 /**
  * `authenticate(options)`: the Hono middleware that resolves who is calling (docs/auth.md "Tiers") and puts it in
  * the request context as `auth`: an Identity, plus the credential failure when there was one. It never answers by
- * itself — the rate limiter must see every request first (a bad key still spends its IP's tokens), and
- * requireScope / requireRpcScopes turn a failure into 401. `X-API-Key` and `Authorization: Bearer` are the two
+ * itself — the rate limiter must see every request first (a bad key still spends its IP's tokens); the JSON-RPC
+ * routes hand both to the dispatcher, which answers a failure with 401 and checks each call's scope (docs/auth.md). `X-API-Key` and `Authorization: Bearer` are the two
  * credentials; sending both is refused as ambiguous.
  */
 import type { Context, MiddlewareHandler } from 'hono';
@@ -10,7 +10,7 @@ import { UnauthorizedError } from '../../src/auth/auth-errors.ts';
 import type { SignedCall } from '../../src/auth/canonical-json.ts';
 import { anonymousIdentity, type Identity } from '../../src/auth/identity.ts';
 import { WeftError } from '../../src/errors.ts';
-import type { ApiKeyStore } from './api-keys.ts';
+import type { ApiKeyInfo, ApiKeyStore } from './api-keys.ts';
 import type { OAuthGrants } from './oauth-grants.ts';
 import type { SignatureVerifier } from './request-signature.ts';
 
@@ -35,9 +35,21 @@ export function getAuth(c: Context): AuthState {
   return (c.get(authKey as never) as AuthState | undefined) ?? { identity: anonymousIdentity(clientAddress(c, false)) };
 }
 
+/** The caller of this request, or undefined when authenticate() did not run (the node runs without access control). */
+export function authOf(c: Context): AuthState | undefined {
+  return c.get(authKey as never) as AuthState | undefined;
+}
+
 /** The scopes this request's credentials grant, or undefined when authenticate() did not run (no access control). */
 export function grantedScopes(c: Context): ReadonlySet<string> | undefined {
-  return (c.get(authKey as never) as AuthState | undefined)?.identity.scopes;
+  return authOf(c)?.identity.scopes;
+}
+
+const bodyKey = 'weftJsonBody';
+
+/** The request's JSON body when a signature check already parsed it: the JSON-RPC route reuses it (one parse). */
+export function parsedBodyOf(c: Context): { readonly value: unknown } | undefined {
+  return c.get(bodyKey as never) as { readonly value: unknown } | undefined;
 }
 
 export function clientAddress(c: Context, trustProxy: boolean): string {
@@ -59,6 +71,7 @@ async function signedCall(c: Context): Promise<SignedCall | undefined> {
   }
   try {
     const body: unknown = JSON.parse(await c.req.text());
+    c.set(bodyKey as never, { value: body } as never);
     if (Array.isArray(body)) return { method: 'batch', params: body };
     if (typeof body === 'object' && body !== null && typeof (body as { method?: unknown }).method === 'string') {
       const { method, params } = body as { method: string; params?: unknown };
@@ -100,18 +113,42 @@ export async function resolveIdentity(source: CredentialSource, options: Authent
   if (info.requireSignature || signature !== undefined) {
     options.signatures.verify({ apiKey: apiKey.trim(), keyId: info.id, timestamp: source.header('x-timestamp'), signature, call: await source.signedCall() });
   }
-  return { tier: 'api_key', id: `key:${info.id}`, scopes: new Set(info.scopes), admin: info.admin };
+  let identity = keyIdentities.get(info);
+  if (identity === undefined) {
+    identity = { tier: 'api_key', id: `key:${info.id}`, scopes: new Set(info.scopes), admin: info.admin };
+    keyIdentities.set(info, identity);
+  }
+  return identity;
+}
+
+/** The identity of each verified key record (the key store hands back the same info object while it is unchanged). */
+const keyIdentities = new WeakMap<ApiKeyInfo, Identity>();
+
+/** The credentials of one Hono request (an object per request instead of a pair of closures: this is the hot path). */
+class ContextCredentials implements CredentialSource {
+  constructor(private readonly c: Context) {}
+  header(name: string): string | undefined {
+    return this.c.req.header(name);
+  }
+  signedCall(): Promise<SignedCall | undefined> {
+    return signedCall(this.c);
+  }
 }
 
 export function authenticate(options: AuthenticateOptions): MiddlewareHandler {
+  const trustProxy = options.trustProxy ?? false;
   return async (c, next) => {
-    const anonymous = anonymousIdentity(clientAddress(c, options.trustProxy ?? false));
+    const anonymous = anonymousIdentity(clientAddress(c, trustProxy));
     let state: AuthState;
-    try {
-      state = { identity: await resolveIdentity({ header: (name) => c.req.header(name), signedCall: () => signedCall(c) }, options, anonymous) };
-    } catch (error) {
-      if (!(error instanceof WeftError)) throw error;
-      state = { identity: anonymous, error };
+    if (c.req.header('x-api-key') === undefined && c.req.header('authorization') === undefined) {
+      state = { identity: anonymous };
+    } else {
+      try {
+        state = { identity: await resolveIdentity(new ContextCredentials(c), options, anonymous) };
+      } catch (error) {
+        if (!(error instanceof WeftError)) throw error;
+        state = { identity: anonymous, error };
+      }
     }
     c.set(authKey as never, state as never);
     await next();

@@ -9,6 +9,8 @@ const decoder = new TextDecoder();
 
 export interface JsonTable<T> {
   get(id: string): T | undefined;
+  /** The stored bytes of a record (a cache compares them to know the record has not changed). */
+  getBytes(id: string): Uint8Array | undefined;
   put(id: string, value: T): Promise<void>;
   delete(id: string): Promise<void>;
   /** The op a caller batches with others (atomic multi-record updates). */
@@ -28,6 +30,7 @@ export function jsonTable<T>(kv: KvStore, prefix: string): JsonTable<T> {
       const bytes = kv.get(keyOf(id));
       return bytes === undefined ? undefined : (JSON.parse(decoder.decode(bytes)) as T);
     },
+    getBytes: (id) => kv.get(keyOf(id)),
     put: (id, value) => kv.write([putOp(id, value)]),
     delete: (id) => kv.write([deleteOp(id)]),
     putOp,

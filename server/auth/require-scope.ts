@@ -1,65 +1,45 @@
 /**
- * Scope checks at the HTTP edge (docs/design.md "Node APIs and access", the table in src/auth/scopes.ts). `requireScope(method)` guards a
- * route that stands for one method (REST views); `requireRpcScopes()` reads a JSON-RPC body (single call or batch)
- * and checks every call before the dispatcher runs any: a batch runs whole or not at all. Both answer bad
- * credentials with 401 first, so a wrong key is never silently treated as anonymous.
+ * Scope checks for HTTP routes that do not go through the JSON-RPC dispatcher. JSON-RPC calls (HTTP, WebSocket),
+ * REST views and gRPC calls are checked by the dispatcher itself, once per call, against the scope each method
+ * declares (src/rpc/method.ts `scope` / `scopeOf`, docs/auth.md "Scopes"); this module serves the rest. Both answer
+ * bad credentials with 401 first, so a wrong key is never silently treated as anonymous.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { authorizeCall } from '../../src/auth/identity.ts';
-import { rpcRequestBytesMax } from '../../src/limits.ts';
-import type { JsonRpcId } from '../../src/rpc/method.ts';
+import { authorizeScope } from '../../src/auth/identity.ts';
+import { requiredScope } from '../../src/auth/scopes.ts';
 import { WeftError } from '../../src/errors.ts';
 import { isRestRequest } from '../http/http-errors.ts';
 import { accessErrorResponse } from './auth-responses.ts';
 import { getAuth } from './authenticate.ts';
 
-const idOf = (call: unknown): JsonRpcId => {
-  const id = (call as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-};
-
-/** The response refusing this call, or undefined when it may run. */
-export function checkCall(c: Context, method: string, params: unknown, id: JsonRpcId = null): Response | undefined {
-  const { identity, error } = getAuth(c);
-  const rest = isRestRequest(c);
-  if (error) return accessErrorResponse(error, id, {}, rest);
-  try {
-    authorizeCall(identity, method, params);
-    return undefined;
-  } catch (failure) {
-    if (failure instanceof WeftError) return accessErrorResponse(failure, id, {}, rest);
-    throw failure;
-  }
-}
-
-/** For a route that is one method; `params` reads the route's params when the requirement depends on them. */
+/** For a route that stands for one method; `params` reads the route's params when the requirement depends on them. */
 export function requireScope(method: string, params: (c: Context) => unknown = () => ({})): MiddlewareHandler {
   return async (c, next) => {
-    const refused = checkCall(c, method, params(c));
-    if (refused) return refused;
+    const { identity, error } = getAuth(c);
+    const rest = isRestRequest(c);
+    if (error) return accessErrorResponse(error, null, {}, rest);
+    try {
+      authorizeScope(identity, method, requiredScope(method, params(c)));
+    } catch (failure) {
+      if (failure instanceof WeftError) return accessErrorResponse(failure, null, {}, rest);
+      throw failure;
+    }
     await next();
   };
 }
 
-export function requireRpcScopes(): MiddlewareHandler {
+/**
+ * Refuses a request whose credentials were present but bad (401) before its body is read. The JSON-RPC routes do
+ * not need it (the dispatcher answers the same refusal, in the request's envelope); it serves apps that want the
+ * refusal before any other work.
+ */
+export function refuseBadCredentials(): MiddlewareHandler {
   return async (c, next) => {
     const { error } = getAuth(c);
-    if (error) return accessErrorResponse(error);
-    // Oversized bodies are the route's to refuse (413); unparsable ones the dispatcher's (-32700).
-    if (Number(c.req.header('content-length') ?? '0') > rpcRequestBytesMax) return next();
-    let body: unknown;
-    try {
-      body = JSON.parse(await c.req.text());
-    } catch {
-      return next();
-    }
-    const calls = Array.isArray(body) ? body : [body];
-    for (const call of calls) {
-      if (typeof call !== 'object' || call === null || typeof (call as { method?: unknown }).method !== 'string') continue;
-      const { method, params } = call as { method: string; params?: unknown };
-      const refused = checkCall(c, method, params, Array.isArray(body) ? null : idOf(call));
-      if (refused) return refused;
-    }
+    if (error) return accessErrorResponse(error, null, {}, isRestRequest(c));
     await next();
   };
 }
+
+/** Former name of refuseBadCredentials: scopes themselves are the dispatcher's to check. */
+export const requireRpcScopes = refuseBadCredentials;

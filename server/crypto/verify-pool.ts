@@ -146,7 +146,7 @@ function startSlot(onDeath: (slot: Slot) => void): Slot {
   const die = (message: string) => {
     if (dead) return;
     dead = true;
-    slot.abandon(new VerifyPoolError(ErrorCode.InternalError, message));
+    slot.abandon(new VerifyPoolError('internal', message));
     onDeath(slot);
   };
   worker.on('error', (error) => die(`verify worker failed: ${error.message}`));
@@ -169,14 +169,14 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
     const inFlight = slots.reduce((sum, slot) => sum + slot.pending.size, 0);
     if (inFlight >= verifyPoolPendingChunksMax) {
       const message = `verify pool: ${inFlight} chunks in flight, at most ${verifyPoolPendingChunksMax}`;
-      return Promise.reject(new VerifyPoolError(ErrorCode.LimitExceeded, message));
+      return Promise.reject(new VerifyPoolError('limit_exceeded', message));
     }
     // The least-loaded worker: the chunks of one batch spread over every core.
     return slots.reduce((best, s) => (s.pending.size < best.pending.size ? s : best)).send(chunk);
   };
 
   const verifySchnorrBatch = async (items: readonly SchnorrCheck[]): Promise<boolean[]> => {
-    if (closed) throw new VerifyPoolError(ErrorCode.InternalError, 'verify pool: used after close()');
+    if (closed) throw new VerifyPoolError('internal', 'verify pool: used after close()');
     const results = new Array<boolean>(items.length);
     const travelling: number[] = [];
     items.forEach((item, i) => {
@@ -219,7 +219,7 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
     async close() {
       if (closed) return;
       closed = true;
-      for (const slot of slots) slot.abandon(new VerifyPoolError(ErrorCode.InternalError, 'verify pool closed'));
+      for (const slot of slots) slot.abandon(new VerifyPoolError('internal', 'verify pool closed'));
       await Promise.all(slots.map((slot) => slot.worker.terminate()));
     },
   };

@@ -1,16 +1,16 @@
 /**
  * gRPC on port 8082 with mutual TLS (@grpc/grpc-js): the `weft.v1.Node` service of proto/weft/v1/node.proto. Every
  * unary RPC is the JSON-RPC method of the same name run through the same dispatcher (so params, errors and metrics
- * agree); Subscribe streams a hub subscription. Errors map to gRPC status codes, with the JSON-RPC code and data in
+ * agree); Subscribe streams a hub subscription. Errors map to gRPC status codes through the error table (src/errors.ts), with the JSON-RPC code and data in
  * the `weft-error-code` / `weft-error-data` trailers.
  */
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { ErrorCode } from '../../src/errors.ts';
 import { grpcMessageBytesMax } from '../../src/limits.ts';
+import type { Identity } from '../../src/auth/identity.ts';
 import type { Dispatcher } from '../../src/rpc/dispatcher.ts';
-import { toErrorObject, type JsonRpcErrorObject } from '../../src/rpc/errors.ts';
+import { toErrorObject, toWireError } from '../../src/rpc/errors.ts';
 import { stringifyJson } from '../../src/rpc/json.ts';
 import type { SubscriptionHub } from '../../src/rpc/subscription-hub.ts';
 import type { Logger } from '../logger.ts';
@@ -41,52 +41,25 @@ export interface GrpcServerOptions {
   readonly port: number;
   readonly tls: { readonly cert: Buffer; readonly key: Buffer; readonly clientCa: Buffer };
   /**
-   * Scope check per call (docs/auth.md): mutual TLS admits the connection, and the call's metadata carries the same
-   * credentials as HTTP (x-api-key, authorization). Throws the -32001/-32002/-32005 error the call is refused with.
+   * The caller of each call (docs/auth.md): mutual TLS admits the connection, and the call's metadata carries the
+   * same credentials as HTTP (x-api-key, authorization). Throws the -32001/-32005 error the call is refused with; the
+   * dispatcher checks the method's scope against the identity (-32001/-32002).
    */
-  readonly authorize?: (metadata: grpc.Metadata, peer: string, method: string, params: unknown) => Promise<ReadonlySet<string> | void>;
+  readonly authorize?: (metadata: grpc.Metadata, peer: string, method: string, params: unknown) => Promise<Identity | undefined>;
   readonly logger: Logger;
 }
 
-export function grpcStatusOf(error: JsonRpcErrorObject): grpc.status {
-  const reason = (error.data as { reason?: unknown } | undefined)?.reason;
-  switch (error.code) {
-    case ErrorCode.InvalidParams:
-    case ErrorCode.InvalidRequest:
-    case ErrorCode.ParseError:
-    case ErrorCode.InvalidAddress:
-      return grpc.status.INVALID_ARGUMENT;
-    case ErrorCode.MethodNotFound:
-      return grpc.status.UNIMPLEMENTED;
-    case ErrorCode.BlockNotFound:
-      return grpc.status.NOT_FOUND;
-    case ErrorCode.LimitExceeded:
-      return grpc.status.RESOURCE_EXHAUSTED;
-    case ErrorCode.Unauthorized:
-      return grpc.status.UNAUTHENTICATED;
-    case ErrorCode.Forbidden:
-      return grpc.status.PERMISSION_DENIED;
-    case ErrorCode.InsufficientBalance:
-    case ErrorCode.TransactionRejected:
-    case ErrorCode.MiningError:
-    case ErrorCode.PrivacyError:
-    case ErrorCode.SmartContractError:
-      return grpc.status.FAILED_PRECONDITION;
-    case ErrorCode.ServerError:
-      return reason === 'transaction_not_found' ? grpc.status.NOT_FOUND : grpc.status.INTERNAL;
-    case ErrorCode.InternalError:
-      return reason === 'service_not_configured' ? grpc.status.UNAVAILABLE : grpc.status.INTERNAL;
-    default:
-      return grpc.status.INTERNAL;
-  }
+/** The gRPC status of an error: its kind's, from the one table (src/errors.ts). */
+export function grpcStatusOf(error: unknown): grpc.status {
+  return toWireError(error).row.grpc as grpc.status;
 }
 
 function serviceError(error: unknown): Partial<grpc.StatusObject> {
-  const object = toErrorObject(error);
+  const { object, row } = toWireError(error);
   const metadata = new grpc.Metadata();
   metadata.set('weft-error-code', String(object.code));
   if (object.data !== undefined) metadata.set('weft-error-data', stringifyJson(object.data));
-  return { code: grpcStatusOf(object), details: object.message, metadata };
+  return { code: row.grpc as grpc.status, details: object.message, metadata };
 }
 
 /** proto3 request → JSON-RPC params: unset optional fields are absent, empty repeated fields too. */
@@ -127,7 +100,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
     handlers[rpc] = (call: grpc.ServerUnaryCall<Record<string, unknown>, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       const params = paramsOf(call.request);
       Promise.resolve(options.authorize?.(call.metadata, call.getPeer(), jsonName, params))
-        .then((scopes) => dispatcher.call(jsonName, params, { transport: 'grpc', id: undefined, ...(scopes ? { scopes } : {}) }))
+        .then((identity) => dispatcher.call(jsonName, params, { transport: 'grpc', id: undefined, ...(identity ? { identity } : {}) }))
         .then(
         (result) => callback(null, jsonResultRpcs.has(rpc) ? { json: stringifyJson(result) } : typedResult(result)),
         (error: unknown) => callback(serviceError(error)),
@@ -145,7 +118,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
     });
     const params = { topic, ...(request.address === undefined ? {} : { address: request.address }) };
     Promise.resolve(options.authorize?.(call.metadata, call.getPeer(), 'subscribe', params))
-      .then(() => dispatcher.call('subscribe', params, { transport: 'grpc', id: 'grpc', subscriptions: connection }))
+      .then((identity) => dispatcher.call('subscribe', params, { transport: 'grpc', id: 'grpc', subscriptions: connection, ...(identity ? { identity } : {}) }))
       .catch((error: unknown) => {
       connection.close();
       call.destroy(Object.assign(new Error(toErrorObject(error).message), serviceError(error)));

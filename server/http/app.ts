@@ -9,12 +9,12 @@ import type { Dispatcher } from '../../src/rpc/dispatcher.ts';
 import { toHash0x } from '../../src/util/bytes.ts';
 import type { NodeConfig } from '../config.ts';
 import type { NodeMetrics } from '../metrics.ts';
-import { restErrorBody } from './http-errors.ts';
+import { RouteNotFoundError } from '../../src/rpc/errors.ts';
+import { restError } from './http-errors.ts';
 import { mountRestRoutes } from './rest-routes.ts';
 import { mountRpcRoutes } from './rpc-routes.ts';
 import { mountWebApp } from './web-app.ts';
 import type { AccessControl } from '../auth/access-control.ts';
-import { requireRpcScopes, requireScope } from '../auth/require-scope.ts';
 import { syncHealthFields } from '../p2p/sync-health.ts';
 
 export interface HttpAppDeps {
@@ -34,10 +34,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
   const { chain, node, peers } = dispatcher.services;
   const app = new Hono();
   if (deps.access) {
+    // Scopes are checked by the dispatcher, once per call, for JSON-RPC and REST alike (docs/auth.md "Scopes").
     app.use('*', ...deps.access.middleware);
-    app.on('POST', ['/api/v1/rpc', '/rpc', '/'], requireRpcScopes());
-    app.get('/api/v1/addresses/:address/balance', requireScope('get_balance'));
-    app.get('/api/v1/addresses/:address/transactions', requireScope('get_transaction_history'));
     deps.access.mountRoutes(app);
   }
 
@@ -79,6 +77,6 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
   mountRestRoutes(app, dispatcher, deps.version);
   // The web app at '/' when built (dist/web), the status page at /status (server/http/web-app.ts, docs/web.md).
   mountWebApp(app, { network: config.network, wsPort: deps.wsPort ?? (() => config.wsPort) });
-  app.notFound((c) => c.json(restErrorBody({ code: -32601, message: 'Method not found', data: { reason: 'no_such_route', path: c.req.path } }), 404));
+  app.notFound((c) => restError(c, new RouteNotFoundError(c.req.path)));
   return app;
 }

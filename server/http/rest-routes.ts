@@ -1,6 +1,7 @@
 /**
  * The seed's read-only REST API (GET, `/api/v1/...`), each route a view over a JSON-RPC method so validation, errors
- * and metrics are the same. Errors: `{"error": {code, message, data}}` with a fitting status (http-errors.ts).
+ * metrics and scope checks are the same. Errors: `{"error": {code, message, reason, data}}` with the status of the
+ * error's kind (src/errors.ts, http-errors.ts).
  */
 import type { Context, Hono } from 'hono';
 import { InvalidParamsError } from '../../src/rpc/errors.ts';
@@ -9,8 +10,8 @@ import { explorerStats } from '../../src/rpc/explorer-stats.ts';
 import { formatUnits } from '../../src/crypto/amount.ts';
 import { need } from '../../src/rpc/method.ts';
 import { stringifyJson } from '../../src/rpc/json.ts';
-import { grantedScopes } from '../auth/authenticate.ts';
-import { restError } from './http-errors.ts';
+import { accessErrorResponse } from '../auth/auth-responses.ts';
+import { authOf } from '../auth/authenticate.ts';
 import { buildOpenApi } from './openapi.ts';
 
 function booleanQuery(c: Context, name: string, fallback: boolean): boolean {
@@ -36,20 +37,23 @@ export function mountRestRoutes(app: Hono, dispatcher: Dispatcher, version: stri
       // stringifyJson: block nonces are u64 bigints printed as exact integers.
       return c.body(stringifyJson(await build(c)), 200, { 'content-type': 'application/json; charset=utf-8' });
     } catch (error) {
-      return restError(c, error);
+      // The kind's status from the error table; access refusals carry their challenges (WWW-Authenticate).
+      return accessErrorResponse(error, null, {}, true);
     }
   };
-  const call = (method: string, params: Record<string, unknown>, c?: Context) => {
-    const scopes = c === undefined ? undefined : grantedScopes(c);
-    return dispatcher.call(method, params, { transport: 'rest', id: undefined, ...(scopes ? { scopes } : {}) });
+  /** A view's call: the dispatcher checks the method's scope against the caller, as for JSON-RPC. */
+  const call = (method: string, params: Record<string, unknown>, c: Context) => {
+    const auth = authOf(c);
+    const access = auth ? { identity: auth.identity, ...(auth.error ? { refusal: auth.error } : {}) } : {};
+    return dispatcher.call(method, params, { transport: 'rest', id: undefined, ...access });
   };
   const services = dispatcher.services;
 
-  app.get('/api/v1/network/info', view(() => {
+  app.get('/api/v1/network/info', view((c) => {
     const ledger = need({ services, transport: 'rest', id: undefined }, 'ledger', 'GET /api/v1/network/info');
     const tip = services.chain.selectedTip();
     const supply = ledger.supply();
-    return call('get_network_info', {}).then((info) => {
+    return call('get_network_info', {}, c).then((info) => {
       const i = info as Record<string, unknown>;
       return {
         network_id: i.network_id,
@@ -61,15 +65,15 @@ export function mountRestRoutes(app: Hono, dispatcher: Dispatcher, version: stri
       };
     });
   }));
-  app.get('/api/v1/blocks/latest', view((c) => call('get_latest_block', { include_transactions: booleanQuery(c, 'include_transactions', true) })));
+  app.get('/api/v1/blocks/latest', view((c) => call('get_latest_block', { include_transactions: booleanQuery(c, 'include_transactions', true) }, c)));
   app.get('/api/v1/blocks/:id', view((c) => {
     const id = c.req.param('id')!;
     const include = booleanQuery(c, 'include_transactions', true);
-    if (/^\d{1,15}$/.test(id)) return call('get_block', { height: Number(id), include_transactions: include });
-    if (/^(0x)?[0-9a-fA-F]{64}$/.test(id)) return call('get_block', { hash: id, include_transactions: include });
+    if (/^\d{1,15}$/.test(id)) return call('get_block', { height: Number(id), include_transactions: include }, c);
+    if (/^(0x)?[0-9a-fA-F]{64}$/.test(id)) return call('get_block', { hash: id, include_transactions: include }, c);
     throw new InvalidParamsError(`'${id}' is neither a height nor a 0x-prefixed 64-digit block hash`, [{ path: 'id', message: 'expected a height or a hash' }]);
   }));
-  app.get('/api/v1/transactions/:hash', view((c) => call('get_transaction', { hash: c.req.param('hash') })));
+  app.get('/api/v1/transactions/:hash', view((c) => call('get_transaction', { hash: c.req.param('hash') }, c)));
   app.get('/api/v1/addresses/:address/balance', view(async (c) => {
     // Anonymous callers get the public view (pending_balance = committed balance), owners the owner view.
     const b = (await call('get_balance', { address: c.req.param('address') }, c)) as Record<string, unknown>;

@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { rpcRequestBytesMax, wsConnectionsMax, wsSendBufferBytesMax } from '../../src/limits.ts';
 import type { Dispatcher } from '../../src/rpc/dispatcher.ts';
+import { stringifyJson } from '../../src/rpc/json.ts';
 import type { SubscriptionHub } from '../../src/rpc/subscription-hub.ts';
 import type { Logger } from '../logger.ts';
 import type { AccessControl } from '../auth/access-control.ts';
@@ -63,7 +64,7 @@ export async function startWsRpcServer(options: WsRpcServerOptions): Promise<WsR
     if (access === undefined) return wss.handleUpgrade(request, socket, head, (ws) => serveConnection(ws, undefined));
     void authenticateUpgrade(request, access.authOptions).then((auth) => {
       if ('response' in auth) return void socket.end(auth.response);
-      wss.handleUpgrade(request, socket, head, (ws) => serveConnection(ws, createWsGuard({ identity: auth.identity, limiter: access.limiter })));
+      wss.handleUpgrade(request, socket, head, (ws) => serveConnection(ws, createWsGuard({ identity: auth.identity, limiter: access.limiter, methods: dispatcher.methods })));
     });
   });
 
@@ -85,12 +86,15 @@ export async function startWsRpcServer(options: WsRpcServerOptions): Promise<WsR
     const connection = hub.connect(send);
     ws.on('message', (data, isBinary) => {
       const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
-      const verdict = guard?.check(text);
-      if (verdict?.action === 'reply') return send(verdict.text);
-      if (verdict?.action === 'close') return ws.close(verdict.code, verdict.reason);
-      void dispatcher.handleText(text, { transport: 'ws', subscriptions: connection, ...(guard ? { scopes: guard.identity.scopes } : {}) }).then(
-        (answer) => answer !== undefined && send(answer),
-        (error: unknown) => logger.error({ err: error }, 'websocket message failed'),
+      const ctx = { transport: 'ws' as const, subscriptions: connection };
+      const failed = (error: unknown) => logger.error({ err: error }, 'websocket message failed');
+      if (guard === undefined) return void dispatcher.handleText(text, ctx).then((answer) => answer !== undefined && send(answer), failed);
+      const verdict = guard.check(text);
+      if (verdict.action === 'close') return ws.close(verdict.code, verdict.reason);
+      if (verdict.action === 'reply') return send(verdict.text);
+      void dispatcher.run(verdict.request, { ...ctx, identity: guard.identity }).then(
+        ({ answer }) => answer !== undefined && send(stringifyJson(answer)),
+        failed,
       );
     });
     ws.on('close', () => {

@@ -6,9 +6,13 @@
  *
  * Order: chain signature headers, then `Authorization` (Bearer, Basic), then the API key, then the TLS client
  * certificate. Credentials that are present but wrong always fail (never fall back to anonymous); no credentials
- * at all give the anonymous principal unless the endpoint requires authentication.
+ * at all give the anonymous principal unless the endpoint requires authentication. Served by a node, a request is
+ * authenticated once: the node's identity (X-API-Key, Bearer) is the principal (`principalOf`), and only the
+ * A2A-only schemes (chain signature, mTLS) are checked here.
  */
+import type { Identity } from '../auth/identity.ts';
 import { decodeAddress, encodeAddress } from '../crypto/address.ts';
+import type { WeftError } from '../errors.ts';
 import { A2aError, unauthenticated } from './errors.ts';
 import { chainSigners, type ChainSignatureVerifier, type ChainSigner, type SignedRequest } from './chain-signature.ts';
 
@@ -80,7 +84,7 @@ function chainPrincipal(input: AuthInput, config: A2aAuthConfig, verifier: Chain
   const ts = h(chainSigHeaders.timestamp);
   const nonce = h(chainSigHeaders.nonce);
   const sessionKeyId = h(chainSigHeaders.sessionKeyId);
-  const bad = (m: string) => new A2aError(-32101, m);
+  const bad = (m: string) => new A2aError('chain_signature_invalid', m);
   if (!signer || !(chainSigners as readonly string[]).includes(signer)) throw bad(`${chainSigHeaders.signer}: expected Owner, Controller or SessionKey`);
   if (!accountText || !value || !ts || !nonce) throw bad('chain signature: signer, account, signature, timestamp and nonce headers are all required');
   if (!u64.test(ts) || !u64.test(nonce) || (sessionKeyId !== undefined && !u64.test(sessionKeyId))) throw bad('timestamp, nonce, session key id: expected unsigned integers');
@@ -88,7 +92,7 @@ function chainPrincipal(input: AuthInput, config: A2aAuthConfig, verifier: Chain
   try {
     account = decodeAddress(accountText, config.hrp ?? '');
   } catch {
-    throw new A2aError(-32100, `${chainSigHeaders.account}: not an address of this network`);
+    throw new A2aError('chain_identity_verification_failed', `${chainSigHeaders.account}: not an address of this network`);
   }
   const verified = verifier.verify(
     {
@@ -128,9 +132,40 @@ async function authorizationPrincipal(header: string, config: A2aAuthConfig): Pr
   throw unauthenticated(`authorization scheme ${scheme}: not offered by this agent`);
 }
 
+/**
+ * The node's caller as an A2A principal (src/auth/identity.ts): an API key of the node is `apikey:<key id>`, an OAuth
+ * access token of its authorization server `bearer:<client id>`, with the scopes they grant. Anonymous callers have
+ * no principal of their own here: the A2A-only schemes (chain signature, mTLS) may still name one.
+ */
+export function principalOf(identity: Identity): Principal | undefined {
+  const scopes = [...identity.scopes];
+  if (identity.tier === 'api_key') return { id: `apikey:${identity.id.replace(/^key:/, '')}`, scheme: 'apiKey', scopes };
+  if (identity.tier === 'oauth') return { id: `bearer:${identity.id.replace(/^oauth:/, '')}`, scheme: 'bearer', scopes };
+  return undefined;
+}
+
+/**
+ * What the node already knows of the request's caller, when A2A is served by a node whose access control
+ * authenticated it (server/auth/authenticate.ts): its identity, or the credential failure. A2A then reads it instead
+ * of checking the same credentials a second time.
+ */
+export interface NodeCaller {
+  readonly identity: Identity;
+  readonly error?: WeftError;
+}
+
 /** The principal of one request, or an error (-32000 UNAUTHENTICATED, or -32100…-32103 for chain signatures). */
-export async function authenticate(input: AuthInput, config: A2aAuthConfig): Promise<Principal> {
+export async function authenticate(input: AuthInput, config: A2aAuthConfig, node?: NodeCaller): Promise<Principal> {
   if (config.chainSignature && input.header(chainSigHeaders.value) !== undefined) return chainPrincipal(input, config, config.chainSignature);
+  if (node !== undefined) {
+    // Authenticated once, by the node: its failure is A2A's (401, UNAUTHENTICATED), its identity A2A's principal.
+    if (node.error) throw node.error;
+    const principal = principalOf(node.identity);
+    if (principal) return principal;
+    if (config.mtls && input.tlsPeerFingerprint) return { id: `mtls:${input.tlsPeerFingerprint}`, scheme: 'mtls', scopes: [] };
+    if (config.required) throw unauthenticated('authentication required: see securitySchemes in the agent card');
+    return anonymous;
+  }
   const authorization = input.header('authorization');
   if (authorization !== undefined && authorization !== '') return authorizationPrincipal(authorization, config);
   const key = config.apiKey;

@@ -25,7 +25,7 @@ import { blake3 } from '../crypto/blake3.ts';
 import { schnorrSign, schnorrVerify } from '../crypto/keys.ts';
 import { concatBytes, fromHex, toHex } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
-import { A2aError, A2aErrorCode } from './errors.ts';
+import { A2aError } from './errors.ts';
 import { a2aChainSigFutureSkewSec, a2aChainSigTtlSecDefault, a2aNonceCacheEntriesMax } from './limits.ts';
 
 export const chainSigners = ['Owner', 'Controller', 'SessionKey'] as const;
@@ -144,7 +144,7 @@ export interface ChainSignatureVerifier {
   verify(sig: ChainSignature, request: SignedRequest): Uint8Array;
 }
 
-const invalid = (message: string) => new A2aError(A2aErrorCode.ChainSignatureInvalid, message);
+const invalid = (message: string) => new A2aError('chain_signature_invalid', message);
 
 export function createChainSignatureVerifier(options: ChainSignatureVerifierOptions): ChainSignatureVerifier {
   const ttlSec = options.ttlSec ?? a2aChainSigTtlSecDefault;
@@ -155,19 +155,19 @@ export function createChainSignatureVerifier(options: ChainSignatureVerifierOpti
     const keys = options.agentKeys;
     if (sig.signer === 'Owner') {
       // No agent accounts yet: the owner key is the key of the signer's standard address.
-      if (sig.account[0] !== AddressType.Standard) throw new A2aError(A2aErrorCode.ChainIdentityVerificationFailed, 'owner: expected a standard address');
+      if (sig.account[0] !== AddressType.Standard) throw new A2aError('chain_identity_verification_failed', 'owner: expected a standard address');
       return sig.account.subarray(1);
     }
-    if (!keys) throw new A2aError(A2aErrorCode.ChainIdentityVerificationFailed, `${sig.signer}: no agent account on chain for this address`);
+    if (!keys) throw new A2aError('chain_identity_verification_failed', `${sig.signer}: no agent account on chain for this address`);
     if (sig.signer === 'Controller') {
       const key = keys.controllerKey(sig.account);
-      if (!key) throw new A2aError(A2aErrorCode.ChainIdentityVerificationFailed, 'controller: no agent account or controller');
+      if (!key) throw new A2aError('chain_identity_verification_failed', 'controller: no agent account or controller');
       return key;
     }
     if (sig.sessionKeyId === undefined) throw invalid('SessionKey signer: session key id missing');
     const session = keys.sessionKey(sig.account, sig.sessionKeyId);
-    if (!session) throw new A2aError(A2aErrorCode.ChainIdentityVerificationFailed, `session key ${sig.sessionKeyId}: unknown`);
-    if (session.expiresAtSec <= nowSec) throw new A2aError(A2aErrorCode.ChainSessionKeyExpired, `session key ${sig.sessionKeyId}: expired at ${session.expiresAtSec}`);
+    if (!session) throw new A2aError('chain_identity_verification_failed', `session key ${sig.sessionKeyId}: unknown`);
+    if (session.expiresAtSec <= nowSec) throw new A2aError('chain_session_key_expired', `session key ${sig.sessionKeyId}: expired at ${session.expiresAtSec}`);
     return session.publicKey;
   }
 
@@ -175,14 +175,14 @@ export function createChainSignatureVerifier(options: ChainSignatureVerifierOpti
     chainId: options.chainId,
     allowedSigners: allowed,
     verify(sig, request) {
-      if (!allowed.includes(sig.signer)) throw new A2aError(A2aErrorCode.ChainIdentityVerificationFailed, `signer ${sig.signer}: not allowed here (allowed: ${allowed.join(', ')})`);
+      if (!allowed.includes(sig.signer)) throw new A2aError('chain_identity_verification_failed', `signer ${sig.signer}: not allowed here (allowed: ${allowed.join(', ')})`);
       if (sig.account.length !== addressBytes) throw invalid(`account: expected ${addressBytes} bytes`);
       if (sig.timestamp < 0n || sig.timestamp > u64Max || sig.nonce < 0n || sig.nonce > u64Max) throw invalid('timestamp and nonce: expected u64');
       const nowSec = Math.floor(options.clock.nowMs() / 1000);
       const ts = Number(sig.timestamp);
       if (ts < nowSec - ttlSec) throw invalid(`timestamp ${ts}: expired (older than ${ttlSec} s)`);
       if (ts > nowSec + a2aChainSigFutureSkewSec) throw invalid(`timestamp ${ts}: in the future (more than ${a2aChainSigFutureSkewSec} s ahead)`);
-      if (options.agentKeys?.frozen(sig.account)) throw new A2aError(A2aErrorCode.ChainAccountFrozen, 'agent account is frozen');
+      if (options.agentKeys?.frozen(sig.account)) throw new A2aError('chain_account_frozen', 'agent account is frozen');
       const key = signerKey(sig, nowSec);
       const hex = sig.value.startsWith('0x') ? sig.value.slice(2) : sig.value;
       let signature: Uint8Array;

@@ -5,7 +5,7 @@
 import type { Clock } from '../util/clock.ts';
 import type { Principal } from './auth.ts';
 import type { AgentCard } from './card.ts';
-import { A2aError, A2aErrorCode, invalidParams, taskNotFound, unauthenticated, unsupportedOperation } from './errors.ts';
+import { A2aError, invalidParams, taskNotFound, unauthenticated, unsupportedOperation } from './errors.ts';
 import type { AgentExecutor } from './executor.ts';
 import { a2aListPageSizeDefault, a2aListPageSizeMax, a2aPushConfigPageSizeMax, a2aPushConfigsPerTaskMax } from './limits.ts';
 import {
@@ -117,13 +117,13 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
     if (inputModes.includes('*/*')) return;
     for (const part of parts) {
       if (part.mediaType !== undefined && part.mediaType !== '' && !inputModes.includes(part.mediaType)) {
-        throw new A2aError(A2aErrorCode.ContentTypeNotSupported, `media type ${part.mediaType}: not accepted (accepted: ${inputModes.join(', ')})`, { mediaType: part.mediaType });
+        throw new A2aError('content_type_not_supported', `media type ${part.mediaType}: not accepted (accepted: ${inputModes.join(', ')})`, { mediaType: part.mediaType });
       }
     }
   }
 
   function requirePush(): void {
-    if (!caps.pushNotifications) throw new A2aError(A2aErrorCode.PushNotificationNotSupported, 'push notifications are not supported by this agent');
+    if (!caps.pushNotifications) throw new A2aError('push_notification_not_supported', 'push notifications are not supported by this agent');
   }
 
   async function begin(params: unknown, ctx: CallContext, stream: boolean) {
@@ -214,7 +214,7 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
       const req = parseParams(cancelTaskSchema, params);
       const stored = owned(req.id, ctx);
       if (isTerminal(stored.task.status.state)) {
-        throw new A2aError(A2aErrorCode.TaskNotCancelable, `task ${req.id} is ${stored.task.status.state} and cannot be canceled`, { taskId: req.id });
+        throw new A2aError('task_not_cancelable', `task ${req.id} is ${stored.task.status.state} and cannot be canceled`, { taskId: req.id });
       }
       return runner.cancel(stored);
     },
@@ -250,7 +250,7 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
       const req = parseParams(pushConfigRefSchema, params);
       owned(req.taskId, ctx);
       const config = store.getPushConfig(req.taskId, req.id);
-      if (!config) throw new A2aError(A2aErrorCode.TaskNotFound, `push config ${req.id} not found for task ${req.taskId}`, { taskId: req.taskId, configId: req.id });
+      if (!config) throw new A2aError('task_not_found', `push config ${req.id} not found for task ${req.taskId}`, { taskId: req.taskId, configId: req.id });
       return config;
     },
     async listTaskPushNotificationConfigs(params, ctx) {
@@ -274,7 +274,7 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
     async getExtendedAgentCard(_params, ctx) {
       if (!caps.extendedAgentCard) throw unsupportedOperation('this agent has no extended card');
       if (ctx.principal.scheme === 'anonymous') throw unauthenticated('the extended agent card requires authentication');
-      if (!options.extendedCard) throw new A2aError(A2aErrorCode.ExtendedAgentCardNotConfigured, 'the extended agent card is not configured');
+      if (!options.extendedCard) throw new A2aError('extended_agent_card_not_configured', 'the extended agent card is not configured');
       return options.extendedCard;
     },
   };

@@ -4,7 +4,7 @@
  * is read as 1.0 for curl-style clients. Patch versions never matter ("1.0.1" is "1.0"). Extensions the client
  * lists that the card declares are activated (and echoed back); a required one left out gives -32008.
  */
-import { A2aError, A2aErrorCode } from './errors.ts';
+import { A2aError } from './errors.ts';
 import { a2aProtocolVersion, type AgentCard } from './card.ts';
 
 export interface Negotiated {
@@ -17,7 +17,7 @@ export function negotiate(card: AgentCard, versionHeader: string | undefined, ex
   const raw = versionHeader?.trim() ?? '';
   const version = raw === '' ? (lenient ? a2aProtocolVersion : '0.3') : raw.split('.').slice(0, 2).join('.');
   if (version !== a2aProtocolVersion) {
-    throw new A2aError(A2aErrorCode.VersionNotSupported, `A2A-Version ${raw || '(none, read as 0.3)'}: not supported; this agent speaks ${a2aProtocolVersion}`, {
+    throw new A2aError('version_not_supported', `A2A-Version ${raw || '(none, read as 0.3)'}: not supported; this agent speaks ${a2aProtocolVersion}`, {
       requestedVersion: raw,
       supportedVersions: a2aProtocolVersion,
     });
@@ -26,7 +26,7 @@ export function negotiate(card: AgentCard, versionHeader: string | undefined, ex
   const declared = card.capabilities.extensions ?? [];
   const missing = declared.filter((e) => e.required && !requested.includes(e.uri));
   if (missing.length > 0) {
-    throw new A2aError(A2aErrorCode.ExtensionSupportRequired, `extension required: list ${missing.map((e) => e.uri).join(', ')} in A2A-Extensions`, {
+    throw new A2aError('extension_support_required', `extension required: list ${missing.map((e) => e.uri).join(', ')} in A2A-Extensions`, {
       extensions: missing.map((e) => e.uri).join(','),
     });
   }

@@ -3,12 +3,12 @@
  * reassembly (A2A 1.0 §3.1.6 TaskArtifactUpdateEvent: `append` concatenates parts onto the artifact with the same
  * artifactId, otherwise the artifact is added or replaced) so that GetTask shows one artifact per artifactId.
  */
-import { A2aError, A2aErrorCode } from './errors.ts';
+import { A2aError } from './errors.ts';
 import { a2aArtifactPartsMax, a2aArtifactsMax, a2aHistoryMessagesMax } from './limits.ts';
 import { canTransition } from './state-machine.ts';
 import type { Artifact, Message, Task, TaskArtifactUpdateEvent, TaskStatus } from './types.ts';
 
-const badAgent = (message: string) => new A2aError(A2aErrorCode.InvalidAgentResponse, message);
+const badAgent = (message: string) => new A2aError('invalid_agent_response', message);
 
 export function appendHistory(task: Task, message: Message): Task {
   const history = [...(task.history ?? []), message];

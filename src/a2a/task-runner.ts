@@ -130,7 +130,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   async function apply(exec: Execution, event: StreamResponse): Promise<void> {
     const { context } = exec;
     // A follow-up message has started a newer execution of this task: this one may no longer change it.
-    if (executions.get(context.taskId) !== exec) throw new A2aError(-32006, 'events after the task was handed to a newer execution');
+    if (executions.get(context.taskId) !== exec) throw new A2aError('invalid_agent_response', 'events after the task was handed to a newer execution');
     if ('message' in event) {
       if (!exec.task && !exec.replied) {
         exec.replied = true;
@@ -139,20 +139,20 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         exec.done.resolve(event);
         return;
       }
-      if (!exec.task) throw new A2aError(-32006, 'a reply message must be the only event');
+      if (!exec.task) throw new A2aError('invalid_agent_response', 'a reply message must be the only event');
       const message: Message = { ...event.message, taskId: exec.task.id, contextId: exec.task.contextId };
       exec.task = appendHistory(exec.task, message);
       await commit(exec.owner, exec.task, { message }, false);
       return;
     }
-    if (exec.replied) throw new A2aError(-32006, 'task events after a reply message');
+    if (exec.replied) throw new A2aError('invalid_agent_response', 'task events after a reply message');
     if ('task' in event) {
       if (!exec.task) await createTask(exec, event.task);
-      else throw new A2aError(-32006, 'a Task event for a task that already exists');
+      else throw new A2aError('invalid_agent_response', 'a Task event for a task that already exists');
       return;
     }
     const task = exec.task ?? (await createTask(exec, undefined));
-    if (isTerminal(task.status.state)) throw new A2aError(-32006, `task ${task.id} is already ${task.status.state}`);
+    if (isTerminal(task.status.state)) throw new A2aError('invalid_agent_response', `task ${task.id} is already ${task.status.state}`);
     if ('statusUpdate' in event) {
       const status = { ...event.statusUpdate.status, timestamp: now() };
       exec.task = applyStatus(task, status);
@@ -206,7 +206,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     }).catch(() => undefined);
     if (executions.get(taskId) === exec) executions.delete(taskId);
     if (!exec.task && !exec.replied) {
-      const failure = error === undefined ? new A2aError(-32006, 'the agent returned without a reply or a task') : toA2aError(error);
+      const failure = error === undefined ? new A2aError('invalid_agent_response', 'the agent returned without a reply or a task') : toA2aError(error);
       exec.first.reject(failure);
       exec.done.reject(failure);
       return;
@@ -225,7 +225,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       return exec !== undefined && !(exec.task && closesStream(exec.task.status.state));
     },
     start(input) {
-      if (executions.size >= a2aRunningTasksMax) throw new A2aError(-32004, `the agent is running ${a2aRunningTasksMax} tasks; try again later`);
+      if (executions.size >= a2aRunningTasksMax) throw new A2aError('unsupported_operation', `the agent is running ${a2aRunningTasksMax} tasks; try again later`);
       const taskId = input.existing?.task.id ?? newId();
       const contextId = input.existing?.task.contextId ?? input.message.contextId ?? newId();
       const message: Message = { ...input.message, taskId, contextId };
@@ -269,7 +269,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         .then(() => executor.execute(context, exec.events))
         .then(
           () => finish(exec, undefined),
-          (error: unknown) => finish(exec, error ?? new A2aError(ErrorCode.InternalError, 'agent failed')),
+          (error: unknown) => finish(exec, error ?? new A2aError('internal', 'agent failed')),
         );
       return { taskId, first: exec.first.promise, done: exec.done.promise };
     },

@@ -3,7 +3,6 @@
  * WWW-Authenticate), -32002 Forbidden (HTTP 403, names the missing scope), -32005 Limit exceeded (HTTP 429 with
  * Retry-After). `data.reason` tells each failure apart so clients (and tests) need not parse messages.
  */
-import { ErrorCode } from '../errors.ts';
 import { RpcError } from '../rpc/errors.ts';
 import type { Scope } from './scopes.ts';
 
@@ -26,7 +25,7 @@ export class UnauthorizedError extends RpcError {
   readonly reason: UnauthorizedReason;
   readonly scheme: CredentialScheme;
   constructor(reason: UnauthorizedReason, detail: string, scheme: CredentialScheme, data: Record<string, unknown> = {}) {
-    super(ErrorCode.Unauthorized, `Unauthorized: ${detail}`, { reason, ...data });
+    super('unauthorized', `Unauthorized: ${detail}`, { reason, ...data });
     this.reason = reason;
     this.scheme = scheme;
   }
@@ -36,7 +35,7 @@ export class ForbiddenError extends RpcError {
   readonly scope: Scope;
   readonly scheme: CredentialScheme;
   constructor(method: string, scope: Scope, granted: readonly string[], scheme: CredentialScheme) {
-    super(ErrorCode.Forbidden, `Forbidden: ${method} needs the ${scope} scope, which these credentials do not have`, {
+    super('forbidden', `Forbidden: ${method} needs the ${scope} scope, which these credentials do not have`, {
       reason: 'missing_scope',
       method,
       scope,
@@ -50,7 +49,7 @@ export class ForbiddenError extends RpcError {
 export class RateLimitedError extends RpcError {
   readonly retryAfterSeconds: number;
   constructor(policy: string, limit: number, perMinute: number, retryAfterSeconds: number) {
-    super(ErrorCode.LimitExceeded, `Limit exceeded: the ${policy} rate limit is ${perMinute} requests a minute (burst ${limit})`, {
+    super('limit_exceeded', `Limit exceeded: the ${policy} rate limit is ${perMinute} requests a minute (burst ${limit})`, {
       reason: 'rate_limited',
       policy,
       limit,

@@ -1,9 +1,9 @@
 /**
  * Who is calling (docs/auth.md "Tiers"): anonymous (keyed by IP for rate limits), an API key, or an OAuth client
  * acting for the node's owner. Transports resolve it once per request or connection; scope checks and rate limits
- * read it.
+ * read it. A2A's principal is a view of it (src/a2a/auth.ts `principalOf`).
  */
-import { missingScope, type Scope } from './scopes.ts';
+import type { Requirement, Scope } from './scopes.ts';
 import { ForbiddenError, UnauthorizedError, type CredentialScheme } from './auth-errors.ts';
 import type { Tier } from './rate-policy.ts';
 
@@ -16,8 +16,10 @@ export interface Identity {
   readonly admin: boolean;
 }
 
+const noScopes: ReadonlySet<Scope> = new Set();
+
 export function anonymousIdentity(address: string): Identity {
-  return { tier: 'anonymous', id: `ip:${address}`, scopes: new Set(), admin: false };
+  return { tier: 'anonymous', id: `ip:${address}`, scopes: noScopes, admin: false };
 }
 
 export function schemeOf(identity: Identity): CredentialScheme {
@@ -25,18 +27,16 @@ export function schemeOf(identity: Identity): CredentialScheme {
 }
 
 /**
- * Throws -32001 when an anonymous caller asks for a protected method, -32002 when credentials lack its scope.
- * The one check every transport runs per call (HTTP, WebSocket, gRPC).
+ * Throws -32001 when an anonymous caller asks for a method that needs `needed`, -32002 when credentials lack it. The
+ * one check, run by the dispatcher once per call for every transport (HTTP, WebSocket, REST, gRPC).
  */
-export function authorizeCall(identity: Identity, method: string, params: unknown): void {
-  const missing = missingScope(identity.scopes, method, params);
-  if (missing === undefined) return;
+export function authorizeScope(identity: Identity, method: string, needed: Requirement): void {
+  if (needed === 'public' || identity.scopes.has(needed)) return;
   if (identity.tier === 'anonymous') {
-    throw new UnauthorizedError('authentication_required', `${method} needs credentials with the ${missing} scope (X-API-Key or Authorization: Bearer)`, 'none', {
+    throw new UnauthorizedError('authentication_required', `${method} needs credentials with the ${needed} scope (X-API-Key or Authorization: Bearer)`, 'none', {
       method,
-      scope: missing,
+      scope: needed,
     });
   }
-  throw new ForbiddenError(method, missing, [...identity.scopes], schemeOf(identity));
+  throw new ForbiddenError(method, needed, [...identity.scopes], schemeOf(identity));
 }
-

@@ -41,7 +41,7 @@ export class BlockRuleError extends WeftError {
   readonly banScore: number;
 
   constructor(rule: BlockRule, message: string, details?: unknown) {
-    super(ErrorCode.ServerError, `block rejected (${rule}): ${message}`, { details });
+    super('block_rule', `block rejected (${rule}): ${message}`, { details });
     this.rule = rule;
     this.stage = BlockRules[rule].stage;
     this.banScore = BlockRules[rule].banScore;
@@ -51,6 +51,6 @@ export class BlockRuleError extends WeftError {
 /** The store or the pipeline failed in a way that is not the block's fault (disk error, closed store). */
 export class ChainStorageError extends WeftError {
   constructor(message: string, cause?: unknown) {
-    super(ErrorCode.InternalError, message, { cause });
+    super('storage', message, { cause });
   }
 }

@@ -8,7 +8,7 @@ import { ErrorCode, WeftError } from '../errors.ts';
 /** A value handed to an encoder is out of range for its field (a caller bug or unchecked input). */
 export class EncodeError extends WeftError {
   constructor(message: string, details?: unknown) {
-    super(ErrorCode.InvalidParams, message, { details });
+    super('invalid_params', message, { details });
   }
 }
 

@@ -8,7 +8,7 @@ import { ErrorCode, WeftError } from '../errors.ts';
 /** The mergeset (selected parent included) has more blocks than the limit (Kaspa `MergeSetTooBig`). */
 export class MergesetTooLargeError extends WeftError {
   constructor(limit: number) {
-    super(ErrorCode.MiningError, `mergeset has more than ${limit} blocks (selected parent included); expected at most ${limit}`, {
+    super('dag_rule', `mergeset has more than ${limit} blocks (selected parent included); expected at most ${limit}`, {
       details: { limit },
     });
   }
@@ -17,27 +17,27 @@ export class MergesetTooLargeError extends WeftError {
 /** A parent list that no block may have: empty, repeated entries, or one parent in the past of another. */
 export class InvalidParentsError extends WeftError {
   constructor(message: string, details?: unknown) {
-    super(ErrorCode.MiningError, message, { details });
+    super('dag_rule', message, { details });
   }
 }
 
 /** A block id the engine does not hold (a missing parent, or a query about an unknown block). */
 export class UnknownBlockError extends WeftError {
   constructor(id: string, role: string) {
-    super(ErrorCode.BlockNotFound, `unknown ${role} ${id}: expected a block already added to the DAG`, { details: { id } });
+    super('block_not_found', `unknown ${role} ${id}: expected a block already added to the DAG`, { details: { id } });
   }
 }
 
 /** A block id added twice. */
 export class DuplicateBlockError extends WeftError {
   constructor(id: string) {
-    super(ErrorCode.MiningError, `block ${id} is already in the DAG; expected a new block`, { details: { id } });
+    super('dag_rule', `block ${id} is already in the DAG; expected a new block`, { details: { id } });
   }
 }
 
 /** Bad engine input that is not a block rule: non-positive work, a second genesis, bad options. */
 export class GhostdagUsageError extends WeftError {
   constructor(message: string) {
-    super(ErrorCode.InvalidParams, message);
+    super('invalid_params', message);
   }
 }

@@ -49,7 +49,7 @@ export interface NetworkParams {
 
 export class UnknownNetworkError extends WeftError {
   constructor(name: string) {
-    super(ErrorCode.InvalidParams, `unknown network "${name}", expected one of ${networkNames.join(', ')}`);
+    super('invalid_params', `unknown network "${name}", expected one of ${networkNames.join(', ')}`);
   }
 }
 

@@ -46,7 +46,7 @@ export type InvalidAddressReason =
 /** An address that cannot be used: code -40002 (the seed's "Invalid address"); `details.reason` says why. */
 export class InvalidAddressError extends WeftError {
   constructor(message: string, reason: InvalidAddressReason) {
-    super(ErrorCode.InvalidAddress, message, { details: { reason } });
+    super('invalid_address', message, { details: { reason } });
   }
 }
 

@@ -24,7 +24,7 @@ export const supplyUnitsMax = 21_000_000n * unitsPerCoin;
 /** An amount that is not a valid number of coins / units. Code -32602 (InvalidParams). */
 export class InvalidAmountError extends WeftError {
   constructor(message: string) {
-    super(ErrorCode.InvalidParams, message);
+    super('invalid_params', message);
   }
 }
 

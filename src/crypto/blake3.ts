@@ -18,7 +18,7 @@ const textEncoder = new TextEncoder();
 
 export class Blake3ParamError extends WeftError {
   constructor(message: string) {
-    super(ErrorCode.InvalidParams, message);
+    super('invalid_params', message);
   }
 }
 

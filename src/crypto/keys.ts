@@ -29,7 +29,7 @@ const curveOrder = secp256k1.Point.CURVE().n;
 /** A secret key, public key, signature or aux randomness of the wrong shape. Code -32602 (InvalidParams). */
 export class InvalidKeyError extends WeftError {
   constructor(message: string) {
-    super(ErrorCode.InvalidParams, message);
+    super('invalid_params', message);
   }
 }
 

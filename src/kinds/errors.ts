@@ -6,7 +6,7 @@ import type { InvalidAddressError } from '../crypto/address.ts';
 /** A transaction value that cannot be encoded (a field out of range). Code -32602 (InvalidParams). */
 export class InvalidTransactionError extends WeftError {
   constructor(message: string) {
-    super(ErrorCode.InvalidParams, message);
+    super('invalid_params', message);
   }
 }
 

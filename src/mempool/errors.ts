@@ -23,7 +23,7 @@ export type RejectReason =
 export class TransactionRejectedError extends WeftError {
   readonly reason: RejectReason;
   constructor(reason: RejectReason, message: string, details: Record<string, unknown> = {}) {
-    super(ErrorCode.TransactionRejected, `transaction rejected: ${message}`, { details: { reason, ...details } });
+    super('transaction_rejected', `transaction rejected: ${message}`, { details: { reason, ...details } });
     this.reason = reason;
   }
 }
@@ -31,7 +31,7 @@ export class TransactionRejectedError extends WeftError {
 /** -40001: the sender's balance does not cover this spend on top of its pending ones. */
 export class InsufficientBalanceError extends WeftError {
   constructor(message: string, details: { balance: bigint; needed: bigint }) {
-    super(ErrorCode.InsufficientBalance, `insufficient balance: ${message}`, {
+    super('insufficient_balance', `insufficient balance: ${message}`, {
       details: { balance: details.balance.toString(), needed: details.needed.toString() },
     });
   }

@@ -232,7 +232,7 @@ export function createMempool(options: MempoolOptions): Mempool {
 
   const addBatch = async (items: readonly Uint8Array[]): Promise<AdmitResult[]> => {
     if (!Array.isArray(items) || items.length > limits.batchTxMax) {
-      throw new WeftError(ErrorCode.InvalidParams, `transaction batch: expected an array of at most ${limits.batchTxMax}`);
+      throw new WeftError('invalid_params', `transaction batch: expected an array of at most ${limits.batchTxMax}`);
     }
     const results: AdmitResult[] = new Array(items.length);
     const parsed: (ParsedTransaction | undefined)[] = items.map((bytes, i) => attempt(results, i, () => shapeCheck(bytes)));

@@ -23,7 +23,7 @@ const targetMax = (1n << 256n) - 1n;
 /** The kernel module is missing an export, or a job / input is out of range. */
 export class WasmKernelError extends WeftError {
   constructor(message: string, options: { details?: unknown; cause?: unknown } = {}) {
-    super(ErrorCode.MiningError, message, options);
+    super('mining_error', message, options);
   }
 }
 

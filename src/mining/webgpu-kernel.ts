@@ -24,7 +24,7 @@ const noncesPerInvocationMin = 16;
 /** The GPU could not run the kernel (shader error, device lost, validation error) or was given a bad job. */
 export class WebGpuPowError extends WeftError {
   constructor(message: string, options: { details?: unknown; cause?: unknown } = {}) {
-    super(ErrorCode.MiningError, message, options);
+    super('mining_error', message, options);
   }
 }
 

@@ -37,9 +37,17 @@ export class P2pProtocolError extends WeftError {
   /** Added to the peer's misbehaviour score by the peer manager; 100 means discourage. */
   readonly banScore: number;
 
+  /** The P2P code (-42xxx): a peer-protocol code, not a JSON-RPC one (the error's kind is `peer_protocol`). */
+  readonly p2pCode: P2pErrorCode;
+
   constructor(code: P2pErrorCode, banScore: number, message: string, options: { details?: unknown; cause?: unknown } = {}) {
-    super(code, message, options);
+    super('peer_protocol', message, options);
+    this.p2pCode = code;
     this.banScore = banScore;
+  }
+
+  override get code(): P2pErrorCode {
+    return this.p2pCode;
   }
 }
 

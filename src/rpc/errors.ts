@@ -3,7 +3,7 @@
  * seed's Errors table). Standard codes keep the spec's exact message and put the particulars in `data`; the seed's
  * domain codes (-40001…-40007) and -32000 carry a message that says what was wrong, with `data` for machines.
  */
-import { ErrorCode, WeftError } from '../errors.ts';
+import { ErrorCode, errorRow, WeftError, type ErrorKind, type ErrorRow } from '../errors.ts';
 
 export const standardMessages: Readonly<Record<number, string>> = {
   [ErrorCode.ParseError]: 'Parse error',
@@ -21,26 +21,26 @@ export interface JsonRpcErrorObject {
 
 /** An error raised at the RPC boundary itself (envelope, params, routing), with JSON-RPC `data`. */
 export class RpcError extends WeftError {
-  constructor(code: number, message: string, data?: unknown) {
-    super(code, message, { details: data });
+  constructor(kind: ErrorKind, message: string, data?: unknown) {
+    super(kind, message, { details: data });
   }
 }
 
 export class ParseError extends RpcError {
   constructor(detail: string) {
-    super(ErrorCode.ParseError, `Parse error: ${detail}`, { reason: detail });
+    super('parse_error', `Parse error: ${detail}`, { reason: detail });
   }
 }
 
 export class InvalidRequestError extends RpcError {
   constructor(detail: string) {
-    super(ErrorCode.InvalidRequest, `Invalid Request: ${detail}`, { reason: detail });
+    super('invalid_request', `Invalid Request: ${detail}`, { reason: detail });
   }
 }
 
 export class MethodNotFoundError extends RpcError {
   constructor(method: string, reason?: string) {
-    super(ErrorCode.MethodNotFound, `Method not found: ${method}`, { method, ...(reason === undefined ? {} : { reason }) });
+    super('method_not_found', `Method not found: ${method}`, { method, ...(reason === undefined ? {} : { reason }) });
   }
 }
 
@@ -51,7 +51,7 @@ export interface ParamIssue {
 
 export class InvalidParamsError extends RpcError {
   constructor(detail: string, issues: readonly ParamIssue[] = []) {
-    super(ErrorCode.InvalidParams, `Invalid params: ${detail}`, { reason: detail, ...(issues.length ? { issues } : {}) });
+    super('invalid_params', `Invalid params: ${detail}`, { reason: detail, ...(issues.length ? { issues } : {}) });
   }
 }
 
@@ -59,7 +59,7 @@ export class InvalidParamsError extends RpcError {
 export class ServiceUnavailableError extends RpcError {
   readonly service: string;
   constructor(service: string, method: string) {
-    super(ErrorCode.InternalError, `${method} needs the ${service} service, which this node has not configured`, {
+    super('service_unavailable', `${method} needs the ${service} service, which this node has not configured`, {
       service,
       reason: 'service_not_configured',
     });
@@ -70,14 +70,14 @@ export class ServiceUnavailableError extends RpcError {
 /** -40004: the seed's "Block not found". */
 export class BlockNotFoundError extends RpcError {
   constructor(what: string) {
-    super(ErrorCode.BlockNotFound, `Block not found: ${what}`, { reason: 'block_not_found' });
+    super('block_not_found', `Block not found: ${what}`, { reason: 'block_not_found' });
   }
 }
 
 /** An unknown transaction hash. The seed has no code for it: -32000 (Server error), like Bitcoin Core's -5. */
 export class TransactionNotFoundError extends RpcError {
   constructor(hash: string) {
-    super(ErrorCode.ServerError, `Transaction not found: ${hash} is neither in the mempool nor in the chain`, {
+    super('transaction_not_found', `Transaction not found: ${hash} is neither in the mempool nor in the chain`, {
       reason: 'transaction_not_found',
       hash,
     });
@@ -87,7 +87,7 @@ export class TransactionNotFoundError extends RpcError {
 /** A transaction that is known but in no block yet (pending): nothing to prove inclusion against. -32000. */
 export class TransactionPendingError extends RpcError {
   constructor(hash: string) {
-    super(ErrorCode.ServerError, `Transaction ${hash} is pending: it is in no block yet, so there is no inclusion proof`, {
+    super('transaction_pending', `Transaction ${hash} is pending: it is in no block yet, so there is no inclusion proof`, {
       reason: 'transaction_pending',
       hash,
     });
@@ -97,7 +97,7 @@ export class TransactionPendingError extends RpcError {
 /** -40001: the seed's "Insufficient balance". */
 export class InsufficientBalanceError extends RpcError {
   constructor(available: string, needed: string) {
-    super(ErrorCode.InsufficientBalance, `Insufficient balance: ${available} coins available, ${needed} needed`, {
+    super('insufficient_balance', `Insufficient balance: ${available} coins available, ${needed} needed`, {
       reason: 'insufficient_balance',
       available,
       needed,
@@ -108,47 +108,75 @@ export class InsufficientBalanceError extends RpcError {
 /** -40003: the seed's "Transaction rejected". */
 export class TransactionRejectedError extends RpcError {
   constructor(detail: string, data: Record<string, unknown> = {}) {
-    super(ErrorCode.TransactionRejected, `Transaction rejected: ${detail}`, { reason: 'rejected', ...data });
+    super('transaction_rejected', `Transaction rejected: ${detail}`, { reason: 'rejected', ...data });
   }
 }
 
 /** -40006: a privacy feature this node does not offer (yet). */
 export class PrivacyError extends RpcError {
   constructor(detail: string) {
-    super(ErrorCode.PrivacyError, `Privacy error: ${detail}`, { reason: 'privacy_unavailable' });
+    super('privacy_error', `Privacy error: ${detail}`, { reason: 'privacy_unavailable' });
   }
 }
 
 /** -40007: contract execution requested where no contract VM is available. */
 export class SmartContractError extends RpcError {
   constructor(detail: string) {
-    super(ErrorCode.SmartContractError, `Smart contract error: ${detail}`, { reason: 'contracts_unavailable' });
+    super('smart_contract_error', `Smart contract error: ${detail}`, { reason: 'contracts_unavailable' });
   }
 }
 
 /** -32005: a per-connection or per-client limit (subscriptions, batch size, buffered sends). */
 export class LimitExceededError extends RpcError {
   constructor(detail: string, data: Record<string, unknown> = {}) {
-    super(ErrorCode.LimitExceeded, `Limit exceeded: ${detail}`, { reason: 'limit_exceeded', ...data });
+    super('limit_exceeded', `Limit exceeded: ${detail}`, { reason: 'limit_exceeded', ...data });
   }
 }
 
-const knownCodes = new Set<number>(Object.values(ErrorCode));
+/** A request body over its route's byte limit (HTTP 413, -32600 on the wire). */
+export class PayloadTooLargeError extends RpcError {
+  constructor(limitBytes: number) {
+    super('payload_too_large', `Invalid Request: the body is larger than ${limitBytes} bytes`, { reason: 'request_too_large', limit_bytes: limitBytes });
+  }
+}
+
+/** A request that ran past the per-request time limit (HTTP 504). The handler's work is not cancelled. */
+export class RequestTimeoutError extends RpcError {
+  constructor(timeoutMs: number) {
+    super('timeout', `Server error: the request took longer than ${timeoutMs / 1000} s`, { reason: 'request_timeout', timeout_ms: timeoutMs });
+  }
+}
+
+/** An HTTP path no route serves (404; -32601 in REST bodies). */
+export class RouteNotFoundError extends RpcError {
+  constructor(path: string) {
+    super('method_not_found', `Method not found: no route ${path}`, { reason: 'no_such_route', path });
+  }
+}
+
+/** An error as every boundary sees it: its kind, that kind's row of the one table, and the JSON-RPC error object. */
+export interface WireError {
+  readonly kind: ErrorKind;
+  readonly row: ErrorRow;
+  readonly object: JsonRpcErrorObject;
+}
+
+const internal: WireError = { kind: 'internal', row: errorRow('internal'), object: { code: ErrorCode.InternalError, message: 'Internal error' } };
 
 /**
- * Any thrown value → a JSON-RPC error object. WeftErrors keep their code; anything else is a bug or an environment
- * failure and is answered with a bare -32603 (its text stays in the node's log, never on the wire).
+ * Any thrown value → its wire form. WeftErrors are mapped by kind through src/errors.ts; anything else is a bug
+ * or an environment failure and is answered with a bare -32603 (its text stays in the node's log, never on the wire).
  */
-export function toErrorObject(error: unknown): JsonRpcErrorObject {
-  if (!(error instanceof WeftError) || !knownCodes.has(error.code)) {
-    return { code: ErrorCode.InternalError, message: 'Internal error' };
-  }
-  const standard = standardMessages[error.code];
+export function toWireError(error: unknown): WireError {
+  if (!(error instanceof WeftError)) return internal;
+  const row = errorRow(error.kind);
+  if (!row.wire) return internal;
+  const code = row.rpc;
+  const standard = standardMessages[code];
   if (error instanceof RpcError) {
     const data = error.details;
-    return standard === undefined
-      ? { code: error.code, message: error.message, ...(data === undefined ? {} : { data }) }
-      : { code: error.code, message: standard, ...(data === undefined ? {} : { data }) };
+    const object = { code, message: standard ?? error.message, ...(data === undefined ? {} : { data }) };
+    return { kind: error.kind, row, object };
   }
   // Errors from lower layers (codecs, addresses, amounts, consensus rules): their message is already specific.
   const data: Record<string, unknown> = {};
@@ -159,5 +187,16 @@ export function toErrorObject(error: unknown): JsonRpcErrorObject {
   if ('rule' in error && typeof error.rule === 'string') data.rule = error.rule;
   if (standard !== undefined) data.message = error.message;
   const hasData = Object.keys(data).length > 0;
-  return { code: error.code, message: standard ?? error.message, ...(hasData ? { data } : {}) };
+  return { kind: error.kind, row, object: { code, message: standard ?? error.message, ...(hasData ? { data } : {}) } };
+}
+
+/** Any thrown value → a JSON-RPC error object (toWireError's `object`). */
+export function toErrorObject(error: unknown): JsonRpcErrorObject {
+  return toWireError(error).object;
+}
+
+/** The `reason` of a REST error body: the error's own `data.reason`, else its kind's. */
+export function reasonOf(wire: WireError): string {
+  const own = (wire.object.data as { reason?: unknown } | undefined)?.reason;
+  return typeof own === 'string' ? own : wire.row.reason;
 }

@@ -9,6 +9,13 @@ const marker = '\u0000weft-bigint:';
 const markerPattern = /"\\u0000weft-bigint:(-?\d+)"/g;
 
 export function stringifyJson(value: unknown): string {
+  // Most answers hold no bigint: plain JSON.stringify (no replacer, several times faster) prints them, and throws a
+  // TypeError on the first bigint it meets, which sends the value down the exact path below.
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
   let sawBigint = false;
   let collision = false;
   const text = JSON.stringify(value, (_key, v: unknown) => {

@@ -2,7 +2,7 @@
  * Every JSON-RPC method the node serves, one line each. rpc.discover's OpenRPC document is generated from this same
  * table (openrpc.ts), and REST / gRPC route onto these entries, so the transports cannot drift apart.
  */
-import type { AnyRpcMethod } from './method.ts';
+import type { AnyRpcMethod, RpcScope } from './method.ts';
 import { createAddress } from './methods/create-address.ts';
 import { getBalance } from './methods/get-balance.ts';
 import { getBlock } from './methods/get-block.ts';
@@ -56,11 +56,15 @@ export const rpcMethods: readonly AnyRpcMethod[] = [
   unsubscribe,
 ];
 
-/** Seed methods that arrive with their own issues: until then -32601 says so in `data.reason`. */
-export const plannedMethods: ReadonlySet<string> = new Set([
-  'create_confidential_transaction',
-  'generate_stealth_address',
-  'deploy_smart_contract',
-  'call_smart_contract',
-  'get_contract_state',
-]);
+/**
+ * Seed methods that arrive with their own issues, with the scope each will declare: until then the dispatcher checks
+ * that scope and answers -32601, saying so in `data.reason`.
+ */
+export const plannedMethodScopes: Readonly<Record<string, RpcScope>> = {
+  create_confidential_transaction: 'send_transactions',
+  generate_stealth_address: 'public',
+  deploy_smart_contract: 'send_transactions',
+  call_smart_contract: 'send_transactions',
+  get_contract_state: 'public',
+};
+export const plannedMethods: ReadonlySet<string> = new Set(Object.keys(plannedMethodScopes));

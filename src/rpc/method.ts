@@ -1,6 +1,6 @@
 /**
- * One JSON-RPC method: its name, a zod schema for its params (the single place they are parsed and bounded), a JSON
- * Schema of its result for OpenRPC, the auth scope it will need (docs/design.md "Node APIs and access"), and its handler. Adding a method is
+ * One JSON-RPC method: its name, a zod schema for its params (the single place they are parsed and bounded), a zod
+ * schema of its result (its type, and the JSON Schema OpenRPC shows), the auth scope it will need (docs/design.md "Node APIs and access"), and its handler. Adding a method is
  * one file under methods/ and one line in method-table.ts; HTTP, WebSocket, REST and gRPC are views over it.
  */
 import type { z } from 'zod';
@@ -34,22 +34,39 @@ export interface RpcCallContext {
   readonly scopes?: ReadonlySet<string>;
 }
 
-export interface RpcMethod<S extends z.ZodObject = z.ZodObject> {
+export interface RpcMethod<S extends z.ZodObject = z.ZodObject, R extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly summary: string;
   readonly params: S;
-  readonly result: JsonSchema;
+  /**
+   * The result's zod schema (src/rpc/result-schemas.ts): rpc.discover's result schema, the type `run` returns and
+   * the type the web's actions give (docs/api.md "Typed results"). Never parsed while serving: tests parse answers.
+   */
+  readonly result: R;
+  /**
+   * The scope a call needs (docs/auth.md "Scopes"): checked by the dispatcher once per call, before its params are
+   * parsed. A method whose need depends on what is asked adds `scopeOf`, checked once after parsing.
+   */
   readonly scope: RpcScope;
+  /** The scope these parsed params need, where it depends on them (get_balance's `privacy_view: owner`). */
+  readonly scopeOf?: (params: z.output<S>) => RpcScope;
   /** One example call for OpenRPC and docs/api.md. */
-  readonly example?: { readonly params: Record<string, unknown>; readonly result: unknown };
-  run(params: z.output<S>, ctx: RpcCallContext): unknown;
+  readonly example?: { readonly params: Record<string, unknown>; readonly result: z.output<R> };
+  run(params: z.output<S>, ctx: RpcCallContext): RpcRunResult<R>;
 }
+
+/** What `run` returns: the input side of its result schema (the same as the output side unless the schema is a recordResult). */
+export type RpcRunResult<R extends z.ZodType> = z.input<R> | Promise<z.input<R>>;
+/** What a caller sends to a method (z.input: params with defaults may be left out). */
+export type RpcMethodParams<M extends AnyRpcMethod> = z.input<M['params']>;
+/** What a caller gets back from a method: the output side of its result schema. */
+export type RpcMethodResult<M extends AnyRpcMethod> = z.output<M['result']>;
 
 // The table holds methods of different param types; the dispatcher parses params with each method's own schema.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRpcMethod = RpcMethod<any>;
+export type AnyRpcMethod = RpcMethod<any, any>;
 
-export function defineMethod<S extends z.ZodObject>(method: RpcMethod<S>): RpcMethod<S> {
+export function defineMethod<S extends z.ZodObject, R extends z.ZodType>(method: RpcMethod<S, R>): RpcMethod<S, R> {
   return method;
 }
 

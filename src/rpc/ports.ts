@@ -12,6 +12,7 @@ import type { NetworkParams } from '../consensus/params.ts';
 import type { BlockTemplate } from '../mining/template.ts';
 import type { MiningControl } from '../mining/control.ts';
 import type { Account } from '../state/account.ts';
+import type { StateNamespaceName } from '../state/namespaces.ts';
 import type { StateProof } from '../state/proof.ts';
 import type { Clock } from '../util/clock.ts';
 
@@ -68,6 +69,11 @@ export interface LedgerView {
   getTransaction(hash: Uint8Array): TransactionRecord | undefined;
   history(address: Uint8Array, page: { readonly limit: number; readonly offset: number }): HistoryPage;
   proof(address: Uint8Array): AccountProof;
+  /**
+   * A proof of record `id` of any state namespace (src/state/namespaces.ts) against the same header as `proof`;
+   * get_proof's `namespace` param. Left out: namespaces other than accounts answer -32603 naming the ledger.
+   */
+  proveRecord?(namespace: StateNamespaceName, id: Uint8Array): AccountProof & { readonly exists: boolean };
   /** Units issued so far, and those not locked (escrows, burns); both ≤ the supply cap. */
   supply(): { readonly totalUnits: bigint; readonly circulatingUnits: bigint };
   /** Chain-wide counters for the explorer; activeAddresses may be left out (the stats window's count is used). */

@@ -33,7 +33,7 @@ export class StateError extends WeftError {
   readonly reason: StateErrorReason;
 
   constructor(reason: StateErrorReason, message: string, details?: unknown) {
-    super(codeOf[reason], message, { details });
+    super(codeOf[reason] === ErrorCode.InvalidParams ? 'invalid_params' : codeOf[reason] === ErrorCode.ServerError ? 'state_missing' : 'storage', message, { details });
     this.reason = reason;
   }
 }

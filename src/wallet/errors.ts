@@ -6,20 +6,20 @@ export type WalletParamReason = 'bad_name' | 'not_in_wallet' | 'not_standard' | 
 /** -32602: a request the wallet cannot act on (bad name, an address it does not hold, a malformed option). */
 export class WalletParamError extends WeftError {
   constructor(reason: WalletParamReason, message: string) {
-    super(ErrorCode.InvalidParams, message, { details: { reason } });
+    super('invalid_params', message, { details: { reason } });
   }
 }
 
 /** -32001 Unauthorized: the passphrase does not open this keystore (or its header was altered). */
 export class WalletPassphraseError extends WeftError {
   constructor(name: string) {
-    super(ErrorCode.Unauthorized, `wallet "${name}": wrong passphrase, or the keystore was altered`);
+    super('unauthorized', `wallet "${name}": wrong passphrase, or the keystore was altered`);
   }
 }
 
 /** -32603: a keystore file that is not a Weft keystore of a version this code reads. */
 export class KeystoreFormatError extends WeftError {
   constructor(message: string) {
-    super(ErrorCode.InternalError, `keystore: ${message}`);
+    super('internal', `keystore: ${message}`);
   }
 }
