@@ -9,7 +9,8 @@ import { createApiKeyStore } from '../server/auth/api-keys.ts';
 import { openAuthStore } from '../server/auth/access-control.ts';
 import { runAuthCommand } from '../server/auth/auth-cli.ts';
 import { createOAuthClientStore } from '../server/auth/oauth-clients.ts';
-import { systemClock } from '../src/util/clock.ts';
+import { createManualClock, systemClock } from '../src/util/clock.ts';
+import { apiKeyRecheckMs } from '../src/auth/auth-limits.ts';
 
 let datadir: string;
 beforeEach(() => {
@@ -41,6 +42,25 @@ describe('API key store', () => {
     const bytes = storeBytes();
     expect(bytes).not.toContain(key.split('_').at(-1));
     expect(bytes).toContain(info.id);
+  });
+
+  it('trusts a verified key from memory for apiKeyRecheckMs: a revocation by another process lands within it, its own at once', async () => {
+    const kv = openAuthStore(datadir);
+    const clock = createManualClock(1_000_000);
+    const node = createApiKeyStore(kv, clock);
+    const cli = createApiKeyStore(kv, clock); // another process's view of the same LMDB store
+    const first = await node.create({ label: 'a', scopes: [] });
+    const second = await node.create({ label: 'b', scopes: [] });
+    expect(node.verify(first.key)?.id).toBe(first.info.id);
+    await cli.revoke(first.info.id);
+    clock.advance(apiKeyRecheckMs - 1);
+    expect(node.verify(first.key)?.id).toBe(first.info.id);
+    clock.advance(1);
+    expect(node.verify(first.key)).toBeUndefined();
+    expect(node.verify(second.key)?.id).toBe(second.info.id);
+    await node.revoke(second.info.id);
+    expect(node.verify(second.key)).toBeUndefined();
+    await kv.close();
   });
 
   it('writes api.cookie with mode 0600, keeps it across restarts, and replaces a lost one (revoking the old key)', async () => {

@@ -12,13 +12,13 @@ import type { Clock } from '../../src/util/clock.ts';
 import { openLmdbStore } from '../storage/lmdb-store.ts';
 import { ensureApiCookie, type ApiCookie } from './api-cookie.ts';
 import { createApiKeyStore, type ApiKeyStore } from './api-keys.ts';
-import { authenticate, type AuthenticateOptions } from './authenticate.ts';
+import { accessMiddleware, createAdmission, type Admit } from './admission.ts';
+import type { AuthenticateOptions } from './authenticate.ts';
 import { createOAuthClientStore, type OAuthClientStore } from './oauth-clients.ts';
 import { createOAuthGrants, type OAuthGrants } from './oauth-grants.ts';
 import { mountOAuthRoutes } from './oauth-routes.ts';
-import { rateLimit } from './rate-limit.ts';
 import { createSignatureVerifier, type SignatureVerifier } from './request-signature.ts';
-import { requestTimeout } from './request-bounds.ts';
+import { createDeadline, type Deadline } from './request-bounds.ts';
 
 /** The auth store is small: a few thousand records. */
 const authStoreMapBytes = 256 * 1024 * 1024;
@@ -30,7 +30,11 @@ export interface AccessControl {
   readonly signatures: SignatureVerifier;
   readonly limiter: RateLimiter;
   readonly authOptions: AuthenticateOptions;
-  /** authenticate → rate limit → timeout: put on '*' before any route (the 504 then carries the rate-limit headers). */
+  /** The access step of one request (authenticate, then a rate token): the JSON-RPC listener calls it directly. */
+  readonly admit: Admit;
+  /** The per-request time limit (504). */
+  readonly deadline: Deadline;
+  /** admit → deadline as Hono middleware: put on '*' before any route (the 504 then carries the rate-limit headers). */
   readonly middleware: readonly MiddlewareHandler[];
   /** /oauth/* and /.well-known/oauth-authorization-server. */
   mountRoutes(app: Hono): void;
@@ -57,6 +61,8 @@ export function createAccessControl(options: AccessControlOptions): AccessContro
   const signatures = createSignatureVerifier({ clock });
   const limiter = createRateLimiter({ clock });
   const authOptions: AuthenticateOptions = { keys, grants, signatures, ...(options.trustProxy ? { trustProxy: true } : {}) };
+  const admit = createAdmission({ auth: authOptions, explorerPaths: options.explorerPaths ?? [], ...(options.rateLimits === false ? {} : { limiter }) });
+  const deadline = createDeadline(options.timeoutMs);
   return {
     keys,
     clients,
@@ -64,11 +70,9 @@ export function createAccessControl(options: AccessControlOptions): AccessContro
     signatures,
     limiter,
     authOptions,
-    middleware: [
-      authenticate(authOptions),
-      ...(options.rateLimits === false ? [] : [rateLimit({ limiter, explorerPaths: options.explorerPaths ?? [] })]),
-      requestTimeout(options.timeoutMs),
-    ],
+    admit,
+    deadline,
+    middleware: [accessMiddleware(admit, deadline)],
     mountRoutes: (app) => mountOAuthRoutes(app, { keys, clients, grants, ...(options.issuer ? { issuer: options.issuer } : {}) }),
     close: () => kv.close(),
   };

@@ -2,12 +2,13 @@
  * API keys (docs/auth.md "API keys"): `weft_ak_<id>_<secret>`. The store keeps the id, label, scopes, whether the
  * key must sign its requests, and the SHA-256 of the whole key — never the key. Lookup is by id; the hash is then
  * compared in constant time, so a wrong key costs the same whichever byte is wrong. A key that verified is remembered
- * with its record's stored bytes, so the next request with it costs one store read and a byte compare, and a
- * revocation (here or by the CLI in another process) changes the bytes and takes effect on the next request.
+ * with its record's stored bytes: for `apiKeyRecheckMs` after a check the next request with it costs a map lookup,
+ * then one store read and a byte compare re-check it. A revocation through this store takes effect on the next
+ * request; one by the CLI in another process (which changes the stored bytes) within `apiKeyRecheckMs`.
  */
 import type { KvStore } from '../../src/storage/kv.ts';
 import type { Clock } from '../../src/util/clock.ts';
-import { apiKeyLabelCharsMax, apiKeysMax } from '../../src/auth/auth-limits.ts';
+import { apiKeyLabelCharsMax, apiKeyRecheckMs, apiKeysMax } from '../../src/auth/auth-limits.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
 import { ErrorCode, WeftError } from '../../src/errors.ts';
 import { jsonTable } from './json-table.ts';
@@ -70,7 +71,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 export function createApiKeyStore(kv: KvStore, clock: Clock): ApiKeyStore {
   const table = jsonTable<ApiKeyRecord>(kv, 'k');
-  const verified = new Map<string, { readonly bytes: Uint8Array; readonly info: ApiKeyInfo }>();
+  const verified = new Map<string, { readonly bytes: Uint8Array; readonly info: ApiKeyInfo; checkedAtMs: number }>();
   return {
     async create(options) {
       if (options.label.length > apiKeyLabelCharsMax) throw new ApiKeyError(`a label has at most ${apiKeyLabelCharsMax} characters, got ${options.label.length}`);
@@ -99,23 +100,33 @@ export function createApiKeyStore(kv: KvStore, clock: Clock): ApiKeyStore {
       const record = table.get(id);
       if (record === undefined) return false;
       if (record.revokedAtMs === null) await table.put(id, { ...record, revokedAtMs: clock.nowMs() });
+      for (const [key, hit] of verified) if (hit.info.id === id) verified.delete(key);
       return true;
     },
     verify(key) {
+      const now = clock.nowMs();
+      const hit = verified.get(key);
+      if (hit !== undefined && now - hit.checkedAtMs < apiKeyRecheckMs && now >= hit.checkedAtMs) return hit.info;
       const match = keyPattern.exec(key);
       if (match === null) return undefined;
       const id = match[1]!;
       // Verified keys are remembered with the record bytes they were checked against: while the stored record is
       // byte for byte the same (not revoked or changed, by this process or the CLI), the key needs no hash again.
       const bytes = table.getBytes(id);
-      if (bytes === undefined) return undefined;
-      const hit = verified.get(key);
-      if (hit !== undefined && sameBytes(hit.bytes, bytes)) return hit.info;
+      if (bytes === undefined) {
+        verified.delete(key);
+        return undefined;
+      }
+      if (hit !== undefined && sameBytes(hit.bytes, bytes)) {
+        hit.checkedAtMs = now;
+        return hit.info;
+      }
+      verified.delete(key);
       const record = JSON.parse(decoder.decode(bytes)) as ApiKeyRecord;
       if (!constantTimeEqual(record.hash, sha256Hex(key)) || record.revokedAtMs !== null) return undefined;
       const info = strip(record);
       if (verified.size >= apiKeyCacheMax) verified.delete(verified.keys().next().value as string);
-      verified.set(key, { bytes, info });
+      verified.set(key, { bytes, info, checkedAtMs: now });
       return info;
     },
   };

@@ -34,19 +34,37 @@ export function statusOf(error: unknown): number {
   return toWireError(error).row.http;
 }
 
+/** A refusal at the HTTP edge, transport-neutral: status, headers (challenges as a list) and body text. */
+export interface AccessErrorParts {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly challenges: readonly string[];
+  readonly body: string;
+}
+
 /**
- * The response to a refusal at the HTTP edge (access control, rate limit, body or time bound), with its status and
- * headers: a JSON-RPC error envelope, or on a REST route (`rest`) the REST error body (docs/api.md "REST errors").
+ * A refusal at the HTTP edge (access control, rate limit, body or time bound), with its status and headers: a
+ * JSON-RPC error envelope, or on a REST route (`rest`) the REST error body (docs/api.md "REST errors").
  */
-export function accessErrorResponse(error: unknown, id: JsonRpcId = null, extraHeaders: Record<string, string> = {}, rest = false): Response {
-  const challenges = challengesFor(error);
-  // A plain header record keeps @hono/node-server on its fast path; several challenges need a Headers list.
-  let headers: Record<string, string> | Headers = { 'content-type': 'application/json; charset=utf-8', ...extraHeaders };
-  if (challenges.length > 0) {
-    headers = new Headers(headers);
-    for (const challenge of challenges) headers.append('www-authenticate', challenge);
-  }
+export function accessErrorParts(error: unknown, id: JsonRpcId = null, extraHeaders: Record<string, string> = {}, rest = false): AccessErrorParts {
   const wire = toWireError(error);
   const body = rest ? restErrorBody(wire) : { jsonrpc: '2.0', error: wire.object, id };
-  return new Response(JSON.stringify(body), { status: wire.row.http, headers });
+  return {
+    status: wire.row.http,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...extraHeaders },
+    challenges: challengesFor(error),
+    body: JSON.stringify(body),
+  };
+}
+
+/** The same refusal as a fetch Response (the Hono routes). */
+export function accessErrorResponse(error: unknown, id: JsonRpcId = null, extraHeaders: Record<string, string> = {}, rest = false): Response {
+  const parts = accessErrorParts(error, id, extraHeaders, rest);
+  // A plain header record keeps @hono/node-server on its fast path; several challenges need a Headers list.
+  let headers: Record<string, string> | Headers = parts.headers;
+  if (parts.challenges.length > 0) {
+    headers = new Headers(headers);
+    for (const challenge of parts.challenges) headers.append('www-authenticate', challenge);
+  }
+  return new Response(parts.body, { status: parts.status, headers });
 }

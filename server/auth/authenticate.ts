@@ -1,11 +1,12 @@
 /**
- * `authenticate(options)`: the Hono middleware that resolves who is calling (docs/auth.md "Tiers") and puts it in
- * the request context as `auth`: an Identity, plus the credential failure when there was one. It never answers by
- * itself — the rate limiter must see every request first (a bad key still spends its IP's tokens); the JSON-RPC
- * routes hand both to the dispatcher, which answers a failure with 401 and checks each call's scope (docs/auth.md). `X-API-Key` and `Authorization: Bearer` are the two
- * credentials; sending both is refused as ambiguous.
+ * Who is calling (docs/auth.md "Tiers"): an Identity, plus the credential failure when there was one. Resolving never
+ * answers by itself — the rate limiter must see every request first (a bad key still spends its IP's tokens); the
+ * JSON-RPC binding hands both to the dispatcher, which answers a failure with 401 and checks each call's scope
+ * (docs/auth.md). `X-API-Key` and `Authorization: Bearer` are the two credentials; sending both is refused as
+ * ambiguous. Transport-neutral: the HTTP access step (admission.ts), WebSocket upgrades and gRPC calls read
+ * credentials through a `CredentialSource`.
  */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { UnauthorizedError } from '../../src/auth/auth-errors.ts';
 import type { SignedCall } from '../../src/auth/canonical-json.ts';
 import { anonymousIdentity, type Identity } from '../../src/auth/identity.ts';
@@ -30,57 +31,58 @@ export interface AuthenticateOptions {
 
 const authKey = 'weftAuth';
 
-/** The caller of this request (anonymous by remote address when authenticate() did not run). */
+/** The caller of this request (anonymous by socket address when the access step did not run). */
 export function getAuth(c: Context): AuthState {
-  return (c.get(authKey as never) as AuthState | undefined) ?? { identity: anonymousIdentity(clientAddress(c, false)) };
+  return (c.get(authKey as never) as AuthState | undefined) ?? { identity: anonymousIdentity(socketAddressOf(c) ?? 'unknown') };
 }
 
-/** The caller of this request, or undefined when authenticate() did not run (the node runs without access control). */
+/** The caller of this request, or undefined when the access step did not run (the node runs without access control). */
 export function authOf(c: Context): AuthState | undefined {
   return c.get(authKey as never) as AuthState | undefined;
 }
 
-/** The scopes this request's credentials grant, or undefined when authenticate() did not run (no access control). */
-export function grantedScopes(c: Context): ReadonlySet<string> | undefined {
-  return authOf(c)?.identity.scopes;
-}
-
-const bodyKey = 'weftJsonBody';
-
-/** The request's JSON body when a signature check already parsed it: the JSON-RPC route reuses it (one parse). */
-export function parsedBodyOf(c: Context): { readonly value: unknown } | undefined {
-  return c.get(bodyKey as never) as { readonly value: unknown } | undefined;
-}
-
-export function clientAddress(c: Context, trustProxy: boolean): string {
+/** The client's address: the first X-Forwarded-For entry behind a proxy you run (trustProxy), else the socket's. */
+export function clientAddressOf(forwardedFor: string | undefined, socketAddress: string | undefined, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    const forwarded = forwardedFor?.split(',')[0]?.trim();
     if (forwarded) return forwarded;
   }
-  // @hono/node-server puts the Node request in c.env (what its getConnInfo reads); app.request() has none. Read it
-  // directly: getConnInfo throws without it, and an exception per request cost ~60 µs in bench/auth-middleware.ts.
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress ?? 'unknown';
+  return socketAddress ?? 'unknown';
 }
 
-/** The call a signature covers: the JSON-RPC body (one call, or a batch as method "batch"), or `GET <path>` for reads. */
+/**
+ * The socket address of a Hono request. @hono/node-server puts the Node request in c.env (what its getConnInfo reads);
+ * app.request() has none. Read directly: getConnInfo throws without it, and an exception per request cost ~60 µs.
+ */
+export function socketAddressOf(c: Context): string | undefined {
+  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+}
+
+export function setAuth(c: Context, state: AuthState): void {
+  c.set(authKey as never, state as never);
+}
+
+/** The call a JSON-RPC body's signature covers: one call, or a batch as method "batch"; undefined for other JSON. */
+export function signedCallOfBody(body: unknown): SignedCall | undefined {
+  if (Array.isArray(body)) return { method: 'batch', params: body };
+  if (typeof body === 'object' && body !== null && typeof (body as { method?: unknown }).method === 'string') {
+    const { method, params } = body as { method: string; params?: unknown };
+    return { method, params };
+  }
+  return undefined;
+}
+
+/** The call a signature covers: the JSON body (signedCallOfBody), or `GET <path>` for reads. */
 async function signedCall(c: Context): Promise<SignedCall | undefined> {
   if (c.req.method === 'GET' || c.req.method === 'HEAD') {
     const url = new URL(c.req.url);
     return { method: `${c.req.method} ${url.pathname}${url.search}`, params: {} };
   }
   try {
-    const body: unknown = JSON.parse(await c.req.text());
-    c.set(bodyKey as never, { value: body } as never);
-    if (Array.isArray(body)) return { method: 'batch', params: body };
-    if (typeof body === 'object' && body !== null && typeof (body as { method?: unknown }).method === 'string') {
-      const { method, params } = body as { method: string; params?: unknown };
-      return { method, params };
-    }
+    return signedCallOfBody(JSON.parse(await c.req.text()));
   } catch {
-    // Not JSON: nothing to verify.
+    return undefined; // Not JSON: nothing to verify.
   }
-  return undefined;
 }
 
 /** What identity resolution reads from a request: its headers, and (only for a signed API-key request) its call. */
@@ -125,7 +127,7 @@ export async function resolveIdentity(source: CredentialSource, options: Authent
 const keyIdentities = new WeakMap<ApiKeyInfo, Identity>();
 
 /** The credentials of one Hono request (an object per request instead of a pair of closures: this is the hot path). */
-class ContextCredentials implements CredentialSource {
+export class ContextCredentials implements CredentialSource {
   constructor(private readonly c: Context) {}
   header(name: string): string | undefined {
     return this.c.req.header(name);
@@ -135,22 +137,13 @@ class ContextCredentials implements CredentialSource {
   }
 }
 
-export function authenticate(options: AuthenticateOptions): MiddlewareHandler {
-  const trustProxy = options.trustProxy ?? false;
-  return async (c, next) => {
-    const anonymous = anonymousIdentity(clientAddress(c, trustProxy));
-    let state: AuthState;
-    if (c.req.header('x-api-key') === undefined && c.req.header('authorization') === undefined) {
-      state = { identity: anonymous };
-    } else {
-      try {
-        state = { identity: await resolveIdentity(new ContextCredentials(c), options, anonymous) };
-      } catch (error) {
-        if (!(error instanceof WeftError)) throw error;
-        state = { identity: anonymous, error };
-      }
-    }
-    c.set(authKey as never, state as never);
-    await next();
-  };
+/** The caller's AuthState: anonymous without credentials, else the resolved identity or the credential failure. */
+export async function authStateOf(source: CredentialSource, options: AuthenticateOptions, anonymous: Identity): Promise<AuthState> {
+  if (source.header('x-api-key') === undefined && source.header('authorization') === undefined) return { identity: anonymous };
+  try {
+    return { identity: await resolveIdentity(source, options, anonymous) };
+  } catch (error) {
+    if (!(error instanceof WeftError)) throw error;
+    return { identity: anonymous, error };
+  }
 }

@@ -40,6 +40,3 @@ export function refuseBadCredentials(): MiddlewareHandler {
     await next();
   };
 }
-
-/** Former name of refuseBadCredentials: scopes themselves are the dispatcher's to check. */
-export const requireRpcScopes = refuseBadCredentials;

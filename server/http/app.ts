@@ -1,6 +1,6 @@
 /**
- * The node's HTTP surface on port 8080 (and 8443 with TLS): JSON-RPC (rpc-routes.ts), the REST API (rest-routes.ts),
- * OpenAPI, explorer statistics, `/health` (liveness and readiness: sync state, peers, height), Prometheus `/metrics`
+ * The node's HTTP surface on port 8080 (and 8443 with TLS) beside JSON-RPC (served before Hono: rpc-listener.ts):
+ * the REST API (rest-routes.ts), OpenAPI, explorer statistics, `/health` (liveness and readiness: sync state, peers, height), Prometheus `/metrics`
  * and a status page at `/`. Other issues mount their routes (A2A, OAuth, the web app) on the returned app.
  */
 import { Hono } from 'hono';
@@ -12,7 +12,6 @@ import type { NodeMetrics } from '../metrics.ts';
 import { RouteNotFoundError } from '../../src/rpc/errors.ts';
 import { restError } from './http-errors.ts';
 import { mountRestRoutes } from './rest-routes.ts';
-import { mountRpcRoutes } from './rpc-routes.ts';
 import { mountWebApp } from './web-app.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import { syncHealthFields } from '../p2p/sync-health.ts';
@@ -73,7 +72,6 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
     return c.body(text, 200, { 'content-type': metrics.registry.contentType });
   });
 
-  mountRpcRoutes(app, dispatcher);
   mountRestRoutes(app, dispatcher, deps.version);
   // The web app at '/' when built (dist/web), the status page at /status (server/http/web-app.ts, docs/web.md).
   mountWebApp(app, { network: config.network, wsPort: deps.wsPort ?? (() => config.wsPort) });

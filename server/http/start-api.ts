@@ -4,6 +4,7 @@
  * with mutual TLS on grpcPort when a client CA is configured too. close() stops them in reverse order.
  */
 import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
@@ -18,6 +19,7 @@ import { createNodeMetrics, type NodeMetrics } from '../metrics.ts';
 import { httpsServerOptions, loadTlsMaterial } from '../tls.ts';
 import { startWsRpcServer, type WsRpcServer } from '../ws/ws-server.ts';
 import { createHttpApp } from './app.ts';
+import { createRpcListener, type RpcListener } from './rpc-listener.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import { grpcAuthorizer } from '../auth/grpc-authorize.ts';
 
@@ -59,12 +61,21 @@ export interface ApiServers {
   close(): Promise<void>;
 }
 
-function listen(app: Pick<Hono, 'fetch'>, port: number, host: string, tls?: ReturnType<typeof httpsServerOptions>): Promise<{ server: ServerType; port: number }> {
+/**
+ * An HTTP(S) server on host:port: JSON-RPC POSTs go to `rpc` (server/http/rpc-listener.ts), everything else to the
+ * Hono app through @hono/node-server.
+ */
+export function listenHttp(app: Pick<Hono, 'fetch'>, rpc: RpcListener, port: number, host: string, tls?: ReturnType<typeof httpsServerOptions>): Promise<{ server: ServerType; port: number }> {
+  const createServer = (serverOptions: object, hono: RequestListener): ReturnType<typeof createHttpServer> => {
+    const listener: RequestListener = (req, res) => {
+      if (!rpc(req, res)) hono(req, res);
+    };
+    return tls ? createHttpsServer(serverOptions, listener) : createHttpServer(serverOptions, listener);
+  };
   return new Promise((resolve) => {
-    const options = tls
-      ? { fetch: app.fetch, port, hostname: host, createServer: createHttpsServer, serverOptions: tls }
-      : { fetch: app.fetch, port, hostname: host };
-    const server = serve(options, (info) => resolve({ server, port: info.port }));
+    const server = serve({ fetch: app.fetch, port, hostname: host, createServer: createServer as never, ...(tls ? { serverOptions: tls } : {}) }, (info) =>
+      resolve({ server, port: info.port }),
+    );
   });
 }
 
@@ -94,10 +105,12 @@ export async function startApiServers(options: ApiServersOptions): Promise<ApiSe
     fetch: (request: Request, env: unknown) =>
       serving ? serving.fetch(request, env) : Response.json({ error: { code: -32000, message: 'node is starting' } }, { status: 503 }),
   };
+  const rpcListener = createRpcListener({ dispatcher, access: options.access, onError: (error) => logger.error({ err: error }, 'json-rpc request failed unexpectedly') });
+  const rpc: RpcListener = (req, res) => serving !== undefined && rpcListener(req, res);
 
-  const http = await listen(front, config.rpcPort, config.host);
+  const http = await listenHttp(front, rpc, config.rpcPort, config.host);
   logger.info({ url: `http://${config.host}:${http.port}/`, port: http.port }, 'http listening');
-  const https = tls ? await listen(front, config.httpsPort, config.host, httpsServerOptions(tls)) : undefined;
+  const https = tls ? await listenHttp(front, rpc, config.httpsPort, config.host, httpsServerOptions(tls)) : undefined;
   if (https) logger.info({ url: `https://${config.host}:${https.port}/`, port: https.port }, 'https listening');
   const ws = await startWsRpcServer({ dispatcher, hub, host: config.host, port: config.wsPort, logger, access: options.access });
   wsPortNow = ws.port;

@@ -35,6 +35,12 @@ export const oauthRedirectUriCharsMax = 2_000;
 
 /** API keys stored (admin cookie keys included). */
 export const apiKeysMax = 10_000;
+
+/**
+ * How long a verified API key is trusted from memory before its stored record is read again: the bound on how late a
+ * revocation by the CLI (another process) takes effect. A revocation through the node itself is immediate.
+ */
+export const apiKeyRecheckMs = 1_000;
 /** A key's label. */
 export const apiKeyLabelCharsMax = 100;
 

@@ -1,10 +1,11 @@
-// A real HTTP server on 127.0.0.1:0 with the node's access control in front of the real JSON-RPC routes and
+// A real HTTP server on 127.0.0.1:0 with the node's access control in front of the real JSON-RPC listener and
 // dispatcher (regtest chain in a memory store), over an in-memory auth store and a clock the test moves by hand.
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createAccessControl, type AccessControl } from '../../server/auth/access-control.ts';
-import { requireRpcScopes, requireScope } from '../../server/auth/require-scope.ts';
-import { mountRpcRoutes } from '../../server/http/rpc-routes.ts';
+import { requireScope } from '../../server/auth/require-scope.ts';
+import { createRpcListener } from '../../server/http/rpc-listener.ts';
+import { listenHttp } from '../../server/http/start-api.ts';
 import { openChain } from '../../src/chain/chain.ts';
 import { regtestParams } from '../../src/consensus/params.ts';
 import { createDispatcher, type Dispatcher } from '../../src/rpc/dispatcher.ts';
@@ -17,6 +18,8 @@ export interface AuthApp {
   readonly clock: ReturnType<typeof createManualClock>;
   readonly dispatcher: Dispatcher;
   readonly base: string;
+  /** A request over the socket (JSON-RPC is served before Hono, so app.request() does not reach it). */
+  request(path: string, init?: RequestInit): Promise<Response>;
   /** POST a JSON-RPC call to /api/v1/rpc with extra headers. */
   rpc(method: string, params?: unknown, headers?: Record<string, string>, id?: unknown): Promise<Response>;
   close(): Promise<void>;
@@ -31,16 +34,12 @@ export async function startAuthApp(options: { timeoutMs?: number; extra?: (app: 
   const dispatcher = createDispatcher({ services: { chain, node: { version: 't', startedAtMs: 0, clock: systemClock, synced: () => true } }, version: 't' });
   const app = new Hono();
   app.use('*', ...access.middleware);
-  app.on('POST', ['/api/v1/rpc', '/rpc', '/'], requireRpcScopes());
   app.get('/api/v1/addresses/:address/balance', requireScope('get_balance', (c) => ({ privacy_view: c.req.query('privacy_view') })), (c) => c.json({ address: c.req.param('address') }));
   app.get(explorerPath, (c) => c.json({ explorer: true }));
   app.get('/health', (c) => c.json({ status: 'ok' }));
   access.mountRoutes(app);
   options.extra?.(app);
-  mountRpcRoutes(app, dispatcher);
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
+  const { server }: { server: ServerType } = await listenHttp(app, createRpcListener({ dispatcher, access }), 0, '127.0.0.1');
   const address = server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   return {
@@ -49,6 +48,7 @@ export async function startAuthApp(options: { timeoutMs?: number; extra?: (app: 
     clock,
     dispatcher,
     base,
+    request: (path, init) => fetch(`${base}${path}`, init),
     rpc: (method, params, headers = {}, id = 1) =>
       fetch(`${base}/api/v1/rpc`, {
         method: 'POST',
