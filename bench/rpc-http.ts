@@ -9,6 +9,9 @@
  *   anonymous, limits on    the node as shipped: every answer counts, 200 or 429 (target: the limiter is not the
  *                           bottleneck — its 429s cost no more than its 200s)
  *
+ * Beside req/s it prints each server's CPU time per answered request (user + system from /proc, Linux), whose ratio
+ * holds up better than req/s on a shared box where autocannon and other jobs take turns on the cores.
+ *
  * The bench fails loudly (exit 1) on any answer it does not expect: a non-2xx where limits are off, anything but
  * 200/429 where they are on, a socket error, or a JSON-RPC error object in the first answer of a scenario.
  *
@@ -40,14 +43,16 @@ app.post('/api/v1/rpc', async (c) => {
 serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => console.log(JSON.stringify({ port: info.port })));
 `;
 
-async function startBare(): Promise<{ port: number; stop(): void }> {
+async function startBare(): Promise<{ port: number; pid: number; stop(): void }> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', bareApp], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((done) => createInterface({ input: child.stdout! }).once('line', (l) => done((JSON.parse(l) as { port: number }).port)));
-  return { port, stop: () => child.kill('SIGTERM') };
+  return { port, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
 interface Load {
   readonly rps: number;
+  /** The server process's CPU time per answered request (user + system, from /proc; NaN where there is none). */
+  readonly cpuUs: number;
   readonly p50: number;
   readonly p99: number;
   readonly statuses: Record<string, number>;
@@ -59,7 +64,18 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-async function load(port: number, body: string, headers: Record<string, string>, durationS = seconds): Promise<Load> {
+/** CPU time of a process in clock ticks (100 Hz), user + system; NaN off Linux. */
+function cpuTicks(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function load(port: number, pid: number, body: string, headers: Record<string, string>, durationS = seconds): Promise<Load> {
+  const ticks = cpuTicks(pid);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}/api/v1/rpc`,
     method: 'POST',
@@ -70,7 +86,9 @@ async function load(port: number, body: string, headers: Record<string, string>,
   });
   const codes = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const statuses = Object.fromEntries(Object.entries(codes).map(([code, s]) => [code, (s as { count: number }).count]));
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, statuses, errors: result.errors + result.timeouts };
+  const answered = (result as unknown as { requests: { total: number } }).requests.total;
+  const cpuUs = ((cpuTicks(pid) - ticks) * 10_000) / answered;
+  return { rps: result.requests.average, cpuUs, p50: result.latency.p50, p99: result.latency.p99, statuses, errors: result.errors + result.timeouts };
 }
 
 /** One request up front: the scenario must answer results, never a JSON-RPC error. */
@@ -89,24 +107,24 @@ function check(name: string, r: Load, allowed: readonly string[]): void {
 }
 
 const row = (name: string, r: Load) =>
-  `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(4)} ms   ${JSON.stringify(r.statuses)}`;
+  `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(8)} req/s ${r.cpuUs.toFixed(0).padStart(5)} µs CPU/req   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(4)} ms   ${JSON.stringify(r.statuses)}`;
 
 /** WEFT_BENCH_SCENARIOS="anonymous, limits off|batch" runs only the scenarios whose names contain one of these (profiling). */
 const only = (process.env.WEFT_BENCH_SCENARIOS ?? '').split('|').map((s) => s.trim()).filter(Boolean);
 
-async function scenario(node: BenchNode, bare: { port: number }, name: string, body: string, headers: Record<string, string>, allowed: readonly string[], target?: number) {
+async function scenario(node: BenchNode, bare: { port: number; pid: number }, name: string, body: string, headers: Record<string, string>, allowed: readonly string[], target?: number) {
   if (only.length > 0 && !only.some((s) => name.includes(s))) return undefined;
   await preflight(node.httpPort, body, headers, name);
   await autocannon({ url: `http://127.0.0.1:${bare.port}/api/v1/rpc`, method: 'POST', body, connections, duration: 1 });
-  await load(node.httpPort, body, headers, 1);
-  const baseline = await load(bare.port, body, {});
-  const weft = await load(node.httpPort, body, headers);
+  await load(node.httpPort, node.child.pid!, body, headers, 1);
+  const baseline = await load(bare.port, bare.pid, body, {});
+  const weft = await load(node.httpPort, node.child.pid!, body, headers);
   check(`${name} (baseline)`, baseline, ['200']);
   check(name, weft, allowed);
   const ratio = weft.rps / baseline.rps;
   console.log(row(`bare Hono (baseline)`, baseline));
   console.log(row(`weft: ${name}`, weft));
-  console.log(`  ratio ${ratio.toFixed(3)}${target === undefined ? '' : ` (target ≥ ${target}: ${ratio >= target ? 'met' : 'NOT met'})`}`);
+  console.log(`  ratio ${ratio.toFixed(3)}${target === undefined ? '' : ` (target ≥ ${target}: ${ratio >= target ? 'met' : 'NOT met'})`}; CPU per request, baseline / weft: ${(baseline.cpuUs / weft.cpuUs).toFixed(3)}`);
   return ratio;
 }
 
