@@ -61,12 +61,25 @@ export interface LedgerAccount {
   readonly energyDaaScore: number;
 }
 
+/**
+ * The state namespaces beside accounts that kinds keep records in (src/state/namespaces.ts declares each one's key
+ * tag, id length and record codec; docs/state.md "Namespaces").
+ */
+export type RecordNamespace = 'agent' | 'escrow' | 'contract_code' | 'contract_storage' | 'key_image' | 'confidential_output';
+
 /** The state a kind's transition reads and writes, handed in by acceptance (src/state/body-in-context.ts). */
 export interface TxStateView {
   /** The account at `address` (absent accounts read as empty). */
   account(address: Uint8Array): LedgerAccount;
   setAccount(address: Uint8Array, account: LedgerAccount): void;
   credit(address: Uint8Array, amount: bigint): void;
+  /**
+   * The stored value (version byte ‖ body, src/state/state-record.ts) of record `id` in `namespace`, or undefined
+   * when absent. A kind decodes it with its namespace's codec; an id of the wrong length is a StateError.
+   */
+  record(namespace: RecordNamespace, id: Uint8Array): Uint8Array | undefined;
+  /** Writes record `id` of `namespace` (null deletes it). Only after `checkContext` passed, like every write. */
+  setRecord(namespace: RecordNamespace, id: Uint8Array, value: Uint8Array | null): void;
 }
 
 /** What an accepted transaction paid: coins to the reward of the block that carried it, and energy burnt. */

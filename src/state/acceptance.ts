@@ -21,6 +21,7 @@ import { toHex } from '../util/bytes.ts';
 import { emptyStoredAccount, type StoredAccount } from './account-codec.ts';
 import { acceptInContext } from './body-in-context.ts';
 import { energyCap, settleEnergy } from './energy.ts';
+import { stateKey } from './namespaces.ts';
 
 export interface MergedBlockInput {
   readonly id: string;
@@ -33,6 +34,8 @@ export interface MergedBlockInput {
 export interface AcceptanceInput {
   /** The selected parent's state. */
   readonly read: (address: Uint8Array) => StoredAccount | undefined;
+  /** The selected parent's state: the stored value under a namespaced record's trie key (namespaces.ts); none when absent. */
+  readonly readRecord?: (key: Uint8Array) => Uint8Array | undefined;
   readonly merged: readonly MergedBlockInput[];
   /** The merging block's miner (gets red blocks' rewards); null for the virtual view. */
   readonly mergingMiner: Uint8Array | null;
@@ -57,9 +60,17 @@ export interface MergedBlockOutcome {
   readonly recipient: Uint8Array | null;
 }
 
+/** A namespaced record written by acceptance: its trie key and its new value (null: deleted). */
+export interface RecordChange {
+  readonly key: Uint8Array;
+  readonly value: Uint8Array | null;
+}
+
 export interface AcceptanceResult {
   /** Changed accounts by lowercase hex address. */
   readonly changes: ReadonlyMap<string, { readonly address: Uint8Array; readonly account: StoredAccount }>;
+  /** Changed records of the other namespaces, by lowercase hex trie key. */
+  readonly records: ReadonlyMap<string, RecordChange>;
   readonly blocks: readonly MergedBlockOutcome[];
   /** Units emitted in the resulting state (emittedBefore + credited subsidies). */
   readonly emitted: bigint;
@@ -71,8 +82,11 @@ export interface AcceptanceResult {
 
 type Changes = Map<string, { address: Uint8Array; account: StoredAccount }>;
 
-function createWorkingState(read: AcceptanceInput['read'], now: number) {
+const noRecords = (): undefined => undefined;
+
+function createWorkingState(read: AcceptanceInput['read'], readRecord: NonNullable<AcceptanceInput['readRecord']>, now: number) {
   const changes: Changes = new Map();
+  const records = new Map<string, RecordChange>();
   const get = (address: Uint8Array): { key: string; account: StoredAccount } => {
     const key = toHex(address);
     const account = changes.get(key)?.account ?? read(address) ?? emptyStoredAccount;
@@ -108,12 +122,21 @@ function createWorkingState(read: AcceptanceInput['read'], now: number) {
       last = undefined;
       credit(address, amount);
     },
+    record(namespace, id) {
+      const key = stateKey(namespace, id);
+      const changed = records.get(toHex(key));
+      return changed === undefined ? readRecord(key) : (changed.value ?? undefined);
+    },
+    setRecord(namespace, id, value) {
+      const key = stateKey(namespace, id);
+      records.set(toHex(key), { key, value });
+    },
   };
-  return { changes, credit, view };
+  return { changes, records, credit, view };
 }
 
 export function acceptMergeset(input: AcceptanceInput): AcceptanceResult {
-  const state = createWorkingState(input.read, input.daaScore);
+  const state = createWorkingState(input.read, input.readRecord ?? noRecords, input.daaScore);
   const perBlock = input.merged.map((block) => {
     let fees = 0n;
     let energyUsed = 0n;
@@ -137,5 +160,5 @@ export function acceptMergeset(input: AcceptanceInput): AcceptanceResult {
     else if (reward > 0n) state.credit(recipient, reward);
     return { id: block.id, blue: block.blue, accepted, fees, energyUsed, subsidy, reward, recipient };
   });
-  return { changes: state.changes, blocks, emitted, burnt: 0n, withheld };
+  return { changes: state.changes, records: state.records, blocks, emitted, burnt: 0n, withheld };
 }

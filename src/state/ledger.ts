@@ -121,11 +121,13 @@ interface VirtualView {
   readonly totals: AcceptanceRecord;
 }
 
-function accountUpdates(result: AcceptanceResult): Map<string, Uint8Array | null> {
+/** The trie writes of an acceptance: changed accounts (an empty one is deleted) and changed namespaced records. */
+function stateUpdates(result: AcceptanceResult): Map<string, Uint8Array | null> {
   const updates = new Map<string, Uint8Array | null>();
   for (const { address, account } of result.changes.values()) {
     updates.set(toHex(accountKey(address)), isEmptyAccount(account) ? null : encodeAccount(account));
   }
+  for (const [key, change] of result.records) updates.set(key, change.value);
   return updates;
 }
 
@@ -158,7 +160,7 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
       const header = chain.get(id)!.header;
       return { id, miner: header.miner, daaScore: header.daaScore, blue: blues.has(id), transactions: reads.transactions(id) };
     });
-    const result = acceptMergeset({ read: readAt(parentRoot), merged, mergingMiner: input.miner, daaScore: input.daaScore, emittedBefore: before.emitted });
+    const result = acceptMergeset({ read: readAt(parentRoot), readRecord: (key) => trie.get(parentRoot, key), merged, mergingMiner: input.miner, daaScore: input.daaScore, emittedBefore: before.emitted });
     let fees = 0n;
     let energy = 0n;
     let count = 0n;
@@ -201,7 +203,7 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
     prepareBlock(input, block): PreparedBlockState {
       reads.rememberTransactions(block.id, block.transactions);
       const { parentRoot, result, record } = accept(input);
-      const { root, ops } = trie.applyUpdates(parentRoot, accountUpdates(result));
+      const { root, ops } = trie.applyUpdates(parentRoot, stateUpdates(result));
       reads.rememberRecord(block.id, record);
       ops.push({ type: 'put', key: ledgerKeys.acceptance(block.hash), value: encodeAcceptanceRecord(record) });
       ops.push(...inclusionRows(block.hash, block.transactions));
@@ -212,7 +214,7 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
       const cached = previews.find((p) => p.key === key);
       if (cached) return cached.value;
       const { parentRoot, result } = accept(input);
-      const { root } = trie.applyUpdates(parentRoot, accountUpdates(result));
+      const { root } = trie.applyUpdates(parentRoot, stateUpdates(result));
       const read = readAt(parentRoot);
       const accounts = {
         account: (address: Uint8Array): Account =>
@@ -280,7 +282,7 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
     virtual: () => virtual().info,
     virtualStateRoot() {
       const v = virtual();
-      return trie.applyUpdates(v.parentRoot, accountUpdates(v.result)).root;
+      return trie.applyUpdates(v.parentRoot, stateUpdates(v.result)).root;
     },
     onAcceptance(listener) {
       listeners.add(listener);

@@ -23,6 +23,7 @@
  * Pure: light clients derive keys and decode proven values with it (src/state/proof-verify.ts verifyStateRecord).
  */
 import { addressBytes } from '../crypto/address.ts';
+import type { RecordNamespace } from '../kinds/kind.ts';
 import { AssertionError, DecodeError, assert } from '../errors.ts';
 import { accountKey, accountKeyTag, accountRecordVersion, decodeAccount, encodeAccount, type StoredAccount } from './account-codec.ts';
 import { StateError } from './state-errors.ts';
@@ -39,6 +40,11 @@ export interface StateRecordTypes {
   confidential_output: never;
 }
 export type StateNamespaceName = keyof StateRecordTypes;
+
+// The namespaces kinds write through TxStateView (src/kinds/kind.ts RecordNamespace) are exactly those beside accounts.
+type SameUnion<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const recordNamespacesMatch: SameUnion<Exclude<StateNamespaceName, 'account'>, RecordNamespace> = true;
+void recordNamespacesMatch;
 export type StateRecord<N extends StateNamespaceName> = StateRecordTypes[N];
 
 /** A namespace's value codec. Every value starts with its version byte; `versions` are those `decode` reads. */
