@@ -33,6 +33,7 @@ export function createNodeMetrics(services: RpcServices): NodeMetrics {
     buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
     registers: [registry],
   });
+  const seriesByKey = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
   const gauge = (name: string, help: string, read: () => number) =>
     new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
 
@@ -68,8 +69,17 @@ export function createNodeMetrics(services: RpcServices): NodeMetrics {
   return {
     registry,
     observe(method, code, seconds, transport) {
-      requests.inc({ method: method || '(none)', code: String(code), transport });
-      latency.observe({ method: method || '(none)', transport }, seconds);
+      // prom-client hashes the label object on every inc/observe; the labelled children are looked up once per
+      // (method, code, transport) instead — a bounded set: unknown methods are one name, codes come from one table.
+      const key = `${method}|${code}|${transport}`;
+      let series = seriesByKey.get(key);
+      if (series === undefined) {
+        const name = method || '(none)';
+        series = { count: requests.labels({ method: name, code: String(code), transport }), latency: latency.labels({ method: name, transport }) };
+        seriesByKey.set(key, series);
+      }
+      series.count.inc();
+      series.latency.observe(seconds);
     },
     setWsSource(source) {
       wsSource = source;
