@@ -14,10 +14,14 @@ function record(entry: PoolEntry, status: TransactionStatus): TransactionRecord 
   return { hash: entry.hash, tx: entry.tx, status, timestampMs: entry.addedMs, energyUsed: 0n };
 }
 
-export function createMempoolPort(mempool: Mempool): MempoolPort {
+/**
+ * `submit` admits through the node's durable path when it has one (server/node/mempool-service.ts: the hash is
+ * acknowledged only once the transaction is journaled), else straight into the pool (tests of bare pools).
+ */
+export function createMempoolPort(mempool: Mempool, submitDurably: (bytes: Uint8Array) => Promise<PoolEntry> = (bytes) => mempool.add(bytes)): MempoolPort {
   return {
     async submit(tx) {
-      const entry = await mempool.add(encodeTransaction(tx));
+      const entry = await submitDurably(encodeTransaction(tx));
       return { hash: entry.hash, status: 'pending' };
     },
     get(hash) {

@@ -92,7 +92,9 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   });
 
   // The pool admits transactions (signatures on worker threads) and leaves/returns with the chain (mempool-service.ts).
-  const mempool = startNodeMempool({ params: config.params, ledger, clock: systemClock, logger });
+  const mempool = startNodeMempool({ params: config.params, ledger, store, clock: systemClock, logger });
+  // Acknowledged transactions survive a kill -9: readmit the journal before anything can submit (mempool-service.ts).
+  await mempool.restore();
   const buildTemplate = (request: { miner: Uint8Array; gpuMining: boolean; nowMs: number }) =>
     buildBlockTemplate(chain, { ...request, selectTransactions: mempool.selectTransactions });
   const wallets = createWalletService({ datadir: config.datadir, network: config.params, ...(config.walletPassphrase ? { passphrase: config.walletPassphrase } : {}) });
@@ -132,7 +134,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
     chain,
     logger,
     version: nodeVersion,
-    txPort: mempoolRelayPort(mempool.pool),
+    txPort: mempoolRelayPort(mempool.pool, mempool.onRebroadcast),
     onMisbehaviour: (event) => (event.kind === 'banned' ? alertsLate?.monitor.notePeerBanned(event.peer, event.reason) : alertsLate?.monitor.noteInvalidBlock()),
   });
   // syncStatus (percent, blocks/s, ETA) is read by /health and get_info next to synced.
@@ -141,7 +143,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   const templates = { build: (r: { miner: Uint8Array; gpuMining: boolean }) => buildTemplate({ ...r, nowMs: systemClock.nowMs() }) };
   const servicePorts = {
     ledger: createLedgerPort(ledger, chain),
-    mempool: createMempoolPort(mempool.pool),
+    mempool: createMempoolPort(mempool.pool, mempool.submit),
     wallet: createWalletPort(wallets, mempool.pool),
     ...ports,
   };

@@ -24,6 +24,11 @@ export const mempoolTxPerAddressMax = 64;
 export const mempoolNonceAheadMax = 64n;
 /** Hashes of dropped transactions remembered for `status()` (oldest forgotten first). */
 export const mempoolDroppedRememberedMax = 10_000;
+/**
+ * How often the node announces its own pooled transactions again (src/mempool/rebroadcast.ts): about thirty blocks,
+ * so a transaction a peer missed waits at most that long for another chance.
+ */
+export const mempoolOwnTxRebroadcastMs = 30_000;
 /** Transactions in one `addBatch` call: one verifier round trip, bounded so one caller cannot stall the pool. */
 export const mempoolBatchTxMax = 10_000;
 
