@@ -142,3 +142,26 @@ describe('block validation pipeline', () => {
     expect(chain.selectedTip().id).toBe(toHex(blockHash(b.header)));
   });
 });
+
+describe('refused blocks across a restart', () => {
+  it('remembers a refused block and refuses it and its children after the chain reopens, without validating again', async () => {
+    const store = createMemoryStore();
+    const clock = createManualClock(params.genesis.timestampMs + 3_600_000);
+    const chain = await openChain({ params, store, clock });
+    await chain.addBlock(makeBlock(chain));
+    const bad = makeBlock(chain, { mutate: (h) => ({ ...h, stateRoot: new Uint8Array(32).fill(5) }) });
+    await expectRule(chain, bad, 'body.state-root.mismatch');
+    const badId = toHex(blockHash(bad.header));
+    expect(chain.isInvalid(badId)).toBe(true);
+    await chain.settled();
+    await new Promise((r) => setTimeout(r, 0)); // the marker's own write
+
+    const reopened = await openChain({ params, store, clock });
+    expect(reopened.isInvalid(badId)).toBe(true);
+    expect(reopened.isInvalid(reopened.selectedTip().id)).toBe(false);
+    // Refused before any validation: the message says it failed before, not which rule.
+    await expect(reopened.addBlock(bad)).rejects.toThrow(/failed validation before/);
+    const child = makeBlock(reopened, { mutate: (h) => ({ ...h, parents: [blockHash(bad.header)] }) });
+    await expectRule(reopened, child, 'context.parents.invalid');
+  });
+});

@@ -13,7 +13,7 @@ import type { KvOp, KvStore } from '../storage/kv.ts';
 import { concatBytes } from '../util/bytes.ts';
 
 const enc = new TextEncoder();
-const T = { header: 0x48, block: 0x42, order: 0x4f, seq: 0x53, chain: 0x43, meta: 0x4d } as const;
+const T = { header: 0x48, block: 0x42, order: 0x4f, seq: 0x53, chain: 0x43, meta: 0x4d, invalid: 0x49 } as const;
 
 function u64be(n: number): Uint8Array {
   const out = new Uint8Array(8);
@@ -34,6 +34,8 @@ export const chainKeys = {
   chain: (height: number) => concatBytes(Uint8Array.of(T.chain), u64be(height)),
   chainPrefix: Uint8Array.of(T.chain),
   selectedTip: concatBytes(Uint8Array.of(T.meta), enc.encode('selected-tip')),
+  /** A block refused by a consensus rule after its PoW checked out; the value is the rule (UTF-8). */
+  invalid: (hash: Uint8Array) => concatBytes(Uint8Array.of(T.invalid), hash),
 };
 
 export function blockRows(hash: Uint8Array, headerBytes: Uint8Array, blockBytes: Uint8Array, seq: number): KvOp[] {

@@ -63,6 +63,8 @@ export interface Chain {
   /** Validates and stores a block. Throws BlockRuleError when a rule is broken; nothing is stored then. */
   addBlock(block: Block): Promise<AddBlockResult>;
   has(id: BlockId): boolean;
+  /** A block this node refused by a consensus rule (remembered across restarts): never worth downloading again. */
+  isInvalid(id: BlockId): boolean;
   get(id: BlockId): IndexedBlock | undefined;
   getBlock(id: BlockId): Block | undefined;
   ghostdag(id: BlockId): GhostdagData;
@@ -116,7 +118,15 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   const chainIds: BlockId[] = [];
   const orphans: OrphanPool = createOrphanPool(options.orphanCapacity);
   const listeners = new Set<(event: BlockAcceptedEvent) => void>();
+  // Refused blocks: the recent ones in memory, every one in the store (chainKeys.invalid), so that a restarted node
+  // neither downloads nor validates again a block it already refused. Each row cost its sender real PoW.
   const invalid = createBoundedSet<BlockId>(invalidBlocksMax);
+  const isInvalid = (id: BlockId, hash: Uint8Array = fromHex(id)): boolean => invalid.has(id) || store.has(chainKeys.invalid(hash));
+  const markInvalid = (id: BlockId, hash: Uint8Array, rule: string): void => {
+    invalid.add(id);
+    // Best effort: a marker lost to a crash only means validating that block once more.
+    void store.write([{ type: 'put', key: chainKeys.invalid(hash), value: invalidRuleBytes(rule) }]).catch(() => undefined);
+  };
   let selectedTip: IndexedBlock;
   let nextSeq = 0;
   let pendingWrite: Promise<void> = Promise.resolve();
@@ -273,11 +283,11 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       const hash = blockHash(header);
       const id = toHex(hash);
       if (index.has(id)) return { status: 'duplicate', id };
-      if (invalid.has(id)) throw new BlockRuleError('context.parents.invalid', `block ${id} failed validation before`);
+      if (isInvalid(id, hash)) throw new BlockRuleError('context.parents.invalid', `block ${id} failed validation before`);
       if (orphans.has(id)) return { status: 'orphan', id, missing: header.parents.map(toHex).filter((p) => !index.has(p)) };
       validatePow(hash, target);
-      if (header.parents.some((p) => invalid.has(toHex(p)))) {
-        invalid.add(id);
+      if (header.parents.some((p) => isInvalid(toHex(p), p))) {
+        markInvalid(id, hash, 'context.parents.invalid');
         throw new BlockRuleError('context.parents.invalid', 'a parent is a block that failed validation');
       }
       const missing = header.parents.map(toHex).filter((p) => !index.has(p));
@@ -290,7 +300,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
         processed = process(block, hash, id);
       } catch (error) {
         // Only rule failures of a block whose PoW checked out are remembered: they cost real work to make.
-        if (error instanceof BlockRuleError) invalid.add(id);
+        if (error instanceof BlockRuleError) markInvalid(id, hash, error.rule);
         throw error;
       }
       const { entry, durable, changed } = processed;
@@ -299,6 +309,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       return { status: 'accepted', block: entry, selectedTipChanged: changed };
     },
     has: (id) => index.has(id),
+    isInvalid: (id) => !index.has(id) && isInvalid(id),
     get: (id) => index.get(id),
     getBlock(id) {
       const entry = index.get(id);
@@ -339,6 +350,9 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   machine = options.stateMachine?.({ chain, store });
   return chain;
 }
+
+const utf8 = new TextEncoder();
+const invalidRuleBytes = (rule: string): Uint8Array => utf8.encode(rule);
 
 const emptyAccounts: AccountLookup = { account: () => ({ balance: 0n, nonce: 0n, energy: 0n }) };
 

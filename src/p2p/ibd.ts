@@ -80,7 +80,8 @@ interface Batch {
 
 /** Whether `peer` is ahead of our selected tip: the sync trigger. */
 export function isAhead(chain: Chain, peer: Peer): boolean {
-  return peer.best.blueWork > chain.selectedTip().header.blueWork && peer.best.tip !== '' && !chain.has(peer.best.tip);
+  // A tip this node already refused is no reason to sync: its chain ends in an invalid block.
+  return peer.best.blueWork > chain.selectedTip().header.blueWork && peer.best.tip !== '' && !chain.has(peer.best.tip) && !chain.isInvalid(peer.best.tip);
 }
 
 export function createIbd(deps: IbdDeps): Ibd {

@@ -95,7 +95,7 @@ export function createRelay(deps: RelayDeps): Relay {
     if (requested.size >= p2pOrphanParentRequestsMax / 2) expireRequests(now);
     for (const id of ids) {
       const pending = requested.get(id);
-      if (chain.has(id) || (pending && now - pending.atMs < p2pRequestTimeoutMs) || requested.size >= p2pOrphanParentRequestsMax) continue;
+      if (chain.has(id) || chain.isInvalid(id) || (pending && now - pending.atMs < p2pRequestTimeoutMs) || requested.size >= p2pOrphanParentRequestsMax) continue;
       requested.set(id, { peer, atMs: now });
       items.push({ kind: InvType.block, hash: fromHex(id) });
     }
@@ -141,7 +141,7 @@ export function createRelay(deps: RelayDeps): Relay {
         const id = toHex(item.hash);
         peer.known.add(id);
         if (item.kind === InvType.block) {
-          if (!chain.has(id)) blocks.push(id);
+          if (!chain.has(id) && !chain.isInvalid(id)) blocks.push(id);
         } else if (deps.txPort && !txCache.has(id) && !txRequested.has(id)) {
           txRequested.add(id);
           txs.push(item);
