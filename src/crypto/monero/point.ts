@@ -8,7 +8,7 @@
  * - `decodeSubgroupPoint` requires l·P = O and P ≠ O (key images, range-proof V): Monero's 2017 key-image fix.
  * Multiplication by a secret uses noble's constant-time `multiply`; `multiplyUnsafe` is for public scalars only.
  */
-import { mulAddUnsafe } from '@noble/curves/abstract/curve.js';
+import { mulAddUnsafe, pippenger } from '@noble/curves/abstract/curve.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { PrivacyEncodingError } from './errors.ts';
 import { mod } from './scalar.ts';
@@ -71,4 +71,16 @@ export function mulBase(s: bigint): Point {
 /** Σ sᵢ·Pᵢ for public scalars (Strauss–Shamir, vartime): the 2–4 point shapes of signature verification. */
 export function mulAddPublic(points: Point[], scalars: bigint[]): Point {
   return mulAddUnsafe(Point, points, scalars.map(mod));
+}
+
+const strausPointsMax = 128;
+
+/**
+ * Σ sᵢ·Pᵢ for public scalars and any number of points. noble's Pippenger carries a large fixed cost per call, so
+ * below `strausPointsMax` points one shared-doubling Straus pass is faster (measured on the 2-core box: 66 points
+ * 37 ms vs 43 ms, 16 points 15 ms vs 25 ms).
+ */
+export function msmPublic(points: Point[], scalars: bigint[]): Point {
+  const reduced = scalars.map(mod);
+  return points.length <= strausPointsMax ? mulAddUnsafe(Point, points, reduced) : pippenger(Point, points, reduced);
 }

@@ -1,0 +1,42 @@
+/**
+ * The public generators and initial transcript of Monero's Bulletproofs+ (bulletproofs_plus.cc `init_exponents`):
+ * Hi[i] = hash_to_p3(keccak(H ‖ "bulletproof_plus" ‖ varint(2i))), Gi[i] the same with 2i + 1, where
+ * hash_to_p3(k) = 8·map(keccak(k)) — keccak runs twice, as in Monero. The initial Fiat–Shamir transcript is the
+ * encoding of hash_to_p3(keccak("bulletproof_plus_transcript")). Generators are derived on first use, up to the
+ * largest proof seen (at most 64·16 of each), and kept: deriving all 2048 costs about a second here.
+ */
+import { concatBytes } from '../../../util/bytes.ts';
+import { assert } from '../../../errors.ts';
+import { H } from '../commitment.ts';
+import { hashToEc } from '../hash-to-ec.ts';
+import { encodePoint, type Point } from '../point.ts';
+import { encodeVarint, fastHash } from '../scalar.ts';
+
+/** Bits per range (amounts are u64). */
+export const rangeBits = 64;
+/** Outputs one proof may aggregate (Monero `BULLETPROOF_PLUS_MAX_OUTPUTS`). */
+export const aggregatedOutputsMax = 16;
+export const generatorsMax = rangeBits * aggregatedOutputsMax;
+
+const exponentSalt = new TextEncoder().encode('bulletproof_plus');
+const transcriptSalt = new TextEncoder().encode('bulletproof_plus_transcript');
+const encodedH = encodePoint(H);
+
+function exponent(index: number): Point {
+  return hashToEc(fastHash(concatBytes(encodedH, exponentSalt, encodeVarint(index))));
+}
+
+const Gi: Point[] = [];
+const Hi: Point[] = [];
+
+/** The first `count` of Monero's Gi and Hi. */
+export function generators(count: number): { Gi: readonly Point[]; Hi: readonly Point[] } {
+  assert(count <= generatorsMax, `at most ${generatorsMax} generators`);
+  for (let i = Gi.length; i < count; i++) {
+    Hi.push(exponent(2 * i));
+    Gi.push(exponent(2 * i + 1));
+  }
+  return { Gi, Hi };
+}
+
+export const initialTranscript: Uint8Array = encodePoint(hashToEc(fastHash(transcriptSalt)));
