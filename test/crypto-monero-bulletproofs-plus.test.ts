@@ -125,6 +125,7 @@ describe('Bulletproofs+ rejection cases (note §4.6)', () => {
     for (const field of ['A', 'A1', 'B', 'r1', 's1', 'd1'] as const) {
       expect(verifyBulletproofPlus({ ...proof, [field]: flipBit(proof[field]) }), field).toBe(false);
     }
+    expect(() => proveBulletproofPlus([{ amount: 5n, mask: groupOrder }], random)).toThrow(/mask: got 0/);
     expect(() => proveBulletproofPlus([], random)).toThrow(/got 0, expected 1..16/);
     expect(() => proveBulletproofPlus(outputs(17), random)).toThrow(/got 17, expected 1..16/);
   });

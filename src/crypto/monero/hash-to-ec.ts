@@ -9,7 +9,8 @@ import { assert } from '../../errors.ts';
 import { Point, mulEight, type Point as PointT } from './point.ts';
 import { fastHash } from './scalar.ts';
 
-const p: bigint = Point.Fp.ORDER;
+const Fp = Point.Fp;
+const p: bigint = Fp.ORDER;
 const A = 486662n;
 
 function fmod(a: bigint): bigint {
@@ -18,15 +19,7 @@ function fmod(a: bigint): bigint {
 }
 
 function pow(base: bigint, exp: bigint): bigint {
-  let result = 1n;
-  let b = fmod(base);
-  let e = exp;
-  while (e > 0n) {
-    if (e & 1n) result = (result * b) % p;
-    b = (b * b) % p;
-    e >>= 1n;
-  }
-  return result;
+  return Fp.pow(fmod(base), exp);
 }
 
 /** A square root of a (a must be a square); which of the two roots does not matter, the map forces the sign. */
@@ -72,7 +65,7 @@ export function mapToPoint(bytes32: Uint8Array): PointT {
   const Z = fmod(z + w);
   const Y = fmod(z - w);
   X = fmod(X * Z);
-  const zInv = pow(Z, p - 2n);
+  const zInv = Fp.inv(Z);
   const point = Point.fromAffine({ x: fmod(X * zInv), y: fmod(Y * zInv) });
   point.assertValidity();
   return point;

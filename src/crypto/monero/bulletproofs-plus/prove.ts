@@ -5,6 +5,7 @@
  * is a single multiplication per point. Group operations on the secret-dependent vectors are variable-time
  * (docs/privacy.md "Side channels").
  */
+import { assert } from '../../../errors.ts';
 import { assertAmount, H } from '../commitment.ts';
 import { PrivacyEncodingError } from '../errors.ts';
 import { G, Point, encodePoint, msmPublic, mulBase, mulSecret } from '../point.ts';
@@ -25,12 +26,17 @@ export interface RangeProofOutput {
 /** Proves that every amount is below 2^64, for 1..16 outputs in one proof. */
 export function proveBulletproofPlus(outputs: readonly RangeProofOutput[], random: RandomBytes): BulletproofPlus {
   const M = 1 << logPaddedOutputs(outputs.length);
-  for (const o of outputs) assertAmount(o.amount);
+  for (const o of outputs) {
+    assertAmount(o.amount);
+    // A zero mask would publish amount·H, from which the amount is found by trying values.
+    if (mod(o.mask) === 0n) throw new PrivacyEncodingError('range proof mask: got 0, expected a non-zero scalar');
+  }
   for (let attempt = 0; attempt < proveAttemptsMax; attempt++) {
     const proof = proveOnce(outputs, M, random);
     if (proof !== undefined) return proof;
   }
-  throw new PrivacyEncodingError('range proof: challenges kept hashing to zero');
+  // Sixteen zero challenges in a row has probability ~2^-4000: only a broken random source gets here.
+  assert(false, 'range proof challenges kept hashing to zero');
 }
 
 function proveOnce(outputs: readonly RangeProofOutput[], M: number, random: RandomBytes): BulletproofPlus | undefined {

@@ -13,7 +13,7 @@ import { H } from '../commitment.ts';
 import { PrivacyEncodingError, PrivacyProofError } from '../errors.ts';
 import { G, decodePoint, decodeSubgroupPoint, msmPublic, mulEight, type Point } from '../point.ts';
 import { decodeScalar, encodeScalar, encodeVarint, fastHash, hashToScalar, invertScalars, mod } from '../scalar.ts';
-import { logPaddedOutputs, powers, sumOfPowers, transcriptUpdate, windowedVector, type BulletproofPlus } from './common.ts';
+import { logPaddedOutputs, roundsFor, sumOfPowers, transcriptUpdate, windowedVector, type BulletproofPlus } from './common.ts';
 import { generators, initialTranscript, rangeBits } from './generators.ts';
 
 /** Proofs one batch call accepts: a bound on the work one call can be made to do. */
@@ -41,7 +41,7 @@ interface Decoded {
 /** Strict decoding and transcript replay of one proof (throws PrivacyEncodingError / PrivacyProofError). */
 function decodeProof(proof: BulletproofPlus, index: number): Decoded {
   const logM = logPaddedOutputs(proof.V.length);
-  const rounds = logM + Math.log2(rangeBits);
+  const rounds = roundsFor(proof.V.length);
   if (proof.L.length !== rounds || proof.R.length !== rounds) {
     throw new PrivacyEncodingError(`range proof ${index}: got ${proof.L.length}/${proof.R.length} L/R, expected ${rounds}`);
   }
@@ -119,10 +119,9 @@ export function assertBulletproofsPlus(proofs: readonly BulletproofPlus[]): void
     const xInv = inverses.slice(offset, offset + rounds);
     const yInv = inverses[offset + rounds]!;
     offset += rounds + 1;
-    const yPow = powers(d.y, 2);
     let yMN = d.y;
     for (let t = MN; t > 1; t /= 2) yMN = mod(yMN * yMN);
-    const yMN1 = mod(yMN * yPow[1]!);
+    const yMN1 = mod(yMN * d.y);
     const eSquared = mod(d.e * d.e);
     const zSquared = mod(d.z * d.z);
 
