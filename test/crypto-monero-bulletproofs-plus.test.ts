@@ -10,6 +10,7 @@ import { assertBulletproofsPlus, verifyBulletproofPlus, verifyBulletproofsPlus }
 import { PrivacyEncodingError, PrivacyProofError } from '../src/crypto/monero/errors.ts';
 import { Point, encodePoint, mulEight } from '../src/crypto/monero/point.ts';
 import { encodeScalar, groupOrder, invEight, randomScalar } from '../src/crypto/monero/scalar.ts';
+import { bulletproofPlusBytes, decodeBulletproofPlus, encodeBulletproofPlus, rangeProofV } from '../src/crypto/monero/proof-codec.ts';
 import { createSeededRandom } from './helpers/monero-test-rng.ts';
 
 const random = createSeededRandom(64);
@@ -60,6 +61,20 @@ describe('Bulletproofs+ prove → verify', () => {
 
   it('Monero sizes: 576 B for 1 output, 640 B for 2, 832 B for 16', () => {
     expect([1, 2, 16].map((m) => wireBytes(proofFor(m).proof))).toEqual([576, 640, 832]);
+    expect([1, 2, 16].map((m) => encodeBulletproofPlus(proofFor(m).proof).length)).toEqual([576, 640, 832]);
+    expect([3, 4, 5, 9].map(bulletproofPlusBytes)).toEqual([704, 704, 768, 832]);
+  });
+
+  it('round-trips through its byte layout, with V rebuilt from the output commitments', () => {
+    const { outs, proof } = proofFor(2);
+    const commitments = outs.map((o) => encodePoint(commit(o.mask, o.amount)));
+    const decoded = decodeBulletproofPlus(encodeBulletproofPlus(proof), commitments.map(rangeProofV));
+    expect(decoded).toEqual(proof);
+    expect(verifyBulletproofPlus(decoded)).toBe(true);
+    expect(() => decodeBulletproofPlus(encodeBulletproofPlus(proof).subarray(1), proof.V)).toThrow(/got 639 bytes, expected 640/);
+    expect(() => decodeBulletproofPlus(encodeBulletproofPlus(proof), proof.V.slice(1))).toThrow(/expected 576/);
+    const torsioned = encodePoint(commit(1n, 1n).add(Point.fromHex(ED25519_TORSION_SUBGROUP[1]!)));
+    expect(() => rangeProofV(torsioned)).toThrow(/output commitment: has a torsion component/);
   });
 
   it('proves the edges of the range: 0 and 2^64 − 1', () => {

@@ -10,6 +10,7 @@ import { Point, encodePoint, mulBase } from '../src/crypto/monero/point.ts';
 import { encodeScalar, groupOrder, randomScalar } from '../src/crypto/monero/scalar.ts';
 import { ED25519_TORSION_SUBGROUP } from '@noble/curves/ed25519.js';
 import { fromHex } from '../src/util/bytes.ts';
+import { clsagBytes, decodeClsag, encodeClsag } from '../src/crypto/monero/proof-codec.ts';
 import { createSeededRandom } from './helpers/monero-test-rng.ts';
 import { readVectorJson } from './vectors.ts';
 
@@ -76,6 +77,12 @@ describe('CLSAG against Monero-generated signatures', () => {
     const { statement, signature } = fromVector(v);
     expect(statement.ring).toHaveLength(11);
     expect(verifyClsag(statement, signature)).toBe(true);
+    // Monero's layout s ‖ c1 ‖ D/8 round-trips: 32·(11 + 2) bytes here, 576 at ring 16.
+    const bytes = encodeClsag(signature);
+    expect(bytes).toHaveLength(clsagBytes(11));
+    expect(clsagBytes(16)).toBe(576);
+    expect(verifyClsag(statement, decodeClsag(bytes, 11))).toBe(true);
+    expect(() => decodeClsag(bytes, 10)).toThrow(/got 416 bytes, expected 384/);
   });
 
   it.each(vectors.map((v) => [v.source.split(' ').pop()!, v] as const))('%s: every single-field tamper is rejected', (_name, v) => {

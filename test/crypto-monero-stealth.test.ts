@@ -8,6 +8,7 @@ import { keysFromSpendSecret, secretKeyToPublicKey } from '../src/crypto/monero/
 import { Point, decodePublicPoint, decodeSubgroupPoint, encodePoint, mulBase, mulSecret } from '../src/crypto/monero/point.ts';
 import { decodeScalar, encodeScalar, encodeVarint, groupOrder, randomScalar } from '../src/crypto/monero/scalar.ts';
 import { derivationToScalar, derivePublicKey, deriveSecretKey, deriveSubaddressPublicKey, deriveViewTag, generateKeyDerivation } from '../src/crypto/monero/stealth.ts';
+import { cryptPaymentId } from '../src/crypto/monero/payment-id.ts';
 import { subaddressPublicKeys, subaddressSpendSecret } from '../src/crypto/monero/subaddress.ts';
 import { ED25519_TORSION_SUBGROUP } from '@noble/curves/ed25519.js';
 import { fromHex, toHex } from '../src/util/bytes.ts';
@@ -84,6 +85,20 @@ describe('stealth outputs', () => {
     expect(deriveSubaddressPublicKey(P, derivation, 3).equals(sub.spend)).toBe(true);
     const x = deriveSecretKey(derivation, 3, subaddressSpendSecret(alice.viewSecret, alice.spendSecret, index));
     expect(mulBase(x).equals(P)).toBe(true);
+  });
+});
+
+describe('encrypted payment ids', () => {
+  it("only the recipient's derivation opens the 8-byte id; other lengths are refused", () => {
+    const alice = keysFromSpendSecret(randomScalar(random));
+    const r = randomScalar(random);
+    const pid = fromHex('0123456789abcdef');
+    const encrypted = cryptPaymentId(pid, generateKeyDerivation(alice.viewPublic, r));
+    expect(encrypted).not.toEqual(pid);
+    expect(cryptPaymentId(encrypted, generateKeyDerivation(mulBase(r), alice.viewSecret))).toEqual(pid);
+    const bob = keysFromSpendSecret(randomScalar(random));
+    expect(cryptPaymentId(encrypted, generateKeyDerivation(mulBase(r), bob.viewSecret))).not.toEqual(pid);
+    expect(() => cryptPaymentId(new Uint8Array(32), new Uint8Array(32))).toThrow(/got 32 bytes, expected 8/);
   });
 });
 
