@@ -2,8 +2,8 @@
  * The Bulletproofs+ prover, step for step Monero's `bulletproof_plus_PROVE` (bulletproofs_plus.cc), so the
  * transcript, generators and ×8⁻¹ offsets match Monero's. One change of method, not of result: Monero folds each
  * generator pair with a double scalar multiplication; here each folded vector carries one common scale, so a fold
- * is a single multiplication per point. Group operations on the secret-dependent vectors are variable-time
- * (docs/privacy.md "Side channels").
+ * is a single multiplication per point. V, A and B multiply secrets in constant time; the inner-product rounds
+ * (L, R, A1) are variable-time MSMs over amount-derived scalars, as in Monero (docs/privacy.md "Decisions", 4).
  */
 import { assert } from '../../../errors.ts';
 import { assertAmount, H } from '../commitment.ts';
