@@ -11,7 +11,7 @@
  * | `escrow`              | weft/state/escrow/v1                 | escrow id (32)                              |
  * | `contract_code`       | weft/state/contract-code/v1          | BLAKE3 of the code (32)                     |
  * | `contract_storage`    | weft/state/contract-storage/v1       | contract address (33) ‖ slot (32)           |
- * | `key_image`           | weft/state/key-image/v1              | compressed key image, a secp256k1 point (33)|
+ * | `key_image`           | weft/state/key-image/v1              | key image, an ed25519 point (32)            |
  * | `confidential_output` | weft/state/confidential-output/v1    | output id (32)                              |
  *
  * Only `account` holds records in this version (its key is exactly the one every existing state root was built
@@ -161,7 +161,8 @@ export const stateNamespaces: { readonly [N in StateNamespaceName]: StateNamespa
     'key_image',
     'weft/state/key-image/v1',
     'reserved',
-    opaque(33, 'the 33-byte compressed key image (a secp256k1 point)'),
+    // Monero-style key images are ed25519 points (docs/privacy.md), not secp256k1: 32 bytes.
+    opaque(32, 'the 32-byte key image (an ed25519 point)'),
     reservedCodec('key_image'),
   ),
   confidential_output: declare(
