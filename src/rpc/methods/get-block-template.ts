@@ -9,13 +9,14 @@ import { difficultyFromTarget } from '../../consensus/pow.ts';
 /**
  * A header to grind on (Bitcoin's getblocktemplate, Kaspa's GetBlockTemplate): the encoded header with nonce 0 (the
  * nonce is its last 8 bytes, little-endian), its pre-PoW hash and target, and the transactions. A miner sets the
- * nonce in `header` and sends header + transactions back with submit_block.
+ * nonce in `header` and sends header + transactions back with submit_block. Public (docs/auth.md "Public work"): a
+ * visitor's tab mines to its own address; a template costs one virtual-state preview and is rate-limited per client.
  */
 export const getBlockTemplate = defineMethod({
   name: 'get_block_template',
   summary: 'A block template paying miner_address: header bytes (nonce 0), pre-PoW hash, target and transactions.',
   params: z.strictObject({ miner_address: addressSchema, gpu_mining: z.boolean().default(false) }),
-  scope: 'mine_blocks',
+  scope: 'public',
   result: z.object({
     header: z.string().describe('encoded header, 0x-hex, nonce 0'),
     pre_pow_hash: hashResult,

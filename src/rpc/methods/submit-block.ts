@@ -11,13 +11,14 @@ import { hexSchema, parseHex } from '../schemas.ts';
 /**
  * A solved block as its canonical encoding (0x-hex). Accepted, duplicate and orphan (parents unknown, waiting) are
  * results; a block that breaks a consensus rule is -40005 Mining error with the rule id, as Bitcoin Core's
- * submitblock returns the rejection reason.
+ * submitblock returns the rejection reason. Public, like a block relayed by a peer: its proof of work is its authority
+ * (docs/auth.md "Public work").
  */
 export const submitBlock = defineMethod({
   name: 'submit_block',
   summary: 'Submit a solved block (canonical encoding as 0x-hex); returns accepted, duplicate or orphan.',
   params: z.strictObject({ block: hexSchema.max(2 + 2 * blockBytesMax) }),
-  scope: 'mine_blocks',
+  scope: 'public',
   result: z.object({ hash: hashResult, status: stringOf(['accepted', 'duplicate', 'orphan']), height: z.int().optional().describe('when accepted') }),
   async run(params, ctx) {
     const block = decodeBlock(parseHex(params.block));

@@ -1,4 +1,4 @@
-/** `get_block_template` (docs/api.md): A block template paying `miner_address` (needs mine_blocks): header bytes with nonce 0, target, transactions. */
+/** `get_block_template` (docs/api.md): A block template paying `miner_address` (public: anyone may mine): header bytes with nonce 0, target, transactions. */
 import type { RpcMethodParams, RpcMethodResult } from '../../../src/rpc/method.ts';
 import type { getBlockTemplate as method } from '../../../src/rpc/methods/get-block-template.ts';
 import type { RpcClient } from '../node-client.ts';

@@ -1,4 +1,4 @@
-/** `submit_block` (docs/api.md): A solved block (0x-hex) to the node (needs mine_blocks): accepted, duplicate or orphan. */
+/** `submit_block` (docs/api.md): A solved block (0x-hex) to the node (public: its PoW is its authority): accepted, duplicate or orphan. */
 import type { RpcMethodParams, RpcMethodResult } from '../../../src/rpc/method.ts';
 import type { submitBlock as method } from '../../../src/rpc/methods/submit-block.ts';
 import type { RpcClient } from '../node-client.ts';
