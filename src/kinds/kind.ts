@@ -69,6 +69,11 @@ export type RecordNamespace = 'agent' | 'escrow' | 'contract_code' | 'contract_s
 
 /** The state a kind's transition reads and writes, handed in by acceptance (src/state/body-in-context.ts). */
 export interface TxStateView {
+  /**
+   * The DAA score of the block whose acceptance runs (its mergeset's "now"): the clock of session-key expiries and
+   * escrow timeouts (docs/settlement.md "Time"), deterministic and never wall-clock.
+   */
+  readonly daaScore: number;
   /** The account at `address` (absent accounts read as empty). */
   account(address: Uint8Array): LedgerAccount;
   setAccount(address: Uint8Array, account: LedgerAccount): void;

@@ -1,11 +1,22 @@
 /**
  * The transaction-kind registry: tag → module. Decoding a transaction is looking up its first byte here; a tag no
  * module claims (unassigned, or reserved in src/codec/transaction-kinds.ts for a later kind) is refused with
- * UnknownTxKindError. Built-in kinds are registered below; a later kind (agent accounts, escrows, contracts,
- * confidential transfers) registers its module the same way, and nothing else in the node changes.
+ * UnknownTxKindError. Built-in kinds are registered below (value transfers, agent accounts, escrows); a later kind
+ * (contracts, confidential transfers) registers its module the same way, and nothing else in the node changes.
  */
 import { assert } from '../errors.ts';
+import { agentAddSessionKeyKind } from './agent/agent-add-session-key.ts';
+import { agentCreateKind } from './agent/agent-create.ts';
+import { agentFreezeKind } from './agent/agent-freeze.ts';
+import { agentFundEnergyPoolKind } from './agent/agent-fund-energy-pool.ts';
+import { agentRevokeSessionKeyKind } from './agent/agent-revoke-session-key.ts';
+import { agentSetControllerKind } from './agent/agent-set-controller.ts';
 import { UnknownTxKindError } from './errors.ts';
+import { escrowClaimKind } from './escrow/escrow-claim.ts';
+import { escrowCreateKind } from './escrow/escrow-create.ts';
+import { escrowDisputeKind } from './escrow/escrow-dispute.ts';
+import { escrowReclaimKind } from './escrow/escrow-reclaim.ts';
+import { escrowResolveKind } from './escrow/escrow-resolve.ts';
 import type { AnyTransaction, TxKindModule } from './kind.ts';
 import { multisigTransferKind } from './multisig-transfer.ts';
 import { transferKind } from './transfer.ts';
@@ -27,6 +38,18 @@ export function registerTxKind<T extends AnyTransaction>(module: TxKindModule<T>
 
 registerTxKind(transferKind);
 registerTxKind(multisigTransferKind);
+// Agent accounts and escrow settlement (docs/settlement.md).
+registerTxKind(agentCreateKind);
+registerTxKind(agentSetControllerKind);
+registerTxKind(agentAddSessionKeyKind);
+registerTxKind(agentRevokeSessionKeyKind);
+registerTxKind(agentFreezeKind);
+registerTxKind(agentFundEnergyPoolKind);
+registerTxKind(escrowCreateKind);
+registerTxKind(escrowClaimKind);
+registerTxKind(escrowReclaimKind);
+registerTxKind(escrowDisputeKind);
+registerTxKind(escrowResolveKind);
 
 function implementedList(): string {
   const names = [...modules.values()].sort((a, b) => a.tag - b.tag).map((m) => `${m.tag} (${m.name})`);

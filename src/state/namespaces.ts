@@ -14,8 +14,8 @@
  * | `key_image`           | weft/state/key-image/v1              | key image, an ed25519 point (32)            |
  * | `confidential_output` | weft/state/confidential-output/v1    | output id (32)                              |
  *
- * Only `account` holds records in this version (its key is exactly the one every existing state root was built
- * with). The others are reserved: their tags and ids are fixed so that proofs of absence about them are already
+ * `account`, `agent` and `escrow` hold records in this version (the account key is exactly the one every existing
+ * state root was built with; agent and escrow records exist only once their kinds write them). The others are reserved: their tags and ids are fixed so that proofs of absence about them are already
  * meaningful, and their codec refuses every value (DecodeError 'namespace-reserved') until the issue that gives
  * them a record layout lands — nothing stores or invents their data before then. A kind that adds state declares
  * its namespace here (docs/architecture.md "Adding a transaction kind").
@@ -23,6 +23,8 @@
  * Pure: light clients derive keys and decode proven values with it (src/state/proof-verify.ts verifyStateRecord).
  */
 import { addressBytes } from '../crypto/address.ts';
+import { agentRecordVersion, decodeAgentRecord, encodeAgentRecord, type AgentRecord } from '../kinds/agent/agent-record.ts';
+import { decodeEscrowRecord, encodeEscrowRecord, escrowRecordVersion, type EscrowRecord } from '../kinds/escrow/escrow-record.ts';
 import type { RecordNamespace } from '../kinds/kind.ts';
 import { AssertionError, DecodeError, assert } from '../errors.ts';
 import { accountKey, accountKeyTag, accountRecordVersion, decodeAccount, encodeAccount, type StoredAccount } from './account-codec.ts';
@@ -32,8 +34,8 @@ import { recordVersionOf, stateRecordKey, type StateRecordDecodeReason } from '.
 /** The record type each namespace's codec reads; `never` for the reserved ones (they hold nothing yet). */
 export interface StateRecordTypes {
   account: StoredAccount;
-  agent: never;
-  escrow: never;
+  agent: AgentRecord;
+  escrow: EscrowRecord;
   contract_code: never;
   contract_storage: never;
   key_image: never;
@@ -110,6 +112,9 @@ const accountCodec: StateRecordCodec<StoredAccount> = {
   decode: decodeAccount,
 };
 
+const agentCodec: StateRecordCodec<AgentRecord> = { versions: [agentRecordVersion], encode: encodeAgentRecord, decode: decodeAgentRecord };
+const escrowCodec: StateRecordCodec<EscrowRecord> = { versions: [escrowRecordVersion], encode: encodeEscrowRecord, decode: decodeEscrowRecord };
+
 /** The codec of a namespace whose records have no layout yet: it refuses every value, and encodes nothing. */
 function reservedCodec(name: string): StateRecordCodec<never> {
   return {
@@ -135,14 +140,9 @@ const opaque = (bytes: number, describes: string): StateNamespaceId => ({ kind: 
 export const stateNamespaces: { readonly [N in StateNamespaceName]: StateNamespace<N> } = Object.freeze({
   // The account key keeps the function the ledger has always used (account-codec.ts), so no state root moves.
   account: declare('account', accountKeyTag, 'active', address('the 33-byte binary address'), accountCodec, accountKey),
-  agent: declare(
-    'agent',
-    'weft/state/agent/v1',
-    'reserved',
-    address("the agent account's 33-byte binary address"),
-    reservedCodec('agent'),
-  ),
-  escrow: declare('escrow', 'weft/state/escrow/v1', 'reserved', opaque(32, 'the 32-byte escrow id'), reservedCodec('escrow')),
+  // Agent accounts and escrows (docs/settlement.md): their codecs live with their kinds (src/kinds/agent, escrow).
+  agent: declare('agent', 'weft/state/agent/v1', 'active', address("the agent account's 33-byte binary address"), agentCodec),
+  escrow: declare('escrow', 'weft/state/escrow/v1', 'active', opaque(32, 'the 32-byte escrow id'), escrowCodec),
   contract_code: declare(
     'contract_code',
     'weft/state/contract-code/v1',

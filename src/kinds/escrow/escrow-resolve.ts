@@ -1,0 +1,44 @@
+/**
+ * Kind 0x34, escrow resolve: the arbiter of a disputed escrow splits its amount — `agent_share` to the agent
+ * account, the rest back to the client (docs/settlement.md "Disputes"). The status becomes Claimed when the agent
+ * got anything and Refunded when not; the agent's `resolved` counter records that a dispute happened.
+ *
+ *   payload = escrow_id [32] | agent_share u64
+ */
+import { TxKind } from '../../codec/transaction-kinds.ts';
+import { formatUnits } from '../../crypto/amount.ts';
+import { equalBytes, toHex } from '../../util/bytes.ts';
+import { defineAgentKind, type AgentTransaction } from '../agent/envelope.ts';
+import { escrowIdBytes, EscrowStatus } from './escrow-record.ts';
+import { readEscrow, settleEscrow } from './escrow-state.ts';
+
+export interface EscrowResolvePayload {
+  readonly escrowId: Uint8Array;
+  readonly agentShare: bigint;
+}
+export type EscrowResolveTransaction = AgentTransaction<typeof TxKind.EscrowResolve, EscrowResolvePayload>;
+
+export const escrowResolveKind = defineAgentKind<typeof TxKind.EscrowResolve, EscrowResolvePayload>({
+  tag: TxKind.EscrowResolve,
+  name: 'escrow_resolve',
+  controllerMay: true,
+  payload: {
+    bytes: () => escrowIdBytes + 8,
+    write(w, p) {
+      w.bytes(p.escrowId, escrowIdBytes, 'escrow_id');
+      w.u64(p.agentShare, 'agent_share');
+    },
+    read: (r) => ({ escrowId: r.bytes(escrowIdBytes, 'transaction escrow_id'), agentShare: r.u64('transaction agent_share') }),
+  },
+  amount: () => 0n,
+  check(state, tx) {
+    const escrow = readEscrow(state, tx.payload.escrowId);
+    if (escrow === undefined) return 'escrow_unknown';
+    if (escrow.arbiter === undefined || !equalBytes(escrow.arbiter, tx.payer)) return 'escrow_not_arbiter';
+    if (escrow.status !== EscrowStatus.Disputed) return 'escrow_not_disputed';
+    return tx.payload.agentShare > escrow.amount ? 'escrow_share_exceeds_amount' : undefined;
+  },
+  apply: (state, tx) => settleEscrow(state, tx.payload.escrowId, tx.payload.agentShare, 'resolved'),
+  counterparty: (tx) => tx.payer,
+  view: (p) => ({ escrow_id: toHex(p.escrowId), agent_share_exact: formatUnits(p.agentShare) }),
+});
