@@ -14,7 +14,7 @@ import { equalBytes, toHex } from '../../util/bytes.ts';
 import { readAgent } from '../agent/agent-state.ts';
 import { defineAgentKind, readAddress, readFlag, type AgentTransaction } from '../agent/envelope.ts';
 import { escrowIdOf, EscrowStatus, taskHashBytes } from './escrow-record.ts';
-import { readEscrow, writeEscrow } from './escrow-state.ts';
+import { writeEscrow } from './escrow-state.ts';
 
 export interface EscrowCreatePayload {
   readonly agent: Uint8Array;
@@ -61,8 +61,8 @@ export const escrowCreateKind = defineAgentKind<typeof TxKind.EscrowCreate, Escr
     if (equalBytes(p.agent, tx.payer)) return 'escrow_client_is_agent';
     if (p.arbiter !== undefined && (equalBytes(p.arbiter, tx.payer) || equalBytes(p.arbiter, p.agent))) return 'escrow_arbiter_is_party';
     if (p.timeoutDaaScore <= now) return 'escrow_timeout_passed';
-    if (p.disputeWindow > 0n && now + p.disputeWindow >= p.timeoutDaaScore) return 'escrow_window_past_timeout';
-    return readEscrow(state, escrowIdOf(tx.payer, tx.nonce)) === undefined ? undefined : 'escrow_exists';
+    // No 'escrow exists' rule: the id commits to the payer's nonce, which this transaction uses up.
+    return p.disputeWindow > 0n && now + p.disputeWindow >= p.timeoutDaaScore ? 'escrow_window_past_timeout' : undefined;
   },
   apply(state, tx) {
     const p = tx.payload;

@@ -1,0 +1,174 @@
+// Fixtures for the agent and escrow kinds: named actors, signed agent transactions with automatic nonces, and a
+// ledger simulated over maps that accepts one-block mergesets through the real acceptMergeset (fast, no chain) and
+// answers a transaction's checkContext reason through a view that throws on any write.
+import { regtestParams } from '../../src/consensus/params.ts';
+import { publicKeyFromPrivate } from '../../src/crypto/keys.ts';
+import { decodeAgentRecord, type AgentRecord } from '../../src/kinds/agent/agent-record.ts';
+import type { AgentTransaction } from '../../src/kinds/agent/envelope.ts';
+import { signAgentTransaction } from '../../src/kinds/agent/sign-agent-transaction.ts';
+import { decodeEscrowRecord, escrowedAmount, type EscrowRecord } from '../../src/kinds/escrow/escrow-record.ts';
+import type { TxKindModule, TxStateView } from '../../src/kinds/kind.ts';
+import { kindOf } from '../../src/kinds/registry.ts';
+import { emptyStoredAccount, type StoredAccount } from '../../src/state/account-codec.ts';
+import { acceptMergeset } from '../../src/state/acceptance.ts';
+import { settleEnergy } from '../../src/state/energy.ts';
+import { stateKey } from '../../src/state/namespaces.ts';
+import { toHex } from '../../src/util/bytes.ts';
+import { wallet } from './ledger-fixtures.ts';
+
+export const chainId = regtestParams.chainId;
+
+export interface Actor {
+  readonly privateKey: Uint8Array;
+  readonly publicKey: Uint8Array;
+  readonly address: Uint8Array;
+}
+
+export function actor(seed: number): Actor {
+  const { privateKey, address } = wallet(seed);
+  return { privateKey, publicKey: publicKeyFromPrivate(privateKey), address };
+}
+
+export interface SendOptions {
+  /** Whose nonce and funds; default the signer's own address (role 0). */
+  readonly payer?: Uint8Array;
+  readonly role?: 0 | 1 | 2;
+  readonly sessionKeyId?: bigint;
+  readonly fee?: bigint;
+  readonly useEnergy?: boolean;
+  /** Default: the payer's next nonce (see SimLedger.tx). */
+  readonly nonce?: bigint;
+}
+
+export function signed<K extends number, P>(
+  kind: TxKindModule<AgentTransaction<K, P>>,
+  payload: P,
+  signer: Actor,
+  nonce: bigint,
+  options: SendOptions = {},
+): AgentTransaction<K, P> {
+  return signAgentTransaction(
+    kind,
+    {
+      kind: kind.tag as K,
+      chainId,
+      payer: options.payer ?? signer.address,
+      signerRole: options.role ?? 0,
+      signer: signer.publicKey,
+      sessionKeyId: options.sessionKeyId ?? 0n,
+      fee: options.fee ?? 1_000n,
+      nonce,
+      useEnergy: options.useEnergy ?? false,
+      payload,
+    },
+    signer.privateKey,
+    new Uint8Array(32),
+  );
+}
+
+const miner = actor(99).address;
+
+/** A ledger over maps, advanced one single-block mergeset at a time through acceptMergeset. */
+export function createSimLedger(funded: ReadonlyArray<readonly [Uint8Array, bigint]>) {
+  const accounts = new Map<string, { address: Uint8Array; account: StoredAccount }>();
+  const records = new Map<string, Uint8Array>();
+  let emitted = 0n;
+  for (const [address, balance] of funded) {
+    accounts.set(toHex(address), { address, account: { ...emptyStoredAccount, balance } });
+    emitted += balance;
+  }
+  const built = new Map<string, bigint>();
+  let daaScore = 1;
+  let blocks = 0;
+
+  const stored = (address: Uint8Array): StoredAccount => accounts.get(toHex(address))?.account ?? emptyStoredAccount;
+  const record = (namespace: 'agent' | 'escrow', id: Uint8Array) => records.get(toHex(stateKey(namespace, id)));
+
+  return {
+    get daaScore() {
+      return daaScore;
+    },
+    /** Sets the DAA score of the next block (never backwards). */
+    at(score: number) {
+      if (score < daaScore) throw new Error('the DAA score never goes back');
+      daaScore = score;
+    },
+    account: (address: Uint8Array) => settleEnergy(stored(address), daaScore),
+    agent: (address: Uint8Array): AgentRecord | undefined => {
+      const value = record('agent', address);
+      return value === undefined ? undefined : decodeAgentRecord(value);
+    },
+    escrow: (id: Uint8Array): EscrowRecord | undefined => {
+      const value = record('escrow', id);
+      return value === undefined ? undefined : decodeEscrowRecord(value);
+    },
+    /** A signed transaction using the payer's next nonce (counting those built since the last block). */
+    tx<K extends number, P>(kind: TxKindModule<AgentTransaction<K, P>>, payload: P, signer: Actor, options: SendOptions = {}) {
+      const payer = options.payer ?? signer.address;
+      const key = toHex(payer);
+      const nonce = options.nonce ?? stored(payer).nonce + (built.get(key) ?? 0n);
+      if (options.nonce === undefined) built.set(key, (built.get(key) ?? 0n) + 1n);
+      return signed(kind, payload, signer, nonce, { ...options, payer });
+    },
+    /** What checkContext says about `tx` now, through a view that throws on any write. */
+    reason(tx: AgentTransaction): string | undefined {
+      const refuseWrite = (): never => {
+        throw new Error('checkContext wrote state');
+      };
+      const view: TxStateView = {
+        daaScore,
+        account: (address) => settleEnergy(stored(address), daaScore),
+        setAccount: refuseWrite,
+        credit: refuseWrite,
+        record: (namespace, id) => records.get(toHex(stateKey(namespace, id))),
+        setRecord: refuseWrite,
+      };
+      return kindOf(tx).checkContext(view, tx);
+    },
+    /** Accepts `txs` as one block merged at the current DAA score (then one step later); the accepted flags. */
+    block(txs: readonly AgentTransaction[] | readonly { kind: number; chainId: number }[]): boolean[] {
+      built.clear();
+      const result = acceptMergeset({
+        read: (address) => accounts.get(toHex(address))?.account,
+        readRecord: (key) => records.get(toHex(key)),
+        merged: [{ id: (blocks++).toString(16).padStart(64, '0'), miner, daaScore, blue: true, transactions: txs.map((tx) => ({ tx })) }],
+        mergingMiner: miner,
+        daaScore,
+        emittedBefore: emitted,
+      });
+      for (const [key, change] of result.changes) accounts.set(key, change);
+      for (const [key, change] of result.records) {
+        if (change.value === null) records.delete(key);
+        else records.set(key, change.value);
+      }
+      emitted = result.emitted;
+      daaScore += 1;
+      return [...result.blocks[0]!.accepted];
+    },
+    /**
+     * The coin audit: balances, the energy pools of `agents`, the amounts `escrowIds` still hold (burnt: none) against
+     * emission; every stored record must be one of those named, so no coins hide in a record the audit skipped.
+     */
+    audit(agents: readonly Uint8Array[], escrowIds: readonly Uint8Array[]) {
+      let balances = 0n;
+      for (const { account } of accounts.values()) balances += account.balance;
+      let pools = 0n;
+      let escrowed = 0n;
+      let seen = 0;
+      for (const address of agents) {
+        const value = record('agent', address);
+        if (value !== undefined) (pools += decodeAgentRecord(value).energyPool), seen++;
+      }
+      for (const id of escrowIds) {
+        const value = record('escrow', id);
+        if (value !== undefined) (escrowed += escrowedAmount(decodeEscrowRecord(value))), seen++;
+      }
+      if (seen !== records.size) throw new Error(`${records.size - seen} stored records the audit did not name`);
+      return { balances, pools, escrowed, burnt: 0n, emitted };
+    },
+    /** The stored records by trie key (read-only use). */
+    records: records as ReadonlyMap<string, Uint8Array>,
+  };
+}
+
+export type SimLedger = ReturnType<typeof createSimLedger>;
