@@ -13,33 +13,9 @@ import type { AgentTransaction } from '../src/kinds/agent/envelope.ts';
 import { escrowCreateKind } from '../src/kinds/escrow/escrow-create.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { toHex } from '../src/util/bytes.ts';
-import { actor, createSimLedger, type SimLedger } from './helpers/agent-fixtures.ts';
+import { agentLedger, client, controller, owner, session, stranger, sessionTotalCap, sessionTxCap, type SimLedger } from './helpers/agent-fixtures.ts';
 
-const owner = actor(1);
-const controller = actor(2);
-const session = actor(3);
-const client = actor(4);
-const stranger = actor(6);
 const agent = owner.address;
-
-export const sessionTxCap = 1_000_000n;
-export const sessionTotalCap = 1_500_000n;
-
-/** An agent account (owner, controller) with session key 1 (every scope bit, caps above, expiry 1000) and a pool of 5,000. */
-export function agentLedger(): SimLedger {
-  const sim = createSimLedger([
-    [owner.address, 10n ** 12n],
-    [client.address, 10n ** 12n],
-    [stranger.address, 10n ** 10n],
-  ]);
-  const accepted = sim.block([
-    sim.tx(agentCreateKind, { controller: controller.publicKey, identityProofHash: undefined }, owner),
-    sim.tx(agentAddSessionKeyKind, { publicKey: session.publicKey, allowedKinds: sessionScopeMask, txCap: sessionTxCap, totalCap: sessionTotalCap, expiryDaaScore: 1000n }, owner),
-    sim.tx(agentFundEnergyPoolKind, { agent, amount: 5_000n }, owner),
-  ]);
-  expect(accepted).toEqual([true, true, true]);
-  return sim;
-}
 
 const addKey = (expiryDaaScore = 1000n, allowedKinds = sessionScopeMask) => ({ publicKey: stranger.publicKey, allowedKinds, txCap: 10n, totalCap: 10n, expiryDaaScore });
 const fund = (amount = 100n, to = agent) => ({ agent: to, amount });

@@ -3,7 +3,10 @@
 // answers a transaction's checkContext reason through a view that throws on any write.
 import { regtestParams } from '../../src/consensus/params.ts';
 import { publicKeyFromPrivate } from '../../src/crypto/keys.ts';
-import { decodeAgentRecord, type AgentRecord } from '../../src/kinds/agent/agent-record.ts';
+import { agentAddSessionKeyKind } from '../../src/kinds/agent/agent-add-session-key.ts';
+import { agentCreateKind } from '../../src/kinds/agent/agent-create.ts';
+import { agentFundEnergyPoolKind } from '../../src/kinds/agent/agent-fund-energy-pool.ts';
+import { decodeAgentRecord, sessionScopeMask, type AgentRecord } from '../../src/kinds/agent/agent-record.ts';
 import type { AgentTransaction } from '../../src/kinds/agent/envelope.ts';
 import { signAgentTransaction } from '../../src/kinds/agent/sign-agent-transaction.ts';
 import { decodeEscrowRecord, escrowedAmount, type EscrowRecord } from '../../src/kinds/escrow/escrow-record.ts';
@@ -172,3 +175,34 @@ export function createSimLedger(funded: ReadonlyArray<readonly [Uint8Array, bigi
 }
 
 export type SimLedger = ReturnType<typeof createSimLedger>;
+
+/** The actors of the agent and escrow tests: the agent account is the owner's address. */
+export const owner = actor(1);
+export const controller = actor(2);
+export const session = actor(3);
+export const client = actor(4);
+export const arbiter = actor(5);
+export const stranger = actor(6);
+
+export const sessionTxCap = 1_000_000n;
+export const sessionTotalCap = 1_500_000n;
+
+/**
+ * An agent account (owner, controller) with session key 1 (every scope bit, the caps above, expiry 1000) and a pool
+ * of 5,000; the client, the arbiter and a stranger hold coins.
+ */
+export function agentLedger(): SimLedger {
+  const sim = createSimLedger([
+    [owner.address, 10n ** 12n],
+    [client.address, 10n ** 12n],
+    [arbiter.address, 10n ** 10n],
+    [stranger.address, 10n ** 10n],
+  ]);
+  const accepted = sim.block([
+    sim.tx(agentCreateKind, { controller: controller.publicKey, identityProofHash: undefined }, owner),
+    sim.tx(agentAddSessionKeyKind, { publicKey: session.publicKey, allowedKinds: sessionScopeMask, txCap: sessionTxCap, totalCap: sessionTotalCap, expiryDaaScore: 1000n }, owner),
+    sim.tx(agentFundEnergyPoolKind, { agent: owner.address, amount: 5_000n }, owner),
+  ]);
+  if (!accepted.every(Boolean)) throw new Error(`agent setup not accepted: ${accepted}`);
+  return sim;
+}
