@@ -52,6 +52,11 @@ export async function renderDetail(hash: string, ctx: DetailContext): Promise<vo
   ctx.section.hidden = !kind;
   if (!kind || !arg) return;
   ctx.body.innerHTML = '<p class="muted">loading…</p>';
+  // The page is opened where the user is looking: a link clicked far down the lists would otherwise fill a section
+  // scrolled out of view, and the click would seem to do nothing (issue 21). Focus moves to its heading for
+  // keyboard and screen-reader users.
+  ctx.section.scrollIntoView({ block: 'start' });
+  ctx.title.focus({ preventScroll: true });
   try {
     if (kind === 'block' || kind === 'hash') {
       const params = /^\d+$/.test(arg) ? { height: Number(arg) } : { hash: arg };
