@@ -31,3 +31,40 @@ for (const viewport of viewports) {
     await page.screenshot({ path: testInfo.outputPath(`explorer-block-${viewport.name}.png`) });
   });
 }
+
+test('Enter in the search box before the app is ready searches instead of reloading the page', async ({ page }) => {
+  // Hold the node's web-config.json: the page has loaded but the app cannot reach the node yet.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/web-config.json', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${node.url}/`);
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+  const search = page.getByRole('textbox', { name: 'Search by height, hash or address' });
+  await search.fill('5');
+  await search.press('Enter');
+  await expect(page).toHaveURL(/#\/block\/5$/);
+  release();
+  await expect(page.locator('#detail-h')).toHaveText('Block 5', { timeout: 30_000 });
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+});
+
+test('a search typed before the page’s script ran (the form’s plain GET, ?q=) is routed', async ({ page }) => {
+  await page.goto(`${node.url}/?q=7`);
+  await expect(page.locator('#detail-h')).toHaveText('Block 7', { timeout: 30_000 });
+  await expect(page).toHaveURL(/\/#\/block\/7$/);
+});
+
+test('a search that finds nothing says so', async ({ page }) => {
+  await openHome(page);
+  const search = page.getByRole('textbox', { name: 'Search by height, hash or address' });
+  for (const [text, what] of [['hello world', 'block, transaction or address'], [`0x${'ab'.repeat(32)}`, 'block or transaction'], ['99999999', 'block']] as const) {
+    await search.fill(text);
+    await search.press('Enter');
+    await expect(page.locator('#detail-h')).toHaveText('Nothing found');
+    await expect(page.locator('#not-found')).toHaveText(`No ${what} matches ${text}.`);
+    await expect(page.locator('#detail-h')).toBeInViewport();
+  }
+});

@@ -23,12 +23,25 @@ interface DetailContext {
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
-/** Height → block, 0x-hash → block (then transaction), anything else with a `1` separator → address. */
+/**
+ * Height → block, 0x-hash → block (then transaction), anything else with a `1` separator → address; other text →
+ * `#/search/<text>`, which says that nothing matches (a search must never just do nothing). Empty → undefined.
+ */
 export function routeSearch(text: string): string | undefined {
+  if (text === '') return undefined;
   if (/^\d+$/.test(text)) return `#/block/${text}`;
-  if (/^0x[0-9a-fA-F]{64}$/.test(text)) return `#/hash/${text.toLowerCase()}`;
+  if (/^(0x)?[0-9a-fA-F]{64}$/.test(text)) return `#/hash/0x${text.replace(/^0x/, '').toLowerCase()}`;
   if (/^[a-z]+1[02-9ac-hj-np-z]+$/.test(text)) return `#/address/${text}`;
-  return undefined;
+  return `#/search/${encodeURIComponent(text)}`;
+}
+
+/** A node answer meaning "no such block / transaction" (as opposed to a failure worth showing as such). */
+const isNotFound = (error: unknown): boolean => /not found/i.test((error as Error).message) || (error as { kind?: string }).kind === 'block_not_found';
+
+function showNothingFound(ctx: DetailContext, what: string, searched: string, note?: string): void {
+  ctx.title.textContent = 'Nothing found';
+  const hint = note ?? 'Search by block height, block or transaction hash (0x and 64 hex digits), or address.';
+  ctx.body.innerHTML = `<p id="not-found">No ${escapeHtml(what)} matches <span class="mono">${escapeHtml(searched)}</span>.</p><p class="muted">${escapeHtml(hint)}</p>`;
 }
 
 /**
@@ -48,7 +61,7 @@ function table(obj: Record<string, unknown>): string {
 }
 
 export async function renderDetail(hash: string, ctx: DetailContext): Promise<void> {
-  const [, kind, arg] = hash.match(/^#\/(block|tx|hash|address)\/(.+)$/) ?? [];
+  const [, kind, arg] = hash.match(/^#\/(block|tx|hash|address|search)\/(.+)$/) ?? [];
   ctx.section.hidden = !kind;
   if (!kind || !arg) return;
   ctx.body.innerHTML = '<p class="muted">loading…</p>';
@@ -58,6 +71,10 @@ export async function renderDetail(hash: string, ctx: DetailContext): Promise<vo
   ctx.section.scrollIntoView({ block: 'start' });
   ctx.title.focus({ preventScroll: true });
   try {
+    if (kind === 'search') {
+      showNothingFound(ctx, 'block, transaction or address', decodeURIComponent(arg));
+      return;
+    }
     if (kind === 'block' || kind === 'hash') {
       const params = /^\d+$/.test(arg) ? { height: Number(arg) } : { hash: arg };
       try {
@@ -68,11 +85,18 @@ export async function renderDetail(hash: string, ctx: DetailContext): Promise<vo
         ctx.body.innerHTML = `<p class="${verified ? 'ok' : 'warn'}">${verified ? 'header verified by this tab' : 'header not (yet) verified by this tab'}</p>${table(block)}<h3>Transactions</h3><ul>${txs || '<li class="muted">none</li>'}</ul>`;
         return;
       } catch (error) {
-        if (kind === 'block') throw error;
+        if (!isNotFound(error)) throw error;
+        if (kind === 'block') return showNothingFound(ctx, 'block', arg, (error as Error).message);
       }
     }
     if (kind === 'tx' || kind === 'hash') {
-      const tx = await getTransaction(ctx.client, { hash: arg });
+      let tx;
+      try {
+        tx = await getTransaction(ctx.client, { hash: arg });
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+        return showNothingFound(ctx, kind === 'tx' ? 'transaction' : 'block or transaction', arg);
+      }
       ctx.title.textContent = 'Transaction';
       let inclusion = '<p class="muted" id="inclusion">pending: in no block yet</p>';
       if (tx.status === 'confirmed' || tx.status === 'final') {
@@ -99,6 +123,7 @@ export async function renderDetail(hash: string, ctx: DetailContext): Promise<vo
     }
     ctx.body.innerHTML = `${head}<h3>History</h3><ul>${history}</ul>`;
   } catch (error) {
+    ctx.title.textContent = 'Could not load this page';
     ctx.body.innerHTML = `<div class="error-box" role="alert">${escapeHtml((error as Error).message)}</div>`;
   }
 }

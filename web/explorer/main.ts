@@ -95,7 +95,37 @@ function showLight(s: LightNodeStatus): void {
   $('#light-retry').hidden = s.state !== 'rejected';
 }
 
+interface App { client: NodeClient; urls: NodeUrls; light: LightNode }
+
+/** Resolves once the node answered and the light node started: what the detail pages need. */
+let markReady: (app: App) => void = () => undefined;
+const ready = new Promise<App>((resolve) => (markReady = resolve));
+
+/**
+ * Search and routing work from the first moment: the search form is handled before anything is awaited (Enter used
+ * to reload the page until the lists had loaded), a route waits for the node instead of being dropped, and a
+ * search typed before this module ran arrives as `?q=` (the form's plain GET) and is routed here.
+ */
+function installRouting(): void {
+  $('#search').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const route = routeSearch(($('#search-input') as HTMLInputElement).value.trim());
+    if (route) location.hash = route;
+  });
+  const query = new URLSearchParams(location.search);
+  const typed = query.get('q');
+  if (typed !== null) {
+    query.delete('q');
+    const rest = query.toString();
+    history.replaceState(null, '', `${location.pathname}${rest ? `?${rest}` : ''}${routeSearch(typed.trim()) ?? location.hash}`);
+  }
+  const route = () => void ready.then((app) => renderDetail(location.hash, { ...app, section: $('#detail'), body: $('#detail-body'), title: $('#detail-h') }));
+  window.addEventListener('hashchange', route);
+  route();
+}
+
 async function main(): Promise<void> {
+  installRouting();
   const urls = await discoverNodeUrls(location);
   window.weftUrls = urls;
   const client = createNodeClient(urls.wsUrl);
@@ -106,6 +136,7 @@ async function main(): Promise<void> {
   window.weftLight = { status: () => node.status(), node };
   node.onStatus(showLight);
   $('#light-retry').addEventListener('click', () => node.retry());
+  markReady({ client, urls, light: node });
 
   const latest = await getLatestBlock(client, { include_transactions: true });
   addBlock(latest);
@@ -114,15 +145,6 @@ async function main(): Promise<void> {
   showStats(await restGet<Stats>(urls.httpUrl, '/stats'));
   await client.subscribe<Stats>('network_stats', (s) => { showStats(s); void loadHashRate(client).catch(() => undefined); });
   await loadHashRate(client).catch(() => undefined);
-
-  $('#search').addEventListener('submit', (event) => {
-    event.preventDefault();
-    const route = routeSearch(($('#search-input') as HTMLInputElement).value.trim());
-    if (route) location.hash = route;
-  });
-  const route = () => void renderDetail(location.hash, { client, urls, light: node, section: $('#detail'), body: $('#detail-body'), title: $('#detail-h') });
-  window.addEventListener('hashchange', route);
-  route();
 }
 
 void main().catch((error: unknown) => {
