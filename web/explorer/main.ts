@@ -9,7 +9,7 @@ import { getBlock } from '../lib/actions/get-block.ts';
 import { getInfo } from '../lib/actions/get-info.ts';
 import { getLatestBlock } from '../lib/actions/get-latest-block.ts';
 import { getMiningStats } from '../lib/actions/get-mining-stats.ts';
-import { createNodeClient, discoverNodeUrls, restGet, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
+import { createNodeClient, discoverNodeUrls, restGet, retryWhileDisconnected, type ConnectionState, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
 import { startLightNode, type LightNode, type LightNodeStatus } from '../light/light-node.ts';
 import { renderDag, type DagBlock } from './dag-view.ts';
 import { renderDetail, routeSearch } from './detail.ts';
@@ -124,12 +124,36 @@ function installRouting(): void {
   route();
 }
 
+/** The connection line in the header: what the page is waiting for, so a page opened while the node is down says so. */
+function showConnection(state: ConnectionState | 'unreachable', retryInMs?: number): void {
+  const text = {
+    open: 'node: connected',
+    connecting: 'node: connecting…',
+    closed: 'node: unreachable, reconnecting',
+    unreachable: `node: unreachable, retrying in ${Math.ceil((retryInMs ?? 0) / 1000)} s`,
+  }[state];
+  setText('#connection', text);
+  $('#connection').className = state === 'open' ? 'conn ok' : state === 'connecting' ? 'conn warn' : 'conn bad';
+}
+
+/** The newest blocks, read again after every reconnect so blocks announced while the page was cut off are not missing. */
+async function loadLatest(client: NodeClient): Promise<void> {
+  const latest = await getLatestBlock(client, { include_transactions: true });
+  addBlock(latest);
+  for (let h = latest.height - 1; h >= Math.max(0, latest.height - listRowsMax); h--) addBlock(await getBlock(client, { height: h }));
+}
+
 async function main(): Promise<void> {
   installRouting();
-  const urls = await discoverNodeUrls(location);
+  const urls = await discoverNodeUrls(location, { onUnreachable: (ms) => showConnection('unreachable', ms) });
   window.weftUrls = urls;
   const client = createNodeClient(urls.wsUrl);
-  const info = await getInfo(client);
+  let opens = 0;
+  client.onState((state) => {
+    showConnection(state);
+    if (state === 'open' && opens++ > 0) void loadLatest(client).catch(() => undefined);
+  });
+  const info = await retryWhileDisconnected(client, () => getInfo(client));
   setText('#node-height', String(info.block_height));
   light = await startLightNode({ network: info.network_id, p2pUrl: urls.p2pUrl });
   const node = light;
@@ -138,9 +162,7 @@ async function main(): Promise<void> {
   $('#light-retry').addEventListener('click', () => node.retry());
   markReady({ client, urls, light: node });
 
-  const latest = await getLatestBlock(client, { include_transactions: true });
-  addBlock(latest);
-  for (let h = latest.height - 1; h >= Math.max(0, latest.height - listRowsMax); h--) addBlock(await getBlock(client, { height: h }));
+  await retryWhileDisconnected(client, () => loadLatest(client));
   await client.subscribe<BlockView>('new_blocks', addBlock);
   showStats(await restGet<Stats>(urls.httpUrl, '/stats'));
   await client.subscribe<Stats>('network_stats', (s) => { showStats(s); void loadHashRate(client).catch(() => undefined); });

@@ -49,16 +49,32 @@ interface WebConfig {
  * from `?ws=` or from the node's `/web-config.json` (8081 when neither answers), and the p2p bridge from `?p2p=`
  * (a full ws:// URL; default the WebSocket port's `/p2p`).
  */
-export async function discoverNodeUrls(location: { search: string; origin: string; hostname: string; protocol: string }): Promise<NodeUrls> {
+export async function discoverNodeUrls(
+  location: { search: string; origin: string; hostname: string; protocol: string },
+  options: { onUnreachable?: (retryInMs: number) => void } = {},
+): Promise<NodeUrls> {
   const query = new URLSearchParams(location.search);
   const httpUrl = (query.get('node') ?? location.origin).replace(/\/+$/, '');
   let wsPort = query.get('ws');
   if (wsPort === null) {
-    try {
-      const config = (await (await fetch(`${httpUrl}/web-config.json`)).json()) as WebConfig;
-      if (typeof config.ws_port === 'number') wsPort = String(config.ws_port);
-    } catch {
-      // A node without the web app mounted: fall back to the default port.
+    // A node that does not answer at all is retried with back-off: guessing the default port would leave a page
+    // opened while its node was down pointed at the wrong port for good (issue 21).
+    for (let delayMs = reconnectDelayMinMs; ; delayMs = Math.min(delayMs * 2, reconnectDelayMaxMs)) {
+      let response: Response;
+      try {
+        response = await fetch(`${httpUrl}/web-config.json`);
+      } catch {
+        options.onUnreachable?.(delayMs);
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        continue;
+      }
+      try {
+        const config = (await response.json()) as WebConfig;
+        if (typeof config.ws_port === 'number') wsPort = String(config.ws_port);
+      } catch {
+        // A node without the web app mounted: fall back to the default port.
+      }
+      break;
     }
   }
   const host = new URL(httpUrl).hostname;
@@ -123,8 +139,12 @@ export function createNodeClient(wsUrl: string): NodeClient {
   const subs = new Set<Subscription>();
   const byServerId = new Map<number, Subscription>();
   const listeners = new Set<(state: ConnectionState) => void>();
-  let opened: Promise<void>;
+  // One gate for every caller waiting for a connection. It is replaced only once it has opened and the socket
+  // closed again, never while callers wait on it: replacing it on each retry left those callers on a promise of a
+  // socket that never opened, so a page opened while its node was down never recovered (issue 21).
   let markOpen: () => void = () => undefined;
+  let opened = new Promise<void>((resolve) => (markOpen = resolve));
+  let gateOpen = false;
 
   const setState = (next: ConnectionState): void => {
     current = next;
@@ -164,12 +184,12 @@ export function createNodeClient(wsUrl: string): NodeClient {
   };
 
   const connect = (): void => {
-    opened = new Promise<void>((resolve) => (markOpen = resolve));
     setState('connecting');
     const ws = new WebSocket(wsUrl);
     socket = ws;
     ws.onopen = () => {
       delayMs = reconnectDelayMinMs;
+      gateOpen = true;
       setState('open');
       markOpen();
       byServerId.clear();
@@ -177,6 +197,10 @@ export function createNodeClient(wsUrl: string): NodeClient {
     };
     ws.onmessage = (event: MessageEvent<string>) => onMessage(event.data);
     ws.onclose = () => {
+      if (gateOpen) {
+        gateOpen = false;
+        opened = new Promise<void>((resolve) => (markOpen = resolve));
+      }
       for (const [id, waiter] of pending) {
         waiter.cancel();
         waiter.reject(new RpcCallError(waiter.method, -32603, 'connection closed', null));
@@ -217,6 +241,28 @@ export function createNodeClient(wsUrl: string): NodeClient {
       socket?.close();
     },
   };
+}
+
+/**
+ * Runs `work` until it gets an answer while the connection drops: a call cut off by a closing socket ("connection
+ * closed") waits for the client's next open and is made again. For reads only — a page's first load after the node
+ * comes back; a call the node refused is thrown as it is.
+ */
+export async function retryWhileDisconnected<T>(client: NodeClient, work: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof RpcCallError) || !/connection closed/.test(error.message)) throw error;
+      await new Promise<void>((resolve) => {
+        const stop = client.onState((state) => {
+          if (state !== 'open') return;
+          queueMicrotask(() => stop());
+          resolve();
+        });
+      });
+    }
+  }
 }
 
 /**

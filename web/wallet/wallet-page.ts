@@ -5,7 +5,7 @@
  * "Lock" reloads the page, dropping them.
  */
 import type { WalletNetwork } from '../../src/wallet/wallet.ts';
-import { createNodeClient, discoverNodeUrls, type NodeClient } from '../lib/node-client.ts';
+import { createNodeClient, discoverNodeUrls, retryWhileDisconnected, type NodeClient } from '../lib/node-client.ts';
 import { describeLightNode, startLightNode, type LightNode } from '../light/light-node.ts';
 import { openWalletDb, type WalletDb } from './wallet-db.ts';
 import { createBrowserWallet, unlockBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
@@ -69,10 +69,16 @@ async function setup(link: NodeClient, light: LightNode, db: WalletDb, network: 
 
 async function main(): Promise<void> {
   try {
-    const urls = await discoverNodeUrls(location);
+    const urls = await discoverNodeUrls(location, { onUnreachable: (ms) => ($('node-status').textContent = `node unreachable, retrying in ${Math.ceil(ms / 1000)} s`) });
     const link = createNodeClient(urls.wsUrl);
-    const network = await nodeNetwork(link);
-    $('node-status').textContent = `connected to ${network.name} (chain ${network.chainId})`;
+    let connected = 'connecting to the node…';
+    // The status line follows the connection (issue 21): a dropped node is said so, and the client reconnects.
+    link.onState((state) => {
+      $('node-status').textContent = state === 'open' ? connected : state === 'closed' ? 'node unreachable, reconnecting…' : 'connecting to the node…';
+    });
+    const network = await retryWhileDisconnected(link, () => nodeNetwork(link));
+    connected = `connected to ${network.name} (chain ${network.chainId})`;
+    if (link.state() === 'open') $('node-status').textContent = connected;
     const light = await startLightNode({ network: network.name, p2pUrl: urls.p2pUrl });
     light.onStatus((s) => ($('light-status').textContent = describeLightNode(s)));
     await setup(link, light, await openWalletDb(), network);
