@@ -2,6 +2,7 @@
 // lists is shown where the user is looking, the search box works before the app is ready and says when it finds
 // nothing, links lead where they say, and addresses are shown as typed. Phone (390×844) and desktop viewports.
 import { expect, test, type Page } from '@playwright/test';
+import { fundedNodeWallet } from './helpers/node-transactions.ts';
 import { startRegtestNode, type RegtestNode } from './helpers/regtest-node.ts';
 
 let node: RegtestNode;
@@ -67,4 +68,26 @@ test('a search that finds nothing says so', async ({ page }) => {
     await expect(page.locator('#not-found')).toHaveText(`No ${what} matches ${text}.`);
     await expect(page.locator('#detail-h')).toBeInViewport();
   }
+});
+
+test('a transaction page’s links lead where they say; an address heading keeps the address’s case', async ({ page }) => {
+  const wallet = await fundedNodeWallet(node.url, node.apiKey);
+  const tx = await wallet.send(wallet.address, 0.05);
+  await wallet.mine();
+  await wallet.mine();
+  await page.goto(`${node.url}/#/tx/${tx}`);
+  await expect(page.locator('#detail-h')).toHaveText('Transaction', { timeout: 30_000 });
+  const field = (name: string) => page.locator('#detail-body tr').filter({ has: page.locator('th', { hasText: new RegExp(`^${name}$`) }) }).getByRole('link');
+  await expect(field('hash')).toHaveAttribute('href', `#/tx/${tx}`);
+  await field('block_hash').click();
+  await expect(page.locator('#detail-h')).toHaveText(/^Block \d+$/);
+  await expect(page.locator('#detail-body')).toContainText(tx);
+  await page.goBack();
+  await expect(page.locator('#detail-h')).toHaveText('Transaction');
+  await field('hash').click();
+  await expect(page.locator('#detail-h')).toHaveText('Transaction');
+  await field('from').click();
+  await expect(page.locator('#verified-balance')).toBeVisible({ timeout: 30_000 });
+  // innerText is the text as rendered, CSS text-transform included: what a reader sees and copies.
+  expect(await page.locator('#detail-h').evaluate((h) => (h as HTMLElement).innerText)).toBe(`Address ${wallet.address}`);
 });

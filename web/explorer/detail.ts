@@ -44,18 +44,38 @@ function showNothingFound(ctx: DetailContext, what: string, searched: string, no
   ctx.body.innerHTML = `<p id="not-found">No ${escapeHtml(what)} matches <span class="mono">${escapeHtml(searched)}</span>.</p><p class="muted">${escapeHtml(hint)}</p>`;
 }
 
+type Linker = (value: string) => string | undefined;
+const toBlock: Linker = (v) => (/^0x[0-9a-f]{64}$/.test(v) ? `#/block/${v}` : undefined);
+const toTx: Linker = (v) => (/^0x[0-9a-f]{64}$/.test(v) ? `#/tx/${v}` : undefined);
+const toAddress: Linker = (v) => (/^[a-z]+1[02-9ac-hj-np-z]+$/.test(v) ? `#/address/${v}` : undefined);
+const toHeight: Linker = (v) => (/^\d+$/.test(v) ? `#/block/${v}` : undefined);
+
+/**
+ * What each field of a block or transaction view links to. A field is linked by what it names, never by its shape
+ * alone: a transaction's own `hash` is a transaction (it used to be linked as a block and led to "Block not
+ * found"), while `block_hash` and the parents are blocks.
+ */
+const blockLinks: Readonly<Record<string, Linker>> = { hash: toBlock, previous_hash: toBlock, parent_hashes: toBlock, miner: toAddress };
+const txLinks: Readonly<Record<string, Linker>> = {
+  hash: toTx, block_hash: toBlock, accepting_block_hash: toBlock, block_height: toHeight, from: toAddress, to: toAddress,
+};
+
 /**
  * A key/value table of a node answer. Where the node sends a quantity's exact decimal string beside its JSON number
  * (`nonce` and `nonce_exact`, docs/api.md "Exact integers"), the exact one is shown under the plain name: a number
  * past 2^53 would have been rounded by JSON.parse.
  */
-function table(obj: Record<string, unknown>): string {
+function table(obj: Record<string, unknown>, links: Readonly<Record<string, Linker>>): string {
   const exact = (k: string, v: unknown): unknown => (typeof obj[`${k}_exact`] === 'string' ? obj[`${k}_exact`] : v);
+  const cell = (k: string, v: unknown): string => {
+    const text = typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
+    const href = v === null || v === undefined ? undefined : links[k]?.(text);
+    return href ? `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>` : escapeHtml(text);
+  };
   const rows = Object.entries(obj).filter(([k]) => k !== 'transactions' && !(k.endsWith('_exact') && k.slice(0, -6) in obj)).map(([k, raw]) => {
     const v = exact(k, raw);
-    const text = Array.isArray(v) ? v.join('\n') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
-    const link = typeof v === 'string' && /^0x[0-9a-f]{64}$/.test(v) && /hash/.test(k) ? `<a href="#/block/${v}">${v}</a>` : escapeHtml(text);
-    return `<tr><th style="width:30%">${escapeHtml(k)}</th><td class="mono" style="white-space:pre-wrap">${link}</td></tr>`;
+    const shown = Array.isArray(v) ? v.map((item) => cell(k, item)).join('\n') : cell(k, v);
+    return `<tr><th style="width:30%">${escapeHtml(k)}</th><td class="mono" style="white-space:pre-wrap">${shown}</td></tr>`;
   });
   return `<table>${rows.join('')}</table>`;
 }
@@ -82,7 +102,7 @@ export async function renderDetail(hash: string, ctx: DetailContext): Promise<vo
         ctx.title.textContent = `Block ${String(block.height)}`;
         const verified = ctx.light.chain.has(String(block.hash).slice(2));
         const txs = (block.transactions ?? []).map((t) => `<li><a class="mono" href="#/tx/${t.hash}">${t.hash}</a></li>`).join('');
-        ctx.body.innerHTML = `<p class="${verified ? 'ok' : 'warn'}">${verified ? 'header verified by this tab' : 'header not (yet) verified by this tab'}</p>${table(block)}<h3>Transactions</h3><ul>${txs || '<li class="muted">none</li>'}</ul>`;
+        ctx.body.innerHTML = `<p class="${verified ? 'ok' : 'warn'}">${verified ? 'header verified by this tab' : 'header not (yet) verified by this tab'}</p>${table(block, blockLinks)}<h3>Transactions</h3><ul>${txs || '<li class="muted">none</li>'}</ul>`;
         return;
       } catch (error) {
         if (!isNotFound(error)) throw error;
@@ -105,10 +125,11 @@ export async function renderDetail(hash: string, ctx: DetailContext): Promise<vo
           ? `<p class="ok" id="inclusion">✓ inclusion proven against verified block ${proven.transaction.blockHeight} (${escapeHtml(proven.transaction.blockHash)})</p>`
           : `<div class="error-box" role="alert" id="inclusion">Inclusion proof rejected (${escapeHtml(proven.error.reason)}): ${escapeHtml(proven.error.message)}</div>`;
       }
-      ctx.body.innerHTML = `${inclusion}${table(tx)}<p><a href="#/address/${String(tx.from)}">sender</a> · <a href="#/address/${String(tx.to)}">recipient</a></p>`;
+      ctx.body.innerHTML = `${inclusion}${table(tx, txLinks)}<p><a href="#/address/${String(tx.from)}">sender</a> · <a href="#/address/${String(tx.to)}">recipient</a></p>`;
       return;
     }
-    ctx.title.textContent = `Address ${arg}`;
+    // The address is case-sensitive text to copy: it is never uppercased with the other headings (issue 21).
+    ctx.title.innerHTML = `Address <span class="address mono">${escapeHtml(arg)}</span>`;
     const balance = await fetchVerifiedBalance(ctx.light.chain, ctx.client, arg);
     const head = balance.ok
       ? `<p>Verified balance: <strong id="verified-balance">${balance.display}</strong> <span class="ok">✓ proof checked against verified block ${balance.account.blockHeight}</span></p>`
