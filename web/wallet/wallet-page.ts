@@ -11,21 +11,28 @@ import { openWalletDb, type WalletDb } from './wallet-db.ts';
 import { createBrowserWallet, unlockBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
 import { nodeNetwork } from './wallet-network.ts';
 import { showWallet } from './wallet-view.ts';
+import { clearErrors, FieldError, showError } from './form-errors.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
-function busy<T>(form: HTMLFormElement, work: () => Promise<T>): Promise<T | undefined> {
+/** Runs a form's action with its button disabled; an error is shown in the form, beside its field (form-errors.ts). */
+function busy<T>(form: HTMLFormElement, work: () => Promise<T>, fields: Record<string, string>): Promise<T | undefined> {
   const button = form.querySelector('button')!;
   button.disabled = true;
-  $('error').textContent = '';
+  clearErrors(form);
   return work()
     .catch((error: unknown) => {
-      $('error').textContent = error instanceof Error ? error.message : String(error);
+      showError(form, error, { fields, action: button });
       return undefined;
     })
     .finally(() => {
       button.disabled = false;
     });
+}
+
+/** A wrong password is an error about the password field (the keystore says "passphrase"). */
+function asPasswordError(error: unknown): unknown {
+  return error instanceof Error && /passphrase|password/i.test(error.message) && !(error instanceof FieldError) ? new FieldError('password', error.message) : error;
 }
 
 async function setup(link: NodeClient, light: LightNode, db: WalletDb, network: WalletNetwork): Promise<void> {
@@ -51,8 +58,12 @@ async function setup(link: NodeClient, light: LightNode, db: WalletDb, network: 
   unlockForm.onsubmit = (event) => {
     event.preventDefault();
     void busy(unlockForm, async () => {
-      open(await unlockBrowserWallet(db, $<HTMLSelectElement>('unlock-name').value, $<HTMLInputElement>('unlock-password').value, network));
-    });
+      try {
+        open(await unlockBrowserWallet(db, $<HTMLSelectElement>('unlock-name').value, $<HTMLInputElement>('unlock-password').value, network));
+      } catch (error) {
+        throw asPasswordError(error);
+      }
+    }, { password: 'unlock-password' });
   };
   const createForm = $<HTMLFormElement>('create-form');
   createForm.onsubmit = (event) => {
@@ -60,9 +71,15 @@ async function setup(link: NodeClient, light: LightNode, db: WalletDb, network: 
     void busy(createForm, async () => {
       const typed = $<HTMLTextAreaElement>('create-mnemonic').value.trim();
       const options = { name: $<HTMLInputElement>('create-name').value, network, password: $<HTMLInputElement>('create-password').value };
-      const unlocked = await createBrowserWallet(db, typed ? { ...options, mnemonic: typed } : options);
+      let unlocked;
+      try {
+        unlocked = await createBrowserWallet(db, typed ? { ...options, mnemonic: typed } : options);
+      } catch (error) {
+        const text = error instanceof Error ? error.message : '';
+        throw /mnemonic|phrase|word|checksum/i.test(text) ? new FieldError('mnemonic', text) : /exists already|wallet_name/.test(text) ? new FieldError('name', text) : asPasswordError(error);
+      }
       open(unlocked, typed ? undefined : unlocked.wallet.payload().mnemonic);
-    });
+    }, { name: 'create-name', password: 'create-password', mnemonic: 'create-mnemonic' });
   };
   $('lock').onclick = () => location.reload();
 }
@@ -84,6 +101,7 @@ async function main(): Promise<void> {
     await setup(link, light, await openWalletDb(), network);
   } catch (error) {
     $('node-status').textContent = 'not connected';
+    $('error').hidden = false;
     $('error').textContent = error instanceof Error ? error.message : String(error);
   }
 }

@@ -13,10 +13,10 @@ import type { WalletDb } from './wallet-db.ts';
 import { pendingSends, recordAddressEvent, refreshHistory } from './wallet-history.ts';
 import { browserRandomBytes, saveBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
 import { sendFromTab } from './wallet-send.ts';
+import { clearErrors, FieldError, showError } from './form-errors.ts';
 import type { NodeClient } from '../lib/node-client.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
-const errorBox = () => $<HTMLParagraphElement>('error');
 /** Live subscriptions per page: the node allows 10 per connection; one is new_blocks. */
 const addressSubscriptionsMax = 8;
 /** Balance refreshes on new blocks are spaced by at least this. */
@@ -92,28 +92,31 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
     }
   };
 
-  const guard = (work: () => Promise<void>) => async (event?: Event) => {
+  /** Runs an action; its error is shown in `scope`, beside the field it names or under the action (form-errors.ts). */
+  const guard = (scope: HTMLElement, work: () => Promise<void>, options: { fields?: Record<string, string>; action?: HTMLElement } = {}) => async (event?: Event) => {
     event?.preventDefault();
-    errorBox().textContent = '';
+    clearErrors(scope);
     try {
       await work();
     } catch (error) {
-      errorBox().textContent = error instanceof Error ? error.message : String(error);
+      showError(scope, error, options);
     }
   };
+  const addressesCard = $('addresses').closest<HTMLElement>('.card')!;
+  const addressActions = { action: $('new-address').closest<HTMLElement>('.row')! };
 
   $('wallet-name').textContent = wallet.name;
-  $('new-address').onclick = guard(async () => {
+  $('new-address').onclick = guard(addressesCard, async () => {
     wallet.createAddress('standard');
     await saveBrowserWallet(db, unlocked);
     renderAddresses();
     await refreshBalances();
-  });
-  $('refresh').onclick = guard(async () => {
+  }, addressActions);
+  $('refresh').onclick = guard(addressesCard, async () => {
     await refreshBalances();
     await renderHistory();
-  });
-  $('send-form').onsubmit = guard(async () => {
+  }, addressActions);
+  $('send-form').onsubmit = guard($('send-form'), async () => {
     const from = $<HTMLSelectElement>('send-from').value;
     const pending = pendingSends(await db.history(wallet.name), from);
     const request = { from, to: $<HTMLInputElement>('send-to').value.trim(), amount: $<HTMLInputElement>('send-amount').value, fee: $<HTMLInputElement>('send-fee').value };
@@ -121,23 +124,28 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
     await db.putHistory({ wallet: wallet.name, hash: sent.hash, type: 'outgoing', address: from, counterparty: request.to, amount: request.amount, status: sent.status, timeMs: Date.now() });
     $('send-result').textContent = `sent ${sent.hash} (${sent.status})`;
     await renderHistory();
-  });
-  $('sign-form').onsubmit = guard(async () => {
+  }, { fields: { from: 'send-from', to: 'send-to', amount: 'send-amount', fee: 'send-fee' }, action: $('send-result') });
+  $('sign-form').onsubmit = guard($('sign-form'), async () => {
     const address = decodeAddress($<HTMLSelectElement>('sign-address').value, wallet.network.hrp);
     const type = $<HTMLSelectElement>('sign-type').value as MessageSignatureType;
     const signature = wallet.signMessage(address, $<HTMLTextAreaElement>('sign-message').value, type, browserRandomBytes(32));
     $('sign-result').textContent = `0x${toHex(signature)}`;
   });
-  $('verify-form').onsubmit = guard(async () => {
-    const address = decodeAddress($<HTMLInputElement>('verify-address').value.trim(), wallet.network.hrp);
+  $('verify-form').onsubmit = guard($('verify-form'), async () => {
+    let address;
+    try {
+      address = decodeAddress($<HTMLInputElement>('verify-address').value.trim(), wallet.network.hrp);
+    } catch (error) {
+      throw new FieldError('address', `address: not a ${wallet.network.hrp} address (${(error as Error).message})`, 'invalid_address');
+    }
     const sigText = $<HTMLInputElement>('verify-signature').value.trim().replace(/^0x/, '');
     const signature = /^([0-9a-f]{2})+$/i.test(sigText) ? fromHex(sigText.toLowerCase()) : new Uint8Array(0);
     const valid = verifyMessage(address, $<HTMLTextAreaElement>('verify-message').value, signature, $<HTMLSelectElement>('verify-type').value as MessageSignatureType);
     $('verify-result').textContent = valid ? 'valid signature' : 'invalid signature';
-  });
+  }, { fields: { address: 'verify-address' } });
 
   renderAddresses();
-  void guard(async () => {
+  void guard(addressesCard, async () => {
     await refreshBalances();
     await renderHistory();
     await subscribeAddresses();
@@ -146,6 +154,6 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
         if (Date.now() - lastRefresh >= refreshSpacingMs) void refreshBalances().then(renderHistory);
       }),
     );
-  })();
+  }, addressActions)();
   return { close: () => unsubscribes.forEach((u) => void u().catch(() => undefined)) };
 }

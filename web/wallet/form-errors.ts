@@ -1,0 +1,54 @@
+/**
+ * Errors shown where they happened (issue 21): next to the field that was wrong, else right under the action that
+ * failed — never in one box at the foot of the page, which on a phone is screens away from the form. A field error
+ * marks its control `aria-invalid` and describes it (`aria-describedby`), so a screen reader reads it with the field.
+ */
+
+import { WeftError, type ErrorKind } from '../../src/errors.ts';
+
+/** An error about one input: `field` is the logical name the form maps to its control (e.g. `amount`). */
+export class FieldError extends WeftError {
+  readonly field: string;
+  constructor(field: string, message: string, kind: ErrorKind = 'invalid_params') {
+    super(kind, message);
+    this.field = field;
+  }
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Removes every error this module put in `scope` and the marks on its controls. */
+export function clearErrors(scope: HTMLElement): void {
+  for (const box of scope.querySelectorAll('.inline-error')) box.remove();
+  for (const control of scope.querySelectorAll('[aria-invalid="true"]')) {
+    control.removeAttribute('aria-invalid');
+    control.removeAttribute('aria-describedby');
+  }
+}
+
+/**
+ * Shows `error` in `scope` (a form or card): beside the control `fields[error.field]` names when it is a FieldError
+ * for a field of this scope, else after `action` (the button that failed; the scope's last child without one).
+ * Scrolls it into view if the layout put it off screen. Returns the element shown.
+ */
+export function showError(scope: HTMLElement, error: unknown, options: { fields?: Readonly<Record<string, string>>; action?: HTMLElement } = {}): HTMLElement {
+  clearErrors(scope);
+  const box = document.createElement('p');
+  box.className = 'error inline-error';
+  box.setAttribute('role', 'alert');
+  box.textContent = messageOf(error);
+  const controlId = error instanceof FieldError ? options.fields?.[error.field] : undefined;
+  const control = controlId ? scope.querySelector<HTMLElement>(`#${controlId}`) : null;
+  if (control) {
+    box.id = `${control.id}-error`;
+    (control.closest('label') ?? control).after(box);
+    control.setAttribute('aria-invalid', 'true');
+    control.setAttribute('aria-describedby', box.id);
+  } else if (options.action) {
+    options.action.after(box);
+  } else {
+    scope.append(box);
+  }
+  box.scrollIntoView({ block: 'nearest' });
+  return box;
+}
