@@ -91,3 +91,26 @@ test('a transaction page’s links lead where they say; an address heading keeps
   // innerText is the text as rendered, CSS text-transform included: what a reader sees and copies.
   expect(await page.locator('#detail-h').evaluate((h) => (h as HTMLElement).innerText)).toBe(`Address ${wallet.address}`);
 });
+
+test('“Latest transactions” lists older confirmed ones at load, and pending ones live until their block comes', async ({ page }) => {
+  const wallet = await fundedNodeWallet(node.url, node.apiKey);
+  const older = await wallet.send(wallet.address, 0.02);
+  await wallet.mine();
+  for (let i = 0; i < 30; i++) await wallet.mine(); // well past the 20 blocks of the latest-blocks list
+  await openHome(page);
+  const rows = page.locator('#txs tbody tr');
+  await expect(rows.filter({ has: page.locator(`a[href="#/tx/${older}"]`) })).toHaveAttribute('data-status', 'confirmed', { timeout: 30_000 });
+
+  const pending = await wallet.send(wallet.address, 0.03);
+  const row = rows.filter({ has: page.locator(`a[href="#/tx/${pending}"]`) });
+  await expect(row).toHaveAttribute('data-status', 'pending');
+  await expect(rows.first()).toHaveAttribute('data-hash', pending);
+  await expect(row.locator('td').nth(2)).toHaveText('pending');
+  await wallet.mine();
+  await expect(row).toHaveAttribute('data-status', 'confirmed');
+  await expect(row.locator('td').nth(2)).toHaveText(/^block \d+$/);
+  // A transaction opened from the list is shown in view, as a block is.
+  await row.getByRole('link').first().click();
+  await expect(page.locator('#detail-h')).toHaveText('Transaction');
+  await expect(page.locator('#detail-h')).toBeInViewport();
+});

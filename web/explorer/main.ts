@@ -13,6 +13,7 @@ import { createNodeClient, discoverNodeUrls, restGet, retryWhileDisconnected, ty
 import { startLightNode, type LightNode, type LightNodeStatus } from '../light/light-node.ts';
 import { renderDag, type DagBlock } from './dag-view.ts';
 import { renderDetail, routeSearch } from './detail.ts';
+import { createLatestTransactions, txScanBlocksMax, type TxRow } from './latest-transactions.ts';
 
 /** Rows in the live lists and points on the charts. */
 const listRowsMax = 20;
@@ -23,6 +24,7 @@ export interface BlockView {
   miner: string; gpu_mining: boolean; parent_hashes: string[]; blue_score: number; is_chain_block: boolean;
   transactions?: { hash: string; amount: number; from: string; to: string }[];
 }
+interface PendingTransaction { hash: string; from: string; to: string; amount: number; fee: number }
 interface Stats { network: { block_height: number; block_time_avg: string; hashrate: string; difficulty: number }; mining: { mining_percentage: number; active_miners: number } }
 
 declare global {
@@ -40,8 +42,6 @@ let light: LightNode | undefined;
 function renderBlocks(): void {
   const rows = recent.slice(0, listRowsMax).map((b) => `<tr><td>${b.height}${b.is_chain_block ? '' : ' <span class="muted">(dag)</span>'}</td><td class="mono"><a href="#/block/${b.hash}">${short(b.hash)}</a></td><td>${b.transaction_count}</td><td class="mono" title="${b.miner}">${b.gpu_mining ? 'GPU ' : ''}${b.miner.slice(0, 12)}…</td></tr>`);
   $('#blocks tbody').innerHTML = rows.join('');
-  const txs = recent.flatMap((b) => (b.transactions ?? []).map((t) => ({ ...t, block: b.height }))).slice(0, listRowsMax);
-  $('#txs tbody').innerHTML = txs.map((t) => `<tr><td class="mono"><a href="#/tx/${t.hash}">${short(t.hash)}</a></td><td>${t.amount}</td><td>${t.block}</td></tr>`).join('') || '<tr><td colspan="3" class="muted">no transactions in the recent blocks</td></tr>';
   const dag: DagBlock[] = recent.slice(0, 40).map((b) => ({ hash: b.hash, blueScore: b.blue_score, parents: b.parent_hashes, chain: b.is_chain_block }));
   renderDag($<SVGSVGElement>('#dag'), dag, light?.chain);
   const chain = recent.filter((b) => b.is_chain_block).slice(0, chartPointsMax).reverse();
@@ -53,7 +53,16 @@ function renderBlocks(): void {
   setText('#c-time-v', series.time.length ? `${series.time.at(-1)!.toFixed(2)} s` : '');
 }
 
+function renderTransactions(rows: readonly TxRow[]): void {
+  $('#txs tbody').innerHTML = rows.map((t) => {
+    const where = t.status === 'pending' ? '<span class="warn">pending</span>' : `<a href="#/block/${t.blockHash}">block ${t.blockHeight}</a>`;
+    return `<tr data-hash="${t.hash}" data-status="${t.status}"><td class="mono"><a href="#/tx/${t.hash}" title="${t.hash}">${short(t.hash)}</a></td><td>${t.amount}</td><td>${where}</td></tr>`;
+  }).join('') || `<tr><td colspan="3" class="muted">no transactions in the last ${txScanBlocksMax} blocks or since this page opened</td></tr>`;
+}
+const latestTxs = createLatestTransactions(renderTransactions);
+
 function addBlock(block: BlockView): void {
+  latestTxs.addBlock(block);
   if (recent.some((b) => b.hash === block.hash)) return;
   recent.unshift(block);
   recent.sort((a, b) => b.blue_score - a.blue_score);
@@ -137,10 +146,12 @@ function showConnection(state: ConnectionState | 'unreachable', retryInMs?: numb
 }
 
 /** The newest blocks, read again after every reconnect so blocks announced while the page was cut off are not missing. */
-async function loadLatest(client: NodeClient): Promise<void> {
+async function loadLatest(client: NodeClient): Promise<number> {
   const latest = await getLatestBlock(client, { include_transactions: true });
   addBlock(latest);
-  for (let h = latest.height - 1; h >= Math.max(0, latest.height - listRowsMax); h--) addBlock(await getBlock(client, { height: h }));
+  const lowest = Math.max(0, latest.height - listRowsMax);
+  for (let h = latest.height - 1; h >= lowest; h--) addBlock(await getBlock(client, { height: h }));
+  return lowest;
 }
 
 async function main(): Promise<void> {
@@ -162,8 +173,10 @@ async function main(): Promise<void> {
   $('#light-retry').addEventListener('click', () => node.retry());
   markReady({ client, urls, light: node });
 
-  await retryWhileDisconnected(client, () => loadLatest(client));
+  const lowest = await retryWhileDisconnected(client, () => loadLatest(client));
   await client.subscribe<BlockView>('new_blocks', addBlock);
+  await client.subscribe<PendingTransaction>('pending_transactions', (e) => latestTxs.addPending(e));
+  void latestTxs.scan(client, lowest).catch(() => undefined);
   showStats(await restGet<Stats>(urls.httpUrl, '/stats'));
   await client.subscribe<Stats>('network_stats', (s) => { showStats(s); void loadHashRate(client).catch(() => undefined); });
   await loadHashRate(client).catch(() => undefined);
