@@ -6,6 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { expect, test, type Frame, type Page } from '@playwright/test';
+import { decodeTransaction } from '../src/codec/transaction.ts';
+import { fromHex } from '../src/util/bytes.ts';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
 
 let node: WalletTestNode;
@@ -107,4 +109,67 @@ test('the widget ignores payment requests that do not come from its embedding pa
   // The same request from the parent page is shown.
   await page.evaluate(() => void (document.querySelector('weft-wallet') as unknown as { requestPayment(r: object): Promise<string> }).requestPayment({ to: 'rweft1x', amount: 1 }).catch(() => undefined));
   await expect(widget.getByRole('heading', { name: 'Payment request' })).toBeVisible();
+});
+
+test('Approve waits for funds, a failed approval’s error goes once a retry pays, and the memo is shown and paid', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  const nodeOrigin = new URL(node.url).origin;
+  // The node refuses the widget's first send_raw_transaction (as a node under load might); later ones pass.
+  let refuseNextSend = true;
+  await page.routeWebSocket(new RegExp(`:${node.wsPort}/$`), (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      const call = JSON.parse(String(message)) as { id?: number; method?: string };
+      if (call.method === 'send_raw_transaction' && refuseNextSend) {
+        refuseNextSend = false;
+        ws.send(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -40003, message: 'Transaction rejected: the mempool is full' } }));
+        return;
+      }
+      server.send(message);
+    });
+  });
+  await page.goto(`${shopUrl}/embed-demo.html?node=${encodeURIComponent(nodeOrigin)}&script=${encodeURIComponent(`${nodeOrigin}/weft-wallet.js`)}`);
+  const widget = await widgetFrame(page);
+  await widget.getByLabel('New wallet password').fill('widget password 2');
+  await widget.getByRole('button', { name: 'Create wallet' }).click();
+  await expect(widget.getByLabel('Proof status')).toHaveText('verified', { timeout: 30_000 });
+  const widgetAddress = (await widget.getByLabel('Address').textContent())!;
+  const merchant = await node.rpc<{ address: string }>('create_address', {});
+
+  // No funds: the request is shown, Approve stays disabled and the widget says why.
+  await page.getByLabel('Pay to').fill(merchant.address);
+  await page.getByLabel('Amount (coins)').fill('1.5');
+  await page.getByLabel('Memo (optional)').fill('order #42');
+  await page.getByRole('button', { name: 'Request payment' }).click();
+  await expect(widget.getByRole('heading', { name: 'Payment request' })).toBeVisible();
+  await expect(widget.locator('#w-request-memo')).toHaveText('order #42');
+  await expect(widget.locator('#w-request-check')).toHaveText(/^Insufficient funds: your verified balance is 0 coins, this payment needs 1\.51/);
+  await expect(widget.getByRole('button', { name: 'Approve payment' })).toBeDisabled();
+  await page.screenshot({ path: testInfo.outputPath('widget-no-funds.png'), fullPage: true });
+
+  // Funds arrive while the request waits: Approve is enabled by itself.
+  await node.rpc('start_mining', { miner_address: widgetAddress, threads: 1, gpu_mining: false });
+  await expect(widget.getByRole('button', { name: 'Approve payment' })).toBeEnabled({ timeout: 60_000 });
+  await node.rpc('stop_mining');
+  await expect(widget.locator('#w-request-check')).toHaveText('');
+
+  // The node refuses the first approval: the error is shown and the page is told.
+  await widget.getByRole('button', { name: 'Approve payment' }).click();
+  await expect(page.getByRole('status')).toHaveText(/^not paid: .*the mempool is full/, { timeout: 30_000 });
+  await expect(widget.getByRole('alert')).toContainText('the mempool is full');
+
+  // The shop retries; it is paid, and the earlier error is gone.
+  await page.getByRole('button', { name: 'Request payment' }).click();
+  await widget.getByRole('button', { name: 'Approve payment' }).click();
+  await expect(page.getByRole('status')).toHaveText(/^paid: 0x[0-9a-f]{64}$/, { timeout: 30_000 });
+  await expect(widget.getByRole('alert')).toHaveText('');
+  const hash = (await page.getByRole('status').textContent())!.slice('paid: '.length);
+
+  // The memo is in the signed transaction the node holds.
+  await node.rpc('start_mining', { miner_address: widgetAddress, threads: 1, gpu_mining: false });
+  await expect.poll(async () => (await node.rpc<{ status: string }>('get_transaction', { hash })).status, { timeout: 60_000 }).toMatch(/confirmed|final/);
+  await node.rpc('stop_mining');
+  const proof = await node.rpc<{ transaction: string }>('get_transaction_proof', { hash });
+  const tx = decodeTransaction(fromHex(proof.transaction.slice(2))) as { memo?: Uint8Array };
+  expect(new TextDecoder().decode(tx.memo)).toBe('order #42');
 });

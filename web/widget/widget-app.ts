@@ -13,6 +13,7 @@ import { createBrowserWallet, unlockBrowserWallet, type UnlockedWallet } from '.
 import { sendFromTab } from '../wallet/wallet-send.ts';
 import { walletDefaultFeeCoins } from '../wallet/wallet-web-limits.ts';
 import { nodeNetwork } from '../wallet/wallet-network.ts';
+import { checkPayment } from './payment-check.ts';
 import { parsePaymentRequest, widgetProtocol, type PaymentRequestMessage, type WidgetMessage } from './widget-protocol.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -30,46 +31,71 @@ function reply(message: WidgetMessage, origin: string): void {
 function showError(error: unknown): void {
   $('error').textContent = error instanceof Error ? error.message : String(error);
 }
+const clearError = (): void => void ($('error').textContent = '');
 
-function createRequestQueue(link: NodeClient, light: LightNode, getWallet: () => UnlockedWallet | undefined) {
+/** What the request queue reads of the wallet: whether it is open, and its balance as last verified. */
+interface WalletState {
+  unlocked(): UnlockedWallet | undefined;
+  balanceUnits(): bigint | undefined;
+}
+
+function createRequestQueue(link: NodeClient, light: LightNode, hrp: string, wallet: WalletState) {
   let current: { request: PaymentRequestMessage; origin: string } | undefined;
+  let armed = false;
+  const fee = String(walletDefaultFeeCoins);
   const finish = (message: WidgetMessage) => {
     if (current) reply(message, current.origin);
     current = undefined;
     $('w-request').hidden = true;
   };
+  /** Approve is enabled only for a payable request: armed, wallet open, payee valid, verified funds enough. */
+  const evaluate = () => {
+    if (!current) return;
+    const check = checkPayment({ request: current.request, hrp, fee, unlocked: wallet.unlocked() !== undefined, balanceUnits: wallet.balanceUnits() });
+    $<HTMLButtonElement>('w-approve').disabled = !armed || !check.ok;
+    $('w-request-check').textContent = check.ok ? '' : check.message;
+    $('w-request-check').className = check.ok || check.problem === 'checking' || check.problem === 'locked' ? 'muted' : 'error';
+  };
   const offer = (request: PaymentRequestMessage, origin: string) => {
     if (current) return reply({ weft: widgetProtocol, type: 'payment_error', id: request.id, code: 'busy', message: 'another payment is waiting for the user' }, origin);
     current = { request, origin };
+    clearError(); // an earlier request's failure is not this one's
     $('w-request-origin').textContent = origin;
     $('w-request-amount').textContent = request.amount;
-    $('w-request-fee').textContent = String(walletDefaultFeeCoins);
+    $('w-request-fee').textContent = fee;
     $('w-request-to').textContent = request.to;
+    $('w-request-memo').textContent = request.memo ?? '';
+    $('w-request-memo-row').hidden = request.memo === undefined;
     $('w-request').hidden = false;
     $('w-request').scrollIntoView({ block: 'start' });
-    const approve = $<HTMLButtonElement>('w-approve');
-    approve.disabled = true;
-    setTimeout(() => (approve.disabled = getWallet() === undefined), approveArmDelayMs);
+    armed = false;
+    evaluate();
+    setTimeout(() => {
+      armed = true;
+      evaluate();
+    }, approveArmDelayMs);
   };
   $('w-reject').onclick = () => current && finish({ weft: widgetProtocol, type: 'payment_error', id: current.request.id, code: 'rejected', message: 'the user rejected the payment' });
   $('w-approve').onclick = async () => {
-    const unlocked = getWallet();
+    const unlocked = wallet.unlocked();
     if (!current || !unlocked) return;
     const { request } = current;
     $<HTMLButtonElement>('w-approve').disabled = true;
     try {
       const from = unlocked.wallet.addresses()[0]!.text;
-      const sent = await sendFromTab(link, light.chain, unlocked.wallet, { from, to: request.to, amount: request.amount, fee: String(walletDefaultFeeCoins) }, 0);
+      const sent = await sendFromTab(link, light.chain, unlocked.wallet, { from, to: request.to, amount: request.amount, fee, ...(request.memo === undefined ? {} : { memo: request.memo }) }, 0);
+      clearError();
       finish({ weft: widgetProtocol, type: 'payment_result', id: request.id, hash: sent.hash });
     } catch (error) {
       showError(error);
       finish({ weft: widgetProtocol, type: 'payment_error', id: request.id, code: 'failed', message: error instanceof Error ? error.message : String(error) });
     }
   };
-  return { offer, armed: () => current !== undefined && ($<HTMLButtonElement>('w-approve').disabled = false) };
+  return { offer, evaluate };
 }
 
-async function showBalance(link: NodeClient, light: LightNode, unlocked: UnlockedWallet): Promise<void> {
+/** Shows the first address's balance from a verified proof; returns it in base units (undefined when the proof failed). */
+async function showBalance(link: NodeClient, light: LightNode, unlocked: UnlockedWallet): Promise<bigint | undefined> {
   const address = unlocked.wallet.addresses()[0]!.text;
   $('w-address').textContent = address;
   await light.synced();
@@ -81,6 +107,7 @@ async function showBalance(link: NodeClient, light: LightNode, unlocked: Unlocke
   $('w-proof').title = result.ok
     ? `state proof checked against verified header ${result.account.blockHash} (height ${result.account.blockHeight})`
     : `${result.error.reason}: ${result.error.message}`;
+  return result.ok ? result.account.balance : undefined;
 }
 
 /** The node origin's IndexedDB, or memory when the browser blocks storage in third-party frames (said on screen). */
@@ -101,7 +128,8 @@ async function main(): Promise<void> {
   const light = await startLightNode({ network: network.name, p2pUrl: urls.p2pUrl });
   light.onStatus((s) => ($('w-light').textContent = describeLightNode(s)));
   let unlocked: UnlockedWallet | undefined;
-  const queue = createRequestQueue(link, light, () => unlocked);
+  let balanceUnits: bigint | undefined;
+  const queue = createRequestQueue(link, light, network.hrp, { unlocked: () => unlocked, balanceUnits: () => balanceUnits });
   // Status goes only to the embedder's origin; with neither ancestorOrigins nor a referrer it is not sent at all.
   const statusOrigin = embedderOrigin ?? (document.referrer ? new URL(document.referrer).origin : undefined);
   const status = (state: 'no_wallet' | 'locked' | 'ready') => statusOrigin && reply({ weft: widgetProtocol, type: 'status', state }, statusOrigin);
@@ -116,10 +144,14 @@ async function main(): Promise<void> {
     unlocked = wallet;
     $('w-create').hidden = $('w-unlock').hidden = true;
     $('w-wallet').hidden = false;
-    queue.armed();
+    queue.evaluate();
     status('ready');
-    await showBalance(link, light, wallet);
-    await link.subscribe('new_blocks', () => void showBalance(link, light, wallet));
+    const refresh = async () => {
+      balanceUnits = await showBalance(link, light, wallet);
+      queue.evaluate();
+    };
+    await refresh();
+    await link.subscribe('new_blocks', () => void refresh());
   };
   await setupForms(db, network, opened, status);
 }
