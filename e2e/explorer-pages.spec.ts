@@ -3,6 +3,7 @@
 // nothing, links lead where they say, and addresses are shown as typed. Phone (390×844) and desktop viewports.
 import { expect, test, type Page } from '@playwright/test';
 import { fundedNodeWallet } from './helpers/node-transactions.ts';
+import { mineSiblings } from './helpers/submit-block.ts';
 import { startRegtestNode, type RegtestNode } from './helpers/regtest-node.ts';
 
 let node: RegtestNode;
@@ -16,6 +17,7 @@ const viewports = [{ name: 'phone', width: 390, height: 844 }, { name: 'desktop'
 async function openHome(page: Page): Promise<void> {
   await page.goto(`${node.url}/`);
   await expect(page.locator('#blocks tbody tr')).toHaveCount(20, { timeout: 30_000 });
+  await expect(page.locator('#blocks')).toHaveAttribute('aria-busy', 'false'); // side blocks read too
 }
 
 for (const viewport of viewports) {
@@ -114,3 +116,39 @@ test('“Latest transactions” lists older confirmed ones at load, and pending 
   await expect(page.locator('#detail-h')).toHaveText('Transaction');
   await expect(page.locator('#detail-h')).toBeInViewport();
 });
+
+test('the DAG view draws the recent window’s DAG: side blocks, merge edges, blue/red and the tip’s merge set', async ({ page }, testInfo) => {
+  // A fork (two siblings on the same tips) and the block that merges them, made before the page opens: heights name
+  // chain blocks only, so the sibling not selected must be read by hash to be drawn at all.
+  const a = await fundedNodeWallet(node.url, node.apiKey, 0);
+  const b = await fundedNodeWallet(node.url, node.apiKey, 0);
+  const fork = async () => {
+    const [left, right] = await mineSiblings(node.url, node.apiKey, [a.address, b.address]);
+    return { siblings: [left, right], tip: await a.mine() };
+  };
+  const drawn = (hashes: readonly string[]) => page.locator('#dag').locator(hashes.map((h) => `a[href="#/block/${h}"] circle`).join(', '));
+  const expectMerged = async ({ siblings, tip }: { siblings: string[]; tip: string }) => {
+    await expect(page.locator('#light-tip')).toHaveAttribute('title', tip, { timeout: 30_000 });
+    await expect(drawn(siblings)).toHaveCount(2);
+    // One sibling is the tip's selected parent (chain); the other a side block in the tip's merge set, merged blue.
+    const side = drawn(siblings).and(page.locator('circle[data-chain="false"]'));
+    await expect(side).toHaveAttribute('data-kind', 'blue');
+    await expect(side).toHaveAttribute('data-tip-mergeset', 'true');
+    const sideLink = page.locator(siblings.map((h) => `#dag a[href="#/block/${h}"]`).join(', ')).filter({ has: page.locator('circle[data-chain="false"]') });
+    await expect(sideLink).toHaveAttribute('aria-label', /side block, merged blue by 0x[0-9a-f]{8}…, in the tip’s merge set/);
+    await expect(drawn(siblings).and(page.locator('circle[data-chain="true"]'))).toHaveCount(1);
+    await expect(drawn([tip])).toHaveAttribute('data-chain', 'true');
+  };
+  const before = await fork();
+  await openHome(page);
+  await expect(page.locator('#light-state')).toHaveText('synced', { timeout: 60_000 });
+  await expectMerged(before);
+  await expect(page.locator('#dag line[data-edge="merge"]').first()).toBeAttached();
+  expect(await page.locator('#dag line[data-edge="selected-parent"]').count()).toBeGreaterThan(10);
+  await page.screenshot({ path: testInfo.outputPath('explorer-dag.png') });
+
+  // The same live, over new_blocks.
+  await expectMerged(await fork());
+  await page.screenshot({ path: testInfo.outputPath('explorer-dag-live-fork.png') });
+});
+

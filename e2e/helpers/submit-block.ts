@@ -20,3 +20,17 @@ export async function mineOneBlock(url: string, apiKey: string, minerAddress: st
   await rpc(url, apiKey, 'submit_block', { block: `0x${toHex(encodeBlock({ header, transactions: t.transactions.map((x) => fromHex(x.slice(2))) }))}` });
   return toHash0x(blockHash(header));
 }
+
+/** Two sibling blocks on the same tips (templates taken before either is submitted), for a fork the next block merges. */
+export async function mineSiblings(url: string, apiKey: string, minerAddresses: readonly [string, string]): Promise<[string, string]> {
+  const templates = await Promise.all(minerAddresses.map((a) => rpc<{ header: string; pre_pow_hash: string; target: string; transactions: string[] }>(url, apiKey, 'get_block_template', { miner_address: a })));
+  const hashes: string[] = [];
+  for (const t of templates) {
+    const found = searchNonce(fromHex(t.pre_pow_hash.slice(2)), BigInt(t.target), 0n, 1 << 20);
+    if (found.nonce === null) throw new Error('no nonce in 2^20 tries');
+    const header = { ...decodeHeader(fromHex(t.header.slice(2))), nonce: found.nonce };
+    await rpc(url, apiKey, 'submit_block', { block: `0x${toHex(encodeBlock({ header, transactions: t.transactions.map((x) => fromHex(x.slice(2))) }))}` });
+    hashes.push(toHash0x(blockHash(header)));
+  }
+  return hashes as [string, string];
+}

@@ -18,6 +18,10 @@ import { createLatestTransactions, txScanBlocksMax, type TxRow } from './latest-
 /** Rows in the live lists and points on the charts. */
 const listRowsMax = 20;
 const chartPointsMax = 60;
+/** Side (non-chain) blocks read by hash at load for the DAG view. */
+const sideBlocksMax = 40;
+/** Blocks drawn in the DAG view. */
+const dagBlocksMax = 40;
 
 export interface BlockView {
   height: number; hash: string; previous_hash: string | null; timestamp_ms: number; difficulty: number; transaction_count: number;
@@ -39,11 +43,12 @@ const recent: BlockView[] = [];
 const series = { hash: [] as number[], diff: [] as number[], time: [] as number[], gpu: [] as number[] };
 let light: LightNode | undefined;
 
+let blocksHtml = '';
 function renderBlocks(): void {
   const rows = recent.slice(0, listRowsMax).map((b) => `<tr><td>${b.height}${b.is_chain_block ? '' : ' <span class="muted">(dag)</span>'}</td><td class="mono"><a href="#/block/${b.hash}">${short(b.hash)}</a></td><td>${b.transaction_count}</td><td class="mono" title="${b.miner}">${b.gpu_mining ? 'GPU ' : ''}${b.miner.slice(0, 12)}…</td></tr>`);
-  $('#blocks tbody').innerHTML = rows.join('');
-  const dag: DagBlock[] = recent.slice(0, 40).map((b) => ({ hash: b.hash, blueScore: b.blue_score, parents: b.parent_hashes, chain: b.is_chain_block }));
-  renderDag($<SVGSVGElement>('#dag'), dag, light?.chain);
+  // Rewritten only when it changed: a link under the pointer is not replaced by an identical one mid-click.
+  if (rows.join('') !== blocksHtml) $('#blocks tbody').innerHTML = blocksHtml = rows.join('');
+  drawDag();
   const chain = recent.filter((b) => b.is_chain_block).slice(0, chartPointsMax).reverse();
   series.diff = chain.map((b) => b.difficulty);
   series.time = chain.slice(1).map((b, i) => (b.timestamp_ms - chain[i]!.timestamp_ms) / 1000);
@@ -51,6 +56,11 @@ function renderBlocks(): void {
   renderLineChart($<SVGSVGElement>('#c-time'), series.time, '#d29922');
   setText('#c-diff-v', String(series.diff.at(-1) ?? ''));
   setText('#c-time-v', series.time.length ? `${series.time.at(-1)!.toFixed(2)} s` : '');
+}
+
+function drawDag(): void {
+  const dag: DagBlock[] = recent.slice(0, dagBlocksMax).map((b) => ({ hash: b.hash, blueScore: b.blue_score, parents: b.parent_hashes, chain: b.is_chain_block }));
+  renderDag($<SVGSVGElement>('#dag'), dag, light?.chain);
 }
 
 function renderTransactions(rows: readonly TxRow[]): void {
@@ -147,11 +157,36 @@ function showConnection(state: ConnectionState | 'unreachable', retryInMs?: numb
 
 /** The newest blocks, read again after every reconnect so blocks announced while the page was cut off are not missing. */
 async function loadLatest(client: NodeClient): Promise<number> {
-  const latest = await getLatestBlock(client, { include_transactions: true });
-  addBlock(latest);
-  const lowest = Math.max(0, latest.height - listRowsMax);
-  for (let h = latest.height - 1; h >= lowest; h--) addBlock(await getBlock(client, { height: h }));
-  return lowest;
+  $('#blocks').setAttribute('aria-busy', 'true');
+  try {
+    const latest = await getLatestBlock(client, { include_transactions: true });
+    addBlock(latest);
+    const lowest = Math.max(0, latest.height - listRowsMax);
+    for (let h = latest.height - 1; h >= lowest; h--) addBlock(await getBlock(client, { height: h }));
+    await loadSideBlocks(client);
+    return lowest;
+  } finally {
+    $('#blocks').setAttribute('aria-busy', 'false');
+  }
+}
+
+/**
+ * The side blocks of the window: heights name chain blocks only, so the DAG view would show a chain. Every parent of
+ * a loaded block not loaded yet and not older than the window is read by hash (at most `sideBlocksMax`).
+ */
+async function loadSideBlocks(client: NodeClient): Promise<void> {
+  const oldest = Math.min(...recent.map((b) => b.blue_score));
+  const known = new Set(recent.map((b) => b.hash));
+  let read = 0;
+  for (const child of [...recent]) {
+    for (const parent of child.parent_hashes) {
+      if (known.has(parent) || read >= sideBlocksMax) continue;
+      known.add(parent);
+      read++;
+      const block = await getBlock(client, { hash: parent });
+      if (block.blue_score >= oldest) addBlock(block);
+    }
+  }
 }
 
 async function main(): Promise<void> {
@@ -169,7 +204,12 @@ async function main(): Promise<void> {
   light = await startLightNode({ network: info.network_id, p2pUrl: urls.p2pUrl });
   const node = light;
   window.weftLight = { status: () => node.status(), node };
-  node.onStatus(showLight);
+  let lastTip = '';
+  node.onStatus((status) => {
+    showLight(status);
+    // The DAG view's colours are the tab's own GHOSTDAG: redraw when it verified a new tip.
+    if (status.tipHash !== lastTip) (lastTip = status.tipHash), drawDag();
+  });
   $('#light-retry').addEventListener('click', () => node.retry());
   markReady({ client, urls, light: node });
 
