@@ -14,7 +14,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => node?.stop());
 
-async function startMining(page: Page, backend: 'wasm' | 'webgpu', threads = 2): Promise<void> {
+async function startMining(page: Page, backend: 'wasm' | 'webgpu' | 'auto', threads = 2): Promise<void> {
   await page.goto(`${node.url}/miner.html`);
   await page.getByLabel('API key (mine_blocks scope)').fill(node.apiKey);
   await page.getByLabel('Reward address').fill(minerAddress);
@@ -62,4 +62,40 @@ test('WebGPU mines when Chromium offers an adapter, and says why not otherwise',
   }
   testInfo.annotations.push({ type: 'webgpu', description: adapter ? 'adapter offered: mined on WebGPU' : 'no adapter: refusal shown' });
   await page.screenshot({ path: testInfo.outputPath('miner-webgpu.png'), fullPage: true });
+});
+
+test('auto picks Wasm over a software WebGPU adapter and says why; the choice is shown for every backend', async ({ page }) => {
+  // What this Chromium offers (none, or SwiftShader: headless Chromium has no hardware GPU here).
+  await page.goto(`${node.url}/miner.html`);
+  const offered = await page.evaluate(async () => {
+    const adapter = 'gpu' in navigator ? await navigator.gpu.requestAdapter() : null;
+    return adapter && { ...JSON.parse(JSON.stringify({ vendor: adapter.info.vendor, architecture: adapter.info.architecture, description: adapter.info.description })), fallback: adapter.info.isFallbackAdapter ?? false };
+  });
+  test.info().annotations.push({ type: 'webgpu adapter', description: JSON.stringify(offered) });
+  await startMining(page, 'auto');
+  await expect(page.locator('#m-backend')).toHaveText(/^wasm × 2 workers$/);
+  await expect(page.locator('#m-backend-why')).toHaveText(offered ? /^auto: Wasm, because the WebGPU adapter .* (fallback|software)/ : /^auto: Wasm, because WebGPU offers no adapter here|^auto: Wasm, because this browser has no WebGPU/);
+  await page.getByRole('button', { name: 'Stop' }).click();
+
+  // A software adapter as SwiftShader reports it, with a real device behind it where this browser has one: auto
+  // must decide by the adapter's info, not by whether a device opens.
+  await page.addInitScript(() => {
+    const real = 'gpu' in navigator ? navigator.gpu : undefined;
+    const info = { vendor: 'google', architecture: 'swiftshader', device: '', description: 'SwiftShader Device (Subzero)', isFallbackAdapter: true };
+    const fake = {
+      requestAdapter: async () => {
+        const adapter = await real?.requestAdapter();
+        return { info, features: new Set(), limits: adapter?.limits ?? {}, requestDevice: async (d?: GPUDeviceDescriptor) => adapter!.requestDevice(d) };
+      },
+      getPreferredCanvasFormat: () => 'bgra8unorm',
+    };
+    Object.defineProperty(Navigator.prototype, 'gpu', { get: () => fake, configurable: true });
+  });
+  await startMining(page, 'auto');
+  await expect(page.locator('#m-backend')).toHaveText(/^wasm/);
+  await expect(page.locator('#m-backend-why')).toHaveText('auto: Wasm, because the WebGPU adapter (google swiftshader SwiftShader Device (Subzero)) is a fallback (software) adapter');
+  await page.getByRole('button', { name: 'Stop' }).click();
+
+  await startMining(page, 'wasm');
+  await expect(page.locator('#m-backend-why')).toHaveText('Wasm, as chosen');
 });

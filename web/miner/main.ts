@@ -12,18 +12,18 @@ import { formatRate, pushBounded, renderLineChart } from '../lib/chart.ts';
 import { getBlockTemplate } from '../lib/actions/get-block-template.ts';
 import { submitBlock } from '../lib/actions/submit-block.ts';
 import { createHttpClient, createNodeClient, discoverNodeUrls, type NodeUrls } from '../lib/node-client.ts';
-import { openWasmBackend, openWebGpuBackend, type TabBackend } from './search-backends.ts';
+import { chooseAutoBackend, openWasmBackend, openWebGpuBackend, type TabBackend } from './search-backends.ts';
 
 const templateRefreshMs = 5_000;
 const chartPointsMax = 60;
 
 interface Template { header: string; pre_pow_hash: string; target: string; difficulty: number; height: number; transactions: string[] }
-interface MinerCounters { running: boolean; backend: string; hashes: number; found: number; accepted: number; hashRate: number; lastError: string | null }
+interface MinerCounters { running: boolean; backend: string; backendReason: string; hashes: number; found: number; accepted: number; hashRate: number; lastError: string | null }
 
 declare global { interface Window { weftMiner?: { counters(): MinerCounters } } }
 
 const $ = <T extends HTMLElement = HTMLElement>(sel: string): T => document.querySelector(sel) as T;
-const counters: MinerCounters = { running: false, backend: '', hashes: 0, found: 0, accepted: 0, hashRate: 0, lastError: null };
+const counters: MinerCounters = { running: false, backend: '', backendReason: '', hashes: 0, found: 0, accepted: 0, hashRate: 0, lastError: null };
 window.weftMiner = { counters: () => ({ ...counters }) };
 const rates: number[] = [];
 let stale = true;
@@ -84,20 +84,21 @@ async function start(urls: NodeUrls): Promise<void> {
   const choice = $<HTMLSelectElement>('#backend').value;
   const threads = Math.max(1, Math.min(64, Number($<HTMLInputElement>('#threads').value) || 1));
   showError(null);
+  let reason: string;
+  $('#m-backend-why').textContent = choice === 'auto' ? 'auto: choosing…' : '';
   try {
-    if (choice !== 'wasm') {
-      backend = await openWebGpuBackend().catch((error: unknown) => {
-        if (choice === 'webgpu') throw error;
-        return undefined;
-      });
-    }
-    backend ??= openWasmBackend(threads);
+    if (choice === 'auto') ({ backend, reason } = await chooseAutoBackend(threads));
+    else if (choice === 'webgpu') (backend = await openWebGpuBackend()), (reason = 'WebGPU, as chosen');
+    else (backend = openWasmBackend(threads)), (reason = 'Wasm, as chosen');
   } catch (error) {
+    $('#m-backend-why').textContent = '';
     return showError(`Cannot start ${choice}: ${(error as Error).message}`);
   }
   counters.running = true;
   counters.backend = backend.name;
+  counters.backendReason = reason;
   $('#m-backend').textContent = backend.name;
+  $('#m-backend-why').textContent = reason;
   $('#m-state').textContent = 'mining';
   $<HTMLButtonElement>('#start').disabled = true;
   $<HTMLButtonElement>('#stop').disabled = false;
