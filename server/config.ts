@@ -2,6 +2,7 @@
  * Node configuration: command-line flags over a `key=value` config file (Bitcoin Core style: `#` comments,
  * `addnode=` repeats) over network defaults. Every key is documented in docs/operations.md.
  */
+import { decodeAddress } from '../src/crypto/address.ts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ErrorCode, WeftError } from '../src/errors.ts';
@@ -22,6 +23,8 @@ export interface NodeConfig {
   readonly datadir: string;
   readonly mine: boolean;
   readonly minerAddress: string | undefined;
+  /** The agent account this node's A2A endpoint settles tasks for (docs/settlement.md); undefined: no settlement. */
+  readonly agentAccount: string | undefined;
   readonly threads: number;
   readonly rpcPort: number;
   readonly wsPort: number;
@@ -65,6 +68,7 @@ const keys = {
   config: 'string',
   mine: 'boolean',
   'miner-address': 'string',
+  'agent-account': 'string',
   threads: 'integer',
   'rpc-port': 'port',
   'ws-port': 'port',
@@ -151,6 +155,17 @@ function logFormat(text: string | undefined): LogFormat {
 }
 
 /** `push-allow-hosts`: comma-separated and/or repeated; each a host name, an IP literal or an IPv4 CIDR range. */
+/** `agent-account` must be an address of this network: a typo would make every settled task unpayable. */
+function agentAccountOf(text: string | undefined, hrp: string): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    decodeAddress(text, hrp);
+  } catch (error) {
+    throw new ConfigError(`agent-account ${text}: ${(error as Error).message}`, `expected a ${hrp}1… address`);
+  }
+  return text;
+}
+
 function pushAllowHosts(values: readonly string[]): string[] {
   const hosts = values.flatMap((v) => v.split(',')).map((h) => h.trim().toLowerCase().replace(/^\[|\]$/g, '')).filter((h) => h !== '');
   for (const h of hosts) {
@@ -186,6 +201,7 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
     datadir: resolve(cwd, str('datadir') ?? `.weft/${network}`),
     mine: str('mine') === undefined ? false : boolean('mine', str('mine')!),
     minerAddress: str('miner-address'),
+    agentAccount: agentAccountOf(str('agent-account'), params.hrp),
     threads: str('threads') === undefined ? 2 : integer('threads', str('threads')!, 1, 256),
     rpcPort: port('rpc-port', params.ports.rpc),
     wsPort: port('ws-port', params.ports.ws),

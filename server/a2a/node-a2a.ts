@@ -11,7 +11,12 @@
 import type { Chain } from '../../src/chain/chain.ts';
 import { createChainSignatureVerifier } from '../../src/a2a/chain-signature.ts';
 import type { A2aAuthConfig } from '../../src/a2a/auth.ts';
-import { createWeftAgentExecutor, weftAgentSkills } from '../../src/a2a/weft-agent.ts';
+import { createWeftAgentExecutor, weftAgentSkillCosts, weftAgentSkills } from '../../src/a2a/weft-agent.ts';
+import type { ChainIdentity } from '../../src/a2a/card.ts';
+import type { SettlementPolicy } from '../../src/a2a/settlement.ts';
+import { encodeAddress } from '../../src/crypto/address.ts';
+import { reputationScoreBps } from '../../src/kinds/agent/agent-record.ts';
+import { toHex } from '../../src/util/bytes.ts';
 import type { FoundTransaction } from '../../src/a2a/weft-skills.ts';
 import type { PowBackend } from '../../src/mining/job.ts';
 import { createReferencePowBackend } from '../../src/mining/reference-backend.ts';
@@ -37,6 +42,23 @@ export interface NodeA2aOptions {
   readonly auth?: Omit<A2aAuthConfig, 'chainSignature' | 'hrp'>;
   /** Local webhook receivers allowed past the SSRF guard. */
   readonly pushAllowHosts?: readonly string[];
+  /** The agent account this endpoint settles tasks for (config `agent-account`): escrows must pay it. */
+  readonly agentAccount?: Uint8Array;
+}
+
+/** DAA score an escrow must still have before its timeout when a task starts: time for the task and the claim. */
+export const settlementClaimMarginDaa = 60;
+
+/** The card's chain identity, read from the agent account's record in the committed state (absent until created). */
+function chainIdentityOf(ledger: Ledger, agentAccount: Uint8Array, hrp: string): ChainIdentity | undefined {
+  const record = ledger.proveRecord('agent', agentAccount).record;
+  if (record === null) return undefined;
+  const reputation = reputationScoreBps(record);
+  return {
+    agentAccount: encodeAddress(hrp, agentAccount),
+    controller: `0x${toHex(record.controller)}`,
+    ...(reputation === undefined ? {} : { reputationScoreBps: reputation }),
+  };
 }
 
 export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2aService> {
@@ -50,6 +72,17 @@ export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2a
         return record && block && accepting ? { tx: record.tx, blockHash: block.hash, height: block.height, acceptingBlueScore: accepting.header.blueScore } : undefined;
       }
     : undefined;
+  const agentAccount = ledger ? options.agentAccount : undefined;
+  const settlement: SettlementPolicy | undefined =
+    ledger && agentAccount
+      ? {
+          agentAccount,
+          hrp: params.hrp,
+          costs: weftAgentSkillCosts,
+          claimMarginDaa: settlementClaimMarginDaa,
+          readEscrow: (id) => ({ record: ledger.proveRecord('escrow', id).record, daaScore: ledger.virtual().daaScore }),
+        }
+      : undefined;
   const executor = createWeftAgentExecutor({
     chain,
     pow: options.pow ?? createReferencePowBackend(),
@@ -59,6 +92,7 @@ export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2a
   return createA2aService({
     kv: options.kv,
     executor,
+    ...(settlement ? { settlement } : {}),
     auth: { required: false, ...options.auth, chainSignature: createChainSignatureVerifier({ chainId: params.chainId, clock: systemClock }), hrp: params.hrp },
     push: { allowHosts: options.pushAllowHosts ?? [] },
     card: {
@@ -72,10 +106,15 @@ export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2a
       streaming: true,
       pushNotifications: true,
       extendedAgentCard: false,
-      skills: weftAgentSkills,
+      skills: settlement ? weftAgentSkills.map((skill) => ({ ...skill, chainBaseCost: Number(weftAgentSkillCosts.get(skill.id) ?? 0n) })) : weftAgentSkills,
       defaultInputModes: ['text/plain', 'application/json'],
       defaultOutputModes: ['application/json', 'text/plain'],
-      chain: { chainId: params.chainId, network: options.network, onChainSettlement: false },
+      chain: {
+        chainId: params.chainId,
+        network: options.network,
+        onChainSettlement: settlement !== undefined,
+        ...(ledger && agentAccount ? { identity: chainIdentityOf(ledger, agentAccount, params.hrp) } : {}),
+      },
     },
   });
 }

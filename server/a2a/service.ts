@@ -9,6 +9,7 @@ import { buildAgentCard, cardEtag, canonicalJson, type AgentCard, type AgentSkil
 import { signAgentCard } from '../../src/a2a/card-sign.ts';
 import type { AgentExecutor } from '../../src/a2a/executor.ts';
 import { createA2aHandler, uuidFromBytes, type A2aHandler } from '../../src/a2a/handler.ts';
+import type { SettlementPolicy } from '../../src/a2a/settlement.ts';
 import { createKvTaskStore } from '../../src/a2a/task-store.ts';
 import type { KvStore } from '../../src/storage/kv.ts';
 import { systemClock, type Clock } from '../../src/util/clock.ts';
@@ -28,6 +29,8 @@ export interface A2aServiceOptions {
   /** Serve requests without `A2A-Version` as 1.0 (curl-style clients) instead of answering -32009. */
   readonly lenientVersion?: boolean;
   readonly clock?: Clock;
+  /** On-chain settlement of tasks (src/a2a/settlement.ts); absent: a request naming an escrow is refused. */
+  readonly settlement?: SettlementPolicy;
 }
 
 export interface A2aService {
@@ -66,6 +69,7 @@ export async function createA2aService(options: A2aServiceOptions): Promise<A2aS
     card,
     ...(extended ? { extendedCard: extended } : {}),
     ...(push ? { push, validatePushUrl: push.validate } : {}),
+    ...(options.settlement ? { settlement: options.settlement } : {}),
   });
   await handler.runner.recover();
   return {

@@ -2,6 +2,7 @@
  * The composition root of a full node: opens the LMDB store, replays the chain, starts the HTTP server and, when
  * asked, the miner. Returns a handle whose close() stops everything in order and leaves the store consistent.
  */
+import { decodeAddress } from '../../src/crypto/address.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Chain } from '../../src/chain/chain.ts';
@@ -173,6 +174,8 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
         version: nodeVersion,
         // push-allow-hosts: webhook receivers on private networks the operator allows (docs/a2a.md "Push notifications").
         pushAllowHosts: config.pushAllowHosts,
+        // agent-account: tasks may be settled through escrows paying it (docs/settlement.md).
+        ...(config.agentAccount ? { agentAccount: decodeAddress(config.agentAccount, config.params.hrp) } : {}),
         // OAuth access tokens of the node's own authorization server are A2A bearer credentials (docs/a2a.md).
         auth: {
           required: false,

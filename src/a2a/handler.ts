@@ -20,12 +20,14 @@ import {
   sendMessageSchema,
   subscribeSchema,
 } from './protojson.ts';
+import { checkChainSettlement, parseChainSettlement, settlementRefused, type SettlementPolicy } from './settlement.ts';
 import { isTerminal } from './state-machine.ts';
 import { createStreamHub, type StreamHub, type Subscription } from './stream-hub.ts';
 import { viewTask } from './task-apply.ts';
 import { createTaskRunner, type PushDispatcher, type TaskRunner } from './task-runner.ts';
 import type { StoredTask, TaskStore } from './task-store.ts';
 import type {
+  JsonObject,
   ListTaskPushNotificationConfigsResponse,
   ListTasksResponse,
   Message,
@@ -53,6 +55,8 @@ export interface A2aHandlerOptions {
   readonly push?: PushDispatcher;
   /** Refuses webhook URLs the node must not call (the SSRF guard); throws InvalidParams. */
   readonly validatePushUrl?: (url: string) => Promise<void>;
+  /** On-chain settlement (settlement.ts): escrows named in `metadata.chainSettlement` are checked against it. */
+  readonly settlement?: SettlementPolicy;
 }
 
 export interface A2aHandler {
@@ -122,6 +126,20 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
     }
   }
 
+  /** The task's metadata: the request's, plus the task anchor when it names an escrow that can pay. */
+  function settle(metadata: JsonObject | undefined): JsonObject | undefined {
+    const policy = options.settlement;
+    if (policy === undefined) {
+      if (metadata !== undefined && Object.hasOwn(metadata, 'chainSettlement')) {
+        throw settlementRefused('settlement_not_offered', 'this agent runs no agent account; send the task without chainSettlement');
+      }
+      return metadata;
+    }
+    const request = parseChainSettlement(metadata, policy.hrp);
+    if (request === undefined) return metadata;
+    return { ...metadata, taskAnchor: { ...checkChainSettlement(request, policy) } };
+  }
+
   function requirePush(): void {
     if (!caps.pushNotifications) throw new A2aError('push_notification_not_supported', 'push notifications are not supported by this agent');
   }
@@ -138,6 +156,8 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
       if (message.contextId !== undefined && message.contextId !== existing.task.contextId) throw invalidParams(`message.contextId: task ${message.taskId} belongs to another context`, 'message.contextId');
       if (runner.running(message.taskId)) throw unsupportedOperation(`task ${message.taskId} is still working; wait for it or cancel it`);
     }
+    // Before any task exists: an escrow that cannot pay refuses the request (-32104) and changes nothing.
+    const metadata = settle(req.metadata);
     const config = req.configuration;
     const push = config?.taskPushNotificationConfig ?? config?.pushNotificationConfig;
     if (push) {
@@ -149,7 +169,7 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
       message,
       principal: ctx.principal,
       existing,
-      metadata: req.metadata,
+      metadata,
       extensions: ctx.extensions,
       ...(push ? { pushConfig: push as TaskPushNotificationConfig } : {}),
     });
