@@ -1,4 +1,4 @@
-// Mining in the tab against a real regtest node: Wasm in Web Workers until a block is found, submitted and
+// Mining in the tab against a real regtest node, as any visitor (no API key: the work endpoints are public): Wasm in Web Workers until a block is found, submitted and
 // confirmed by the node, then seen in the explorer; WebGPU when Chromium offers an adapter (SwiftShader), else
 // the page must say so instead of mining.
 import { expect, test, type Page } from '@playwright/test';
@@ -16,7 +16,6 @@ test.afterAll(async () => node?.stop());
 
 async function startMining(page: Page, backend: 'wasm' | 'webgpu' | 'auto', threads = 2): Promise<void> {
   await page.goto(`${node.url}/miner.html`);
-  await page.getByLabel('API key (mine_blocks scope)').fill(node.apiKey);
   await page.getByLabel('Reward address').fill(minerAddress);
   await page.getByLabel('Backend').selectOption(backend);
   await page.getByLabel('Wasm threads').fill(String(threads));

@@ -136,11 +136,11 @@ export async function renderDetail(hash: string, ctx: DetailContext): Promise<vo
       : `<div class="error-box" role="alert" id="proof-error">Proof rejected (${escapeHtml(balance.error.reason)}): ${escapeHtml(balance.error.message)}</div>`;
     let history = '';
     try {
-      const apiKey = localStorage.getItem('weft-api-key') ?? undefined;
-      const h = await getTransactionHistory(createHttpClient(ctx.urls.httpUrl, apiKey ? { apiKey } : {}), { address: arg, limit: 20 });
+      // Accepted history is public (docs/auth.md "Public reads").
+      const h = await getTransactionHistory(createHttpClient(ctx.urls.httpUrl), { address: arg, limit: 20 });
       history = h.transactions.map((t) => `<li><a class="mono" href="#/tx/${String(t.hash)}">${String(t.hash)}</a> ${String(t.type)} ${String(t.amount)}</li>`).join('') || '<li class="muted">no transactions</li>';
     } catch (error) {
-      history = `<li class="muted">history needs the read_balance scope: ${escapeHtml((error as Error).message)}</li>`;
+      history = `<li class="muted">history unavailable: ${escapeHtml((error as Error).message)}</li>`;
     }
     ctx.body.innerHTML = `${head}<h3>History</h3><ul>${history}</ul>`;
   } catch (error) {

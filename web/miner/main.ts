@@ -1,7 +1,7 @@
 /**
- * web/miner.html: mines in the tab. Templates come from get_block_template and found blocks go to submit_block —
- * both need the mine_blocks scope, so they are called over HTTP with the user's API key (a browser WebSocket
- * cannot send headers). The template is refreshed on every new block (new_blocks over the WebSocket) and at least
+ * web/miner.html: mines in the tab, for anyone: templates come from get_block_template and found blocks go to
+ * submit_block, both public (docs/auth.md "Public work"), over HTTP; the visitor names the reward address (or
+ * arrives with `?address=` from the wallet). The template is refreshed on every new block (new_blocks over the WebSocket) and at least
  * every templateRefreshMs; the hash-rate chart samples once a second. `window.weftMiner` exposes the counters.
  */
 import { decodeHeader } from '../../src/codec/header.ts';
@@ -41,8 +41,8 @@ function blockBytes(template: Template, nonce: bigint): Uint8Array {
   return encodeBlock({ header, transactions: template.transactions.map((t) => fromHex(t.slice(2))) });
 }
 
-async function mineLoop(urls: NodeUrls, apiKey: string, address: string): Promise<void> {
-  const node = createHttpClient(urls.httpUrl, { apiKey });
+async function mineLoop(urls: NodeUrls, address: string): Promise<void> {
+  const node = createHttpClient(urls.httpUrl);
   let template: Template | undefined;
   let fetchedAt = 0;
   let nonce = bytesToBigIntBE(crypto.getRandomValues(new Uint8Array(6)));
@@ -77,9 +77,8 @@ async function mineLoop(urls: NodeUrls, apiKey: string, address: string): Promis
 }
 
 async function start(urls: NodeUrls): Promise<void> {
-  const apiKey = $<HTMLInputElement>('#api-key').value.trim();
   const address = $<HTMLInputElement>('#miner-address').value.trim();
-  localStorage.setItem('weft-api-key', apiKey);
+  if (address === '') return showError('Enter the address that receives the rewards (your wallet’s receive address).');
   localStorage.setItem('weft-miner-address', address);
   const choice = $<HTMLSelectElement>('#backend').value;
   const threads = Math.max(1, Math.min(64, Number($<HTMLInputElement>('#threads').value) || 1));
@@ -102,7 +101,7 @@ async function start(urls: NodeUrls): Promise<void> {
   $('#m-state').textContent = 'mining';
   $<HTMLButtonElement>('#start').disabled = true;
   $<HTMLButtonElement>('#stop').disabled = false;
-  mineLoop(urls, apiKey, address).catch((error: unknown) => showError(`Mining stopped: ${(error as Error).message}`)).finally(stop);
+  mineLoop(urls, address).catch((error: unknown) => showError(`Mining stopped: ${(error as Error).message}`)).finally(stop);
 }
 
 function stop(): void {
@@ -116,8 +115,7 @@ function stop(): void {
 
 async function main(): Promise<void> {
   const urls = await discoverNodeUrls(location);
-  $<HTMLInputElement>('#api-key').value = localStorage.getItem('weft-api-key') ?? '';
-  $<HTMLInputElement>('#miner-address').value = localStorage.getItem('weft-miner-address') ?? '';
+  $<HTMLInputElement>('#miner-address').value = new URLSearchParams(location.search).get('address') ?? localStorage.getItem('weft-miner-address') ?? '';
   $<HTMLInputElement>('#threads').max = String(navigator.hardwareConcurrency || 4);
   $('#start').addEventListener('click', () => void start(urls));
   $('#stop').addEventListener('click', stop);
