@@ -172,7 +172,8 @@ describe('transactions, balances and the wallet', () => {
     const to = encodeAddress(hrp, t.wallet.addKey());
     expect(errorOf(await t.rpc('send_transaction', { from: funded, to, amount: 100 })).code).toBe(-40001);
     expect(errorOf(await t.rpc('send_transaction', { from: funded, to: to.replace('rweft', 'weft'), amount: 1 })).code).toBe(-40002);
-    expect(errorOf(await t.rpc('send_transaction', { from: funded, to: `${to.slice(0, -1)}q`, amount: 1 })).code).toBe(-40002);
+    // A changed last character breaks the bech32m checksum (changed: a key whose address ends in 'q' passed before).
+    expect(errorOf(await t.rpc('send_transaction', { from: funded, to: `${to.slice(0, -1)}${to.endsWith('q') ? 'p' : 'q'}`, amount: 1 })).code).toBe(-40002);
     expect(errorOf(await t.rpc('send_transaction', { from: funded, to, amount: 0.123456789 })).code).toBe(-32602);
     expect(errorOf(await t.rpc('send_transaction', { from: funded, to, amount: '1' })).code).toBe(-32602);
     expect(errorOf(await t.rpc('send_transaction', { from: funded, to, amount: 1, privacy_level: 'high' })).code).toBe(-40006);
