@@ -128,8 +128,11 @@ export function createSimLedger(funded: ReadonlyArray<readonly [Uint8Array, bigi
       };
       return kindOf(tx).checkContext(view, tx);
     },
-    /** Accepts `txs` as one block merged at the current DAA score (then one step later); the accepted flags. */
-    block(txs: readonly AgentTransaction[] | readonly { kind: number; chainId: number }[]): boolean[] {
+    /**
+     * Accepts `txs` as one block merged at the current DAA score, then moves the score `advance` steps on (default
+     * one); the accepted flags.
+     */
+    block(txs: readonly AgentTransaction[] | readonly { kind: number; chainId: number }[], advance = 1): boolean[] {
       built.clear();
       const result = acceptMergeset({
         read: (address) => accounts.get(toHex(address))?.account,
@@ -145,7 +148,7 @@ export function createSimLedger(funded: ReadonlyArray<readonly [Uint8Array, bigi
         else records.set(key, change.value);
       }
       emitted = result.emitted;
-      daaScore += 1;
+      daaScore += advance;
       return [...result.blocks[0]!.accepted];
     },
     /**
@@ -162,12 +165,26 @@ export function createSimLedger(funded: ReadonlyArray<readonly [Uint8Array, bigi
         const value = record('agent', address);
         if (value !== undefined) (pools += decodeAgentRecord(value).energyPool), seen++;
       }
-      for (const id of escrowIds) {
+      // The same id may be named twice (a rollback and the same payer nonce again): count each record once.
+      for (const id of new Map(escrowIds.map((e) => [toHex(e), e])).values()) {
         const value = record('escrow', id);
         if (value !== undefined) (escrowed += escrowedAmount(decodeEscrowRecord(value))), seen++;
       }
       if (seen !== records.size) throw new Error(`${records.size - seen} stored records the audit did not name`);
       return { balances, pools, escrowed, burnt: 0n, emitted };
+    },
+    /** The whole state, to go back to (a reorg to a fork point); `restore` puts it back. */
+    snapshot() {
+      return { accounts: new Map(accounts), records: new Map(records), emitted, daaScore };
+    },
+    restore(saved: { accounts: typeof accounts; records: typeof records; emitted: bigint; daaScore: number }) {
+      accounts.clear();
+      for (const [k, v] of saved.accounts) accounts.set(k, v);
+      records.clear();
+      for (const [k, v] of saved.records) records.set(k, v);
+      emitted = saved.emitted;
+      daaScore = saved.daaScore;
+      built.clear();
     },
     /** The stored records by trie key (read-only use). */
     records: records as ReadonlyMap<string, Uint8Array>,
