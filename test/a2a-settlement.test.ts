@@ -1,4 +1,4 @@
-// On-chain settlement at the A2A endpoint (docs/settlement.md "At the A2A endpoint"): SendMessage naming an escrow in
+// On-chain settlement at the A2A endpoint (docs/a2a.md "On-chain settlement"): SendMessage naming an escrow in
 // metadata.chainSettlement is served only when the escrow can pay — locked, for this agent, holding the task's cost,
 // with time left to claim — and the task then carries its anchor; each other case is -32104 with its reason and no
 // task. The escrow reader is the port the node implements with the ledger; here it hands out records directly.

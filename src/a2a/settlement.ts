@@ -1,5 +1,5 @@
 /**
- * On-chain settlement at the A2A endpoint (docs/settlement.md "At the A2A endpoint"): a `SendMessage` whose
+ * On-chain settlement at the A2A endpoint (docs/a2a.md "On-chain settlement"): a `SendMessage` whose
  * `params.metadata.chainSettlement` names an escrow is served only if the escrow, read from the node's own committed
  * state, can pay for the task — it exists, is `EscrowLocked`, locks coins for this node's agent account, holds at
  * least the task's cost, and leaves the agent time to claim before its timeout. Otherwise the request is refused with
@@ -48,7 +48,7 @@ export interface SettlementPolicy {
 
 /** Links a task to its escrow (the seed's task anchor), in the task's `metadata.taskAnchor`. */
 export interface TaskAnchor {
-  /** The 32-byte escrow id, `0x`-hex (the seed's u64 cannot name a hash-derived id; docs/settlement.md). */
+  /** The 32-byte escrow id, `0x`-hex (the seed's u64 cannot name a hash-derived id; docs/a2a.md "On-chain settlement"). */
   readonly escrow_id: string;
   readonly agent_account: string;
   readonly settlement_status: EscrowStatusName;

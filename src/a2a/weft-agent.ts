@@ -65,7 +65,7 @@ export const weftAgentSkills: readonly AgentSkill[] = [
 /**
  * What each skill costs a client who settles on chain (the card's `chainBaseCost`, base units; 1 coin = 10^8):
  * reads and status are cheap, a payment plan a little more, a PoW job — real hashing — the most. Offered only by a
- * node that runs an agent account (server/a2a/node-a2a.ts); docs/settlement.md.
+ * node that runs an agent account (server/a2a/node-a2a.ts); docs/a2a.md "On-chain settlement".
  */
 export const weftAgentSkillCosts: ReadonlyMap<string, bigint> = new Map([
   ['chain-query', 10_000n],
