@@ -11,6 +11,10 @@ export const TxKind = {
   MultisigTransfer: 0x01,
   /** Stealth outputs, ring inputs, hidden amounts (Monero-style; see notes/privacy-crypto.md). */
   ConfidentialTransfer: 0x02,
+  /** Transparent coins into stealth outputs with public amounts (src/kinds/confidential/shield.ts). */
+  Shield: 0x03,
+  /** Ring inputs out to a transparent address with a public amount (src/kinds/confidential/unshield.ts). */
+  Unshield: 0x04,
 
   ContractDeploy: 0x10,
   ContractCall: 0x11,
@@ -31,7 +35,13 @@ export const TxKind = {
 export type TxKind = (typeof TxKind)[keyof typeof TxKind];
 
 /** Kinds this version's codec encodes and decodes. The rest are reserved: decoding them is a DecodeError. */
-export const implementedTxKinds: ReadonlySet<number> = new Set<number>([TxKind.Transfer, TxKind.MultisigTransfer]);
+export const implementedTxKinds: ReadonlySet<number> = new Set<number>([
+  TxKind.Transfer,
+  TxKind.MultisigTransfer,
+  TxKind.ConfidentialTransfer,
+  TxKind.Shield,
+  TxKind.Unshield,
+]);
 
 const namesByTag = new Map<number, string>(
   Object.entries(TxKind).map(([name, tag]) => [tag, name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()]),

@@ -7,6 +7,9 @@
 import { assert } from '../errors.ts';
 import { UnknownTxKindError } from './errors.ts';
 import type { AnyTransaction, TxKindModule } from './kind.ts';
+import { confidentialTransferKind } from './confidential/confidential-transfer.ts';
+import { shieldKind } from './confidential/shield.ts';
+import { unshieldKind } from './confidential/unshield.ts';
 import { multisigTransferKind } from './multisig-transfer.ts';
 import { transferKind } from './transfer.ts';
 
@@ -27,6 +30,9 @@ export function registerTxKind<T extends AnyTransaction>(module: TxKindModule<T>
 
 registerTxKind(transferKind);
 registerTxKind(multisigTransferKind);
+registerTxKind(confidentialTransferKind);
+registerTxKind(shieldKind);
+registerTxKind(unshieldKind);
 
 function implementedList(): string {
   const names = [...modules.values()].sort((a, b) => a.tag - b.tag).map((m) => `${m.tag} (${m.name})`);

@@ -107,6 +107,7 @@ function createWorkingState(read: AcceptanceInput['read'], readRecord: NonNullab
    */
   let last: { address: Uint8Array; key: string; account: StoredAccount } | undefined;
   const view: TxStateView = {
+    daaScore: now,
     account(address) {
       if (last?.address === address) return last.account;
       const found = get(address);
