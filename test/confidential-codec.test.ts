@@ -124,8 +124,8 @@ describe('confidential transaction codecs', () => {
 
   it('refuses out-of-bounds counts and amounts when encoding', () => {
     expect(() => encodeTransaction({ ...transfer, outputs: [] } as AnyTransaction)).toThrow(InvalidTransactionError);
-    expect(() => encodeTransaction({ ...shield, outputs: [{ ...shield.outputs[0]!, amount: 0n }] })).toThrow(/at least 1/);
-    expect(() => encodeTransaction({ ...shield, outputs: [shield.outputs[0]!, shield.outputs[0]!] })).toThrow(/twice/);
+    expect(() => encodeTransaction({ ...shield, outputs: [{ ...shield.outputs[0]!, amount: 0n }] } as ShieldTransaction as AnyTransaction)).toThrow(/at least 1/);
+    expect(() => encodeTransaction({ ...shield, outputs: [shield.outputs[0]!, shield.outputs[0]!] } as ShieldTransaction as AnyTransaction)).toThrow(/twice/);
     expect(() => encodeTransaction({ ...unshield, amount: 0n } as AnyTransaction)).toThrow(/at least 1/);
     const ring17 = Array.from({ length: 17 }, () => transfer.inputs[0]!.ring[0]!);
     expect(() => encodeTransaction({ ...transfer, inputs: [{ ...transfer.inputs[0]!, ring: ring17 }] } as AnyTransaction)).toThrow(/ring size/);
