@@ -1,8 +1,8 @@
 // The confidential kinds through a real node: shield and a confidential transfer go through JSON-RPC admission,
 // blocks and acceptance; get_transaction shows what the privacy level shows; get_proof proves the spent key image
 // (and the absence of an unspent one) against the header's state root, and the light client decodes the record; a
-// second spend of the same key image is refused by the pool (replacement underpriced) while the first is pending, and is never
-// accepted once the first is in the chain.
+// second spend of the same key image is refused by the pool (replacement underpriced) while the first is pending, refused as
+// key_image_spent once the first is in the chain, and never accepted from a block.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeTransaction, encodeTransaction, txHash } from '../src/codec/transaction.ts';
 import { generateKeyImage } from '../src/crypto/monero/key-image.ts';
@@ -79,7 +79,9 @@ describe('confidential transactions on a node', () => {
     const output = verifyStateRecord({ stateRoot: fromHex(created.state_root.slice(2)), namespace: 'confidential_output', id: transfer.outputs[0]!.oneTimeKey, proof: proofFromJson(created.proof) });
     expect(output.exists && decodeConfidentialOutputRecord(output.value).amountKind).toBe('hidden');
 
-    // Carried again in a later block, the rival spend is not accepted: the key image is spent.
+    // Sent again now, the pool refuses the rival outright: its key image is spent in the state.
+    expect((await send(rival)).error).toMatchObject({ code: -40003, data: { reason: 'key_image_spent' } });
+    // Carried in a later block anyway, the rival spend is not accepted.
     await confirm(rival);
     const rivalView = (await t.rpc('get_transaction', { hash: toHash0x(txHash(rival)) })).body.result;
     expect(rivalView).toMatchObject({ status: 'dropped', accepting_block_hash: null });
