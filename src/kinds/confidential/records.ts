@@ -1,13 +1,13 @@
 /**
  * The records the confidential kinds keep in the state trie (src/state/namespaces.ts wires these codecs into the
- * `confidential_output` and `key_image` namespaces; value = version u8 ‖ body, docs/state.md "Namespaces").
+ * `confidential_output` and `key_image` namespaces; value = version u8 ‖ body, docs/state.md "Namespaces"; a namespace's first layout is version 0, like accounts).
  *
  *   confidential_output, id = the output's one-time key P (32):
- *     v1 = 1 | commitment [32] | view_tag u8 | amount_kind u8 | amount [8] | created_daa_score u64
+ *     v0 = 0 | commitment [32] | view_tag u8 | amount_kind u8 | amount [8] | created_daa_score u64
  *     amount_kind 0: `amount` is the ecdhInfo v2 encrypted amount (hidden); 1: it is the public amount LE64 and the
  *     commitment is zeroCommit(amount) = 1·G + amount·H (shielded coins, mask 1).
  *   key_image, id = the key image I (32):
- *     v1 = 1 | tx_hash [32] | daa_score u64   — where the image was spent: the spending transaction's id and the
+ *     v0 = 0 | tx_hash [32] | daa_score u64   — where the image was spent: the spending transaction's id and the
  *     DAA score of the merging block that accepted it. Absent: unspent (provable with get_proof's absence proof).
  *
  * The output id is its one-time key (not a hash of the creating transaction): a ring member then names itself, and
@@ -16,8 +16,8 @@
  */
 import { AssertionError, DecodeError } from '../../errors.ts';
 
-export const confidentialOutputRecordVersion = 1;
-export const keyImageRecordVersion = 1;
+export const confidentialOutputRecordVersion = 0;
+export const keyImageRecordVersion = 0;
 const outputValueBytes = 1 + 32 + 1 + 1 + 8 + 8;
 const keyImageValueBytes = 1 + 32 + 8;
 const u64Max = (1n << 64n) - 1n;
