@@ -72,8 +72,8 @@ describe('namespace declarations', () => {
       escrow: ['weft/state/escrow/v1', 32, 'active'],
       contract_code: ['weft/state/contract-code/v1', 32, 'reserved'],
       contract_storage: ['weft/state/contract-storage/v1', 65, 'reserved'],
-      key_image: ['weft/state/key-image/v1', 32, 'reserved'],
-      confidential_output: ['weft/state/confidential-output/v1', 32, 'reserved'],
+      key_image: ['weft/state/key-image/v1', 32, 'active'],
+      confidential_output: ['weft/state/confidential-output/v1', 32, 'active'],
     });
     for (const a of stateNamespaceNames) {
       expect(stateNamespace(a).name).toBe(a);

@@ -41,7 +41,14 @@ export interface NodeMempool {
 export function startNodeMempool(options: { params: NetworkParams; ledger: Ledger; store: KvStore; clock: Clock; logger: Logger }): NodeMempool {
   const { ledger, logger } = options;
   const verifier = createVerifyPool();
-  const pool = createMempool({ params: options.params, accounts: ledger, verifier, clock: options.clock });
+  const pool = createMempool({
+    params: options.params,
+    accounts: ledger,
+    verifier,
+    clock: options.clock,
+    // Against the selected tip's state: a spend accepted since is still refused by acceptance, never accepted twice.
+    keyImageSpent: (keyImage) => ledger.proveRecord('key_image', keyImage).record !== null,
+  });
   const journal = createMempoolJournal(options.store);
   const rebroadcast = createRebroadcaster({ pool, clock: options.clock, intervalMs: mempoolOwnTxRebroadcastMs, trackedMax: mempoolTxCountMax });
   const rebroadcastTimer = setInterval(() => rebroadcast.tick(), mempoolOwnTxRebroadcastMs / 4);

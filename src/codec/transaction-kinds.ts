@@ -11,6 +11,10 @@ export const TxKind = {
   MultisigTransfer: 0x01,
   /** Stealth outputs, ring inputs, hidden amounts (Monero-style; see notes/privacy-crypto.md). */
   ConfidentialTransfer: 0x02,
+  /** Transparent coins into stealth outputs with public amounts (src/kinds/confidential/shield.ts). */
+  Shield: 0x03,
+  /** Ring inputs out to a transparent address with a public amount (src/kinds/confidential/unshield.ts). */
+  Unshield: 0x04,
 
   ContractDeploy: 0x10,
   ContractCall: 0x11,
@@ -45,6 +49,9 @@ export const implementedTxKinds: ReadonlySet<number> = new Set<number>([
   TxKind.EscrowReclaim,
   TxKind.EscrowDispute,
   TxKind.EscrowResolve,
+  TxKind.ConfidentialTransfer,
+  TxKind.Shield,
+  TxKind.Unshield,
 ]);
 
 const namesByTag = new Map<number, string>(

@@ -9,6 +9,14 @@
  * input and never throws (a proof that cannot be parsed is a proof that does not verify).
  */
 import { ecdsaVerify } from './keys.ts';
+import {
+  bulletproofPlusScheme,
+  checkBulletproofPlusFields,
+  checkClsagFields,
+  clsagScheme,
+  type BulletproofPlusCheckFields,
+  type ClsagCheckFields,
+} from './monero/proof-schemes.ts';
 import type { AsyncSignatureVerifier, SchnorrCheck, SignatureVerifier } from './verifier.ts';
 
 /** A BIP340 signature: the hot path, batched through the Schnorr verifier (libsecp256k1 workers on the node). */
@@ -44,6 +52,8 @@ export const proofSchemes: ReadonlyMap<string, ProofChecker> = new Map<string, P
     const c = check as EcdsaProofCheck;
     return ecdsaVerify(c.signature, c.message, c.publicKey);
   }],
+  [clsagScheme, (check) => checkClsagFields((check as SchemeProofCheck).fields as unknown as ClsagCheckFields)],
+  [bulletproofPlusScheme, (check) => checkBulletproofPlusFields((check as SchemeProofCheck).fields as unknown as BulletproofPlusCheckFields)],
 ]);
 
 /** Verifies one non-BIP340 check on the calling thread; an unknown scheme never verifies. */

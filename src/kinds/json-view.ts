@@ -10,10 +10,11 @@ import { kindOf } from './registry.ts';
 
 /**
  * Privacy level a transaction shows (decision, docs/api.md "Privacy levels (decision)"): transparent transfers keep parties
- * pseudonymous and amounts public — `medium`; confidential transfers (stealth, ring, hidden amounts) will be `high`.
+ * pseudonymous and amounts public — `medium`; a kind that hides more says so through its `privacyLevel`
+ * (confidential transfers — rings, stealth outputs, hidden amounts — are `high`).
  */
-export function privacyLevelOf(_tx: AnyTransaction): string {
-  return 'medium';
+export function privacyLevelOf(tx: AnyTransaction): string {
+  return kindOf(tx).privacyLevel?.(tx) ?? 'medium';
 }
 
 export function transactionFields(tx: AnyTransaction, hash: Uint8Array, hrp: string): Record<string, unknown> {

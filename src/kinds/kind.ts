@@ -25,16 +25,21 @@ export interface Spend {
   readonly amount: bigint;
   readonly fee: bigint;
   readonly useEnergy: boolean;
+  /**
+   * Set by kinds with no transparent payer (confidential transfers, unshielding): the fee comes out of the
+   * commitment balance, so neither the payer's balance nor its energy pays it (src/kinds/confidential/ring-spend.ts).
+   */
+  readonly feeFromCommitments?: boolean;
 }
 
-/** Coins the payer's balance loses: the amount, plus the fee unless energy pays it. */
+/** Coins the payer's balance loses: the amount, plus the fee unless energy or the commitments pay it. */
 export function balanceCost(spend: Spend): bigint {
-  return spend.useEnergy ? spend.amount : spend.amount + spend.fee;
+  return spend.useEnergy || spend.feeFromCommitments === true ? spend.amount : spend.amount + spend.fee;
 }
 
 /** Energy the payer loses: the fee when energy pays it. */
 export function energyCost(spend: Spend): bigint {
-  return spend.useEnergy ? spend.fee : 0n;
+  return spend.useEnergy && spend.feeFromCommitments !== true ? spend.fee : 0n;
 }
 
 /** An address a transaction touches, for histories and address events; `amount` is what a recipient receives. */
@@ -70,8 +75,8 @@ export type RecordNamespace = 'agent' | 'escrow' | 'contract_code' | 'contract_s
 /** The state a kind's transition reads and writes, handed in by acceptance (src/state/body-in-context.ts). */
 export interface TxStateView {
   /**
-   * The DAA score of the block whose acceptance runs (its mergeset's "now"): the clock of session-key expiries and
-   * escrow timeouts (docs/settlement.md "Time"), deterministic and never wall-clock.
+   * The DAA score of the block whose acceptance runs (its mergeset's "now"): the clock of energy, session-key
+   * expiries, escrow timeouts (docs/settlement.md "Time") and confidential output maturity — never wall-clock.
    */
   readonly daaScore: number;
   /** The account at `address` (absent accounts read as empty). */
@@ -126,4 +131,6 @@ export interface TxKindModule<T extends AnyTransaction = AnyTransaction> {
   parties(tx: T): Party[];
   /** Its kind-specific JSON fields for the APIs (addresses with `hrp`), beside the common hash, kind and status. */
   view(tx: T, hrp: string): Record<string, unknown>;
+  /** The privacy level it shows (docs/api.md "Privacy levels"); absent: 'medium', a transparent transfer's. */
+  privacyLevel?(tx: T): 'high' | 'medium';
 }

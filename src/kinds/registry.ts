@@ -18,6 +18,9 @@ import { escrowDisputeKind } from './escrow/escrow-dispute.ts';
 import { escrowReclaimKind } from './escrow/escrow-reclaim.ts';
 import { escrowResolveKind } from './escrow/escrow-resolve.ts';
 import type { AnyTransaction, TxKindModule } from './kind.ts';
+import { confidentialTransferKind } from './confidential/confidential-transfer.ts';
+import { shieldKind } from './confidential/shield.ts';
+import { unshieldKind } from './confidential/unshield.ts';
 import { multisigTransferKind } from './multisig-transfer.ts';
 import { transferKind } from './transfer.ts';
 
@@ -50,6 +53,9 @@ registerTxKind(escrowClaimKind);
 registerTxKind(escrowReclaimKind);
 registerTxKind(escrowDisputeKind);
 registerTxKind(escrowResolveKind);
+registerTxKind(confidentialTransferKind);
+registerTxKind(shieldKind);
+registerTxKind(unshieldKind);
 
 function implementedList(): string {
   const names = [...modules.values()].sort((a, b) => a.tag - b.tag).map((m) => `${m.tag} (${m.name})`);

@@ -12,6 +12,7 @@ import { blake3 } from '../crypto/blake3.ts';
 import type { ProofCheck } from '../crypto/proof-check.ts';
 import { decodeTransaction, type AnyTransaction } from '../codec/transaction.ts';
 import { AddressDecodeError } from '../kinds/errors.ts';
+import { PrivacyDecodeError } from '../kinds/confidential/codec.ts';
 import type { Spend } from '../kinds/kind.ts';
 import { massOf } from '../kinds/mass.ts';
 import { kindOf } from '../kinds/registry.ts';
@@ -54,6 +55,8 @@ export function parseTransaction(bytes: Uint8Array): ParsedTransaction {
   } catch (error) {
     // An address that does not decode is the seed's -40002, not a generic decode error.
     if (error instanceof AddressDecodeError) throw error.address;
+    // A point that breaks the strict privacy rules is the seed's -40006 (privacy_error).
+    if (error instanceof PrivacyDecodeError) throw error.privacy;
     throw error;
   }
   const kind = kindOf(tx);

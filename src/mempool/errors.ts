@@ -17,7 +17,8 @@ export type RejectReason =
   | 'too_large'
   | 'pool_full'
   | 'sender_queue_full'
-  | 'conflict';
+  | 'conflict'
+  | 'key_image_spent';
 
 /** -40003: the transaction is well-formed but breaks a pool rule; `details.reason` says which. */
 export class TransactionRejectedError extends WeftError {

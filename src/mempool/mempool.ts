@@ -17,13 +17,16 @@ import type { NetworkParams } from '../consensus/params.ts';
 import { DecodeError, ErrorCode, WeftError } from '../errors.ts';
 import type { Account, AccountReader } from '../state/account.ts';
 import type { Clock } from '../util/clock.ts';
-import { toHex } from '../util/bytes.ts';
+import { fromHex, toHex } from '../util/bytes.ts';
 import { compareFeeRate, compareForBlock, parseTransaction, type ParsedTransaction, type PoolEntry } from './entry.ts';
 import { InsufficientBalanceError, TransactionRejectedError } from './errors.ts';
 import { chooseVictims } from './eviction.ts';
 import { defaultMempoolLimits, type MempoolLimits } from './mempool-limits.ts';
 import { selectTransactions, type SelectRequest, type Selection } from './select.ts';
 import { firstOverspend, indexOfNonce, trySpend, budgetOf, withEntry, type SenderQueue } from './sender-queue.ts';
+
+/** The conflict-key prefix of a confidential input's key image (src/kinds/confidential/ring-spend.ts). */
+const keyImagePrefix = 'key_image:';
 
 export type RemovalReason = 'accepted' | 'replaced' | 'evicted' | 'expired' | 'invalidated';
 
@@ -47,6 +50,12 @@ export interface MempoolOptions {
   readonly verifier: SignatureVerifier | AsyncSignatureVerifier | ProofVerifier | AsyncProofVerifier;
   readonly clock: Clock;
   readonly limits?: Partial<MempoolLimits>;
+  /**
+   * Whether a key image is already spent in the ledger's state (the `key_image` namespace). Given, a transaction
+   * with a `key_image:<hex>` conflict key (src/kinds/confidential/) whose image is spent is refused
+   * ('key_image_spent') instead of waiting in the pool for a block that would never accept it.
+   */
+  readonly keyImageSpent?: (keyImage: Uint8Array) => boolean;
   /** A listener that throws is a bug; by default it is rethrown on a microtask (crashes loudly, pool intact). */
   readonly onListenerError?: (error: unknown) => void;
 }
@@ -166,6 +175,13 @@ export function createMempool(options: MempoolOptions): Mempool {
     }
     if (spend.nonce > account.nonce + limits.nonceAheadMax) {
       throw new TransactionRejectedError('nonce_too_high', `nonce ${spend.nonce}, at most ${limits.nonceAheadMax} past ${account.nonce}`);
+    }
+    if (options.keyImageSpent !== undefined) {
+      for (const key of parsed.conflicts) {
+        if (key.startsWith(keyImagePrefix) && options.keyImageSpent(fromHex(key.slice(keyImagePrefix.length)))) {
+          throw new TransactionRejectedError('key_image_spent', `key image ${key.slice(keyImagePrefix.length)} is already spent`);
+        }
+      }
     }
     const { checks: _verified, ...fields } = parsed;
     const entry: PoolEntry = {

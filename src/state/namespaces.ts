@@ -12,10 +12,11 @@
  * | `contract_code`       | weft/state/contract-code/v1          | BLAKE3 of the code (32)                     |
  * | `contract_storage`    | weft/state/contract-storage/v1       | contract address (33) ‖ slot (32)           |
  * | `key_image`           | weft/state/key-image/v1              | key image, an ed25519 point (32)            |
- * | `confidential_output` | weft/state/confidential-output/v1    | output id (32)                              |
+ * | `confidential_output` | weft/state/confidential-output/v1    | output id = its one-time key (32)           |
  *
- * `account`, `agent` and `escrow` hold records in this version (the account key is exactly the one every existing
- * state root was built with; agent and escrow records exist only once their kinds write them). The others are reserved: their tags and ids are fixed so that proofs of absence about them are already
+ * `account` (its key is exactly the one every existing state root was built with), `agent` and `escrow`
+ * (src/kinds/agent, src/kinds/escrow), `key_image` and `confidential_output` (src/kinds/confidential/records.ts)
+ * hold records, each written only by its kinds. The others are reserved: their tags and ids are fixed so that proofs of absence about them are already
  * meaningful, and their codec refuses every value (DecodeError 'namespace-reserved') until the issue that gives
  * them a record layout lands — nothing stores or invents their data before then. A kind that adds state declares
  * its namespace here (docs/architecture.md "Adding a transaction kind").
@@ -25,6 +26,16 @@
 import { addressBytes } from '../crypto/address.ts';
 import { agentRecordVersion, decodeAgentRecord, encodeAgentRecord, type AgentRecord } from '../kinds/agent/agent-record.ts';
 import { decodeEscrowRecord, encodeEscrowRecord, escrowRecordVersion, type EscrowRecord } from '../kinds/escrow/escrow-record.ts';
+import {
+  confidentialOutputRecordVersion,
+  decodeConfidentialOutputRecord,
+  decodeKeyImageRecord,
+  encodeConfidentialOutputRecord,
+  encodeKeyImageRecord,
+  keyImageRecordVersion,
+  type ConfidentialOutputRecord,
+  type KeyImageRecord,
+} from '../kinds/confidential/records.ts';
 import type { RecordNamespace } from '../kinds/kind.ts';
 import { AssertionError, DecodeError, assert } from '../errors.ts';
 import { accountKey, accountKeyTag, accountRecordVersion, decodeAccount, encodeAccount, type StoredAccount } from './account-codec.ts';
@@ -38,8 +49,8 @@ export interface StateRecordTypes {
   escrow: EscrowRecord;
   contract_code: never;
   contract_storage: never;
-  key_image: never;
-  confidential_output: never;
+  key_image: KeyImageRecord;
+  confidential_output: ConfidentialOutputRecord;
 }
 export type StateNamespaceName = keyof StateRecordTypes;
 
@@ -160,17 +171,18 @@ export const stateNamespaces: { readonly [N in StateNamespaceName]: StateNamespa
   key_image: declare(
     'key_image',
     'weft/state/key-image/v1',
-    'reserved',
+    'active',
     // Monero-style key images are ed25519 points (docs/privacy.md), not secp256k1: 32 bytes.
     opaque(32, 'the 32-byte key image (an ed25519 point)'),
-    reservedCodec('key_image'),
+    { versions: [keyImageRecordVersion], encode: encodeKeyImageRecord, decode: decodeKeyImageRecord },
   ),
   confidential_output: declare(
     'confidential_output',
     'weft/state/confidential-output/v1',
-    'reserved',
-    opaque(32, 'the 32-byte output id'),
-    reservedCodec('confidential_output'),
+    'active',
+    // The output id is its one-time key (src/kinds/confidential/records.ts).
+    opaque(32, "the 32-byte output id (the output's one-time key)"),
+    { versions: [confidentialOutputRecordVersion], encode: encodeConfidentialOutputRecord, decode: decodeConfidentialOutputRecord },
   ),
 });
 
