@@ -43,20 +43,23 @@ const cache = new Map<string, PreparedContract>();
 
 /** Validates and instruments `bytes` under `version`; the same (code, version) returns the same cached object. */
 export function prepare(bytes: Uint8Array, version: number = vmVersionLatest): PreparedContract {
-  const schedule = gasScheduleOf(version);
+  gasScheduleOf(version);
   if (bytes.length > vmModuleBytesMax) throw new PrepareError('too-large', `the module is ${bytes.length} bytes, at most ${vmModuleBytesMax}`);
-  const codeHash = blake3(bytes);
-  const key = `${version}:${toHex(codeHash)}`;
+  const key = `${version}:${toHex(blake3(bytes))}`;
   const hit = cache.get(key);
   if (hit) return hit;
 
-  const prepared = prepareUncached(bytes, version, schedule, codeHash);
+  const prepared = prepareModule(bytes, version);
   if (cache.size >= vmPreparedCacheEntriesMax) cache.delete(cache.keys().next().value!);
   cache.set(key, prepared);
   return prepared;
 }
 
-function prepareUncached(bytes: Uint8Array, version: number, schedule: GasSchedule, codeHash: Uint8Array): PreparedContract {
+/** prepare() without the cache: the pure function itself (tests call it twice to see identical bytes). */
+export function prepareModule(bytes: Uint8Array, version: number = vmVersionLatest): PreparedContract {
+  const schedule = gasScheduleOf(version);
+  if (bytes.length > vmModuleBytesMax) throw new PrepareError('too-large', `the module is ${bytes.length} bytes, at most ${vmModuleBytesMax}`);
+  const codeHash = blake3(bytes);
   const module = readModule(bytes);
   const bodies = module.bodies.map((range, i) =>
     scanBody(
