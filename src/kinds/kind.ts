@@ -61,12 +61,27 @@ export interface LedgerAccount {
   readonly energyDaaScore: number;
 }
 
+/** Namespaces of the state trie (src/state/namespaces.ts) other than accounts that a kind may read and write. */
+export type RecordNamespaceName = 'contract_code' | 'contract_storage';
+
+/** The header fields of the block that carries a transaction, for kinds whose effect depends on them (contracts). */
+export interface CarrierBlock {
+  readonly daaScore: number;
+  readonly timestampMs: number;
+}
+
 /** The state a kind's transition reads and writes, handed in by acceptance (src/state/body-in-context.ts). */
 export interface TxStateView {
   /** The account at `address` (absent accounts read as empty). */
   account(address: Uint8Array): LedgerAccount;
   setAccount(address: Uint8Array, account: LedgerAccount): void;
   credit(address: Uint8Array, amount: bigint): void;
+  /** A record's stored value (version byte first) by its natural id, or undefined when absent. */
+  record(namespace: RecordNamespaceName, id: Uint8Array): Uint8Array | undefined;
+  /** Stores a record's value (version byte first), or removes it with undefined. */
+  setRecord(namespace: RecordNamespaceName, id: Uint8Array, value: Uint8Array | undefined): void;
+  /** The block carrying the transaction being accepted. */
+  carrier(): CarrierBlock;
 }
 
 /** What an accepted transaction paid: coins to the reward of the block that carried it, and energy burnt. */

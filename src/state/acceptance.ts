@@ -16,7 +16,7 @@
  */
 import type { AnyTransaction } from '../codec/transaction.ts';
 import { clampedSubsidyUnits } from '../consensus/emission.ts';
-import type { TxStateView } from '../kinds/kind.ts';
+import type { CarrierBlock, RecordNamespaceName, TxStateView } from '../kinds/kind.ts';
 import { toHex } from '../util/bytes.ts';
 import { emptyStoredAccount, type StoredAccount } from './account-codec.ts';
 import { acceptInContext } from './body-in-context.ts';
@@ -27,12 +27,22 @@ export interface MergedBlockInput {
   readonly miner: Uint8Array;
   readonly daaScore: number;
   readonly blue: boolean;
+  /** Its header's timestamp: what contracts see as block_timestamp (with daaScore as block_height); 0 if not given. */
+  readonly timestampMs?: number;
   readonly transactions: readonly { readonly tx: AnyTransaction }[];
+}
+
+/** A non-account record, by namespace and natural id (src/state/namespaces.ts). */
+export interface RecordRef {
+  readonly namespace: RecordNamespaceName;
+  readonly id: Uint8Array;
 }
 
 export interface AcceptanceInput {
   /** The selected parent's state. */
   readonly read: (address: Uint8Array) => StoredAccount | undefined;
+  /** The selected parent's non-account records (stored values, version byte first); none if not given. */
+  readonly readRecord?: (namespace: RecordNamespaceName, id: Uint8Array) => Uint8Array | undefined;
   readonly merged: readonly MergedBlockInput[];
   /** The merging block's miner (gets red blocks' rewards); null for the virtual view. */
   readonly mergingMiner: Uint8Array | null;
@@ -60,6 +70,8 @@ export interface MergedBlockOutcome {
 export interface AcceptanceResult {
   /** Changed accounts by lowercase hex address. */
   readonly changes: ReadonlyMap<string, { readonly address: Uint8Array; readonly account: StoredAccount }>;
+  /** Changed non-account records by `namespace:hex id`; value undefined: removed. */
+  readonly recordChanges: ReadonlyMap<string, RecordRef & { readonly value: Uint8Array | undefined }>;
   readonly blocks: readonly MergedBlockOutcome[];
   /** Units emitted in the resulting state (emittedBefore + credited subsidies). */
   readonly emitted: bigint;
@@ -71,8 +83,10 @@ export interface AcceptanceResult {
 
 type Changes = Map<string, { address: Uint8Array; account: StoredAccount }>;
 
-function createWorkingState(read: AcceptanceInput['read'], now: number) {
+function createWorkingState(read: AcceptanceInput['read'], readRecord: NonNullable<AcceptanceInput['readRecord']>, now: number) {
   const changes: Changes = new Map();
+  const recordChanges = new Map<string, RecordRef & { value: Uint8Array | undefined }>();
+  let carrier: CarrierBlock = { daaScore: now, timestampMs: 0 };
   const get = (address: Uint8Array): { key: string; account: StoredAccount } => {
     const key = toHex(address);
     const account = changes.get(key)?.account ?? read(address) ?? emptyStoredAccount;
@@ -108,13 +122,26 @@ function createWorkingState(read: AcceptanceInput['read'], now: number) {
       last = undefined;
       credit(address, amount);
     },
+    record(namespace, id) {
+      const key = `${namespace}:${toHex(id)}`;
+      const changed = recordChanges.get(key);
+      return changed ? changed.value : readRecord(namespace, id);
+    },
+    setRecord(namespace, id, value) {
+      recordChanges.set(`${namespace}:${toHex(id)}`, { namespace, id: id.slice(), value });
+    },
+    carrier: () => carrier,
   };
-  return { changes, credit, view };
+  const carry = (block: CarrierBlock): void => {
+    carrier = block;
+  };
+  return { changes, recordChanges, credit, view, carry };
 }
 
 export function acceptMergeset(input: AcceptanceInput): AcceptanceResult {
-  const state = createWorkingState(input.read, input.daaScore);
+  const state = createWorkingState(input.read, input.readRecord ?? (() => undefined), input.daaScore);
   const perBlock = input.merged.map((block) => {
+    state.carry({ daaScore: block.daaScore, timestampMs: block.timestampMs ?? 0 });
     let fees = 0n;
     let energyUsed = 0n;
     const accepted = block.transactions.map(({ tx }) => {
@@ -137,5 +164,5 @@ export function acceptMergeset(input: AcceptanceInput): AcceptanceResult {
     else if (reward > 0n) state.credit(recipient, reward);
     return { id: block.id, blue: block.blue, accepted, fees, energyUsed, subsidy, reward, recipient };
   });
-  return { changes: state.changes, blocks, emitted, burnt: 0n, withheld };
+  return { changes: state.changes, recordChanges: state.recordChanges, blocks, emitted, burnt: 0n, withheld };
 }

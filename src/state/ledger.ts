@@ -32,7 +32,7 @@ import { accountKey, decodeAccount, emptyStoredAccount, encodeAccount, isEmptyAc
 import { settleEnergy } from './energy.ts';
 import { createLedgerReads, ledgerKeys } from './ledger-rows.ts';
 import { ledgerPreviewCacheMax } from './ledger-limits.ts';
-import { stateNamespace, type StateNamespaceName, type StateRecord } from './namespaces.ts';
+import { stateKey, stateNamespace, type StateNamespaceName, type StateRecord } from './namespaces.ts';
 import type { StateProof } from './proof.ts';
 import { createStateTrie, type StateTrie } from './trie.ts';
 import {
@@ -126,6 +126,8 @@ function accountUpdates(result: AcceptanceResult): Map<string, Uint8Array | null
   for (const { address, account } of result.changes.values()) {
     updates.set(toHex(accountKey(address)), isEmptyAccount(account) ? null : encodeAccount(account));
   }
+  // Non-account records (contracts): stored values as the kinds wrote them, under their namespace's key.
+  for (const { namespace, id, value } of result.recordChanges.values()) updates.set(toHex(stateKey(namespace, id)), value ?? null);
   return updates;
 }
 
@@ -147,6 +149,8 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
     const value = trie.get(root, accountKey(address));
     return value === undefined ? undefined : decodeAccount(value);
   };
+  const readRecordAt = (root: Uint8Array) => (namespace: StateNamespaceName, id: Uint8Array): Uint8Array | undefined =>
+    trie.get(root, stateKey(namespace, id));
 
   /** Accepts a (real or would-be) block's mergeset onto its selected parent's committed state. */
   const accept = (input: BlockStateInput): { parentRoot: Uint8Array; result: AcceptanceResult; record: AcceptanceRecord } => {
@@ -156,9 +160,10 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
     const blues = new Set(input.ghostdag.mergesetBlues);
     const merged = input.mergeset.map((id) => {
       const header = chain.get(id)!.header;
-      return { id, miner: header.miner, daaScore: header.daaScore, blue: blues.has(id), transactions: reads.transactions(id) };
+      const transactions = reads.transactions(id);
+      return { id, miner: header.miner, daaScore: header.daaScore, timestampMs: header.timestampMs, blue: blues.has(id), transactions };
     });
-    const result = acceptMergeset({ read: readAt(parentRoot), merged, mergingMiner: input.miner, daaScore: input.daaScore, emittedBefore: before.emitted });
+    const result = acceptMergeset({ read: readAt(parentRoot), readRecord: readRecordAt(parentRoot), merged, mergingMiner: input.miner, daaScore: input.daaScore, emittedBefore: before.emitted });
     let fees = 0n;
     let energy = 0n;
     let count = 0n;
