@@ -101,8 +101,8 @@ export const vmRevertMessageBytesMax = 1_024;
 export const vmVariableNameBytesMax = 64;
 /** A storage key under a variable (empty for scalars). */
 export const vmStorageKeyBytesMax = 256;
-/** One stored value. */
-export const vmStorageValueBytesMax = 16 * 1024;
+/** One stored value: with its version byte it must fit a state-trie value (stateValueBytesMax, 4,096). */
+export const vmStorageValueBytesMax = 4_000;
 /** Events one call may emit, their topic and data. */
 export const vmEventsMax = 64;
 export const vmEventTopicBytesMax = 64;
@@ -111,3 +111,7 @@ export const vmEventDataBytesMax = 4 * 1024;
 export const vmHashInputBytesMax = 64 * 1024;
 /** Prepared modules kept in memory, by (code hash, version); the oldest is evicted first. */
 export const vmPreparedCacheEntriesMax = 256;
+/** The gas limit of one contract transaction: a fifth of what a block's mass budget holds (src/kinds/mass.ts). */
+export const contractTxGasLimitMax = 20_000_000;
+/** A contract method name: an export name, ASCII [A-Za-z0-9_]. */
+export const contractMethodBytesMax = 64;

@@ -7,7 +7,7 @@ import { toHex } from '../src/util/bytes.ts';
 import { decodeAbiValues, encodeAbiValues, type AbiValue } from '../src/vm/abi.ts';
 import { execute, type CallResult } from '../src/vm/execute.ts';
 import { prepare } from '../src/vm/prepare.ts';
-import { contractBytes, memoryStorage, type ContractName, type MemoryStorage } from './helpers/vm-contracts.ts';
+import { contractBytes, goldenGas, memoryStorage, type ContractName, type MemoryStorage } from './helpers/vm-contracts.ts';
 
 const alice = new Uint8Array(33).fill(0xa1);
 const bob = new Uint8Array(33).fill(0xb0);
@@ -32,20 +32,6 @@ function call(name: ContractName, storage: MemoryStorage, entry: string, args: A
 const returned = (r: CallResult): AbiValue[] => (r.status === 'ok' ? decodeAbiValues(r.returnData) : []);
 const le64 = (n: bigint): string => toHex(new Uint8Array(new BigUint64Array([n]).buffer));
 
-/** Gas used by each call below, pinned (prepare version 1, AssemblyScript 0.28). */
-export const goldenGas = {
-  counterInit: 45_053n,
-  counterIncrement: 30_923n,
-  counterGet: 22_128n,
-  tokenInit: 86_030n,
-  tokenTransfer: 75_440n,
-  tokenTransferTooMuch: 29_441n,
-  tokenBalanceOf: 28_049n,
-  faultySpin27: 22_118n,
-  faultyRecurse100: 22_089n,
-  faultyWriteThenRevert: 46_712n,
-  faultyDivideByZero: 19_601n,
-};
 
 describe('counter', () => {
   it('deploys with a start value, increments with an event, reads back', () => {

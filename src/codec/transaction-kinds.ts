@@ -31,7 +31,7 @@ export const TxKind = {
 export type TxKind = (typeof TxKind)[keyof typeof TxKind];
 
 /** Kinds this version's codec encodes and decodes. The rest are reserved: decoding them is a DecodeError. */
-export const implementedTxKinds: ReadonlySet<number> = new Set<number>([TxKind.Transfer, TxKind.MultisigTransfer]);
+export const implementedTxKinds: ReadonlySet<number> = new Set<number>([TxKind.Transfer, TxKind.MultisigTransfer, TxKind.ContractDeploy, TxKind.ContractCall]);
 
 const namesByTag = new Map<number, string>(
   Object.entries(TxKind).map(([name, tag]) => [tag, name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()]),

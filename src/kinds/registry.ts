@@ -7,6 +7,8 @@
 import { assert } from '../errors.ts';
 import { UnknownTxKindError } from './errors.ts';
 import type { AnyTransaction, TxKindModule } from './kind.ts';
+import { contractCallKind } from './contract-call.ts';
+import { contractDeployKind } from './contract-deploy.ts';
 import { multisigTransferKind } from './multisig-transfer.ts';
 import { transferKind } from './transfer.ts';
 
@@ -27,6 +29,8 @@ export function registerTxKind<T extends AnyTransaction>(module: TxKindModule<T>
 
 registerTxKind(transferKind);
 registerTxKind(multisigTransferKind);
+registerTxKind(contractDeployKind);
+registerTxKind(contractCallKind);
 
 function implementedList(): string {
   const names = [...modules.values()].sort((a, b) => a.tag - b.tag).map((m) => `${m.tag} (${m.name})`);

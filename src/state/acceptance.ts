@@ -32,6 +32,9 @@ export interface MergedBlockInput {
   readonly transactions: readonly { readonly tx: AnyTransaction }[];
 }
 
+/** The key of a record in `recordChanges`. */
+export const recordChangeKey = (namespace: RecordNamespaceName, id: Uint8Array): string => `${namespace}:${toHex(id)}`;
+
 /** A non-account record, by namespace and natural id (src/state/namespaces.ts). */
 export interface RecordRef {
   readonly namespace: RecordNamespaceName;
@@ -123,12 +126,11 @@ function createWorkingState(read: AcceptanceInput['read'], readRecord: NonNullab
       credit(address, amount);
     },
     record(namespace, id) {
-      const key = `${namespace}:${toHex(id)}`;
-      const changed = recordChanges.get(key);
+      const changed = recordChanges.get(recordChangeKey(namespace, id));
       return changed ? changed.value : readRecord(namespace, id);
     },
     setRecord(namespace, id, value) {
-      recordChanges.set(`${namespace}:${toHex(id)}`, { namespace, id: id.slice(), value });
+      recordChanges.set(recordChangeKey(namespace, id), { namespace, id: id.slice(), value });
     },
     carrier: () => carrier,
   };

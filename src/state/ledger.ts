@@ -24,7 +24,8 @@ import { emissionCapUnits } from '../consensus/emission.ts';
 import type { KvStore } from '../storage/kv.ts';
 import { assert } from '../errors.ts';
 import { toHex } from '../util/bytes.ts';
-import { acceptMergeset, type AcceptanceResult } from './acceptance.ts';
+import type { RecordNamespaceName } from '../kinds/kind.ts';
+import { acceptMergeset, recordChangeKey, type AcceptanceResult } from './acceptance.ts';
 import type { AcceptanceRecord } from './acceptance-record.ts';
 import { encodeAcceptanceRecord } from './acceptance-record.ts';
 import type { Account, AccountReader } from './account.ts';
@@ -95,6 +96,8 @@ export interface Ledger extends AccountReader {
   /** The account committed in a block's header state, energy accrued to that block's DAA score. */
   getAccountAt(address: Uint8Array, block: BlockId): Account | undefined;
   proveAccount(address: Uint8Array): AccountProof;
+  /** A non-account record's stored value (version byte first) at the virtual state, or undefined when absent. */
+  getRecord(namespace: RecordNamespaceName, id: Uint8Array): Uint8Array | undefined;
   /** Proves record `id` of `namespace` (present or absent) against the selected tip's header; StateError 'bad-key' for a wrong-length id. */
   proveRecord<N extends StateNamespaceName>(namespace: N, id: Uint8Array): RecordProof<N>;
   getTransaction(hash: Uint8Array): TransactionRecord | undefined;
@@ -250,6 +253,11 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
       const block = chain.get(id);
       if (!block) return undefined;
       return publicAccount(readAt(block.header.stateRoot)(address) ?? emptyStoredAccount, block.header.daaScore);
+    },
+    getRecord(namespace, id) {
+      const v = virtual();
+      const changed = v.result.recordChanges.get(recordChangeKey(namespace, id));
+      return changed ? changed.value : readRecordAt(v.parentRoot)(namespace, id);
     },
     proveAccount(address) {
       const { blockHash, stateRoot, key, proof, record } = ledger.proveRecord('account', address);

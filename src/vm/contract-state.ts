@@ -2,11 +2,13 @@
  * Where a contract lives in the state trie (docs/contracts.md "State layout"), shared by the contract kinds that
  * write it, the ledger that proves it and get_contract_state that reads it:
  *
- * - `contract_code`, id = BLAKE3(code): value = version 1 ‖ the original module bytes (what prepare reads);
+ * - `contract_code`: the original module bytes (what prepare reads) in chunks of `contractCodeChunkBytes`, since a
+ *   trie value holds at most 4,096 bytes: chunk 0 at id = BLAKE3(code), chunk i at BLAKE3(tag ‖ BLAKE3(code) ‖ u16 i);
+ *   value = version 1 ‖ the chunk;
  * - `contract_storage`, id = contract address (33) ‖ slot (32): value = version 1 ‖ the stored bytes, where
  *   slot = BLAKE3("weft/contract-slot/v1" ‖ u8 len(variable) ‖ variable ‖ key) — so one (variable, key) is one
  *   direct lookup, provable against a header like a balance;
- * - the contract's header (code hash, prepare version, deployer) at the slot of the empty variable name, which no
+ * - the contract's header (code hash, code length, prepare version, deployer) at the slot of the empty variable name, which no
  *   contract can use (names are 1–64 characters), so it needs no namespace of its own.
  */
 import { addressBytes } from '../crypto/address.ts';
@@ -19,6 +21,23 @@ import { concatBytes } from '../util/bytes.ts';
 export const contractRecordVersion = 1;
 
 const slotTag = new TextEncoder().encode('weft/contract-slot/v1');
+const chunkTag = new TextEncoder().encode('weft/contract-code-chunk/v1');
+
+/** Code bytes per contract_code record (with the version byte, inside the trie's 4,096-byte values). */
+export const contractCodeChunkBytes = 4_000;
+
+/** The contract_code id of chunk `index` of the code whose BLAKE3 is `codeHash`. */
+export function codeChunkId(codeHash: Uint8Array, index: number): Uint8Array {
+  if (index === 0) return codeHash;
+  return blake3(concatBytes(chunkTag, codeHash, Uint8Array.of(index >> 8, index & 0xff)));
+}
+
+/** The chunks of `code`, in order (at least one, possibly empty). */
+export function codeChunks(code: Uint8Array): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  for (let at = 0; at < code.length || chunks.length === 0; at += contractCodeChunkBytes) chunks.push(code.subarray(at, at + contractCodeChunkBytes));
+  return chunks;
+}
 const ascii = new TextEncoder();
 
 /** The 32-byte slot of (variable, key). The variable is ASCII (the host refuses other names). */
@@ -40,6 +59,7 @@ export function contractHeaderId(contract: Uint8Array): Uint8Array {
 
 export interface ContractHeader {
   readonly codeHash: Uint8Array;
+  readonly codeBytes: number;
   readonly vmVersion: number;
   readonly deployer: Uint8Array;
 }
@@ -55,11 +75,14 @@ export function decodeContractValue(value: Uint8Array): Uint8Array {
 }
 
 export function encodeContractHeader(header: ContractHeader): Uint8Array {
-  return encodeContractValue(concatBytes(header.codeHash, Uint8Array.of(header.vmVersion), header.deployer));
+  const length = new Uint8Array(4);
+  new DataView(length.buffer).setUint32(0, header.codeBytes, true);
+  return encodeContractValue(concatBytes(header.codeHash, length, Uint8Array.of(header.vmVersion), header.deployer));
 }
 
 export function decodeContractHeader(value: Uint8Array): ContractHeader {
   const body = decodeContractValue(value);
-  if (body.length !== 32 + 1 + addressBytes) throw new DecodeError(`contract header of ${body.length} bytes`);
-  return { codeHash: body.slice(0, 32), vmVersion: body[32]!, deployer: body.slice(33) };
+  if (body.length !== 32 + 4 + 1 + addressBytes) throw new DecodeError(`contract header of ${body.length} bytes`);
+  const codeBytes = new DataView(body.buffer, body.byteOffset + 32, 4).getUint32(0, true);
+  return { codeHash: body.slice(0, 32), codeBytes, vmVersion: body[36]!, deployer: body.slice(37) };
 }

@@ -91,3 +91,20 @@ export function instructionGas(schedule: GasSchedule, op: number): number {
 export function callBaseGas(schedule: GasSchedule, preparedBytes: number, memoryPages: number): number {
   return schedule.instantiate + schedule.codeByte * preparedBytes + schedule.memoryPage * memoryPages;
 }
+
+/**
+ * Transaction-level gas of the contract kinds (Ethereum-like): every contract transaction pays `txBase`, plus
+ * `inputByte` per byte of parameters (and method name); a deploy adds `deployBase` and `deployCodeByte` per byte of
+ * code (storing it in state forever and preparing it). Charged before the VM runs; the rest of the gas limit is the
+ * VM's.
+ */
+export const txGasV1 = Object.freeze({ txBase: 21_000, inputByte: 16, deployBase: 32_000, deployCodeByte: 200 });
+
+export function deployIntrinsicGas(codeBytes: number, paramBytes: number): bigint {
+  const g = txGasV1;
+  return BigInt(g.txBase + g.deployBase + g.deployCodeByte * codeBytes + g.inputByte * paramBytes);
+}
+
+export function callIntrinsicGas(methodBytes: number, paramBytes: number): bigint {
+  return BigInt(txGasV1.txBase + txGasV1.inputByte * (methodBytes + paramBytes));
+}

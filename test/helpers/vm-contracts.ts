@@ -43,3 +43,18 @@ export function memoryStorage(): MemoryStorage {
   };
   return storage;
 }
+
+/** Gas used by each example call of test/vm-contracts.test.ts, pinned (prepare version 1, AssemblyScript 0.28). */
+export const goldenGas = {
+  counterInit: 45_053n,
+  counterIncrement: 30_923n,
+  counterGet: 22_128n,
+  tokenInit: 86_030n,
+  tokenTransfer: 75_440n,
+  tokenTransferTooMuch: 29_441n,
+  tokenBalanceOf: 28_049n,
+  faultySpin27: 22_118n,
+  faultyRecurse100: 22_089n,
+  faultyWriteThenRevert: 46_712n,
+  faultyDivideByZero: 19_601n,
+};
