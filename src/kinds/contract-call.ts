@@ -5,7 +5,7 @@
  * paid); a call that fails in the VM — revert, trap, out of gas, stack, a missing method — pays its gas and changes
  * nothing else.
  */
-import { AddressType, encodeAddress, standardAddress } from '../crypto/address.ts';
+import { AddressType, standardAddress } from '../crypto/address.ts';
 import { publicKeyFromPrivate, schnorrSign, signatureBytes } from '../crypto/keys.ts';
 import { TxKind } from '../codec/transaction-kinds.ts';
 import { contractMethodBytesMax, vmInputBytesMax } from '../limits.ts';
@@ -21,6 +21,7 @@ import {
   commitWrites,
   contractConflictKeys,
   contractParties,
+  contractSeedView,
   contractSpend,
   runContract,
   settle,
@@ -111,18 +112,7 @@ export const contractCallKind: TxKindModule<ContractCallTransaction> = {
     return settle(state, tx, tx.contract, intrinsic + result.gasUsed, result.status === 'ok');
   },
   parties: (tx) => contractParties(tx, tx.contract),
-  view: (tx, hrp) => ({
-    from: encodeAddress(hrp, tx.from),
-    contract_address: encodeAddress(hrp, tx.contract),
-    method: tx.method,
-    parameters: toHex(tx.params),
-    gas_limit: Number(tx.gasLimit),
-    gas_price_exact: tx.gasPrice.toString(),
-    value_exact: tx.value.toString(),
-    nonce: Number(tx.nonce),
-    nonce_exact: tx.nonce.toString(),
-    use_energy: tx.useEnergy,
-  }),
+  view: (tx, hrp) => ({ ...contractSeedView(tx, tx.contract, hrp), method: tx.method, parameters: `0x${toHex(tx.params)}` }),
 };
 
 /** Signs a call with the key that owns `from`. `auxRand`: 32 fresh random bytes (BIP340 aux). */

@@ -4,7 +4,7 @@
  * known before the deploy is mined. The deploy pays 21,000 + 32,000 + 200 per code byte + 16 per parameter byte
  * before the VM runs; a module prepare refuses, or a constructor that fails, leaves no contract and pays its gas.
  */
-import { AddressType, contractAddress, encodeAddress, standardAddress } from '../crypto/address.ts';
+import { AddressType, contractAddress, standardAddress } from '../crypto/address.ts';
 import { blake3 } from '../crypto/blake3.ts';
 import { publicKeyFromPrivate, schnorrSign, signatureBytes } from '../crypto/keys.ts';
 import { TxKind } from '../codec/transaction-kinds.ts';
@@ -22,6 +22,7 @@ import {
   commitWrites,
   contractConflictKeys,
   contractParties,
+  contractSeedView,
   contractSpend,
   runContract,
   settle,
@@ -111,18 +112,11 @@ export const contractDeployKind: TxKindModule<ContractDeployTransaction> = {
   },
   parties: (tx) => contractParties(tx, deployedAddress(tx)),
   view: (tx, hrp) => ({
-    from: encodeAddress(hrp, tx.from),
-    contract_address: encodeAddress(hrp, deployedAddress(tx)),
+    ...contractSeedView(tx, deployedAddress(tx), hrp),
     code_hash: toHash0x(blake3(tx.code)),
     code_size: tx.code.length,
     vm_version: tx.vmVersion,
-    constructor_params: toHex(tx.params),
-    gas_limit: Number(tx.gasLimit),
-    gas_price_exact: tx.gasPrice.toString(),
-    value_exact: tx.value.toString(),
-    nonce: Number(tx.nonce),
-    nonce_exact: tx.nonce.toString(),
-    use_energy: tx.useEnergy,
+    constructor_params: `0x${toHex(tx.params)}`,
   }),
 };
 

@@ -6,7 +6,8 @@
  * context check hold it to) and pays gas_used × gas_price, from its balance or, with use_energy, its energy. A
  * failed call or constructor still pays for the gas it used; its value stays with the sender and its writes vanish.
  */
-import { AddressType, checkAddressBytes, InvalidAddressError } from '../crypto/address.ts';
+import { AddressType, checkAddressBytes, encodeAddress, InvalidAddressError } from '../crypto/address.ts';
+import { formatUnits } from '../crypto/amount.ts';
 import { contractTxGasLimitMax, vmInputBytesMax } from '../limits.ts';
 import { toHex } from '../util/bytes.ts';
 import { decodeContractValue, encodeContractValue, contractStorageId } from '../vm/contract-state.ts';
@@ -131,6 +132,29 @@ export function settle(state: TxStateView, tx: ContractTxFields, contract: Uint8
   state.setAccount(tx.from, { ...account, balance: account.balance - value - coinFee, nonce: account.nonce + 1n, energy: account.energy - energyFee });
   if (value > 0n) state.credit(contract, value);
   return { coinFee, energyFee };
+}
+
+/**
+ * The seed's transaction fields for a contract transaction (docs/api.md "Transaction"): `to` is the contract, `amount`
+ * the value sent, `fee` the most it may pay (gas_limit × gas_price; it pays gas used × gas_price once accepted).
+ */
+export function contractSeedView(tx: ContractTxFields, contract: Uint8Array, hrp: string): Record<string, unknown> {
+  const amount = formatUnits(tx.value);
+  const fee = formatUnits(maxFeeOf(tx));
+  return {
+    from: encodeAddress(hrp, tx.from),
+    to: encodeAddress(hrp, contract),
+    amount: Number(amount),
+    amount_exact: amount,
+    fee: Number(fee),
+    fee_exact: fee,
+    nonce: Number(tx.nonce),
+    nonce_exact: tx.nonce.toString(),
+    use_energy: tx.useEnergy,
+    contract_address: encodeAddress(hrp, contract),
+    gas_limit: Number(tx.gasLimit),
+    gas_price_exact: tx.gasPrice.toString(),
+  };
 }
 
 export function contractParties(tx: ContractTxFields, contract: Uint8Array): Party[] {
