@@ -8,6 +8,7 @@
  * data, so a failed call changes nothing but still pays. What the engine itself fails at (a RangeError for stack or
  * memory, a refused module) is thrown as VmFaultError: a node fault, never a consensus result.
  */
+import { assert } from '../errors.ts';
 import { vmInputBytesMax, vmStackSlotsMax } from '../limits.ts';
 import { compareBytes } from '../util/bytes.ts';
 import { VmFaultError } from './errors.ts';
@@ -86,6 +87,8 @@ export function entryRefusal(prepared: PreparedContract, entry: string, deploy: 
 
 export function execute(request: CallRequest): CallResult {
   const { prepared, gasLimit } = request;
+  // The gas global is an i64: a larger limit would wrap. Transactions bound it far lower (contractTxGasLimitMax).
+  assert(gasLimit >= 0n && gasLimit < 1n << 62n, `gas limit ${gasLimit} outside [0, 2^62)`);
   if (request.input.length > vmInputBytesMax) throw new VmFaultError(`input of ${request.input.length} bytes reached execute (bound at the edge)`);
   const base = BigInt(callBaseGas(prepared.schedule, prepared.code.length, prepared.memoryPages));
   if (gasLimit < base) return { status: 'out_of_gas', gasUsed: gasLimit };
