@@ -26,8 +26,8 @@ const u64 = (value: bigint): AbiValue => ({ type: 'u64', value });
 const address = (value: Uint8Array): AbiValue => ({ type: 'address', value });
 const common = { chainId: regtestParams.chainId, gasPrice: 2n, value: 0n, useEnergy: false };
 
-function deploy(nonce: bigint, code: Uint8Array, params: AbiValue[], gasLimit = 5_000_000n): Uint8Array {
-  const tx = signContractDeploy({ kind: TxKind.ContractDeploy, ...common, from: alice.address, nonce, gasLimit, vmVersion: 1, code, params: encodeAbiValues(params) }, alice.privateKey, aux);
+function deploy(nonce: bigint, code: Uint8Array, params: AbiValue[], gasLimit = 5_000_000n, value = 0n): Uint8Array {
+  const tx = signContractDeploy({ kind: TxKind.ContractDeploy, ...common, value, from: alice.address, nonce, gasLimit, vmVersion: 1, code, params: encodeAbiValues(params) }, alice.privateKey, aux);
   return encodeTransaction(tx);
 }
 
@@ -110,5 +110,21 @@ describe('contract transactions', () => {
 
     expect(await mineWith(f, call(1n, contractAddress(alice.address, 0n), 'get', []))).toEqual({ accepted: false });
     expect(f.ledger.account(alice.address).nonce).toBe(1n);
+  });
+
+  it('an escrow holds the deploy value in its account and releases it to the beneficiary', async () => {
+    const f = await ledgerChain();
+    await f.mine({ miner: alice.address });
+    await f.mine({ miner: alice.address });
+    const escrow = contractAddress(alice.address, 0n);
+    expect(await mineWith(f, deploy(0n, contractBytes('escrow'), [address(bob.address)], 5_000_000n, 70_000n))).toEqual({ accepted: true });
+    expect(f.ledger.account(escrow).balance).toBe(70_000n);
+    expect(await mineWith(f, call(1n, escrow, 'release', []))).toEqual({ accepted: true });
+    expect(f.ledger.account(escrow).balance).toBe(0n);
+    expect(f.ledger.account(bob.address).balance).toBe(70_000n);
+    // Settled: a second release reverts and moves nothing (the fee is still paid).
+    expect(await mineWith(f, call(2n, escrow, 'release', []))).toEqual({ accepted: true });
+    expect(f.ledger.account(bob.address).balance).toBe(70_000n);
+    expect(f.ledger.account(alice.address).nonce).toBe(3n);
   });
 });

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { toHex } from '../src/util/bytes.ts';
 import { decodeAbiValues, encodeAbiValues, type AbiValue } from '../src/vm/abi.ts';
 import { execute, type CallResult } from '../src/vm/execute.ts';
-import { prepare } from '../src/vm/prepare.ts';
+import { prepare, prepareModule } from '../src/vm/prepare.ts';
+import { I32, I64, wasmModule } from './helpers/wasm-module.ts';
 import { contractBytes, goldenGas, memoryStorage, type ContractName, type MemoryStorage } from './helpers/vm-contracts.ts';
 
 const alice = new Uint8Array(33).fill(0xa1);
@@ -124,5 +125,50 @@ describe('faulty', () => {
     expect(storage.entries.size).toBe(0);
     expect(call('faulty', storage, 'divide_by_zero', [u64(4n)]).status).toBe('ok');
     expect(toHex(storage.entries.get('quotient/')!)).toBe(le64(25n));
+  });
+});
+
+describe('escrow (holds value)', () => {
+  // Value can only go to addresses of a known type (here standard).
+  const beneficiary = Uint8Array.of(0, ...new Array(32).fill(0xbb));
+  const run = (storage: MemoryStorage, entry: string, args: AbiValue[], caller: Uint8Array, value: bigint, balance: bigint): CallResult => {
+    const result = execute({
+      prepared: prepare(contractBytes('escrow')),
+      entry,
+      deploy: entry === 'init',
+      input: encodeAbiValues(args),
+      context: { caller, self, value, balance, blockHeight: 100n, blockTimestamp: 1_700_000_000n },
+      storage,
+      gasLimit: 5_000_000n,
+    });
+    if (result.status === 'ok') storage.commit(result.writes);
+    return result;
+  };
+
+  it('holds the deploy value, releases it all to the beneficiary once, and only for the depositor', () => {
+    const storage = memoryStorage();
+    expect(run(storage, 'init', [address(beneficiary)], alice, 1_000n, 0n)).toMatchObject({ status: 'ok', transfers: [] });
+    expect(returned(run(storage, 'held', [], alice, 0n, 1_000n))).toEqual([u64(1_000n)]);
+    expect(run(storage, 'deposit', [], beneficiary, 500n, 1_000n)).toMatchObject({ status: 'ok', transfers: [] });
+    expect(run(storage, 'release', [], beneficiary, 0n, 1_500n)).toMatchObject({ status: 'revert', message: 'only the depositor releases' });
+    const released = run(storage, 'release', [], alice, 0n, 1_500n);
+    expect(released).toMatchObject({ status: 'ok', transfers: [{ to: beneficiary, amount: 1_500n }] });
+    expect(returned(released)).toEqual([u64(1_500n)]);
+    expect(run(storage, 'refund', [], beneficiary, 0n, 0n)).toMatchObject({ status: 'revert', message: 'already settled' });
+  });
+
+  it('cannot send more than it holds: the host traps and nothing moves', () => {
+    const sendFive = prepareModule(
+      wasmModule({
+        types: [[[], []], [[I32, I64], []]],
+        imports: [['env', 'transfer_value', 0, [1]]],
+        funcs: [{ type: 0, code: [0x41, 0x00, 0x42, 0x05, 0x10, 0x00] }],
+        exports: [['run', 0, 1]],
+      }),
+    );
+    const send = (value: bigint, balance: bigint) =>
+      execute({ prepared: sendFive, entry: 'run', input: new Uint8Array(0), context: { caller: alice, self, value, balance, blockHeight: 1n, blockTimestamp: 1n }, storage: memoryStorage(), gasLimit: 1_000_000n });
+    expect(send(0n, 4n)).toMatchObject({ status: 'trap', detail: expect.stringMatching(/transfer of 5 with 4 spendable/) });
+    expect(send(1n, 4n)).toMatchObject({ status: 'ok', transfers: [{ to: new Uint8Array(33), amount: 5n }] });
   });
 });

@@ -135,13 +135,13 @@ describe('prepare accepts', () => {
   });
 
   it('the example contracts as asc builds them', () => {
-    for (const name of ['counter', 'token', 'faulty'] as const) expect(() => prepareModule(contractBytes(name))).not.toThrow();
+    for (const name of ['counter', 'token', 'faulty', 'escrow'] as const) expect(() => prepareModule(contractBytes(name))).not.toThrow();
   });
 });
 
 describe('prepare is deterministic', () => {
   it('gives identical bytes for the same module, and caches by (code hash, version)', () => {
-    for (const name of ['counter', 'token', 'faulty'] as const) {
+    for (const name of ['counter', 'token', 'faulty', 'escrow'] as const) {
       const bytes = contractBytes(name);
       const a = prepareModule(bytes);
       const b = prepareModule(Uint8Array.from(bytes));

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const contractNames = ['counter', 'token', 'faulty'];
+export const contractNames = ['counter', 'token', 'faulty', 'escrow'];
 export const contractOutDir = 'build/wasm/contracts';
 const flags = [
   '-O3', '--runtime', 'stub', '--noAssert',

@@ -12,6 +12,7 @@ import { vmInputBytesMax, vmModuleBytesMax } from '../limits.ts';
 import { equalBytes, toHash0x, toHex } from '../util/bytes.ts';
 import { codeChunkId, codeChunks, contractHeaderId, encodeContractHeader, encodeContractValue } from '../vm/contract-state.ts';
 import { PrepareError } from '../vm/errors.ts';
+import type { ValueTransfer } from '../vm/host-functions.ts';
 import { constructorEntry } from '../vm/execute.ts';
 import { deployIntrinsicGas } from '../vm/gas-schedule.ts';
 import { prepare, type PreparedContract } from '../vm/prepare.ts';
@@ -99,16 +100,18 @@ export const contractDeployKind: TxKindModule<ContractDeployTransaction> = {
     }
     if (!prepared) return settle(state, tx, address, intrinsic, false);
     let gasUsed = intrinsic;
+    let transfers: readonly ValueTransfer[] = [];
     if (prepared.entryPoints.includes(constructorEntry)) {
       const result = runContract(state, tx, address, prepared, constructorEntry, intrinsic, true);
       gasUsed += result.gasUsed;
       if (result.status !== 'ok') return settle(state, tx, address, gasUsed, false);
       commitWrites(state, address, result.writes);
+      transfers = result.transfers;
     }
     codeChunks(tx.code).forEach((chunk, i) => state.setRecord('contract_code', codeChunkId(prepared.codeHash, i), encodeContractValue(chunk)));
     const header = { codeHash: prepared.codeHash, codeBytes: tx.code.length, vmVersion: tx.vmVersion, deployer: tx.from };
     state.setRecord('contract_storage', contractHeaderId(address), encodeContractHeader(header));
-    return settle(state, tx, address, gasUsed, true);
+    return settle(state, tx, address, gasUsed, true, transfers);
   },
   parties: (tx) => contractParties(tx, deployedAddress(tx)),
   view: (tx, hrp) => ({

@@ -12,7 +12,8 @@ import { contractTxGasLimitMax, vmInputBytesMax } from '../limits.ts';
 import { toHex } from '../util/bytes.ts';
 import { decodeContractValue, encodeContractValue, contractStorageId } from '../vm/contract-state.ts';
 import { execute, type CallResult } from '../vm/execute.ts';
-import type { ContractStoragePort, StorageWrite } from '../vm/host-functions.ts';
+import type { ContractStoragePort, StorageWrite, ValueTransfer } from '../vm/host-functions.ts';
+import { assert } from '../errors.ts';
 import type { PreparedContract } from '../vm/prepare.ts';
 import { AddressDecodeError } from './errors.ts';
 import type { Paid, Party, Spend, TxStateView } from './kind.ts';
@@ -111,6 +112,7 @@ export function runContract(state: TxStateView, tx: ContractTxFields, contract: 
       caller: tx.from,
       self: contract,
       value: tx.value,
+      balance: state.account(contract).balance,
       blockHeight: BigInt(carrier.daaScore),
       blockTimestamp: BigInt(Math.floor(carrier.timestampMs / 1000)),
     },
@@ -121,9 +123,10 @@ export function runContract(state: TxStateView, tx: ContractTxFields, contract: 
 
 /**
  * Settles a contract transaction: the sender pays gas_used × gas_price and, if it succeeded, the value, which the
- * contract receives; the nonce advances either way.
+ * contract receives before what it sends out (`transfers`, bounded by the host to what it holds) leaves it; the
+ * nonce advances either way.
  */
-export function settle(state: TxStateView, tx: ContractTxFields, contract: Uint8Array, gasUsed: bigint, succeeded: boolean): Paid {
+export function settle(state: TxStateView, tx: ContractTxFields, contract: Uint8Array, gasUsed: bigint, succeeded: boolean, transfers: readonly ValueTransfer[] = []): Paid {
   const account = state.account(tx.from);
   const fee = gasUsed * tx.gasPrice;
   const coinFee = tx.useEnergy ? 0n : fee;
@@ -131,6 +134,12 @@ export function settle(state: TxStateView, tx: ContractTxFields, contract: Uint8
   const value = succeeded ? tx.value : 0n;
   state.setAccount(tx.from, { ...account, balance: account.balance - value - coinFee, nonce: account.nonce + 1n, energy: account.energy - energyFee });
   if (value > 0n) state.credit(contract, value);
+  for (const { to, amount } of succeeded ? transfers : []) {
+    const holder = state.account(contract);
+    assert(holder.balance >= amount, 'the host lets a contract send only what it holds');
+    state.setAccount(contract, { ...holder, balance: holder.balance - amount });
+    state.credit(to, amount);
+  }
   return { coinFee, energyFee };
 }
 

@@ -131,7 +131,7 @@ export function dryRun(ctx: RpcCallContext, ledger: LedgerView, run: DryRun): Ca
     entry: run.entry,
     deploy: run.deploy,
     input: run.input,
-    context: { caller: run.caller, self: run.contract, value: run.value, blockHeight: BigInt(tip.daaScore + 1), blockTimestamp: BigInt(Math.floor(tip.timestampMs / 1000)) },
+    context: { caller: run.caller, self: run.contract, value: run.value, balance: run.deploy ? 0n : ledger.account(run.contract).balance, blockHeight: BigInt(tip.daaScore + 1), blockTimestamp: BigInt(Math.floor(tip.timestampMs / 1000)) },
     storage: {
       get(variable, key) {
         const value = records('contract_storage', contractStorageId(run.contract, variable, key));

@@ -23,6 +23,7 @@ import {
   type ContractEvent,
   type ContractStoragePort,
   type StorageWrite,
+  type ValueTransfer,
 } from './host-functions.ts';
 import type { PreparedContract } from './prepare.ts';
 
@@ -47,6 +48,8 @@ export type CallResult =
       /** Storage changes in (variable, key) order, for the caller to commit. */
       readonly writes: readonly StorageWrite[];
       readonly events: readonly ContractEvent[];
+      /** Base units the contract sends out, in call order, for the caller to apply after `value` arrived. */
+      readonly transfers: readonly ValueTransfer[];
     }
   | { readonly status: 'revert'; readonly gasUsed: bigint; readonly message: string }
   | { readonly status: 'out_of_gas'; readonly gasUsed: bigint }
@@ -119,7 +122,7 @@ export function execute(request: CallRequest): CallResult {
     return classify(error, used(), (gas.value as bigint) < 0n, (sp.value as number) > vmStackSlotsMax);
   }
   const writes = [...host.writes.values()].sort((a, b) => (a.variable < b.variable ? -1 : a.variable > b.variable ? 1 : compareBytes(a.key, b.key)));
-  return { status: 'ok', gasUsed: used(), returnData: host.returnData, writes, events: host.events };
+  return { status: 'ok', gasUsed: used(), returnData: host.returnData, writes, events: host.events, transfers: host.transfers };
 }
 
 function classify(error: unknown, gasUsed: bigint, outOfGas: boolean, stackExhausted: boolean): CallResult {

@@ -26,7 +26,7 @@ export interface GasSchedule {
 
 /** Host-call gas, charged before the host does the work (docs/contracts.md "Host ABI"). */
 export interface HostGas {
-  /** input_len, caller, self_address, value, block_height, block_timestamp, gas_left. */
+  /** input_len, caller, self_address, value, balance, block_height, block_timestamp, gas_left. */
   readonly context: number;
   /** input_read, set_return, revert, abort: base + per byte moved. */
   readonly copyBase: number;
@@ -48,6 +48,8 @@ export interface HostGas {
   /** blake3: base + per byte hashed (noble's pure-JS BLAKE3). */
   readonly hashBase: number;
   readonly hashByte: number;
+  /** transfer_value: two account writes when the call succeeds. */
+  readonly transfer: number;
 }
 
 /** The fixed part of every frame's stack-budget cost: return address, frame pointer, instrumentation temporaries. */
@@ -77,6 +79,7 @@ export const gasScheduleV1: GasSchedule = Object.freeze({
     eventByte: 10,
     hashBase: 500,
     hashByte: 20,
+    transfer: 9_000,
   }),
 });
 

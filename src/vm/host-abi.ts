@@ -43,6 +43,10 @@ export const hostAbi = Object.freeze({
   self_address: sig([i32]),
   /** Base units transferred to the contract with this call. */
   value: sig([], [i64]),
+  /** The contract's spendable base units: its balance before the call, plus `value`, minus what it sent so far. */
+  balance: sig([], [i64]),
+  /** (to_ptr, amount): sends base units from the contract to the 33-byte address at to_ptr, if the call succeeds. */
+  transfer_value: sig([i32, i64]),
   /** DAA score of the block that accepts the call (its height on the DAG). */
   block_height: sig([], [i64]),
   /** Timestamp of that block's header, Unix seconds. */

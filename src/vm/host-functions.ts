@@ -7,6 +7,7 @@
  * Storage writes and events are buffered here and only handed back when the call succeeds; reads see the call's own
  * earlier writes first, then the storage port.
  */
+import { AddressType, addressBytes } from '../crypto/address.ts';
 import { blake3 } from '../crypto/blake3.ts';
 import {
   vmEventDataBytesMax,
@@ -36,6 +37,8 @@ export interface CallContext {
   readonly self: Uint8Array;
   /** Base units transferred with the call. */
   readonly value: bigint;
+  /** The contract's balance before the call, `value` not included (0 when left out). */
+  readonly balance?: bigint;
   readonly blockHeight: bigint;
   /** Unix seconds, from the accepting block's header. */
   readonly blockTimestamp: bigint;
@@ -46,6 +49,12 @@ export interface StorageWrite {
   readonly variable: string;
   readonly key: Uint8Array;
   readonly value: Uint8Array | undefined;
+}
+
+/** Base units the contract sends out; applied by the caller, after `value` arrived, only if the call succeeds. */
+export interface ValueTransfer {
+  readonly to: Uint8Array;
+  readonly amount: bigint;
 }
 
 export interface ContractEvent {
@@ -70,9 +79,11 @@ export interface HostState {
   returnData: Uint8Array;
   readonly writes: Map<string, StorageWrite>;
   readonly events: ContractEvent[];
+  readonly transfers: ValueTransfer[];
 }
 
 const variableName = /^[A-Za-z0-9_]+$/;
+const isAddressType = (type: number): boolean => Object.values(AddressType).includes(type as never);
 const latin1 = new TextDecoder('latin1');
 const utf8 = new TextDecoder('utf-8');
 
@@ -104,6 +115,7 @@ export function createHost(schedule: GasSchedule, input: Uint8Array, context: Ca
     if (len >>> 0 > vmStorageKeyBytesMax) throw new HostTrapSignal(`a storage key of ${len >>> 0} bytes`);
     return region(ptr, len).slice();
   };
+  let spendable = (context.balance ?? 0n) + context.value;
   const slot = (name: string, k: Uint8Array): string => `${name}\u0000${toHex(k)}`;
   const read = (name: string, k: Uint8Array): Uint8Array | undefined => {
     const pending = state.writes.get(slot(name, k));
@@ -161,6 +173,16 @@ export function createHost(schedule: GasSchedule, input: Uint8Array, context: Ca
     caller: (out: number) => (charge(g.context), write(out, context.caller)),
     self_address: (out: number) => (charge(g.context), write(out, context.self)),
     value: () => (charge(g.context), BigInt.asIntN(64, context.value)),
+    balance: () => (charge(g.context), BigInt.asIntN(64, spendable)),
+    transfer_value: (to: number, amount: bigint) => {
+      charge(g.transfer);
+      const recipient = region(to, addressBytes).slice();
+      if (!isAddressType(recipient[0]!)) throw new HostTrapSignal(`transfer to an address of unknown type ${recipient[0]}`);
+      const units = BigInt.asUintN(64, amount);
+      if (units > spendable) throw new HostTrapSignal(`transfer of ${units} with ${spendable} spendable`);
+      spendable -= units;
+      state.transfers.push({ to: recipient, amount: units });
+    },
     block_height: () => (charge(g.context), BigInt.asIntN(64, context.blockHeight)),
     block_timestamp: () => (charge(g.context), BigInt.asIntN(64, context.blockTimestamp)),
     gas_left: () => (charge(g.context), gas!.value as bigint),
@@ -186,6 +208,7 @@ export function createHost(schedule: GasSchedule, input: Uint8Array, context: Ca
     returnData: new Uint8Array(0),
     writes: new Map(),
     events: [],
+    transfers: [],
   };
   return state;
 }

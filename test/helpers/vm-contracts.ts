@@ -7,8 +7,8 @@ import type { ContractStoragePort, StorageWrite } from '../../src/vm/host-functi
 import { toHex } from '../../src/util/bytes.ts';
 import { repoRoot } from '../vectors.ts';
 
-export type ContractName = 'counter' | 'token' | 'faulty';
-const names: ContractName[] = ['counter', 'token', 'faulty'];
+export type ContractName = 'counter' | 'token' | 'faulty' | 'escrow';
+const names: ContractName[] = ['counter', 'token', 'faulty', 'escrow'];
 const path = (name: ContractName): string => join(repoRoot, 'build/wasm/contracts', `${name}.wasm`);
 
 export function contractBytes(name: ContractName): Uint8Array {

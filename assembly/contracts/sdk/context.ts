@@ -21,6 +21,16 @@ export function value(): u64 {
   return env.value();
 }
 
+/** What the contract can still send in this call: its balance before the call, plus `value`, minus what it sent. */
+export function balance(): u64 {
+  return env.balance();
+}
+
+/** Sends `amount` base units to `to` (33 bytes) if the call succeeds; more than `balance()` traps. */
+export function transferValue(to: Uint8Array, amount: u64): void {
+  env.transfer_value(to.dataStart, amount);
+}
+
 export function blockHeight(): u64 {
   return env.block_height();
 }

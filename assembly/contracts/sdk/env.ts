@@ -19,3 +19,5 @@ export declare function storage_write(varPtr: usize, varLen: i32, keyPtr: usize,
 @external("env", "gas_left") export declare function gas_left(): i64;
 @external("env", "emit_event") export declare function emit_event(topicPtr: usize, topicLen: i32, dataPtr: usize, dataLen: i32): void;
 @external("env", "blake3") export declare function blake3(ptr: usize, len: i32, outPtr: usize): void;
+@external("env", "balance") export declare function balance(): u64;
+@external("env", "transfer_value") export declare function transfer_value(toPtr: usize, amount: u64): void;

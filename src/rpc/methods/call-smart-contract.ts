@@ -81,7 +81,7 @@ export const callSmartContract = defineMethod({
       gas_used: Number(gasUsed),
       events: result.events.map((e) => ({ topic: `0x${toHex(e.topic)}`, data: `0x${toHex(e.data)}` })),
     };
-    const changesState = result.writes.length > 0 || result.events.length > 0 || request.value > 0n;
+    const changesState = result.writes.length > 0 || result.events.length > 0 || result.transfers.length > 0 || request.value > 0n;
     if (params.dry_run || !changesState) return { mode: 'view' as const, ...answer };
 
     const wallet = need(ctx, 'wallet', 'call_smart_contract');
