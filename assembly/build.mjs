@@ -1,12 +1,13 @@
 // Builds the BLAKE3 PoW kernel (assembly/blake3-pow.ts) twice with AssemblyScript's programmatic API:
 //   build/wasm/blake3-pow-simd.wasm    with Wasm SIMD (128-bit, four nonces per step)
 //   build/wasm/blake3-pow-scalar.wasm  without, for engines that lack SIMD
-// `npm run build` runs this. Flags, and why:
+// and then the example contracts (assembly/contracts/build-contracts.mjs). `npm run build` runs this. Kernel flags:
 //   -O3              Binaryen at optimize level 3 (speed); inlines the unrolled rounds and removes dead lanes of work
 //   --runtime stub   the kernel never allocates, so no GC or allocator is linked in
 //   --noAssert       no abort paths, hence no `env.abort` import: the module instantiates with an empty import object
 //   --enable simd    SIMD variant only; ASC_FEATURE_SIMD selects the 4-way search loop at compile time
 import asc from 'assemblyscript/asc';
+import { buildContracts } from './contracts/build-contracts.mjs';
 import { mkdir, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
@@ -36,3 +37,5 @@ async function buildVariant({ name, flags }) {
 process.chdir(repoRoot);
 await mkdir(outDir, { recursive: true });
 for (const variant of variants) await buildVariant(variant);
+// The example contracts and their SDK (assembly/contracts/, docs/contracts.md), with their own flags.
+await buildContracts();

@@ -55,3 +55,63 @@ export const statsWindowBlocks = 600;
 export const confirmationsWatchDepthBlocks = 10;
 /** gRPC messages either way. */
 export const grpcMessageBytesMax = rpcRequestBytesMax;
+
+// --- Contract VM (src/vm/, docs/contracts.md "Limits"): prepare version 1. Far below every engine's own limits
+// (wasmparser/JS-API: 50,000 locals, 1,000 params, 65,536 pages) so no engine refuses what prepare accepted. ---
+
+/** A contract module: it must fit one transaction (txBytesMax) with room for the deploy envelope. */
+export const vmModuleBytesMax = 64 * 1024;
+/** One function body (locals declarations and code). */
+export const vmFunctionBodyBytesMax = 64 * 1024;
+/** Function types in the type section. */
+export const vmTypesMax = 1_024;
+/** Functions defined by the module (imports not counted). */
+export const vmFunctionsMax = 4_096;
+/** Declared locals of one function (parameters not counted); each is a frame slot (docs/contracts.md). */
+export const vmLocalsMax = 256;
+/** Parameters of one function type. */
+export const vmParamsMax = 16;
+/** Globals the module defines. */
+export const vmGlobalsMax = 256;
+/** Exports of the module. */
+export const vmExportsMax = 256;
+/** Entries of the one table (it cannot grow: table.grow is a reference-types op, refused). */
+export const vmTableEntriesMax = 4_096;
+/** Active element and data segments. */
+export const vmSegmentsMax = 256;
+/** Targets of one br_table. */
+export const vmBrTableTargetsMax = 4_096;
+/** Nested blocks, loops and ifs in one function. */
+export const vmBlockDepthMax = 256;
+/** Pages (64 KiB) of the one fixed memory: 16 pages = 1 MiB. */
+export const vmMemoryPagesMax = 16;
+/**
+ * The deterministic stack budget in frame slots (docs/contracts.md "Stack budget"): a frame costs 8 + params + locals
+ * + its maximum operand height. 16,384 slots allow at most 2,048 frames, far inside V8's measured 15,695 empty
+ * frames or 120 frames of 1,024 locals (notes: 256 locals max gives at most 62 frames here).
+ */
+export const vmStackSlotsMax = 16_384;
+/** Input (call parameters) of one call. */
+export const vmInputBytesMax = 64 * 1024;
+/** Return data of one call. */
+export const vmReturnBytesMax = 64 * 1024;
+/** A revert message (UTF-8) as kept in the result. */
+export const vmRevertMessageBytesMax = 1_024;
+/** A storage variable name: ASCII [A-Za-z0-9_]. */
+export const vmVariableNameBytesMax = 64;
+/** A storage key under a variable (empty for scalars). */
+export const vmStorageKeyBytesMax = 256;
+/** One stored value: with its version byte it must fit a state-trie value (stateValueBytesMax, 4,096). */
+export const vmStorageValueBytesMax = 4_000;
+/** Events one call may emit, their topic and data. */
+export const vmEventsMax = 64;
+export const vmEventTopicBytesMax = 64;
+export const vmEventDataBytesMax = 4 * 1024;
+/** Bytes one hash host call may read. */
+export const vmHashInputBytesMax = 64 * 1024;
+/** Prepared modules kept in memory, by (code hash, version); the oldest is evicted first. */
+export const vmPreparedCacheEntriesMax = 256;
+/** The gas limit of one contract transaction: a fifth of what a block's mass budget holds (src/kinds/mass.ts). */
+export const contractTxGasLimitMax = 20_000_000;
+/** A contract method name: an export name, ASCII [A-Za-z0-9_]. */
+export const contractMethodBytesMax = 64;

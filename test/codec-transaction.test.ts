@@ -208,7 +208,7 @@ describe('kinds', () => {
     expect(txKindName(TxKind.EscrowClaim)).toBe('escrow_claim');
     expect(txKindName(TxKind.AgentFundEnergyPool)).toBe('agent_fund_energy_pool');
     expect(txKindName(0x99)).toBeUndefined();
-    expect([...implementedTxKinds]).toEqual([0, 1, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x30, 0x31, 0x32, 0x33, 0x34, 2, 3, 4]);
+    expect([...implementedTxKinds]).toEqual([0, 1, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x30, 0x31, 0x32, 0x33, 0x34, 2, 3, 4, 0x10, 0x11]);
   });
 
   it('refuses every kind tag without a module, reserved or unknown; the other kinds refuse a transfer body', () => {

@@ -8,6 +8,7 @@ import { decodeHeader } from '../src/codec/header.ts';
 import { decodeTransaction, encodeTransaction, txHash } from '../src/codec/transaction.ts';
 import { createTxReader, failDecode, failEncode } from '../src/kinds/value-transfer.ts';
 import type { Paid, TxKindModule, TxStateView } from '../src/kinds/kind.ts';
+import { gasPerMass } from '../src/kinds/mass.ts';
 import { registerTxKind } from '../src/kinds/registry.ts';
 import { signingHashOfBody } from '../src/kinds/signing.ts';
 import { searchNonce } from '../src/consensus/pow.ts';
@@ -78,7 +79,7 @@ const noteKind: TxKindModule<NoteTx> = {
   proofChecks: (tx, message) => [{ scheme: 'bip340', signature: tx.signature, message, publicKey: tx.from.subarray(1) }],
   spend: (tx) => ({ payer: tx.from, nonce: tx.nonce, amount: 0n, fee: tx.fee, useEnergy: false }),
   conflictKeys: (tx) => [`nonce:${toHex(tx.from)}:${tx.nonce}`],
-  mass: (tx, bytes) => ({ bytes, sigOps: 1, gas: tx.heavy ? blockMassMax : 0 }),
+  mass: (tx, bytes) => ({ bytes, sigOps: 1, gas: tx.heavy ? blockMassMax * gasPerMass : 0 }),
   checkContext(state: TxStateView, tx) {
     const account = state.account(tx.from);
     if (tx.nonce !== account.nonce) return 'nonce';

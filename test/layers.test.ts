@@ -23,6 +23,8 @@ const layerOf: Record<string, number> = {
   'errors.ts': 0, 'limits.ts': 0, util: 0,
   // Transaction kinds are pure modules over codecs and crypto; state reaches them through the view they are handed.
   codec: 1, crypto: 1, kinds: 1,
+  // The contract VM (prepare, execute, host ABI) is pure over codecs and crypto; storage comes in through a port.
+  vm: 1,
   storage: 2,
   consensus: 3, chain: 3,
   state: 4,

@@ -135,7 +135,7 @@ describe('envelope over HTTP', () => {
   });
 
   it('seed methods of later issues answer -32601 saying so', async () => {
-    expect(errorOf(await t.rpc('deploy_smart_contract', {}))).toMatchObject({ code: -32601, data: { reason: 'not_implemented_yet' } });
+    expect(errorOf(await t.rpc('create_confidential_transaction', {}))).toMatchObject({ code: -32601, data: { reason: 'not_implemented_yet' } });
   });
 });
 

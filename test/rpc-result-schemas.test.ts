@@ -24,6 +24,7 @@ import type { getInfo } from '../web/lib/actions/get-info.ts';
 import type { getMiningStats } from '../web/lib/actions/get-mining-stats.ts';
 import { transfer, wallet } from './helpers/ledger-fixtures.ts';
 import { startRpcTestNode, type RpcTestNode } from './helpers/rpc-node.ts';
+import { contractBytes } from './helpers/vm-contracts.ts';
 
 const byName = new Map(rpcMethods.map((m) => [m.name, m]));
 const checked = new Set<string>();
@@ -134,6 +135,14 @@ describe('real answers match their schemas', () => {
       return tx.confirmations >= 1 ? tx : undefined;
     });
     expect(confirmed.status).toMatch(/confirmed|final/);
+
+    // Contracts (docs/contracts.md): deploy the counter, read its state once mined, call it as a view and as a transaction.
+    const deployed = await result('deploy_smart_contract', { bytecode: `0x${toHex(contractBytes('counter'))}`, constructor_params: [5], gas_limit: 2_000_000, gas_price: 1, deployer_address: miner });
+    const counter = { contract_address: deployed.contract_address, variable_name: 'count', key: '' };
+    await until('the deployed counter', async () => ((await t.rpc('get_contract_state', counter)).body.result?.exists ? true : undefined));
+    await result('get_contract_state', { ...counter, proof: true });
+    expect((await result('call_smart_contract', { contract_address: deployed.contract_address, method: 'get', parameters: [], caller_address: miner })).mode).toBe('view');
+    expect((await result('call_smart_contract', { contract_address: deployed.contract_address, method: 'increment', parameters: [], caller_address: miner })).mode).toBe('transaction');
     await result('stop_mining');
 
     // A transfer signed outside the node, left pending (mining is stopped).

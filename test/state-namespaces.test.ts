@@ -65,13 +65,13 @@ function trieWith(rows: ReadonlyArray<readonly [Uint8Array, Uint8Array]>) {
 }
 
 describe('namespace declarations', () => {
-  it('declares every namespace once, with prefix-free tags, accounts first; account, agent and escrow active', () => {
+  it('declares every namespace once, with prefix-free tags, accounts first; every namespace active', () => {
     expect(Object.fromEntries(stateNamespaceNames.map((n) => [n, [stateNamespaces[n].tag, stateNamespaces[n].id.bytes, stateNamespaces[n].status]]))).toEqual({
       account: ['weft/state/account/v1', 33, 'active'],
       agent: ['weft/state/agent/v1', 33, 'active'],
       escrow: ['weft/state/escrow/v1', 32, 'active'],
-      contract_code: ['weft/state/contract-code/v1', 32, 'reserved'],
-      contract_storage: ['weft/state/contract-storage/v1', 65, 'reserved'],
+      contract_code: ['weft/state/contract-code/v1', 32, 'active'],
+      contract_storage: ['weft/state/contract-storage/v1', 65, 'active'],
       key_image: ['weft/state/key-image/v1', 32, 'active'],
       confidential_output: ['weft/state/confidential-output/v1', 32, 'active'],
     });

@@ -83,7 +83,7 @@ describe('node wallets on disk', () => {
 
   it('serves the RPC wallet port: default multisig, next nonce from the pool, privacy features refused', async () => {
     const wallets = service(datadir(), { passphrase: 'p' });
-    const port = createWalletPort(wallets, { nextNonce: () => 7n });
+    const port = createWalletPort(wallets, { nextNonce: () => 7n }, 1337);
     const request = { walletName: 'default', privacyLevel: 'medium' };
     const standard = await port.createAddress({ ...request, addressType: 'standard' });
     const multisig = await port.createAddress({ ...request, addressType: 'multisig' });

@@ -145,7 +145,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   const servicePorts = {
     ledger: createLedgerPort(ledger, chain),
     mempool: createMempoolPort(mempool.pool, mempool.submit),
-    wallet: createWalletPort(wallets, mempool.pool),
+    wallet: createWalletPort(wallets, mempool.pool, chain.params.chainId),
     ...ports,
   };
   // The admin key in <datadir>/api.cookie (mode 0600) is written before any port opens; its path is logged, never the key.

@@ -1,11 +1,17 @@
 /**
  * The RPC's WalletPort (src/rpc/ports.ts) over the node's wallets (server/wallet/wallet-service.ts): create_address,
  * sign_message, verify_message and the signed transfer of send_transaction, whose nonce is the sender's next one
- * past its pending run in the mempool. Stealth addresses and ring signatures come with the privacy issue: -40006.
+ * past its pending run in the mempool, and the signed contract deploys and calls of deploy_smart_contract and
+ * call_smart_contract (same nonce rule). Stealth addresses and ring signatures come with the privacy issue: -40006.
  */
+import { randomBytes } from 'node:crypto';
 import type { Transaction } from '../../src/codec/transaction.ts';
+import { TxKind } from '../../src/codec/transaction-kinds.ts';
+import { AddressType } from '../../src/crypto/address.ts';
+import { signContractCall } from '../../src/kinds/contract-call.ts';
+import { signContractDeploy } from '../../src/kinds/contract-deploy.ts';
 import type { Mempool } from '../../src/mempool/mempool.ts';
-import { PrivacyError } from '../../src/rpc/errors.ts';
+import { PrivacyError, TransactionRejectedError } from '../../src/rpc/errors.ts';
 import type { WalletPort } from '../../src/rpc/ports.ts';
 import { verifyMessage } from '../../src/wallet/message.ts';
 import type { MultisigOptions } from '../../src/wallet/wallet.ts';
@@ -14,7 +20,7 @@ import type { WalletService } from './wallet-service.ts';
 /** `create_address` with address_type multisig and no script options: 2-of-3 over fresh wallet keys. */
 export const defaultMultisigOptions: MultisigOptions = Object.freeze({ m: 2, walletKeys: 3 });
 
-export function createWalletPort(wallets: WalletService, mempool: Pick<Mempool, 'nextNonce'>): WalletPort {
+export function createWalletPort(wallets: WalletService, mempool: Pick<Mempool, 'nextNonce'>, chainId: number): WalletPort {
   return {
     async createAddress(request) {
       if (request.addressType === 'stealth') throw new PrivacyError('stealth addresses come with confidential transfers, not available yet');
@@ -41,6 +47,15 @@ export function createWalletPort(wallets: WalletService, mempool: Pick<Mempool, 
     async buildTransfer(request): Promise<Transaction> {
       const nonce = mempool.nextNonce(request.from);
       return wallets.buildTransfer({ ...request, nonce }).transaction;
+    },
+    async signContractTransaction(request) {
+      const key = request.from[0] === AddressType.Standard ? wallets.findAddress(request.from)?.wallet.privateKeyOf(request.from.subarray(1)) : undefined;
+      if (key === undefined) throw new TransactionRejectedError('the node wallet holds no key for this standard address', { rule: 'unknown_key' });
+      const nonce = mempool.nextNonce(request.from);
+      const aux = new Uint8Array(randomBytes(32));
+      return request.kind === TxKind.ContractDeploy
+        ? signContractDeploy({ ...request, chainId, nonce }, key, aux)
+        : signContractCall({ ...request, chainId, nonce }, key, aux);
     },
   };
 }

@@ -52,6 +52,8 @@ export const implementedTxKinds: ReadonlySet<number> = new Set<number>([
   TxKind.ConfidentialTransfer,
   TxKind.Shield,
   TxKind.Unshield,
+  TxKind.ContractDeploy,
+  TxKind.ContractCall,
 ]);
 
 const namesByTag = new Map<number, string>(

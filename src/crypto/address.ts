@@ -7,6 +7,8 @@
  *   - type 1, multisig: the payload is BLAKE3("weft/multisig/v1" || m || n || pubkey_1 || … || pubkey_n) over the
  *     keys sorted ascending (bytewise), so the same m-of-n set always gives the same address whatever order the keys
  *     were listed in.
+ *   - type 0x10, contract (the contract kinds' family byte): the payload is BLAKE3("weft/contract/v1" || deployer ||
+ *     deploy nonce u64 LE), so a contract's address is known before its deploy is mined (docs/contracts.md).
  *
  * String form: bech32m (BIP350) with the network's human-readable part (`weft`, `tweft`, `dweft`, docs/design.md "Networks and units"); the
  * data part is the 33 bytes regrouped into 5-bit words (53 words, zero-padded). BIP173 allows all-uppercase strings
@@ -18,7 +20,7 @@ import { compareBytes, concatBytes, equalBytes } from '../util/bytes.ts';
 import { blake3 } from './blake3.ts';
 import { InvalidKeyError, isValidPublicKey, publicKeyBytes } from './keys.ts';
 
-export const AddressType = { Standard: 0, Multisig: 1 } as const;
+export const AddressType = { Standard: 0, Multisig: 1, Contract: 0x10 } as const;
 export type AddressType = (typeof AddressType)[keyof typeof AddressType];
 
 export const addressPayloadBytes = 32;
@@ -31,6 +33,7 @@ export const addressCharsMax = 90;
 export const addressHrp = { mainnet: 'weft', testnet: 'tweft', devnet: 'dweft', regtest: 'rweft' } as const;
 
 const multisigTag = new TextEncoder().encode('weft/multisig/v1');
+const contractTag = new TextEncoder().encode('weft/contract/v1');
 
 export type InvalidAddressReason =
   | 'not_a_string'
@@ -57,8 +60,8 @@ export function checkAddressBytes(address: Uint8Array): void {
     throw new InvalidAddressError(`address: got ${got}, expected ${addressBytes} bytes`, 'wrong_length');
   }
   const type = address[0]!;
-  if (type !== AddressType.Standard && type !== AddressType.Multisig) {
-    throw new InvalidAddressError(`address type: got ${type}, expected 0 (standard) or 1 (multisig)`, 'unknown_type');
+  if (type !== AddressType.Standard && type !== AddressType.Multisig && type !== AddressType.Contract) {
+    throw new InvalidAddressError(`address type: got ${type}, expected 0 (standard), 1 (multisig) or 16 (contract)`, 'unknown_type');
   }
 }
 
@@ -107,6 +110,14 @@ export function canonicalMultisigKeys(m: number, publicKeys: readonly Uint8Array
 export function multisigAddress(m: number, publicKeys: readonly Uint8Array[]): Uint8Array {
   const sorted = canonicalMultisigKeys(m, publicKeys);
   return concatBytes(Uint8Array.of(AddressType.Multisig), multisigScriptHash(m, sorted));
+}
+
+/** The address of the contract `deployer` deploys with its account nonce `nonce`. */
+export function contractAddress(deployer: Uint8Array, nonce: bigint): Uint8Array {
+  checkAddressBytes(deployer);
+  const n = new Uint8Array(8);
+  new DataView(n.buffer).setBigUint64(0, nonce, true);
+  return concatBytes(Uint8Array.of(AddressType.Contract), blake3(concatBytes(contractTag, deployer, n)));
 }
 
 function checkHrp(hrp: string): void {

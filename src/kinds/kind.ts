@@ -72,6 +72,12 @@ export interface LedgerAccount {
  */
 export type RecordNamespace = 'agent' | 'escrow' | 'contract_code' | 'contract_storage' | 'key_image' | 'confidential_output';
 
+/** The header fields of the block that carries a transaction, for kinds whose effect depends on them (contracts). */
+export interface CarrierBlock {
+  readonly daaScore: number;
+  readonly timestampMs: number;
+}
+
 /** The state a kind's transition reads and writes, handed in by acceptance (src/state/body-in-context.ts). */
 export interface TxStateView {
   /**
@@ -90,6 +96,8 @@ export interface TxStateView {
   record(namespace: RecordNamespace, id: Uint8Array): Uint8Array | undefined;
   /** Writes record `id` of `namespace` (null deletes it). Only after `checkContext` passed, like every write. */
   setRecord(namespace: RecordNamespace, id: Uint8Array, value: Uint8Array | null): void;
+  /** The block carrying the transaction being accepted (contracts' block height and timestamp). */
+  carrier(): CarrierBlock;
 }
 
 /** What an accepted transaction paid: coins to the reward of the block that carried it, and energy burnt. */

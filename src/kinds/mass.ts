@@ -12,11 +12,15 @@ import type { MassParts } from './kind.ts';
 
 export const massPerByte = 1;
 export const massPerSigOp = 100;
-/** Contract gas: a slot for the contracts issue, which sets its schedule; no kind burns gas yet. */
-export const massPerGas = 1;
+/**
+ * Contract gas per unit of mass (docs/contracts.md "Gas and mass"): a contract transaction weighs its gas limit / 50,
+ * rounded up, so a block of nothing but contract calls holds 100 M gas — about 0.1 s of execution at the schedule's
+ * 1 gas ≈ 1 ns on a desktop, a few times that in a phone's browser. Kinds that burn no gas weigh what they did.
+ */
+export const gasPerMass = 50;
 
 export function massOf(parts: MassParts): number {
-  return parts.bytes * massPerByte + parts.sigOps * massPerSigOp + parts.gas * massPerGas;
+  return parts.bytes * massPerByte + parts.sigOps * massPerSigOp + Math.ceil(parts.gas / gasPerMass);
 }
 
 export { blockMassMax };

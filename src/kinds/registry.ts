@@ -21,6 +21,8 @@ import type { AnyTransaction, TxKindModule } from './kind.ts';
 import { confidentialTransferKind } from './confidential/confidential-transfer.ts';
 import { shieldKind } from './confidential/shield.ts';
 import { unshieldKind } from './confidential/unshield.ts';
+import { contractCallKind } from './contract-call.ts';
+import { contractDeployKind } from './contract-deploy.ts';
 import { multisigTransferKind } from './multisig-transfer.ts';
 import { transferKind } from './transfer.ts';
 
@@ -56,6 +58,9 @@ registerTxKind(escrowResolveKind);
 registerTxKind(confidentialTransferKind);
 registerTxKind(shieldKind);
 registerTxKind(unshieldKind);
+// Smart contracts (docs/contracts.md).
+registerTxKind(contractDeployKind);
+registerTxKind(contractCallKind);
 
 function implementedList(): string {
   const names = [...modules.values()].sort((a, b) => a.tag - b.tag).map((m) => `${m.tag} (${m.name})`);

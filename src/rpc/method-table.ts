@@ -3,11 +3,14 @@
  * table (openrpc.ts), and REST / gRPC route onto these entries, so the transports cannot drift apart.
  */
 import type { AnyRpcMethod, RpcScope } from './method.ts';
+import { callSmartContract } from './methods/call-smart-contract.ts';
 import { createAddress } from './methods/create-address.ts';
+import { deploySmartContract } from './methods/deploy-smart-contract.ts';
 import { getBalance } from './methods/get-balance.ts';
 import { getBlock } from './methods/get-block.ts';
 import { getBlockHeight } from './methods/get-block-height.ts';
 import { getBlockTemplate } from './methods/get-block-template.ts';
+import { getContractState } from './methods/get-contract-state.ts';
 import { getHeight } from './methods/get-height.ts';
 import { getInfo } from './methods/get-info.ts';
 import { getLatestBlock } from './methods/get-latest-block.ts';
@@ -54,6 +57,9 @@ export const rpcMethods: readonly AnyRpcMethod[] = [
   getPeers,
   subscribe,
   unsubscribe,
+  deploySmartContract,
+  callSmartContract,
+  getContractState,
 ];
 
 /**
@@ -63,8 +69,5 @@ export const rpcMethods: readonly AnyRpcMethod[] = [
 export const plannedMethodScopes: Readonly<Record<string, RpcScope>> = {
   create_confidential_transaction: 'send_transactions',
   generate_stealth_address: 'public',
-  deploy_smart_contract: 'send_transactions',
-  call_smart_contract: 'send_transactions',
-  get_contract_state: 'public',
 };
 export const plannedMethods: ReadonlySet<string> = new Set(Object.keys(plannedMethodScopes));

@@ -13,6 +13,9 @@ import type { BlockTemplate } from '../mining/template.ts';
 import type { MiningControl } from '../mining/control.ts';
 import type { Account } from '../state/account.ts';
 import type { StateNamespaceName } from '../state/namespaces.ts';
+import type { ContractCallTransaction, UnsignedContractCall } from '../kinds/contract-call.ts';
+import type { ContractDeployTransaction, UnsignedContractDeploy } from '../kinds/contract-deploy.ts';
+import type { RecordNamespace } from '../kinds/kind.ts';
 import type { StateProof } from '../state/proof.ts';
 import type { Clock } from '../util/clock.ts';
 
@@ -74,6 +77,8 @@ export interface LedgerView {
    * get_proof's `namespace` param. Left out: namespaces other than accounts answer -32603 naming the ledger.
    */
   proveRecord?(namespace: StateNamespaceName, id: Uint8Array): AccountProof & { readonly exists: boolean };
+  /** A contract record's stored value at the virtual state (src/vm/contract-state.ts); left out: contracts answer -40007. */
+  contractRecord?(namespace: RecordNamespace, id: Uint8Array): Uint8Array | undefined;
   /** Units issued so far, and those not locked (escrows, burns); both ≤ the supply cap. */
   supply(): { readonly totalUnits: bigint; readonly circulatingUnits: bigint };
   /** Chain-wide counters for the explorer; activeAddresses may be left out (the stats window's count is used). */
@@ -120,7 +125,14 @@ export interface WalletPort {
   verifyMessage(request: { address: Uint8Array; message: string; signature: Uint8Array; signatureType: SignatureType }): boolean;
   /** A signed transfer from one of the wallet's addresses with the sender's next nonce. */
   buildTransfer(request: { from: Uint8Array; to: Uint8Array; amount: bigint; fee: bigint; useEnergy: boolean }): Promise<Transaction>;
+  /** A signed contract deploy or call from one of the wallet's standard addresses with the sender's next nonce. */
+  signContractTransaction?(request: ContractTransactionRequest): Promise<ContractDeployTransaction | ContractCallTransaction>;
 }
+
+/** A contract transaction for the wallet to complete (chain id, nonce) and sign. */
+export type ContractTransactionRequest =
+  | Omit<UnsignedContractDeploy, 'chainId' | 'nonce'>
+  | Omit<UnsignedContractCall, 'chainId' | 'nonce'>;
 
 export interface PeerInfo {
   readonly id: string;

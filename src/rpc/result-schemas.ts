@@ -75,6 +75,16 @@ export const blockTransactionResult = z.object({
   nonce_exact: exactResult,
   use_energy: z.boolean(),
   privacy_level: z.string(),
+  // Contract kinds (src/kinds/contract-deploy.ts, contract-call.ts; docs/contracts.md).
+  contract_address: addressResult.optional(),
+  gas_limit: z.int().optional(),
+  gas_price_exact: exactResult.optional(),
+  code_hash: hashResult.optional(),
+  code_size: z.int().optional(),
+  vm_version: z.int().optional(),
+  constructor_params: z.string().describe('0x-hex').optional(),
+  method: z.string().optional(),
+  parameters: z.string().describe('0x-hex').optional(),
 });
 
 /** docs/api.md "Transaction": the transaction's fields plus where it sits and how settled it is (views.ts). */

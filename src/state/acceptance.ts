@@ -16,7 +16,7 @@
  */
 import type { AnyTransaction } from '../codec/transaction.ts';
 import { clampedSubsidyUnits } from '../consensus/emission.ts';
-import type { TxStateView } from '../kinds/kind.ts';
+import type { CarrierBlock, TxStateView } from '../kinds/kind.ts';
 import { toHex } from '../util/bytes.ts';
 import { emptyStoredAccount, type StoredAccount } from './account-codec.ts';
 import { acceptInContext } from './body-in-context.ts';
@@ -28,6 +28,8 @@ export interface MergedBlockInput {
   readonly miner: Uint8Array;
   readonly daaScore: number;
   readonly blue: boolean;
+  /** Its header's timestamp: what contracts see as block_timestamp (with daaScore as block_height); 0 if not given. */
+  readonly timestampMs?: number;
   readonly transactions: readonly { readonly tx: AnyTransaction }[];
 }
 
@@ -87,6 +89,7 @@ const noRecords = (): undefined => undefined;
 function createWorkingState(read: AcceptanceInput['read'], readRecord: NonNullable<AcceptanceInput['readRecord']>, now: number) {
   const changes: Changes = new Map();
   const records = new Map<string, RecordChange>();
+  let carrier: CarrierBlock = { daaScore: now, timestampMs: 0 };
   const get = (address: Uint8Array): { key: string; account: StoredAccount } => {
     const key = toHex(address);
     const account = changes.get(key)?.account ?? read(address) ?? emptyStoredAccount;
@@ -132,13 +135,18 @@ function createWorkingState(read: AcceptanceInput['read'], readRecord: NonNullab
       const key = stateKey(namespace, id);
       records.set(toHex(key), { key, value });
     },
+    carrier: () => carrier,
   };
-  return { changes, records, credit, view };
+  const carry = (block: CarrierBlock): void => {
+    carrier = block;
+  };
+  return { changes, records, credit, view, carry };
 }
 
 export function acceptMergeset(input: AcceptanceInput): AcceptanceResult {
   const state = createWorkingState(input.read, input.readRecord ?? noRecords, input.daaScore);
   const perBlock = input.merged.map((block) => {
+    state.carry({ daaScore: block.daaScore, timestampMs: block.timestampMs ?? 0 });
     let fees = 0n;
     let energyUsed = 0n;
     const accepted = block.transactions.map(({ tx }) => {

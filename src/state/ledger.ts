@@ -24,6 +24,7 @@ import { emissionCapUnits } from '../consensus/emission.ts';
 import type { KvStore } from '../storage/kv.ts';
 import { assert } from '../errors.ts';
 import { toHex } from '../util/bytes.ts';
+import type { RecordNamespace } from '../kinds/kind.ts';
 import { acceptMergeset, type AcceptanceResult } from './acceptance.ts';
 import type { AcceptanceRecord } from './acceptance-record.ts';
 import { encodeAcceptanceRecord } from './acceptance-record.ts';
@@ -32,7 +33,7 @@ import { accountKey, decodeAccount, emptyStoredAccount, encodeAccount, isEmptyAc
 import { settleEnergy } from './energy.ts';
 import { createLedgerReads, ledgerKeys } from './ledger-rows.ts';
 import { ledgerPreviewCacheMax } from './ledger-limits.ts';
-import { stateNamespace, type StateNamespaceName, type StateRecord } from './namespaces.ts';
+import { stateKey, stateNamespace, type StateNamespaceName, type StateRecord } from './namespaces.ts';
 import type { StateProof } from './proof.ts';
 import { createStateTrie, type StateTrie } from './trie.ts';
 import {
@@ -95,6 +96,8 @@ export interface Ledger extends AccountReader {
   /** The account committed in a block's header state, energy accrued to that block's DAA score. */
   getAccountAt(address: Uint8Array, block: BlockId): Account | undefined;
   proveAccount(address: Uint8Array): AccountProof;
+  /** A non-account record's stored value (version byte first) at the virtual state, or undefined when absent. */
+  getRecord(namespace: RecordNamespace, id: Uint8Array): Uint8Array | undefined;
   /** Proves record `id` of `namespace` (present or absent) against the selected tip's header; StateError 'bad-key' for a wrong-length id. */
   proveRecord<N extends StateNamespaceName>(namespace: N, id: Uint8Array): RecordProof<N>;
   getTransaction(hash: Uint8Array): TransactionRecord | undefined;
@@ -158,7 +161,8 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
     const blues = new Set(input.ghostdag.mergesetBlues);
     const merged = input.mergeset.map((id) => {
       const header = chain.get(id)!.header;
-      return { id, miner: header.miner, daaScore: header.daaScore, blue: blues.has(id), transactions: reads.transactions(id) };
+      const transactions = reads.transactions(id);
+      return { id, miner: header.miner, daaScore: header.daaScore, timestampMs: header.timestampMs, blue: blues.has(id), transactions };
     });
     const result = acceptMergeset({ read: readAt(parentRoot), readRecord: (key) => trie.get(parentRoot, key), merged, mergingMiner: input.miner, daaScore: input.daaScore, emittedBefore: before.emitted });
     let fees = 0n;
@@ -247,6 +251,12 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
       const block = chain.get(id);
       if (!block) return undefined;
       return publicAccount(readAt(block.header.stateRoot)(address) ?? emptyStoredAccount, block.header.daaScore);
+    },
+    getRecord(namespace, id) {
+      const v = virtual();
+      const key = stateKey(namespace, id);
+      const changed = v.result.records.get(toHex(key));
+      return changed === undefined ? trie.get(v.parentRoot, key) : (changed.value ?? undefined);
     },
     proveAccount(address) {
       const { blockHash, stateRoot, key, proof, record } = ledger.proveRecord('account', address);

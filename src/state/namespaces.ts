@@ -15,8 +15,9 @@
  * | `confidential_output` | weft/state/confidential-output/v1    | output id = its one-time key (32)           |
  *
  * `account` (its key is exactly the one every existing state root was built with), `agent` and `escrow`
- * (src/kinds/agent, src/kinds/escrow), `key_image` and `confidential_output` (src/kinds/confidential/records.ts)
- * hold records, each written only by its kinds. The others are reserved: their tags and ids are fixed so that proofs of absence about them are already
+ * (src/kinds/agent, src/kinds/escrow), `contract_code` and `contract_storage` (src/vm/contract-state.ts,
+ * docs/contracts.md "State layout"), `key_image` and `confidential_output` (src/kinds/confidential/records.ts) hold
+ * records, each written only by its kinds. A reserved namespace (none is, in this version) has its tag and id fixed so that proofs of absence about it are already
  * meaningful, and their codec refuses every value (DecodeError 'namespace-reserved') until the issue that gives
  * them a record layout lands — nothing stores or invents their data before then. A kind that adds state declares
  * its namespace here (docs/architecture.md "Adding a transaction kind").
@@ -41,14 +42,26 @@ import { AssertionError, DecodeError, assert } from '../errors.ts';
 import { accountKey, accountKeyTag, accountRecordVersion, decodeAccount, encodeAccount, type StoredAccount } from './account-codec.ts';
 import { StateError } from './state-errors.ts';
 import { recordVersionOf, stateRecordKey, type StateRecordDecodeReason } from './state-record.ts';
+import { contractRecordVersion, decodeContractValue, encodeContractValue } from '../vm/contract-state.ts';
+
+/** A contract_code or contract_storage value: opaque bytes (the module, or what a contract stored) after the version. */
+export interface ContractBytesRecord {
+  readonly bytes: Uint8Array;
+}
+
+const contractBytesCodec: StateRecordCodec<ContractBytesRecord> = {
+  versions: [contractRecordVersion],
+  encode: (record) => encodeContractValue(record.bytes),
+  decode: (value) => ({ bytes: decodeContractValue(value).slice() }),
+};
 
 /** The record type each namespace's codec reads; `never` for the reserved ones (they hold nothing yet). */
 export interface StateRecordTypes {
   account: StoredAccount;
   agent: AgentRecord;
   escrow: EscrowRecord;
-  contract_code: never;
-  contract_storage: never;
+  contract_code: ContractBytesRecord;
+  contract_storage: ContractBytesRecord;
   key_image: KeyImageRecord;
   confidential_output: ConfidentialOutputRecord;
 }
@@ -157,16 +170,16 @@ export const stateNamespaces: { readonly [N in StateNamespaceName]: StateNamespa
   contract_code: declare(
     'contract_code',
     'weft/state/contract-code/v1',
-    'reserved',
+    'active',
     opaque(32, 'the 32-byte BLAKE3 hash of the code'),
-    reservedCodec('contract_code'),
+    contractBytesCodec,
   ),
   contract_storage: declare(
     'contract_storage',
     'weft/state/contract-storage/v1',
-    'reserved',
+    'active',
     opaque(addressBytes + 32, "the contract's 33-byte address followed by a 32-byte slot"),
-    reservedCodec('contract_storage'),
+    contractBytesCodec,
   ),
   key_image: declare(
     'key_image',

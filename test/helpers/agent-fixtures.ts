@@ -125,6 +125,7 @@ export function createSimLedger(funded: ReadonlyArray<readonly [Uint8Array, bigi
         credit: refuseWrite,
         record: (namespace, id) => records.get(toHex(stateKey(namespace, id))),
         setRecord: refuseWrite,
+        carrier: () => ({ daaScore, timestampMs: 0 }),
       };
       return kindOf(tx).checkContext(view, tx);
     },

@@ -47,7 +47,9 @@ export const sendTransaction = defineMethod({
     const amount = parseCoins(params.amount);
     const fee = parseCoins(params.fee);
     if (params.smart_contract !== undefined) {
-      throw new SmartContractError('smart_contract calls need the contract VM, which this node does not run yet');
+      // Decision (docs/api.md "send_transaction"): a transfer carries no gas limit or gas price, so contract work goes
+      // through deploy_smart_contract and call_smart_contract, which take them.
+      throw new SmartContractError('send_transaction moves coins only: deploy with deploy_smart_contract, call with call_smart_contract');
     }
     if (params.privacy_level === 'high') {
       throw new PrivacyError('privacy_level high needs confidential transfers (create_confidential_transaction), not available yet');

@@ -27,3 +27,6 @@ export { startMining, type StartMiningParameters, type StartMiningReturnType } f
 export { stopMining, type StopMiningParameters, type StopMiningReturnType } from './stop-mining.ts';
 export { submitBlock, type SubmitBlockParameters, type SubmitBlockReturnType } from './submit-block.ts';
 export { verifyMessage, type VerifyMessageParameters, type VerifyMessageReturnType } from './verify-message.ts';
+export { deploySmartContract, type DeploySmartContractParameters, type DeploySmartContractReturnType } from './deploy-smart-contract.ts';
+export { callSmartContract, type CallSmartContractParameters, type CallSmartContractReturnType } from './call-smart-contract.ts';
+export { getContractState, type GetContractStateParameters, type GetContractStateReturnType } from './get-contract-state.ts';

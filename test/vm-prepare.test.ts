@@ -1,0 +1,196 @@
+// prepare(): every rejection class on a hand-built module that breaks exactly that rule, the accepted shape of the
+// output, byte-for-byte determinism, and that junk input only ever yields the typed PrepareError.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { blake3 } from '../src/crypto/blake3.ts';
+import { toHex } from '../src/util/bytes.ts';
+import { PrepareError, type PrepareRejection } from '../src/vm/errors.ts';
+import { prepare, prepareModule } from '../src/vm/prepare.ts';
+import { contractBytes } from './helpers/vm-contracts.ts';
+import { F32, F64, I32, I64, V128, name, runModule, u32, wasmModule } from './helpers/wasm-module.ts';
+
+function rejection(bytes: Uint8Array, version = 1): PrepareRejection | 'accepted' {
+  try {
+    prepareModule(bytes, version);
+    return 'accepted';
+  } catch (error) {
+    if (error instanceof PrepareError) return error.reason;
+    throw error;
+  }
+}
+
+const inputLenImport: [string, string, number, number[]] = ['env', 'input_len', 0, [1]];
+
+const cases: [string, Uint8Array, PrepareRejection][] = [
+  ['an unknown prepare version', runModule([]), 'version'],
+  ['bad magic', Uint8Array.of(0x00, 0x61, 0x73, 0x6e, 1, 0, 0, 0), 'malformed'],
+  ['a truncated section', runModule([]).subarray(0, 20), 'malformed'],
+  ['an overlong LEB128', Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00), 'malformed'],
+  ['sections out of order', wasmModule({ types: [[[], []]], extra: [[1, [0]]] }), 'malformed'],
+  ['a module over the size limit', wasmModule({ extra: [[0, [...name('pad'), ...new Array(70_000).fill(0)]]] }), 'too-large'],
+  ['257 locals', runModule([], {}, [[257, I32]]), 'too-large'],
+  ['a type with 17 params', wasmModule({ types: [[new Array(17).fill(I32), []]] }), 'too-large'],
+  ['an f32 parameter', wasmModule({ types: [[[F32], []]] }), 'float'],
+  ['an f64 local', runModule([], {}, [[1, F64]]), 'float'],
+  ['f64.add', runModule([0x44, 0, 0, 0, 0, 0, 0, 0, 0, 0x44, 0, 0, 0, 0, 0, 0, 0, 0, 0xa0, 0x1a]), 'float'],
+  ['i32.trunc_f32_s', runModule([0xa8]), 'float'],
+  ['a saturating truncation (0xfc 0)', runModule([0xfc, 0x00]), 'float'],
+  ['an f32 global', runModule([], { globals: [[F32, 0, 0x43, 0, 0, 0, 0, 0x0b]] }), 'float'],
+  ['a v128 local', runModule([], {}, [[1, V128]]), 'simd'],
+  ['a SIMD instruction', runModule([0xfd, 0x0c, ...new Array(16).fill(0), 0x1a]), 'simd'],
+  ['an atomic instruction', runModule([0x41, 0, 0xfe, 0x10, 2, 0, 0x1a]), 'threads'],
+  ['a shared memory', runModule([], { memory: [0x03, 1, 1] }), 'threads'],
+  ['memory.copy', runModule([0x41, 0, 0x41, 0, 0x41, 0, 0xfc, 0x0a, 0, 0]), 'bulk-memory'],
+  ['memory.fill', runModule([0x41, 0, 0x41, 0, 0x41, 0, 0xfc, 0x0b, 0]), 'bulk-memory'],
+  ['a DataCount section', runModule([], { extra: [[12, [0]]] }), 'bulk-memory'],
+  ['a passive data segment', runModule([], { data: [[0x01, 1, 0x2a]] }), 'bulk-memory'],
+  ['ref.null', runModule([0xd0, 0x70, 0x1a]), 'reference-types'],
+  ['an externref table', runModule([], { table: [0x6f, 0x00, 1] }), 'reference-types'],
+  ['a typed select', runModule([0x41, 1, 0x41, 2, 0x41, 0, 0x1c, 1, I32, 0x1a]), 'reference-types'],
+  ['try', runModule([0x06, 0x40, 0x0b]), 'exceptions'],
+  ['a tag section', runModule([], { extra: [[13, [0]]] }), 'exceptions'],
+  ['return_call', runModule([0x12, 0x00]), 'tail-calls'],
+  ['two results', wasmModule({ types: [[[], [I32, I32]]] }), 'multi-value'],
+  ['a block type by type index', runModule([0x02, 0x00, 0x0b]), 'multi-value'],
+  ['two memories', twoMemories(), 'multi-memory'],
+  ['memory.size of memory 1', runModule([0x3f, 0x01, 0x1a]), 'multi-memory'],
+  ['a load with a memory index', runModule([0x41, 0, 0x28, 0x40, 1, 0, 0x1a]), 'multi-memory'],
+  ['an import outside the ABI', wasmModule({ types: [[[], []]], imports: [['env', 'now', 0, [0]]] }), 'import'],
+  ['an ABI name from another module', wasmModule({ types: [[[], [I32]]], imports: [['wasi', 'input_len', 0, [0]]] }), 'import'],
+  ['an ABI function with the wrong type', wasmModule({ types: [[[], [I64]]], imports: [['env', 'input_len', 0, [0]]] }), 'import'],
+  ['an imported memory', wasmModule({ imports: [['env', 'memory', 2, [0x01, 1, 1]]], memory: null }), 'import'],
+  ['an imported global', wasmModule({ imports: [['env', 'g', 3, [I32, 0]]] }), 'import'],
+  ['a start section', runModule([], { start: 0 }), 'start'],
+  ['no memory', runModule([], { memory: null }), 'memory'],
+  ['a memory without a maximum', runModule([], { memory: [0x00, 1] }), 'memory'],
+  ['a memory above the cap', runModule([], { memory: [0x01, 1, 17] }), 'memory'],
+  ['an export the VM reserves', runModule([], { exports: [['__weft_gas', 0, 0]] }), 'export'],
+  ['an operand stack underflow', runModule([0x6a]), 'invalid'],
+  ['a type error the engine finds', runModule([0x42, 1, 0x41, 1, 0x6a, 0x1a]), 'invalid'],
+  ['a branch to an unknown label', runModule([0x0c, 0x05]), 'invalid'],
+  ['a call to an unknown function', runModule([0x10, 0x07]), 'invalid'],
+  ['a data segment past the fixed memory', runModule([], { data: [[0x00, 0x41, ...u32(65_535), 0x0b, 2, 1, 2]] }), 'invalid'],
+];
+
+function twoMemories(): Uint8Array {
+  const one = runModule([]);
+  // Patch the memory section (id 5, "1 memory") to declare two.
+  const bytes = [...one];
+  const at = bytes.findIndex((b, i) => b === 5 && bytes[i + 1] === 4 && bytes[i + 2] === 1);
+  bytes.splice(at, 6, 5, 7, 2, 0x01, 1, 1, 0x01, 1, 1);
+  return Uint8Array.from(bytes);
+}
+
+describe('prepare refuses', () => {
+  it.each(cases)('%s', (_what, bytes, reason) => {
+    expect(rejection(bytes, reason === 'version' ? 2 : 1)).toBe(reason);
+  });
+
+  it('with a -40007 smart contract error that names the rule', () => {
+    try {
+      prepareModule(runModule([0xa8]));
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(PrepareError);
+      expect((error as PrepareError).code).toBe(-40007);
+      expect((error as PrepareError).details).toMatchObject({ reason: 'float' });
+      expect((error as PrepareError).message).toContain('0xa8');
+    }
+  });
+});
+
+describe('prepare accepts', () => {
+  it('the integer MVP with sign extension, host imports and a funcref table', () => {
+    const bytes = wasmModule({
+      types: [[[], []], [[], [I32]], [[I32], [I32]]],
+      imports: [inputLenImport],
+      funcs: [
+        { type: 0, code: [0x10, 0x00, 0x41, 0x00, 0x11, 0x02, 0x00, 0xc0, 0x1a] },
+        { type: 2, code: [0x20, 0x00, 0xc1] },
+      ],
+      table: [0x70, 0x00, 1],
+      elements: [[0x00, 0x41, 0x00, 0x0b, 1, 2]],
+      exports: [['run', 0, 1]],
+    });
+    const prepared = prepareModule(bytes);
+    expect(prepared.entryPoints).toEqual(['run']);
+    expect(WebAssembly.validate(prepared.code)).toBe(true);
+  });
+
+  it('and fixes the memory at its declared maximum, exporting gas, stack and memory for the host', () => {
+    const prepared = prepareModule(runModule([], { memory: [0x01, 1, 3] }));
+    const module = new WebAssembly.Module(prepared.code);
+    expect(WebAssembly.Module.exports(module).map((e) => `${e.name}:${e.kind}`)).toEqual([
+      'run:function',
+      '__weft_gas:global',
+      '__weft_sp:global',
+      '__weft_memory:memory',
+    ]);
+    const instance = new WebAssembly.Instance(module, {});
+    const memory = instance.exports.__weft_memory as WebAssembly.Memory;
+    expect(memory.buffer.byteLength).toBe(3 * 65_536);
+    expect(memory.grow(0)).toBe(3);
+    expect(() => memory.grow(1)).toThrow(RangeError);
+    expect(prepared.memoryPages).toBe(3);
+  });
+
+  it('the example contracts as asc builds them', () => {
+    for (const name of ['counter', 'token', 'faulty', 'escrow'] as const) expect(() => prepareModule(contractBytes(name))).not.toThrow();
+  });
+});
+
+describe('prepare is deterministic', () => {
+  it('gives identical bytes for the same module, and caches by (code hash, version)', () => {
+    for (const name of ['counter', 'token', 'faulty', 'escrow'] as const) {
+      const bytes = contractBytes(name);
+      const a = prepareModule(bytes);
+      const b = prepareModule(Uint8Array.from(bytes));
+      expect(toHex(a.code)).toBe(toHex(b.code));
+      expect(a.codeHash).toEqual(blake3(bytes));
+      expect(prepare(bytes)).toBe(prepare(Uint8Array.from(bytes)));
+    }
+  });
+
+  it('pins the prepared bytes of a hand-built module (a change to instrumentation is a new prepare version)', () => {
+    const prepared = prepareModule(runModule([0x03, 0x40, 0x41, 0x01, 0x0d, 0x00, 0x0b, 0x0f]));
+    expect(toHex(prepared.code)).toBe(PINNED_LOOP_MODULE);
+  });
+
+  it('refuses random bytes with PrepareError only', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 512 }), (junk) => {
+        const withHeader = Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...junk);
+        for (const bytes of [junk, withHeader]) {
+          try {
+            prepareModule(bytes);
+          } catch (error) {
+            expect(error).toBeInstanceOf(PrepareError);
+          }
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('refuses or accepts mutated contracts, never anything else, and what it accepts validates', () => {
+    const token = contractBytes('token');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(token.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), (flips) => {
+        const bytes = Uint8Array.from(token);
+        for (const [at, value] of flips) bytes[at] = value;
+        try {
+          expect(WebAssembly.validate(prepareModule(bytes).code)).toBe(true);
+        } catch (error) {
+          expect(error).toBeInstanceOf(PrepareError);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// loop { i32.const 1; br_if 0 } return — decoded: prologue sp += 9 (8 fixed + 1 operand); block; charge 11 (entry run:
+// the loop marker costs 0, + 9 frame slots + 2 for the charge); loop; charge 4 (i32.const, br_if, + 2); after br_if:
+// charge 3 (end 0, return 1, + 2); return → br 0; end; epilogue sp -= 9; end.
+const PINNED_LOOP_MODULE =
+  '0061736d0100000001040160000003020100050401010101060b027e0142000b7f0141000b0730040372756e00000a5f5f776566745f6761730300095f5f776566745f737003010d5f5f776566745f6d656d6f727902000a59015700230141096a24012301418080014b0440000b02402300420b7d240023004200530440000b0340230042047d240023004200530440000b41010d000b230042037d240023004200530440000b0c000b230141096b24010b';
