@@ -20,6 +20,8 @@ import type { ShieldTransaction } from '../src/kinds/confidential/shield.ts';
 import { InvalidTransactionError } from '../src/kinds/errors.ts';
 import type { AnyTransaction } from '../src/kinds/kind.ts';
 import { kindOf } from '../src/kinds/registry.ts';
+import { signingHashOfBody } from '../src/kinds/signing.ts';
+import { checkProof } from '../src/crypto/proof-check.ts';
 import { buildRingSpend, buildShield, scanOutput } from '../src/wallet/confidential.ts';
 import { wallet } from './helpers/ledger-fixtures.ts';
 import { chainId, proofsHold, seededRandom, stealthWallet } from './helpers/confidential-fixtures.ts';
@@ -129,6 +131,21 @@ describe('confidential transaction codecs', () => {
     expect(() => encodeTransaction({ ...unshield, amount: 0n } as AnyTransaction)).toThrow(/at least 1/);
     const ring17 = Array.from({ length: 17 }, () => transfer.inputs[0]!.ring[0]!);
     expect(() => encodeTransaction({ ...transfer, inputs: [{ ...transfer.inputs[0]!, ring: ring17 }] } as AnyTransaction)).toThrow(/ring size/);
+  });
+});
+
+describe('the proof-check port schemes', () => {
+  it("answers false, never throws, for malformed 'clsag' and 'bulletproof-plus' checks", () => {
+    const garbage = [{}, { ringKeys: [new Uint8Array(3)], ringCommitments: [] }, { commitments: [new Uint8Array(32)], proof: new Uint8Array(5) }];
+    for (const scheme of ['clsag', 'bulletproof-plus']) {
+      for (const fields of garbage) expect(checkProof({ scheme, fields })).toBe(false);
+    }
+    const checks = kindOf(transfer).proofChecks(transfer, signingHashOfBody(kindOf(transfer).encodeBody(transfer)))!;
+    expect(checks.map((c) => c.scheme)).toEqual(['clsag', 'bulletproof-plus']);
+    expect(checks.map(checkProof)).toEqual([true, true]);
+    // Checked over another message (another transaction's signing hash), the CLSAG fails and the range proof holds.
+    const elsewhere = kindOf(transfer).proofChecks(transfer, new Uint8Array(32))!;
+    expect(elsewhere.map(checkProof)).toEqual([false, true]);
   });
 });
 

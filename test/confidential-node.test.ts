@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeTransaction, encodeTransaction, txHash } from '../src/codec/transaction.ts';
 import { generateKeyImage } from '../src/crypto/monero/key-image.ts';
+import { Point } from '../src/crypto/monero/point.ts';
 import { decodeConfidentialOutputRecord } from '../src/kinds/confidential/records.ts';
 import type { ShieldTransaction } from '../src/kinds/confidential/shield.ts';
 import { proofFromJson } from '../src/state/proof.ts';
@@ -20,6 +21,15 @@ import { seededRandom, stealthWallet } from './helpers/confidential-fixtures.ts'
 const alice = wallet(61);
 const bob = stealthWallet(62);
 const carol = stealthWallet(63);
+
+/** Offset of `needle` in `haystack` (the first match), or -1. */
+function findBytes(haystack: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
 
 describe('confidential transactions on a node', () => {
   let t: RpcTestNode;
@@ -47,6 +57,16 @@ describe('confidential transactions on a node', () => {
     const owned = shield.outputs.map((o, i) => scanOutput(bob.keys, shield.txPublicKey, i, { ...o, publicAmount: o.amount })!) as [OwnedOutput, OwnedOutput];
     const decoy = { oneTimeKey: owned[1].oneTimeKey, commitment: owned[1].commitment };
     const transfer = buildRingSpend({ chainId, fee: 20_000n, inputs: [{ owned: owned[0], decoys: [decoy] }], outputs: [{ to: carol.recipient, amount: 580_000n }], random: seededRandom(62) });
+    // A torsioned key image (I + a point of order 8) is a privacy error (-40006), not a generic decode error.
+    const bytes = encodeTransaction(transfer);
+    const at = findBytes(bytes, transfer.inputs[0]!.keyImage);
+    expect(at).toBeGreaterThan(0);
+    const torsion = Point.fromHex('26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05');
+    bytes.set(Point.fromBytes(transfer.inputs[0]!.keyImage).add(torsion).toBytes(), at);
+    const torsioned = (await t.rpc('send_raw_transaction', { transaction: `0x${toHex(bytes)}` })).body;
+    expect(torsioned.error).toMatchObject({ code: -40006 });
+    expect(torsioned.error.message).toMatch(/torsion/);
+
     const sent = await send(transfer);
     expect(sent.result).toEqual({ hash: toHash0x(txHash(transfer)), status: 'pending' });
 

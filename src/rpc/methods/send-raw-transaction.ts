@@ -1,11 +1,22 @@
 import { z } from 'zod';
 import { decodeTransaction } from '../../codec/transaction.ts';
+import { PrivacyDecodeError } from '../../kinds/confidential/codec.ts';
 import { txBytesMax } from '../../limits.ts';
 import { toHash0x } from '../../util/bytes.ts';
 import { TransactionRejectedError } from '../errors.ts';
 import { defineMethod, need } from '../method.ts';
 import { hashResult, transactionStatusResult } from '../result-schemas.ts';
 import { hexSchema, parseHex } from '../schemas.ts';
+
+/** Decodes; a point that breaks the strict privacy rules answers -40006 privacy_error (issue 17), not -32602. */
+function decodeRaw(bytes: Uint8Array) {
+  try {
+    return decodeTransaction(bytes);
+  } catch (error) {
+    if (error instanceof PrivacyDecodeError) throw error.privacy;
+    throw error;
+  }
+}
 
 /** A transaction signed elsewhere (a light wallet) in its canonical bytes, as hex: Bitcoin's sendrawtransaction. */
 export const sendRawTransaction = defineMethod({
@@ -16,7 +27,7 @@ export const sendRawTransaction = defineMethod({
   result: z.object({ hash: hashResult, status: transactionStatusResult }),
   async run(params, ctx) {
     const mempool = need(ctx, 'mempool', 'send_raw_transaction');
-    const tx = decodeTransaction(parseHex(params.transaction));
+    const tx = decodeRaw(parseHex(params.transaction));
     const chainId = ctx.services.chain.params.chainId;
     if (tx.chainId !== chainId) {
       throw new TransactionRejectedError(`chain_id is ${tx.chainId}, this network's is ${chainId}`, { rule: 'chain_id' });
