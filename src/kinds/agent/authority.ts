@@ -32,6 +32,7 @@ export interface Authority {
   readonly agent: AgentRecord | undefined;
 }
 
+// SignerRole's values (envelope.ts imports this module, so they are restated rather than imported back).
 const controllerRole = 1;
 const sessionKeyRole = 2;
 
