@@ -141,6 +141,10 @@ describe('real answers match their schemas', () => {
     const counter = { contract_address: deployed.contract_address, variable_name: 'count', key: '' };
     await until('the deployed counter', async () => ((await t.rpc('get_contract_state', counter)).body.result?.exists ? true : undefined));
     await result('get_contract_state', { ...counter, proof: true });
+    // A contract transaction's own fields, in its transaction and in its block (named by the schemas, always checked).
+    const deployTx = await result('get_transaction', { hash: deployed.transaction_hash });
+    expect(deployTx).toMatchObject({ kind: 'contract_deploy', contract_address: deployed.contract_address, code_size: contractBytes('counter').length });
+    await result('get_block', { hash: deployTx.block_hash });
     expect((await result('call_smart_contract', { contract_address: deployed.contract_address, method: 'get', parameters: [], caller_address: miner })).mode).toBe('view');
     expect((await result('call_smart_contract', { contract_address: deployed.contract_address, method: 'increment', parameters: [], caller_address: miner })).mode).toBe('transaction');
     await result('stop_mining');

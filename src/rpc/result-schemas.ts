@@ -75,16 +75,16 @@ export const blockTransactionResult = z.object({
   nonce_exact: exactResult,
   use_energy: z.boolean(),
   privacy_level: z.string(),
-  // Contract kinds (src/kinds/contract-deploy.ts, contract-call.ts; docs/contracts.md).
+  // Contract kinds (docs/contracts.md "Transactions"): `to` is the contract, `fee` the most gas can cost.
   contract_address: addressResult.optional(),
-  gas_limit: z.int().optional(),
-  gas_price_exact: exactResult.optional(),
+  gas_limit: u64NumberResult.optional(),
+  gas_price_exact: z.string().regex(/^\d+$/).optional().describe('base units per gas'),
+  method: z.string().optional(),
+  parameters: z.string().optional().describe('0x-hex tagged parameters'),
   code_hash: hashResult.optional(),
   code_size: z.int().optional(),
   vm_version: z.int().optional(),
-  constructor_params: z.string().describe('0x-hex').optional(),
-  method: z.string().optional(),
-  parameters: z.string().describe('0x-hex').optional(),
+  constructor_params: z.string().optional().describe('0x-hex tagged constructor parameters'),
 });
 
 /** docs/api.md "Transaction": the transaction's fields plus where it sits and how settled it is (views.ts). */
