@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { openChain } from '../src/chain/chain.ts';
 import { chainKeys, storedBlockOrder } from '../src/chain/chain-store.ts';
 import { devnetParams } from '../src/consensus/params.ts';
@@ -66,9 +66,13 @@ describe('kill -9 under a send loop', () => {
     dirs.push(datadir);
     const args = ['--network', 'regtest', '--mine', '--threads', '1', '--datadir', datadir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0'];
     const acknowledged: string[] = [];
+    let running: ReturnType<typeof startNodeProcess> | undefined;
+    // A failed assertion must not leave a mining node behind.
+    onTestFinished(() => void running?.child.kill('SIGKILL'));
     let restored = 0;
     for (let round = 0; round < 5; round++) {
       const node = startNodeProcess(args);
+      running = node;
       const port = (await node.waitFor((l) => l.msg === 'http listening', 60_000)).port as number;
       const restore = node.lines.find((l) => l.msg === 'mempool restored from its journal');
       restored += (restore?.restored as number | undefined) ?? 0;
