@@ -1,6 +1,6 @@
 // Mining in the tab against a real regtest node, as any visitor (no API key: the work endpoints are public): Wasm
-// in Web Workers until a block is found, submitted and confirmed by the node, then seen in the explorer; WebGPU when Chromium offers an adapter (SwiftShader), else
-// the page must say so instead of mining.
+// in Web Workers until a block is found, submitted and confirmed by the node, then seen in the explorer; WebGPU when
+// Chromium offers an adapter (SwiftShader), else the page must say so instead of mining.
 import { expect, test, type Page } from '@playwright/test';
 import { startRegtestNode, type RegtestNode } from './helpers/regtest-node.ts';
 

@@ -103,6 +103,18 @@ describe('HTTP rate limits per tier', () => {
     expect((await t.rpc('get_block_height')).status).toBe(200);
   });
 
+  it("takes no token for the web app's static files, even from a client that spent its budget", async () => {
+    fresh();
+    await drain(100, '/health');
+    expect((await hit('/health')).status).toBe(429);
+    for (const path of ['/', '/miner.html', '/assets/index-abc.js', '/web-config.json', '/favicon.ico']) {
+      const res = await hit(path);
+      expect(res.status, path).not.toBe(429);
+      expect(res.headers.get('x-ratelimit-limit'), path).toBeNull();
+    }
+    expect((await hit('/status')).status).toBe(429); // not one of the app's files
+  });
+
   it('API key: 1,000 a minute', async () => {
     fresh();
     const init = { headers: { 'x-api-key': apiKey } };

@@ -19,6 +19,7 @@ import { createOAuthGrants, type OAuthGrants } from './oauth-grants.ts';
 import { mountOAuthRoutes } from './oauth-routes.ts';
 import { createSignatureVerifier, type SignatureVerifier } from './request-signature.ts';
 import { createDeadline, type Deadline } from './request-bounds.ts';
+import { isWebAppFile } from '../http/web-app.ts';
 
 /** The auth store is small: a few thousand records. */
 const authStoreMapBytes = 256 * 1024 * 1024;
@@ -61,7 +62,12 @@ export function createAccessControl(options: AccessControlOptions): AccessContro
   const signatures = createSignatureVerifier({ clock });
   const limiter = createRateLimiter({ clock });
   const authOptions: AuthenticateOptions = { keys, grants, signatures, ...(options.trustProxy ? { trustProxy: true } : {}) };
-  const admit = createAdmission({ auth: authOptions, explorerPaths: options.explorerPaths ?? [], ...(options.rateLimits === false ? {} : { limiter }) });
+  const admit = createAdmission({
+    auth: authOptions,
+    explorerPaths: options.explorerPaths ?? [],
+    unmetered: isWebAppFile,
+    ...(options.rateLimits === false ? {} : { limiter }),
+  });
   const deadline = createDeadline(options.timeoutMs);
   return {
     keys,

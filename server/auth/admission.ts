@@ -36,6 +36,8 @@ export interface AdmissionOptions {
   /** Absent: rate limits are off (config `rate-limits=false`). */
   readonly limiter?: RateLimiter;
   readonly explorerPaths: readonly string[];
+  /** Requests that take no rate token (the web app's static files). */
+  readonly unmetered?: (method: string, path: string) => boolean;
 }
 
 const noHeaders: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -48,7 +50,7 @@ export function createAdmission(options: AdmissionOptions): Admit {
   return async (request) => {
     const address = clientAddressOf(trustProxy ? request.header('x-forwarded-for') : undefined, request.socketAddress, trustProxy);
     const auth = await authStateOf(request, options.auth, anonymousIdentity(address));
-    if (options.limiter === undefined) return { auth, rateHeaders: noHeaders };
+    if (options.limiter === undefined || options.unmetered?.(request.method, request.path)) return { auth, rateHeaders: noHeaders };
     const surface: Surface = surfaceOf(request.method, request.path, options.explorerPaths);
     const rate = takeRateToken(options.limiter, auth.identity, surface);
     return rate.refusal ? { auth, rateHeaders: rate.headers, refusal: { error: rate.refusal, headers: rate.headers } } : { auth, rateHeaders: rate.headers };

@@ -13,6 +13,24 @@ import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
 import { statusPage } from './status-page.ts';
 
+/**
+ * The web app's own files (the pages, their assets, the embeddable wallet's script, icons, /web-config.json): static
+ * bytes served from memory or disk, which the rate limiter does not count (docs/auth.md "Rate limits") — a visitor's
+ * tab loading its pages must not spend the tokens its mining or wallet calls need.
+ */
+export function isWebAppFile(method: string, path: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  return (
+    path === '/' ||
+    path === '/web-config.json' ||
+    path === '/favicon.ico' ||
+    path === '/favicon.svg' ||
+    path === '/weft-wallet.js' ||
+    path.startsWith('/assets/') ||
+    /^\/[a-z0-9-]+\.html$/.test(path)
+  );
+}
+
 export const webDistDir = resolve(fileURLToPath(new URL('../../dist/web', import.meta.url)));
 
 const contentTypes: Readonly<Record<string, string>> = {

@@ -15,6 +15,11 @@ import { createHttpClient, createNodeClient, discoverNodeUrls, type NodeUrls } f
 import { chooseAutoBackend, openWasmBackend, openWebGpuBackend, type TabBackend } from './search-backends.ts';
 
 const templateRefreshMs = 5_000;
+/**
+ * A new block makes the template stale, but the tab asks for a new one at most this often: at one block a second a
+ * refresh per block would spend most of a visitor's public rate limit (100 calls a minute) on templates alone.
+ */
+const templateFetchGapMs = 2_000;
 const chartPointsMax = 60;
 
 interface Template { header: string; pre_pow_hash: string; target: string; difficulty: number; height: number; transactions: string[] }
@@ -27,6 +32,8 @@ const counters: MinerCounters = { running: false, backend: '', backendReason: ''
 window.weftMiner = { counters: () => ({ ...counters }) };
 const rates: number[] = [];
 let stale = true;
+/** This tab just found a block on the current template. */
+let foundOwn = false;
 let backend: TabBackend | undefined;
 
 function showError(message: string | null): void {
@@ -47,7 +54,15 @@ async function mineLoop(urls: NodeUrls, address: string): Promise<void> {
   let fetchedAt = 0;
   let nonce = bytesToBigIntBE(crypto.getRandomValues(new Uint8Array(6)));
   while (counters.running && backend) {
-    if (!template || stale || performance.now() - fetchedAt > templateRefreshMs) {
+    let age = performance.now() - fetchedAt;
+    // After a block of our own the old template is spent (its next winner would only be a sibling of our block):
+    // wait out the gap instead of hashing it again. Another miner's block leaves it worth hashing until the gap.
+    if (foundOwn && age < templateFetchGapMs) {
+      await new Promise((resolve) => setTimeout(resolve, templateFetchGapMs - age));
+      age = performance.now() - fetchedAt;
+    }
+    if (!template || foundOwn || (stale && age >= templateFetchGapMs) || age > templateRefreshMs) {
+      foundOwn = false;
       template = await getBlockTemplate(node, { miner_address: address, gpu_mining: backend.gpu });
       fetchedAt = performance.now();
       stale = false;
@@ -72,7 +87,7 @@ async function mineLoop(urls: NodeUrls, address: string): Promise<void> {
     } catch (error) {
       row.lastElementChild!.textContent = `rejected: ${(error as Error).message}`;
     }
-    stale = true;
+    foundOwn = true;
   }
 }
 
