@@ -7,7 +7,6 @@
  * failed call or constructor still pays for the gas it used; its value stays with the sender and its writes vanish.
  */
 import { AddressType, checkAddressBytes, encodeAddress, InvalidAddressError } from '../crypto/address.ts';
-import { formatUnits } from '../crypto/amount.ts';
 import { contractTxGasLimitMax, vmInputBytesMax } from '../limits.ts';
 import { toHex } from '../util/bytes.ts';
 import { decodeContractValue, encodeContractValue, contractStorageId } from '../vm/contract-state.ts';
@@ -17,7 +16,7 @@ import { assert } from '../errors.ts';
 import type { PreparedContract } from '../vm/prepare.ts';
 import { AddressDecodeError } from './errors.ts';
 import type { Paid, Party, Spend, TxStateView } from './kind.ts';
-import { failDecode, type Fail } from './value-transfer.ts';
+import { failDecode, spendFields, type Fail } from './value-transfer.ts';
 
 const u32Max = 0xffff_ffff;
 const u64Max = (1n << 64n) - 1n;
@@ -148,18 +147,10 @@ export function settle(state: TxStateView, tx: ContractTxFields, contract: Uint8
  * the value sent, `fee` the most it may pay (gas_limit × gas_price; it pays gas used × gas_price once accepted).
  */
 export function contractSeedView(tx: ContractTxFields, contract: Uint8Array, hrp: string): Record<string, unknown> {
-  const amount = formatUnits(tx.value);
-  const fee = formatUnits(maxFeeOf(tx));
   return {
     from: encodeAddress(hrp, tx.from),
     to: encodeAddress(hrp, contract),
-    amount: Number(amount),
-    amount_exact: amount,
-    fee: Number(fee),
-    fee_exact: fee,
-    nonce: Number(tx.nonce),
-    nonce_exact: tx.nonce.toString(),
-    use_energy: tx.useEnergy,
+    ...spendFields(tx.value, maxFeeOf(tx), tx.nonce, tx.useEnergy),
     contract_address: encodeAddress(hrp, contract),
     gas_limit: Number(tx.gasLimit),
     gas_price_exact: tx.gasPrice.toString(),

@@ -197,17 +197,20 @@ export function transferParties(tx: TransferFields): Party[] {
  * never accepted transaction may move more than the supply or use a nonce past 2^53 — and a JSON number would round.
  */
 export function transferView(tx: TransferFields, hrp: string): Record<string, unknown> {
-  const amount = formatUnits(tx.amount);
-  const fee = formatUnits(tx.fee);
+  return { from: encodeAddress(hrp, tx.from), to: encodeAddress(hrp, tx.to), ...spendFields(tx.amount, tx.fee, tx.nonce, tx.useEnergy) };
+}
+
+/** The amount, fee, nonce and use_energy fields every paying kind shows, each u64 also as an exact decimal string. */
+export function spendFields(amountUnits: bigint, feeUnits: bigint, nonce: bigint, useEnergy: boolean): Record<string, unknown> {
+  const amount = formatUnits(amountUnits);
+  const fee = formatUnits(feeUnits);
   return {
-    from: encodeAddress(hrp, tx.from),
-    to: encodeAddress(hrp, tx.to),
     amount: Number(amount),
     amount_exact: amount,
     fee: Number(fee),
     fee_exact: fee,
-    nonce: Number(tx.nonce),
-    nonce_exact: tx.nonce.toString(),
-    use_energy: tx.useEnergy,
+    nonce: Number(nonce),
+    nonce_exact: nonce.toString(),
+    use_energy: useEnergy,
   };
 }

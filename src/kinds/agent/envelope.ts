@@ -14,7 +14,6 @@
 import { createByteReader, type ByteReader } from '../../codec/bytes-reader.ts';
 import { createByteWriter, type ByteWriter } from '../../codec/bytes-writer.ts';
 import { AddressType, addressBytes, checkAddressBytes, encodeAddress, InvalidAddressError } from '../../crypto/address.ts';
-import { formatUnits } from '../../crypto/amount.ts';
 import { publicKeyBytes, signatureBytes } from '../../crypto/keys.ts';
 import type { ProofCheck } from '../../crypto/proof-check.ts';
 import { DecodeError } from '../../errors.ts';
@@ -22,6 +21,7 @@ import { equalBytes, toHex } from '../../util/bytes.ts';
 import { AddressDecodeError, InvalidTransactionError } from '../errors.ts';
 import type { AnyTransaction, Party, TxKindModule, TxStateView } from '../kind.ts';
 import { applyAuthority, checkAuthority, type AuthorityRules, type Authority } from './authority.ts';
+import { spendFields } from '../value-transfer.ts';
 
 export const SignerRole = { Key: 0, Controller: 1, SessionKey: 2 } as const;
 export type SignerRole = (typeof SignerRole)[keyof typeof SignerRole];
@@ -201,18 +201,10 @@ export function defineAgentKind<K extends number, P>(spec: AgentKindSpec<K, P>):
       { address: spec.counterparty(tx), role: 'recipient', amount: 0n },
     ],
     view(tx, hrp) {
-      const amount = formatUnits(spec.amount(tx.payload));
-      const fee = formatUnits(tx.fee);
       return {
         from: encodeAddress(hrp, tx.payer),
         to: encodeAddress(hrp, spec.counterparty(tx)),
-        amount: Number(amount),
-        amount_exact: amount,
-        fee: Number(fee),
-        fee_exact: fee,
-        nonce: Number(tx.nonce),
-        nonce_exact: tx.nonce.toString(),
-        use_energy: tx.useEnergy,
+        ...spendFields(spec.amount(tx.payload), tx.fee, tx.nonce, tx.useEnergy),
         signer_role: signerRoleNames[tx.signerRole],
         signer: toHex(tx.signer),
         ...(tx.signerRole === SignerRole.SessionKey ? { session_key_id: tx.sessionKeyId.toString() } : {}),

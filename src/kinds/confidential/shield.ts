@@ -18,7 +18,7 @@ import { encodePoint } from '../../crypto/monero/point.ts';
 import { TxKind } from '../../codec/transaction-kinds.ts';
 import { toHex } from '../../util/bytes.ts';
 import type { TxKindModule, TxStateView } from '../kind.ts';
-import { checkTransferContext, createTxReader, failDecode, failEncode, transferConflictKeys, type Fail } from '../value-transfer.ts';
+import { checkTransferContext, createTxReader, failDecode, failEncode, spendFields, transferConflictKeys, type Fail } from '../value-transfer.ts';
 import { checkCount, checkDistinct, checkPoint, checkU64, createWriter, pointBytes, readPublicOutput, checkPublicOutput, writePublicOutput, type PublicOutput } from './codec.ts';
 import { confidentialOutputsMax } from './rules.ts';
 import { checkOutputsFree, createPublicOutputs } from './state.ts';
@@ -134,17 +134,9 @@ export const shieldKind: TxKindModule<ShieldTransaction> = {
   apply: applyShield,
   parties: (tx) => [{ address: tx.from, role: 'sender', amount: 0n }],
   view(tx, hrp) {
-    const amount = formatUnits(shieldedAmount(tx));
-    const fee = formatUnits(tx.fee);
     return {
       from: encodeAddress(hrp, tx.from),
-      amount: Number(amount),
-      amount_exact: amount,
-      fee: Number(fee),
-      fee_exact: fee,
-      nonce: Number(tx.nonce),
-      nonce_exact: tx.nonce.toString(),
-      use_energy: tx.useEnergy,
+      ...spendFields(shieldedAmount(tx), tx.fee, tx.nonce, tx.useEnergy),
       tx_public_key: toHex(tx.txPublicKey),
       outputs: tx.outputs.map((o) => ({ one_time_key: toHex(o.oneTimeKey), view_tag: o.viewTag, amount_exact: formatUnits(o.amount) })),
     };
