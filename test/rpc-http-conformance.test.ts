@@ -134,8 +134,10 @@ describe('envelope over HTTP', () => {
     expect(send.params.map((p: { name: string }) => p.name)).toEqual(['from', 'to', 'amount', 'fee', 'privacy_level', 'use_energy', 'smart_contract']);
   });
 
-  it('seed methods of later issues answer -32601 saying so', async () => {
-    expect(errorOf(await t.rpc('create_confidential_transaction', {}))).toMatchObject({ code: -32601, data: { reason: 'not_implemented_yet' } });
+  it('every seed method is served: the privacy methods check their params (-32602), unknown names get -32601', async () => {
+    expect(errorOf(await t.rpc('create_confidential_transaction', {})).code).toBe(-32602);
+    expect(errorOf(await t.rpc('generate_stealth_address', { public_spend_key: '0x00' })).code).toBe(-32602);
+    expect(errorOf(await t.rpc('no_such_method', {})).code).toBe(-32601);
   });
 });
 

@@ -35,6 +35,7 @@ import type { A2aService } from '../a2a/service.ts';
 import { createLedgerPort } from './ledger-port.ts';
 import { startNodeMempool } from './mempool-service.ts';
 import { createMempoolPort } from '../mempool/mempool-port.ts';
+import { createPrivacyPort } from '../wallet/privacy-port.ts';
 import { createWalletPort } from '../wallet/wallet-port.ts';
 import { createWalletService } from '../wallet/wallet-service.ts';
 import { legacyMinerKeyAddress, resolveRewardAddress, type RewardAddress } from './miner-address.ts';
@@ -60,7 +61,7 @@ export interface RunningNode {
 }
 
 /** Ports the RPC layer reads that this root does not build yet (src/rpc/ports.ts); tests hand in real in-memory ones. */
-export type RpcServicePorts = Partial<Pick<RpcServices, 'ledger' | 'mempool' | 'wallet' | 'peers' | 'templates'>>;
+export type RpcServicePorts = Partial<Pick<RpcServices, 'ledger' | 'mempool' | 'wallet' | 'privacy' | 'peers' | 'templates'>>;
 
 export async function startNode(config: NodeConfig, logger: Logger, ports: RpcServicePorts = {}): Promise<RunningNode> {
   mkdirSync(config.datadir, { recursive: true });
@@ -146,6 +147,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
     ledger: createLedgerPort(ledger, chain),
     mempool: createMempoolPort(mempool.pool, mempool.submit),
     wallet: createWalletPort(wallets, mempool.pool, chain.params.chainId),
+    privacy: createPrivacyPort({ wallets, chain, record: (namespace, id) => ledger.getRecord(namespace, id), pool: mempool.pool }),
     ...ports,
   };
   // The admin key in <datadir>/api.cookie (mode 0600) is written before any port opens; its path is logged, never the key.

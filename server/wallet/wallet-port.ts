@@ -2,7 +2,7 @@
  * The RPC's WalletPort (src/rpc/ports.ts) over the node's wallets (server/wallet/wallet-service.ts): create_address,
  * sign_message, verify_message and the signed transfer of send_transaction, whose nonce is the sender's next one
  * past its pending run in the mempool, and the signed contract deploys and calls of deploy_smart_contract and
- * call_smart_contract (same nonce rule). Stealth addresses and ring signatures come with the privacy issue: -40006.
+ * call_smart_contract (same nonce rule). Stealth addresses and ring signatures belong to privacy-port.ts.
  */
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from '../../src/codec/transaction.ts';
@@ -23,7 +23,8 @@ export const defaultMultisigOptions: MultisigOptions = Object.freeze({ m: 2, wal
 export function createWalletPort(wallets: WalletService, mempool: Pick<Mempool, 'nextNonce'>, chainId: number): WalletPort {
   return {
     async createAddress(request) {
-      if (request.addressType === 'stealth') throw new PrivacyError('stealth addresses come with confidential transfers, not available yet');
+      // create_address routes stealth to the privacy port (privacy-port.ts): a stealth address is no 33-byte address.
+      if (request.addressType === 'stealth') throw new PrivacyError('stealth addresses are key pairs: create them through the privacy port', 'stealth_is_a_key_pair');
       const extra = request as { multisig?: MultisigOptions };
       const options = request.addressType === 'multisig' ? (extra.multisig ?? defaultMultisigOptions) : undefined;
       const entry = wallets.createAddress(request.walletName, request.addressType, options);
@@ -36,7 +37,7 @@ export function createWalletPort(wallets: WalletService, mempool: Pick<Mempool, 
       };
     },
     async signMessage(request) {
-      if (request.signatureType === 'ring') throw new PrivacyError('ring signatures come with the privacy issue, not available yet');
+      if (request.signatureType === 'ring') throw new PrivacyError('ring signatures are made by stealth accounts (privacy port), not standard addresses', 'ring_needs_stealth');
       const signature = wallets.signMessage(request.address, request.message, request.signatureType);
       return { signature, publicKey: request.address.subarray(1) };
     },

@@ -11,6 +11,7 @@ import { auxRandBytes } from '../../src/crypto/keys.ts';
 import { KeystoreFormatError, WalletParamError } from '../../src/wallet/errors.ts';
 import { createKeystoreKey, openKeystore, sealKeystore, type KeystoreKey, type ScryptParams } from '../../src/wallet/keystore.ts';
 import type { MessageSignatureType } from '../../src/wallet/message.ts';
+import type { StealthAccount } from '../../src/wallet/stealth-accounts.ts';
 import { buildTransfer, type BuiltTransfer, type TransferRequest } from '../../src/wallet/transfer.ts';
 import {
   checkWalletName,
@@ -52,6 +53,10 @@ export interface WalletService {
   findAddress(address: Uint8Array): { wallet: Wallet; entry: WalletAddress } | undefined;
   signMessage(address: Uint8Array, message: string, type: MessageSignatureType): Uint8Array;
   buildTransfer(request: TransferRequest): BuiltTransfer;
+  /** A new stealth account (spend/view key pair) in the named wallet, created first if absent; saved before return. */
+  createStealthAccount(walletName: string | undefined): { wallet: Wallet; account: StealthAccount };
+  /** Every stealth account of every wallet in the datadir. */
+  stealthAccounts(): { wallet: Wallet; account: StealthAccount }[];
   /** The mnemonic, for an operator's backup (CLI), never for RPC. */
   exportMnemonic(name: string): string;
 }
@@ -114,6 +119,11 @@ export function createWalletService(options: WalletServiceOptions): WalletServic
     return undefined;
   };
 
+  const unlockAll = () => {
+    for (const name of listWalletNames(datadir).slice(0, walletsOpenMax)) unlock(name);
+    return [...open.values()].map((u) => u.wallet);
+  };
+
   const owner = (address: Uint8Array) => {
     const found = findAddress(address);
     if (found === undefined) throw new WalletParamError('not_in_wallet', 'address is in none of this node\'s wallets');
@@ -133,6 +143,13 @@ export function createWalletService(options: WalletServiceOptions): WalletServic
       return entry;
     },
     findAddress,
+    createStealthAccount(walletName) {
+      const w = wallet(walletName ?? defaultWalletName, { create: true });
+      const account = w.stealth.create();
+      save(open.get(w.name)!);
+      return { wallet: w, account };
+    },
+    stealthAccounts: () => unlockAll().flatMap((w) => w.stealth.list().map((account) => ({ wallet: w, account }))),
     signMessage: (address, message, type) => owner(address).signMessage(address, message, type, random(auxRandBytes)),
     buildTransfer: (request) => buildTransfer(owner(request.from), request, random),
     exportMnemonic: (name) => wallet(name).payload().mnemonic,

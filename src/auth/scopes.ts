@@ -5,18 +5,17 @@
  * unlocks owner views; `send_transactions` the wallet and signing methods and the privacy and contract calls that
  * spend; `mine_blocks` mining control. Unknown methods are public: the dispatcher answers them with -32601.
  */
-import { plannedMethodScopes, rpcMethods } from '../rpc/method-table.ts';
+import { rpcMethods } from '../rpc/method-table.ts';
 import { parseParams } from '../rpc/params.ts';
 
 export const scopes = ['read_balance', 'send_transactions', 'mine_blocks'] as const;
 export type Scope = (typeof scopes)[number];
 export type Requirement = Scope | 'public';
 
-/** What each method declares, as data (docs, the agreement test): served methods, rpc.discover and planned ones. */
+/** What each method declares, as data (docs, the agreement test): served methods and rpc.discover. */
 export const methodScopes: Readonly<Record<string, Requirement>> = Object.freeze({
   ...Object.fromEntries(rpcMethods.map((m) => [m.name, m.scope] as const)),
   'rpc.discover': 'public',
-  ...plannedMethodScopes,
 });
 
 const byName = new Map(rpcMethods.map((m) => [m.name, m] as const));

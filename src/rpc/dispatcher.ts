@@ -18,7 +18,7 @@ import { MethodNotFoundError, toErrorObject, type JsonRpcErrorObject } from './e
 import { envelopeId, nodeEnvelopeRules, parseEnvelope, parseEnvelopeText, type CallEntry, type Envelope, type EnvelopeRules, type RpcCall } from './envelope.ts';
 import { stringifyJson } from './json.ts';
 import type { AnyRpcMethod, JsonRpcId, RpcCallContext, RpcScope, RpcTransport, SubscriptionScope } from './method.ts';
-import { plannedMethodScopes, rpcMethods } from './method-table.ts';
+import { rpcMethods } from './method-table.ts';
 import { buildOpenRpc } from './openrpc.ts';
 import { parseParams } from './params.ts';
 import type { RpcServices } from './ports.ts';
@@ -106,8 +106,8 @@ const failure = (error: unknown, id: JsonRpcId): JsonRpcResponse => ({ jsonrpc: 
 function prepareCall(methods: ReadonlyMap<string, AnyRpcMethod>, name: string, params: unknown, identity: Identity | undefined): { method: AnyRpcMethod | undefined; params: unknown } {
   if (name === 'rpc.discover') return { method: undefined, params: undefined };
   const method = methods.get(name);
-  if (identity !== undefined) authorizeScope(identity, name, method?.scope ?? plannedMethodScopes[name] ?? 'public');
-  if (method === undefined) throw new MethodNotFoundError(name, name in plannedMethodScopes ? 'not_implemented_yet' : undefined);
+  if (identity !== undefined) authorizeScope(identity, name, method?.scope ?? 'public');
+  if (method === undefined) throw new MethodNotFoundError(name);
   const parsed = parseParams(method, params);
   if (identity !== undefined && method.scopeOf !== undefined) authorizeScope(identity, name, method.scopeOf(parsed));
   return { method, params: parsed };

@@ -114,8 +114,8 @@ export class TransactionRejectedError extends RpcError {
 
 /** -40006: a privacy feature this node does not offer (yet). */
 export class PrivacyError extends RpcError {
-  constructor(detail: string) {
-    super('privacy_error', `Privacy error: ${detail}`, { reason: 'privacy_unavailable' });
+  constructor(detail: string, reason = 'privacy_unavailable') {
+    super('privacy_error', `Privacy error: ${detail}`, { reason });
   }
 }
 

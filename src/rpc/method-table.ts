@@ -2,14 +2,16 @@
  * Every JSON-RPC method the node serves, one line each. rpc.discover's OpenRPC document is generated from this same
  * table (openrpc.ts), and REST / gRPC route onto these entries, so the transports cannot drift apart.
  */
-import type { AnyRpcMethod, RpcScope } from './method.ts';
+import type { AnyRpcMethod } from './method.ts';
 import { callSmartContract } from './methods/call-smart-contract.ts';
 import { createAddress } from './methods/create-address.ts';
+import { createConfidentialTransaction } from './methods/create-confidential-transaction.ts';
 import { deploySmartContract } from './methods/deploy-smart-contract.ts';
 import { getBalance } from './methods/get-balance.ts';
 import { getBlock } from './methods/get-block.ts';
 import { getBlockHeight } from './methods/get-block-height.ts';
 import { getBlockTemplate } from './methods/get-block-template.ts';
+import { generateStealthAddress } from './methods/generate-stealth-address.ts';
 import { getContractState } from './methods/get-contract-state.ts';
 import { getHeight } from './methods/get-height.ts';
 import { getInfo } from './methods/get-info.ts';
@@ -60,14 +62,6 @@ export const rpcMethods: readonly AnyRpcMethod[] = [
   deploySmartContract,
   callSmartContract,
   getContractState,
+  createConfidentialTransaction,
+  generateStealthAddress,
 ];
-
-/**
- * Seed methods that arrive with their own issues, with the scope each will declare: until then the dispatcher checks
- * that scope and answers -32601, saying so in `data.reason`.
- */
-export const plannedMethodScopes: Readonly<Record<string, RpcScope>> = {
-  create_confidential_transaction: 'send_transactions',
-  generate_stealth_address: 'public',
-};
-export const plannedMethods: ReadonlySet<string> = new Set(Object.keys(plannedMethodScopes));

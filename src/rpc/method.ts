@@ -70,7 +70,7 @@ export function defineMethod<S extends z.ZodObject, R extends z.ZodType>(method:
   return method;
 }
 
-type Service = 'ledger' | 'mempool' | 'wallet' | 'mining' | 'peers' | 'templates';
+type Service = 'ledger' | 'mempool' | 'wallet' | 'privacy' | 'mining' | 'peers' | 'templates';
 
 /** The named optional port, or -32603 naming it when the node runs without it. */
 export function need<K extends Service>(ctx: RpcCallContext, service: K, method: string): NonNullable<RpcServices[K]> {

@@ -134,6 +134,44 @@ export type ContractTransactionRequest =
   | Omit<UnsignedContractDeploy, 'chainId' | 'nonce'>
   | Omit<UnsignedContractCall, 'chainId' | 'nonce'>;
 
+/** One input or output of create_confidential_transaction, parsed (docs/api.md "Privacy"). */
+export type ConfidentialEndpoint =
+  | { readonly kind: 'transparent'; readonly address: Uint8Array; readonly amount: bigint }
+  | { readonly kind: 'stealth'; readonly address: string; readonly amount: bigint };
+
+export interface ConfidentialRequest {
+  readonly inputs: readonly ConfidentialEndpoint[];
+  readonly outputs: readonly ConfidentialEndpoint[];
+  readonly ringSize?: number;
+  readonly fee: bigint;
+}
+
+/** An owned confidential output as get_balance shows it (owner: amount and mask opened; encrypted: as stored). */
+export interface OwnedConfidentialOutput {
+  readonly oneTimeKey: Uint8Array;
+  readonly commitment: Uint8Array;
+  readonly amountKind: 'hidden' | 'public';
+  /** The stored amount field: 8 encrypted bytes, or the public LE64. */
+  readonly storedAmount: Uint8Array;
+  readonly amount: bigint;
+  readonly mature: boolean;
+  readonly txHash: Uint8Array;
+}
+
+/** The node wallet's stealth accounts and confidential transactions (server/wallet/privacy-port.ts). */
+export interface PrivacyPort {
+  /** A new stealth account in the named wallet (created if absent), like create_address. */
+  createStealthAccount(walletName: string): { readonly text: string; readonly spendPublic: Uint8Array; readonly viewPublic: Uint8Array; readonly path: string };
+  /** Unspent outputs of one of the node's stealth accounts; undefined when the address is none of the node's. */
+  ownedOutputs(stealthAddress: string): readonly OwnedConfidentialOutput[] | undefined;
+  /** Builds and signs a shield, confidential transfer or unshield from the node's keys (not yet submitted). */
+  buildConfidential(request: ConfidentialRequest): AnyTransaction;
+  /** A linkable ring signature by one of the node's stealth accounts (src/wallet/ring-message.ts). */
+  signRingMessage(stealthAddress: string, message: string): Uint8Array;
+  /** Fresh randomness for generate_stealth_address. */
+  randomBytes(length: number): Uint8Array;
+}
+
 export interface PeerInfo {
   readonly id: string;
   readonly address: string;
@@ -169,6 +207,7 @@ export interface RpcServices {
   readonly ledger?: LedgerView;
   readonly mempool?: MempoolPort;
   readonly wallet?: WalletPort;
+  readonly privacy?: PrivacyPort;
   readonly mining?: MiningControl;
   readonly peers?: PeerView;
   readonly templates?: TemplatePort;

@@ -140,9 +140,25 @@ export const balanceResult = z.object({
   energy_exact: exactResult,
   nonce: u64NumberResult,
   nonce_exact: exactResult,
-  privacy_view: stringOf(['owner', 'public']),
+  privacy_view: stringOf(['owner', 'public', 'encrypted']),
   state_root: hashResult.optional().describe('public view only'),
   block_hash: hashResult.optional().describe('public view only'),
+  confidential_balance: coinsResult.optional().describe('stealth address, owner view: the decrypted unspent outputs'),
+  confidential_balance_exact: exactResult.optional(),
+  confidential_outputs: z
+    .array(
+      z.object({
+        one_time_key: hashResult,
+        commitment: hashResult,
+        amount_kind: stringOf(['hidden', 'public']),
+        encrypted_amount: z.string().optional().describe('0x-hex, 8 bytes: only the view key opens it'),
+        amount_exact: exactResult.optional().describe('owner view, or a public (shielded) amount'),
+        mature: z.boolean(),
+        tx_hash: hashResult,
+      }),
+    )
+    .optional()
+    .describe('stealth address, owner and encrypted views'),
 });
 
 export const historyResult = z.object({

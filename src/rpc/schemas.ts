@@ -4,12 +4,15 @@
  */
 import { z } from 'zod';
 import { addressCharsMax, decodeAddress } from '../crypto/address.ts';
+import { stealthAddressCharsMax } from '../crypto/stealth-address.ts';
 import { coinsToUnits } from '../crypto/amount.ts';
 import { rpcHistoryLimitDefault, rpcHistoryLimitMax, rpcMessageCharsMax } from '../limits.ts';
 import { fromHex } from '../util/bytes.ts';
 import type { RpcCallContext } from './method.ts';
 
 export const addressSchema = z.string().min(1).max(addressCharsMax).describe('bech32m address of this network');
+/** A standard, multisig or contract address, or a stealth address (src/crypto/stealth-address.ts). */
+export const anyAddressSchema = z.string().min(1).max(stealthAddressCharsMax).describe('bech32m address or stealth address of this network');
 export const hashSchema = z
   .string()
   .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'expected 0x followed by 64 hex digits')

@@ -4,6 +4,8 @@
 export const walletAddressesMax = 10_000;
 /** Multisig scripts one wallet remembers. */
 export const walletMultisigScriptsMax = 1_000;
+/** Stealth accounts one wallet derives (each one hardened BIP32 derivation and two scalar multiplications on open). */
+export const walletStealthAccountsMax = 1_000;
 /** A message to sign or verify (UTF-8 bytes). */
 export const walletMessageBytesMax = 65_536;
 /** Wallet names: letters, digits, `_` and `-`, so a name is always one safe file name. */

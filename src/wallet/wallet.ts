@@ -14,7 +14,8 @@ import { fromHex, toHex } from '../util/bytes.ts';
 import { WalletParamError } from './errors.ts';
 import { deriveChainNode, derivationPath, generateMnemonic, mnemonicSeed, normalizeMnemonic } from './hd.ts';
 import { signMessageWithKey, type MessageSignatureType } from './message.ts';
-import { walletAddressesMax, walletMultisigScriptsMax, walletNameCharsMax } from './wallet-limits.ts';
+import { openStealthAccounts, type StealthAccounts } from './stealth-accounts.ts';
+import { walletAddressesMax, walletMultisigScriptsMax, walletNameCharsMax, walletStealthAccountsMax } from './wallet-limits.ts';
 
 export interface WalletNetwork {
   readonly name: string;
@@ -30,6 +31,8 @@ export interface WalletPayload {
   readonly nextIndex: number;
   /** Public keys as hex, sorted ascending (canonical). */
   readonly multisig: readonly { readonly m: number; readonly publicKeys: readonly string[] }[];
+  /** Stealth accounts derived so far (src/wallet/stealth-accounts.ts); absent in payloads from before them: 0. */
+  readonly stealthNext?: number;
 }
 
 export type WalletAddressType = 'standard' | 'multisig';
@@ -66,6 +69,8 @@ export interface Wallet {
   /** The private key behind an x-only public key this wallet derived, if any. */
   privateKeyOf(publicKey: Uint8Array): Uint8Array | undefined;
   signMessage(address: Uint8Array, message: string | Uint8Array, type: MessageSignatureType, auxRand: Uint8Array): Uint8Array;
+  /** Monero-style spend/view key pairs from the same mnemonic (src/wallet/stealth-accounts.ts). */
+  readonly stealth: StealthAccounts;
   /** The current payload to seal. */
   payload(): WalletPayload;
 }
@@ -93,7 +98,8 @@ export function parseWalletPayload(value: unknown): WalletPayload {
   if (!okIndex(p.nextIndex, walletAddressesMax) || !Array.isArray(p.multisig) || p.multisig.length > walletMultisigScriptsMax) {
     throw new WalletParamError('bad_request', 'wallet payload: bad address counts');
   }
-  return { mnemonic: p.mnemonic, account: p.account!, nextIndex: p.nextIndex!, multisig: p.multisig };
+  if (p.stealthNext !== undefined && !okIndex(p.stealthNext, walletStealthAccountsMax)) throw new WalletParamError('bad_request', 'wallet payload: bad stealth account count');
+  return { mnemonic: p.mnemonic, account: p.account!, nextIndex: p.nextIndex!, multisig: p.multisig, ...(p.stealthNext ? { stealthNext: p.stealthNext } : {}) };
 }
 
 interface StandardKey {
@@ -106,7 +112,9 @@ export function openWallet(options: { name: string; network: WalletNetwork; payl
   const { network } = options;
   const name = checkWalletName(options.name);
   const start = parseWalletPayload(options.payload);
-  const node: HDKey = deriveChainNode(mnemonicSeed(start.mnemonic), network.name, start.account);
+  const seed = mnemonicSeed(start.mnemonic);
+  const node: HDKey = deriveChainNode(seed, network.name, start.account);
+  const stealth = openStealthAccounts(seed, network, start.account, start.stealthNext ?? 0);
   const byPublicKey = new Map<string, StandardKey>();
   const byAddress = new Map<string, WalletAddress>();
   const multisig: { m: number; publicKeys: string[] }[] = [];
@@ -176,6 +184,13 @@ export function openWallet(options: { name: string; network: WalletNetwork; payl
       if (entry.type !== 'standard') throw new WalletParamError('not_standard', 'sign_message: needs a standard address');
       return signMessageWithKey(byPublicKey.get(toHex(address.subarray(1)))!.privateKey, message, type, auxRand);
     },
-    payload: () => ({ mnemonic: start.mnemonic, account: start.account, nextIndex, multisig: multisig.map((s) => ({ ...s })) }),
+    stealth,
+    payload: () => ({
+      mnemonic: start.mnemonic,
+      account: start.account,
+      nextIndex,
+      multisig: multisig.map((s) => ({ ...s })),
+      ...(stealth.count() > 0 ? { stealthNext: stealth.count() } : {}),
+    }),
   };
 }

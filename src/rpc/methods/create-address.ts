@@ -19,8 +19,23 @@ export const createAddress = defineMethod({
     wallet_name: z.string(),
     address_type: z.enum(['standard', 'stealth', 'multisig']),
     privacy_level: z.string(),
+    public_spend_key: z.string().optional().describe('stealth: 0x-hex ed25519 B'),
+    public_view_key: z.string().optional().describe('stealth: 0x-hex ed25519 A'),
   }),
   async run(params, ctx) {
+    if (params.address_type === 'stealth') {
+      // A stealth address is a key pair, not a 33-byte chain address (docs/privacy.md "Stealth addresses").
+      const created = need(ctx, 'privacy', 'create_address').createStealthAccount(params.wallet_name);
+      return {
+        address: created.text,
+        public_key: null,
+        wallet_name: params.wallet_name,
+        address_type: 'stealth' as const,
+        privacy_level: params.privacy_level,
+        public_spend_key: `0x${toHex(created.spendPublic)}`,
+        public_view_key: `0x${toHex(created.viewPublic)}`,
+      };
+    }
     const wallet = need(ctx, 'wallet', 'create_address');
     const created = await wallet.createAddress({ walletName: params.wallet_name, addressType: params.address_type, privacyLevel: params.privacy_level });
     return {

@@ -6,7 +6,9 @@ import { equalBytes, toHash0x } from '../../util/bytes.ts';
 import { PrivacyError } from '../errors.ts';
 import { defineMethod, need, type RpcCallContext } from '../method.ts';
 import { balanceResult } from '../result-schemas.ts';
-import { addressSchema, parseAddress } from '../schemas.ts';
+import { decodeStealthAddress, looksLikeStealthAddress } from '../../crypto/stealth-address.ts';
+import { anyAddressSchema, parseAddress } from '../schemas.ts';
+import { stealthBalance } from './confidential-balance.ts';
 
 /** Balance after the address's pending mempool transactions: what it receives added, what it spends (src/kinds/ `spend`) taken. */
 export function pendingBalanceUnits(ctx: RpcCallContext, address: Uint8Array, balance: bigint, method: string): bigint {
@@ -26,7 +28,10 @@ export function pendingBalanceUnits(ctx: RpcCallContext, address: Uint8Array, ba
  *   public    — only figures a light client can check with get_proof against a header: the committed state, with
  *               the state root and block it was read at; pending_balance equals balance (the mempool is unproven).
  *               Anyone may read it: chain data is public.
- *   encrypted — views of hidden (confidential) amounts; -40006 until confidential transfers exist.
+ *   encrypted — a stealth address's confidential outputs as stored (commitments, encrypted amounts); needs
+ *               read_balance, since listing them shows which outputs the address owns (confidential-balance.ts).
+ * A stealth address (docs/privacy.md "Stealth addresses") is answered from the node wallet's scan of its outputs;
+ * a standard address has no encrypted view (-40006).
  * Without privacy_view: the owner view for a caller whose credentials grant read_balance (or on a node without
  * access control), else the public view — the result's `privacy_view` says which (docs/auth.md "Public reads").
  */
@@ -38,20 +43,24 @@ export const getBalance = defineMethod({
   name: 'get_balance',
   summary: "An address's balance, pending balance, energy and next nonce, in the owner or the provable public view.",
   params: z.strictObject({
-    address: addressSchema,
+    address: anyAddressSchema,
     include_pending: z.boolean().default(true),
     privacy_view: z.enum(['owner', 'public', 'encrypted']).optional(),
   }),
   // Public, except the owner view asked for by name.
   scope: 'public',
-  scopeOf: (params) => (params.privacy_view === 'owner' ? 'read_balance' : 'public'),
+  scopeOf: (params) => (params.privacy_view === 'owner' || params.privacy_view === 'encrypted' ? 'read_balance' : 'public'),
   result: balanceResult,
   run(params, ctx) {
+    const view = params.privacy_view ?? defaultBalanceView(ctx);
+    if (looksLikeStealthAddress(params.address, ctx.services.chain.params.hrp)) {
+      decodeStealthAddress(params.address, ctx.services.chain.params.hrp);
+      return stealthBalance(ctx, params.address, view);
+    }
     const address = parseAddress(ctx, params.address);
     const ledger = need(ctx, 'ledger', 'get_balance');
-    const view = params.privacy_view ?? defaultBalanceView(ctx);
     if (view === 'encrypted') {
-      throw new PrivacyError('the encrypted view shows confidential amounts, and this node has no confidential transfers yet');
+      throw new PrivacyError('the encrypted view lists a stealth address\'s confidential outputs; a standard address has only public state', 'not_a_stealth_address');
     }
     const account = ledger.account(address);
     // Exact decimal strings beside the seed's numbers (docs/api.md "Exact integers").
