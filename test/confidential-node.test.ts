@@ -2,7 +2,8 @@
 // blocks and acceptance; get_transaction shows what the privacy level shows; get_proof proves the spent key image
 // (and the absence of an unspent one) against the header's state root, and the light client decodes the record; a
 // second spend of the same key image is refused by the pool (replacement underpriced) while the first is pending, refused as
-// key_image_spent once the first is in the chain, and never accepted from a block.
+// key_image_spent once the first is in the chain, and never accepted from a block; a pooled spend whose key image
+// a block spends is dropped at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeTransaction, encodeTransaction, txHash } from '../src/codec/transaction.ts';
 import { generateKeyImage } from '../src/crypto/monero/key-image.ts';
@@ -105,5 +106,16 @@ describe('confidential transactions on a node', () => {
     await confirm(rival);
     const rivalView = (await t.rpc('get_transaction', { hash: toHash0x(txHash(rival)) })).body.result;
     expect(rivalView).toMatchObject({ status: 'dropped', accepting_block_hash: null });
+
+    // A pending spend whose key image a block from elsewhere spends is dropped from the pool at once, not left to
+    // expire: it can never be accepted.
+    const decoy2 = { oneTimeKey: owned[0].oneTimeKey, commitment: owned[0].commitment };
+    const pooled = buildRingSpend({ chainId, fee: 20_000n, inputs: [{ owned: owned[1], decoys: [decoy2] }], outputs: [{ to: carol.recipient, amount: 380_000n }], random: seededRandom(64) });
+    const mined = buildRingSpend({ chainId, fee: 20_000n, inputs: [{ owned: owned[1], decoys: [decoy2] }], outputs: [{ to: bob.recipient, amount: 380_000n }], random: seededRandom(65) });
+    expect((await send(pooled)).result.status).toBe('pending');
+    await confirm(mined);
+    expect((await t.rpc('get_transaction', { hash: toHash0x(txHash(mined)) })).body.result.status).toBe('confirmed');
+    expect((await t.rpc('get_transaction', { hash: toHash0x(txHash(pooled)) })).body.result).toMatchObject({ status: 'dropped' });
+    expect((await t.rpc('get_info', {})).body.result.mempool_size).toBe(0);
   }, 60_000);
 });

@@ -13,6 +13,7 @@ import { createRebroadcaster } from '../../src/mempool/rebroadcast.ts';
 import type { PoolEntry } from '../../src/mempool/entry.ts';
 import type { KvStore } from '../../src/storage/kv.ts';
 import { addressTouches } from '../../src/kinds/parties.ts';
+import { kindOf } from '../../src/kinds/registry.ts';
 import type { NetworkParams } from '../../src/consensus/params.ts';
 import { createMempool, type Mempool } from '../../src/mempool/mempool.ts';
 import type { TransactionSelection } from '../../src/mining/template.ts';
@@ -67,7 +68,10 @@ export function startNodeMempool(options: { params: NetworkParams; ledger: Ledge
     const accepted = event.added.flatMap((block) => block.accepted);
     const acceptedIds = new Set(accepted.map((ref) => toHex(ref.hash)));
     pool.removeAccepted(accepted.map((ref) => ref.hash));
-    const touched = accepted.flatMap((ref) => addressTouches(decodeTransaction(ref.bytes)).map((t) => t.address));
+    const acceptedTxs = accepted.map((ref) => decodeTransaction(ref.bytes));
+    // A ring spend whose key image a peer's block spent (or an output key it created) can never be accepted now.
+    pool.removeConflicting(acceptedTxs.flatMap((tx) => kindOf(tx).conflictKeys(tx)));
+    const touched = acceptedTxs.flatMap((tx) => addressTouches(tx).map((t) => t.address));
     pool.revalidate(touched);
     pool.expire();
     const orphaned = event.removed.flatMap((block) => block.accepted).filter((ref) => !acceptedIds.has(toHex(ref.hash)));

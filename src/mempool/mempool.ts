@@ -70,6 +70,11 @@ export interface Mempool {
   readmit(items: readonly Uint8Array[]): Promise<AdmitResult[]>;
   /** Chain blocks accepted these: remove them and recheck their senders against the new account view. */
   removeAccepted(txHashes: readonly Uint8Array[]): PoolEntry[];
+  /**
+   * Chain blocks accepted transactions holding these conflict keys (src/kinds/kind.ts `conflictKeys`: key images,
+   * created outputs): pending transactions holding any of them can never be accepted now and are invalidated.
+   */
+  removeConflicting(conflictKeys: readonly string[]): PoolEntry[];
   /** Rechecks senders (all when omitted) against the account view: stale nonces and overspends are invalidated. */
   revalidate(addresses?: readonly Uint8Array[]): PoolEntry[];
   /** Drops transactions older than `txAgeMaxMs`; returns how many. */
@@ -290,6 +295,15 @@ export function createMempool(options: MempoolOptions): Mempool {
       }
       for (const sender of senders) revalidateSender(sender);
       return removed;
+    },
+    removeConflicting(conflictKeys) {
+      const holders = new Set<PoolEntry>();
+      for (const key of conflictKeys) {
+        const holder = byConflict.get(key);
+        if (holder !== undefined) holders.add(holder);
+      }
+      for (const entry of holders) removeEntry(entry, 'invalidated');
+      return [...holders];
     },
     revalidate(addresses) {
       const senders = addresses === undefined ? [...bySender.keys()] : addresses.map(senderKey);
