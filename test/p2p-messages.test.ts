@@ -1,5 +1,6 @@
 // The p2p message codec: every type round-trips, one encoding per message, caps refused before parsing, malformed
 // bytes refused with a ban-scored error, unknown types passed up for the peer's anomaly allowance.
+import { stemHopsMax } from '../src/p2p/dandelion.ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { regtestParams } from '../src/consensus/params.ts';
@@ -26,6 +27,7 @@ const message: fc.Arbitrary<Message> = fc.oneof(
   fc.array(item, { maxLength: 10 }).map((items) => ({ type: 'notfound' as const, items })),
   fc.record({ locator: fc.array(hash, { maxLength: 64 }), stop: hash }).map((m) => ({ type: 'getheaders' as const, ...m })),
   fc.uint8Array({ minLength: 1, maxLength: 300 }).map((tx) => ({ type: 'tx' as const, tx })),
+  fc.record({ hops: fc.integer({ min: 0, max: stemHopsMax }), tx: fc.uint8Array({ minLength: 1, maxLength: 300 }) }).map((m) => ({ type: 'stemtx' as const, ...m })),
   fc.record({ code: fc.integer({ min: -99_999, max: 0 }), banScore: fc.integer({ min: 0, max: 255 }), text: fc.string({ maxLength: 60 }) }).map((m) => ({ type: 'reject' as const, ...m })),
 );
 
@@ -51,6 +53,14 @@ describe('p2p messages', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('refuse a stemtx whose stem is longer than any transaction may ask (malformed, ban score 100)', () => {
+    const ok = encodeMessage({ type: 'stemtx', hops: stemHopsMax, tx: Uint8Array.of(1, 2) });
+    const over = Uint8Array.from(ok);
+    over[1] = stemHopsMax + 1;
+    expect(codeOf(() => decodeMessage(over))).toBe(P2pErrorCode.MessageMalformed);
+    expect(() => encodeMessage({ type: 'stemtx', hops: stemHopsMax + 1, tx: Uint8Array.of(1) })).toThrow(/hops/);
   });
 
   it('round-trip headers and blocks', () => {

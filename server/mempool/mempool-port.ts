@@ -3,7 +3,7 @@
  * send_raw_transaction), lookups with docs/design.md "Consensus" statuses (pending, or dropped with the pool's reason), pending
  * lists per address, and admission events for the pending_transactions topic.
  */
-import { encodeTransaction } from '../../src/codec/transaction.ts';
+import { encodeTransaction, txHash } from '../../src/codec/transaction.ts';
 import type { PoolEntry } from '../../src/mempool/entry.ts';
 import type { Mempool } from '../../src/mempool/mempool.ts';
 import type { MempoolPort, TransactionRecord, TransactionStatus } from '../../src/rpc/ports.ts';
@@ -18,9 +18,15 @@ function record(entry: PoolEntry, status: TransactionStatus): TransactionRecord 
  * `submit` admits through the node's durable path when it has one (server/node/mempool-service.ts: the hash is
  * acknowledged only once the transaction is journaled), else straight into the pool (tests of bare pools).
  */
-export function createMempoolPort(mempool: Mempool, submitDurably: (bytes: Uint8Array) => Promise<PoolEntry> = (bytes) => mempool.add(bytes)): MempoolPort {
+export function createMempoolPort(
+  mempool: Mempool,
+  submitDurably: (bytes: Uint8Array) => Promise<PoolEntry> = (bytes) => mempool.add(bytes),
+  routeOwn?: (txHash: Uint8Array, hops: number) => void,
+): MempoolPort {
   return {
-    async submit(tx) {
+    async submit(tx, options) {
+      // The stem is decided before admission: admission is what the relay acts on (src/p2p/dandelion.ts).
+      if (options?.mixnetHops !== undefined) routeOwn?.(txHash(tx), options.mixnetHops);
       const entry = await submitDurably(encodeTransaction(tx));
       return { hash: entry.hash, status: 'pending' };
     },

@@ -145,7 +145,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   const templates = { build: (r: { miner: Uint8Array; gpuMining: boolean }) => buildTemplate({ ...r, nowMs: systemClock.nowMs() }) };
   const servicePorts = {
     ledger: createLedgerPort(ledger, chain),
-    mempool: createMempoolPort(mempool.pool, mempool.submit),
+    mempool: createMempoolPort(mempool.pool, mempool.submit, (hash, hops) => p2p.node.routeOwnTransaction(hash, hops)),
     wallet: createWalletPort(wallets, mempool.pool, chain.params.chainId),
     privacy: createPrivacyPort({ wallets, chain, record: (namespace, id) => ledger.getRecord(namespace, id), pool: mempool.pool }),
     ...ports,

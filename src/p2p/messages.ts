@@ -8,7 +8,7 @@ import { decodeBlock, encodeBlock, type Block } from '../codec/block.ts';
 import { createByteReader, type ByteReader } from '../codec/bytes-reader.ts';
 import { createByteWriter, type ByteWriter } from '../codec/bytes-writer.ts';
 import { hashBytes, readHeader, writeHeader, type BlockHeader } from '../codec/header.ts';
-import { DecodeError } from '../errors.ts';
+import { AssertionError, DecodeError } from '../errors.ts';
 import { blockBytesMax, headerBytesMax, txBytesMax } from '../limits.ts';
 import { bigIntToBytesBE, bytesToBigIntBE } from '../util/bytes.ts';
 import {
@@ -22,6 +22,7 @@ import {
   p2pUserAgentBytesMax,
   p2pVersionMessageBytesMax,
 } from './limits.ts';
+import { stemHopsMax } from './dandelion.ts';
 import { MessageMalformedError, MessageOverCapError } from './protocol-errors.ts';
 
 export const MessageType = {
@@ -39,6 +40,7 @@ export const MessageType = {
   block: 0x0d,
   tx: 0x0e,
   reject: 0x0f,
+  stemtx: 0x10,
 } as const;
 export type MessageName = keyof typeof MessageType;
 
@@ -97,6 +99,8 @@ export type Message =
   | { readonly type: 'headers'; readonly headers: readonly BlockHeader[]; readonly more: boolean }
   | { readonly type: 'block'; readonly block: Block }
   | { readonly type: 'tx'; readonly tx: Uint8Array }
+  /** Dandelion++ stem (src/p2p/dandelion.ts): admit, then forward with `hops` left or fluff at 0. */
+  | { readonly type: 'stemtx'; readonly hops: number; readonly tx: Uint8Array }
   /** Sent before a disconnect: the error code and ban score that caused it. */
   | { readonly type: 'reject'; readonly code: number; readonly banScore: number; readonly text: string }
   | { readonly type: 'unknown'; readonly code: number };
@@ -120,6 +124,7 @@ export const messagePayloadBytesMax: Readonly<Record<MessageName, number>> = {
   headers: headersBytesMax,
   block: blockBytesMax,
   tx: txBytesMax + 8,
+  stemtx: 1 + txBytesMax + 8,
   reject: 16 + p2pRejectTextBytesMax,
 };
 
@@ -241,6 +246,10 @@ function writePayload(w: ByteWriter, m: Message): void {
       return w.bytes(encodeBlock(m.block));
     case 'tx':
       return w.lengthPrefixed(m.tx, txBytesMax, 'tx');
+    case 'stemtx':
+      if (!Number.isInteger(m.hops) || m.hops < 0 || m.hops > stemHopsMax) throw new AssertionError(`stemtx hops: expected 0–${stemHopsMax}, got ${m.hops}`);
+      w.u8(m.hops, 'stemtx hops');
+      return w.lengthPrefixed(m.tx, txBytesMax, 'stemtx');
     case 'reject':
       w.u32(-m.code, 'reject code');
       w.u8(m.banScore, 'reject banScore');
@@ -294,6 +303,11 @@ function readPayload(name: MessageName, r: ByteReader): Message {
       return { type: 'block', block: decodeBlock(r.bytes(r.remaining, 'block')) };
     case 'tx':
       return { type: 'tx', tx: r.lengthPrefixed(txBytesMax, 'tx') };
+    case 'stemtx': {
+      const hops = r.u8('stemtx hops');
+      if (hops > stemHopsMax) throw new DecodeError(`stemtx hops: expected at most ${stemHopsMax}, got ${hops}`);
+      return { type: 'stemtx', hops, tx: r.lengthPrefixed(txBytesMax, 'stemtx') };
+    }
     case 'reject': {
       const code = 0 - r.u32('reject code');
       const banScore = r.u8('reject banScore');

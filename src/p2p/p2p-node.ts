@@ -27,7 +27,8 @@ import { silentLogger, type P2pLogger } from './logger.ts';
 import { InvType, Services, type Message, type VersionMessage } from './messages.ts';
 import { createPeer, type Peer, type PeerEndpoint } from './peer.ts';
 import { InvalidBlockRelayedError, PeerBannedError, PeerLimitError, SelfConnectionError } from './protocol-errors.ts';
-import { createRelay, createTxRoutePolicy, type Relay, type TxRelayPort } from './relay.ts';
+import { createStemRoutes } from './dandelion.ts';
+import { createRelay, type Relay, type TxRelayPort } from './relay.ts';
 import { openSecureSession } from './secure-session.ts';
 import type { SyncStatus } from './sync-progress.ts';
 import type { KeyPair, NoiseSuite } from './noise/suites.ts';
@@ -60,7 +61,7 @@ export interface P2pNodeOptions {
   readonly dial?: (host: string, port: number) => Promise<DuplexPort>;
   readonly peerStore?: PeerStore;
   readonly txPort?: TxRelayPort;
-  /** Dandelion++ stem length for our own transactions (0: plain diffusion). */
+  /** Dandelion++ stem length for our own transactions unless one asks otherwise (0: plain diffusion; dandelion.ts). */
   readonly mixnetHops?: number;
   /** Told of bans and of invalid blocks peers sent (the node's alert monitor raises `security` alerts from them). */
   readonly onMisbehaviour?: (event: MisbehaviourEvent) => void;
@@ -91,6 +92,8 @@ export interface P2pNode {
   connect(host: string, port: number, manual?: boolean, nodeId?: Uint8Array): Promise<void>;
   syncStatus(): SyncStatus;
   peers(): PeerInfo[];
+  /** Our own transaction `txHash` travels a Dandelion++ stem of `hops` (0: announced at once); before admission. */
+  routeOwnTransaction(txHash: Uint8Array, hops: number): void;
   peerCount(): number;
   isBanned(identity: string): boolean;
   readonly nodeId: Uint8Array;
@@ -168,10 +171,8 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
   };
 
   const ibd: Ibd = createIbd({ chain, clock, timer, log, peers: readyPeers, onBlockRejected, onFinished: () => relay.requestPeerTips() });
-  const relay: Relay = createRelay({
-    chain, clock, ibd, readyPeers, onBlockRejected, txPort: options.txPort,
-    txPolicy: createTxRoutePolicy(options.mixnetHops ?? 0, randomInt),
-  });
+  const stems = createStemRoutes({ defaultHops: options.mixnetHops ?? 0, timer, randomInt });
+  const relay: Relay = createRelay({ chain, clock, ibd, readyPeers, onBlockRejected, txPort: options.txPort, stems, randomInt });
 
   const unsubscribeAccepted = chain.onBlockAccepted((event) => {
     if (!ibd.running()) relay.announceBlock(event.block.id);
@@ -195,6 +196,8 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
         return relay.onBlock(peer, message.block);
       case 'tx':
         return relay.onTx(peer, message.tx);
+      case 'stemtx':
+        return relay.onStemTx(peer, message.hops, message.tx);
       case 'getaddr': {
         if (peer.answeredGetaddr) return void peer.anomaly('repeated getaddr');
         peer.answeredGetaddr = true;
@@ -334,6 +337,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
 
   return {
     nodeId: options.staticKey.publicKey,
+    routeOwnTransaction: (txHash, hops) => stems.markOwn(toHex(txHash), hops),
     start() {
       dialRound();
       scheduleDials();

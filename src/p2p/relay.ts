@@ -4,8 +4,8 @@
  * `block` / `tx`, or `notfound`. A relayed block whose parents are unknown waits in the chain's orphan pool and its
  * missing parents are asked from the same peer, level by level; one far ahead of us starts a headers-first sync
  * instead. Unsolicited blocks that do not connect draw on a small per-peer allowance — a flood of them is
- * misbehaviour. Transactions go through the mempool port; the route a transaction takes is a policy (the
- * `mixnet_hops` hook for Dandelion++ stem routing).
+ * misbehaviour. Transactions go through the mempool port; one marked for a Dandelion++ stem (dandelion.ts) goes to
+ * a single outbound peer as `stemtx` instead of being announced.
  */
 import type { Block } from '../codec/block.ts';
 import { decodeTransaction, txHash } from '../codec/transaction.ts';
@@ -19,6 +19,7 @@ import { p2pKnownInventoryMax, p2pOrphanParentRequestsMax, p2pRequestTimeoutMs }
 import { InvType, type InvItem } from './messages.ts';
 import type { Peer } from './peer.ts';
 import { MessageMalformedError, UnsolicitedFloodError } from './protocol-errors.ts';
+import type { StemRoutes } from './dandelion.ts';
 
 /** The mempool as relay sees it. `submitRaw` rejects with an error carrying `banScore` when the tx is invalid. */
 export interface TxRelayPort {
@@ -27,25 +28,6 @@ export interface TxRelayPort {
   onAdded(callback: (tx: { readonly hash: Uint8Array; readonly raw: Uint8Array }) => void): () => void;
 }
 
-/**
- * Which peers a transaction is announced to. The default diffuses to every relaying peer but its source. With
- * `mixnet_hops` > 0 a transaction of our own goes first to one outbound peer only (the Dandelion++ stem); the
- * hop-counted stem message is the privacy issue's to add — this is where it plugs in.
- */
-export interface TxRoutePolicy {
-  route(peers: readonly Peer[], source: Peer | undefined): readonly Peer[];
-}
-
-export function createTxRoutePolicy(mixnetHops: number, randomInt: (n: number) => number): TxRoutePolicy {
-  return {
-    route(peers, source) {
-      const relaying = peers.filter((p) => p !== source && p.version()?.relay !== false);
-      if (mixnetHops <= 0 || source !== undefined) return relaying;
-      const outbound = relaying.filter((p) => p.direction === 'outbound');
-      return outbound.length === 0 ? relaying : [outbound[randomInt(outbound.length)]!];
-    },
-  };
-}
 
 /** A relayed orphan more than this many blue blocks above our tip starts a headers-first sync with its peer. */
 const orphanResolutionBlueScoreRange = 64;
@@ -59,7 +41,8 @@ export interface RelayDeps {
   readonly readyPeers: () => readonly Peer[];
   readonly onBlockRejected: (peer: Peer, error: unknown) => void;
   readonly txPort?: TxRelayPort;
-  readonly txPolicy: TxRoutePolicy;
+  readonly stems: StemRoutes;
+  readonly randomInt: (n: number) => number;
 }
 
 export interface Relay {
@@ -69,6 +52,8 @@ export interface Relay {
   onNotFound(peer: Peer, items: readonly InvItem[]): void;
   onBlock(peer: Peer, block: Block): void;
   onTx(peer: Peer, raw: Uint8Array): void;
+  /** A Dandelion++ stem transaction: admitted, then forwarded along the stem or fluffed. */
+  onStemTx(peer: Peer, hops: number, raw: Uint8Array): void;
   /** After a sync round: ask each peer for its tip if we still lack it (blocks mined during the sync). */
   requestPeerTips(): void;
   onPeerClosed(peer: Peer): void;
@@ -112,17 +97,58 @@ export function createRelay(deps: RelayDeps): Relay {
     requestBlocks(peer, missing);
   };
 
+  const relaying = (source: Peer | undefined) => deps.readyPeers().filter((p) => p !== source && p.version()?.relay !== false);
+
+  /** Announces a transaction to every relaying peer but its source (the fluff). */
+  const diffuse = (id: string, hash: Uint8Array, source: Peer | undefined) => {
+    for (const peer of relaying(source)) {
+      if (peer.known.has(id)) continue;
+      peer.known.add(id);
+      peer.send({ type: 'inv', items: [{ kind: InvType.tx, hash }] });
+    }
+  };
+
+  /** Sends the transaction on to one outbound peer; false when there is none (the caller fluffs). */
+  const forwardStem = (id: string, raw: Uint8Array, hops: number, source: Peer | undefined): boolean => {
+    const outbound = relaying(source).filter((p) => p.direction === 'outbound');
+    if (outbound.length === 0) return false;
+    const next = outbound[deps.randomInt(outbound.length)]!;
+    next.known.add(id);
+    next.send({ type: 'stemtx', hops, tx: raw });
+    return true;
+  };
+
+  const admitFromPeer = (peer: Peer, raw: Uint8Array, what: 'tx' | 'stemtx', stemHops: number | undefined): void => {
+    let id: string;
+    try {
+      id = toHex(txHash(decodeTransaction(raw)));
+    } catch (cause) {
+      throw new MessageMalformedError(`${what}: does not decode`, cause);
+    }
+    peer.known.add(id);
+    if (!deps.txPort) return;
+    txSources.set(id, peer);
+    if (stemHops !== undefined) deps.stems.markReceived(id, stemHops);
+    deps.txPort.submitRaw(raw).catch((error: unknown) => {
+      txSources.delete(id);
+      const score = (error as { banScore?: unknown }).banScore;
+      if (typeof score === 'number' && score > 0) deps.onBlockRejected(peer, error);
+      else peer.anomaly('transaction refused by mempool policy');
+    });
+  };
+
   const unsubscribeTx = deps.txPort?.onAdded(({ hash, raw }) => {
     const id = toHex(hash);
     txCache.set(id, raw);
     while (txCache.size > relayedTxCacheMax) txCache.delete(txCache.keys().next().value as string);
     const source = txSources.get(id);
     txSources.delete(id);
-    for (const peer of deps.txPolicy.route(deps.readyPeers(), source)) {
-      if (peer.known.has(id)) continue;
-      peer.known.add(id);
-      peer.send({ type: 'inv', items: [{ kind: InvType.tx, hash }] });
+    const decision = deps.stems.decide(id, source === undefined);
+    if (decision !== undefined && decision !== 'fluff' && forwardStem(id, raw, decision.forward, source)) {
+      deps.stems.embargo(id, () => diffuse(id, hash, undefined));
+      return;
     }
+    diffuse(id, hash, source);
   });
 
   return {
@@ -140,6 +166,7 @@ export function createRelay(deps: RelayDeps): Relay {
       for (const item of items) {
         const id = toHex(item.hash);
         peer.known.add(id);
+        if (item.kind === InvType.tx) deps.stems.seenAnnounced(id);
         if (item.kind === InvType.block) {
           if (!chain.has(id) && !chain.isInvalid(id)) blocks.push(id);
         } else if (deps.txPort && !txCache.has(id) && !txRequested.has(id)) {
@@ -202,21 +229,10 @@ export function createRelay(deps: RelayDeps): Relay {
       );
     },
     onTx(peer, raw) {
-      let id: string;
-      try {
-        id = toHex(txHash(decodeTransaction(raw)));
-      } catch (cause) {
-        throw new MessageMalformedError('tx: does not decode', cause);
-      }
-      peer.known.add(id);
-      if (!deps.txPort) return;
-      txSources.set(id, peer);
-      deps.txPort.submitRaw(raw).catch((error: unknown) => {
-        txSources.delete(id);
-        const score = (error as { banScore?: unknown }).banScore;
-        if (typeof score === 'number' && score > 0) deps.onBlockRejected(peer, error);
-        else peer.anomaly('transaction refused by mempool policy');
-      });
+      admitFromPeer(peer, raw, 'tx', undefined);
+    },
+    onStemTx(peer, hops, raw) {
+      admitFromPeer(peer, raw, 'stemtx', hops);
     },
     requestPeerTips() {
       for (const [id, peer] of deferred) if (peer.isReady()) requestBlocks(peer, [id]);
@@ -232,6 +248,7 @@ export function createRelay(deps: RelayDeps): Relay {
     },
     close() {
       unsubscribeTx?.();
+      deps.stems.close();
     },
   };
 }

@@ -94,7 +94,8 @@ export interface SubmitResult {
 
 /** The mempool: admission (throws -40001/-40003 with the reason), what is pending, and admission events. */
 export interface MempoolPort {
-  submit(tx: AnyTransaction): Promise<SubmitResult>;
+  /** `mixnetHops`: the Dandelion++ stem this transaction takes before it is announced (node default otherwise). */
+  submit(tx: AnyTransaction, options?: { readonly mixnetHops?: number }): Promise<SubmitResult>;
   get(hash: Uint8Array): TransactionRecord | undefined;
   /** Pending transactions touching `address` (from or to); every pending transaction when absent. */
   pending(address?: Uint8Array): readonly TransactionRecord[];

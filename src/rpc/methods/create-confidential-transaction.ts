@@ -3,6 +3,7 @@ import { formatUnits, unitsToCoins } from '../../crypto/amount.ts';
 import { decodeStealthAddress, looksLikeStealthAddress } from '../../crypto/stealth-address.ts';
 import type { SignedRingSpend } from '../../kinds/confidential/ring-spend.ts';
 import { kindOf } from '../../kinds/registry.ts';
+import { stemHopsMax } from '../../p2p/dandelion.ts';
 import { toHash0x } from '../../util/bytes.ts';
 import { PrivacyError } from '../errors.ts';
 import { defineMethod, need, type RpcCallContext } from '../method.ts';
@@ -13,8 +14,8 @@ import { sendTransactionDefaults } from './send-transaction.ts';
 
 /** The proofs the node builds: CLSAG ring signatures and one aggregated Bulletproofs+ range proof. */
 export const privacyProofSystem = 'clsag+bulletproof_plus';
-/** The relay's Dandelion++ stem is at most this long (server config `mixnet-hops`). */
-export const mixnetHopsMax = 16;
+/** A Dandelion++ stem is at most this long (src/p2p/dandelion.ts). */
+export const mixnetHopsMax = stemHopsMax;
 const endpointsMax = 16;
 
 function parseEndpoint(ctx: RpcCallContext, what: string, e: { address: string; amount: number; stealth_payment?: boolean | undefined }): ConfidentialEndpoint {
@@ -72,7 +73,7 @@ export const createConfidentialTransaction = defineMethod({
     const privacy = need(ctx, 'privacy', 'create_confidential_transaction');
     const mempool = need(ctx, 'mempool', 'create_confidential_transaction');
     const tx = privacy.buildConfidential({ inputs, outputs, fee, ...(params.ring_size === undefined ? {} : { ringSize: params.ring_size }) });
-    const submitted = await mempool.submit(tx);
+    const submitted = await mempool.submit(tx, params.mixnet_hops === undefined ? undefined : { mixnetHops: params.mixnet_hops });
     const kind = kindOf(tx);
     const spend = tx as Partial<SignedRingSpend> & { txPublicKey: Uint8Array; outputs: readonly { oneTimeKey: Uint8Array; viewTag: number }[] };
     return {
