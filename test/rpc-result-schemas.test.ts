@@ -172,6 +172,15 @@ describe('real answers match their schemas', () => {
     await result('get_mining_stats', { period: '1h' });
     await result('get_peers');
 
+    // Privacy (docs/privacy.md "RPC"): a stealth account, a one-time key for it, a shield left pending, a ring signature.
+    const stealth = await result('create_address', { address_type: 'stealth' });
+    await result('generate_stealth_address', { public_spend_key: stealth.public_spend_key, public_view_key: stealth.public_view_key, payment_id: '0x0102030405060708' });
+    const shield = await result('create_confidential_transaction', { inputs: [{ address: miner, amount: 0.011 }], outputs: [{ address: stealth.address, amount: 0.01 }], fee: 0.001 });
+    expect(shield).toMatchObject({ kind: 'shield', status: 'pending' });
+    expect((await result('get_balance', { address: stealth.address, privacy_view: 'encrypted' })).confidential_outputs).toEqual([]);
+    const ring = await result('sign_message', { address: stealth.address, message: 'typed results', signature_type: 'ring' });
+    expect((await result('verify_message', { address: stealth.address, message: 'typed results', signature: ring.signature, signature_type: 'ring' })).valid).toBe(true);
+
     const signed = await result('sign_message', { address: miner, message: 'typed results' });
     expect((await result('verify_message', { address: miner, message: 'typed results', signature: signed.signature })).valid).toBe(true);
 

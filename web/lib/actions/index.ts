@@ -5,6 +5,12 @@
  * answer is not parsed at run time. Subscriptions stay on NodeClient.subscribe.
  */
 export { createAddress, type CreateAddressParameters, type CreateAddressReturnType } from './create-address.ts';
+export {
+  createConfidentialTransaction,
+  type CreateConfidentialTransactionParameters,
+  type CreateConfidentialTransactionReturnType,
+} from './create-confidential-transaction.ts';
+export { generateStealthAddress, type GenerateStealthAddressParameters, type GenerateStealthAddressReturnType } from './generate-stealth-address.ts';
 export { getBalance, type GetBalanceParameters, type GetBalanceReturnType } from './get-balance.ts';
 export { getBlock, type GetBlockParameters, type GetBlockReturnType } from './get-block.ts';
 export { getBlockHeight, type GetBlockHeightParameters, type GetBlockHeightReturnType } from './get-block-height.ts';
