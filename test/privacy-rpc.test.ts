@@ -1,6 +1,6 @@
 // The privacy methods on a real node with its own wallet, mempool and ledger: create_address stealth, a shield from
 // a mined standard address, the node wallet's scan finding its outputs (get_balance owner and encrypted views), a
-// private transfer between two stealth accounts with rings, an unshield back to a transparent address,
+// private transfer between two wallets' stealth accounts with rings of 11, an unshield back to a transparent address,
 // generate_stealth_address as Monero derives output 0, ring-signed messages, and each bad input's -40006 / -32602
 // with nothing changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ describe('privacy RPC on a node', () => {
   let funded: string;
   let bob: string;
   let carol: string;
+  let erin: string;
   const hrp = 'rweft';
 
   /** Mines the mempool's transactions into a block, merges it (acceptance), and one more so new outputs mature. */
@@ -37,6 +38,7 @@ describe('privacy RPC on a node', () => {
     for (let i = 0; i < 3; i++) await t.mine({ miner: decodeAddress(funded, hrp) });
     bob = (await t.rpc('create_address', { address_type: 'stealth' })).body.result.address;
     carol = (await t.rpc('create_address', { wallet_name: 'carol', address_type: 'stealth' })).body.result.address;
+    erin = (await t.rpc('create_address', { wallet_name: 'erin', address_type: 'stealth' })).body.result.address;
   }, 60_000);
   afterAll(() => t?.close());
 
@@ -51,15 +53,22 @@ describe('privacy RPC on a node', () => {
   it('shields, finds the outputs by scanning, transfers privately with rings and unshields', async () => {
     const before = (await balance(funded)).result.balance_exact;
     const shield = await t.rpc('create_confidential_transaction', {
-      inputs: [{ address: funded, amount: 0.0101 }],
-      outputs: [{ address: bob, amount: 0.004, stealth_payment: true }, { address: bob, amount: 0.003 }, { address: carol, amount: 0.002 }, { address: carol, amount: 0.001 }],
+      inputs: [{ address: funded, amount: 0.0109 }],
+      outputs: [
+        { address: bob, amount: 0.004, stealth_payment: true },
+        { address: bob, amount: 0.003 },
+        { address: carol, amount: 0.002 },
+        { address: carol, amount: 0.001 },
+        // Outputs of a third account: the decoys that rings of 11 need on a young chain.
+        ...Array.from({ length: 8 }, () => ({ address: erin, amount: 0.0001 })),
+      ],
       fee: 0.0001,
     });
     expect(shield.body.error).toBeUndefined();
     expect(shield.body.result).toMatchObject({ kind: 'shield', privacy_level: 'medium', status: 'pending', ring_size: null, key_images: [] });
-    expect(shield.body.result.outputs).toHaveLength(4);
+    expect(shield.body.result.outputs).toHaveLength(12);
     await confirmPending();
-    expect(Number((await balance(funded)).result.balance_exact)).toBeCloseTo(Number(before) - 0.0101, 8);
+    expect(Number((await balance(funded)).result.balance_exact)).toBeCloseTo(Number(before) - 0.0109, 8);
 
     const bobOwner = (await balance(bob, 'owner')).result;
     expect(bobOwner).toMatchObject({ privacy_view: 'owner', confidential_balance_exact: '0.007', balance_exact: '0.007' });
@@ -69,10 +78,10 @@ describe('privacy RPC on a node', () => {
     expect(amounts((await balance(bob, 'encrypted')).result)).toEqual(['0.003', '0.004']);
     expect((await balance(bob, 'public')).result).toMatchObject({ privacy_view: 'public', balance_exact: '0' });
 
-    // Bob pays Carol 0.0025 privately with rings of 3 (4 mature outputs exist); his change (0.0005) comes back hidden.
-    const transfer = await t.rpc('create_confidential_transaction', { inputs: [{ address: bob, amount: 0.0035 }], outputs: [{ address: carol, amount: 0.0025 }], ring_size: 3, fee: 0.001 });
+    // Bob pays Carol 0.0025 privately with rings of 11 (12 mature outputs exist); his change (0.0005) comes back hidden.
+    const transfer = await t.rpc('create_confidential_transaction', { inputs: [{ address: bob, amount: 0.0035 }], outputs: [{ address: carol, amount: 0.0025 }], ring_size: 11, fee: 0.001 });
     expect(transfer.body.error).toBeUndefined();
-    expect(transfer.body.result).toMatchObject({ kind: 'confidential_transfer', privacy_level: 'high', ring_size: 3 });
+    expect(transfer.body.result).toMatchObject({ kind: 'confidential_transfer', privacy_level: 'high', ring_size: 11 });
     expect(transfer.body.result.key_images).toHaveLength(1);
     await confirmPending();
     const view = (await t.rpc('get_transaction', { hash: transfer.body.result.hash })).body.result;
@@ -88,9 +97,9 @@ describe('privacy RPC on a node', () => {
     expect(hidden[0].amount_exact).toBeUndefined();
 
     // Carol unshields 0.003 to the transparent address, spending two outputs (0.0025 and 0.002) with 0.0005 change.
-    const unshield = await t.rpc('create_confidential_transaction', { inputs: [{ address: carol, amount: 0.004 }], outputs: [{ address: funded, amount: 0.003 }], ring_size: 2, fee: 0.001 });
+    const unshield = await t.rpc('create_confidential_transaction', { inputs: [{ address: carol, amount: 0.004 }], outputs: [{ address: funded, amount: 0.003 }], ring_size: 11, fee: 0.001 });
     expect(unshield.body.error).toBeUndefined();
-    expect(unshield.body.result).toMatchObject({ kind: 'unshield', privacy_level: 'medium', ring_size: 2 });
+    expect(unshield.body.result).toMatchObject({ kind: 'unshield', privacy_level: 'medium', ring_size: 11 });
     await confirmPending();
     expect(unshield.body.result.key_images).toHaveLength(2);
     expect((await balance(carol, 'owner')).result.confidential_balance_exact).toBe('0.0015');
