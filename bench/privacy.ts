@@ -22,7 +22,7 @@ import { decodeScalar, hashToScalar, mod, paddedDomain, randomScalar, type Rando
 import { proveBulletproofPlus } from '../src/crypto/monero/bulletproofs-plus/prove.ts';
 import { verifyBulletproofPlus, verifyBulletproofsPlus } from '../src/crypto/monero/bulletproofs-plus/verify.ts';
 import { generators } from '../src/crypto/monero/bulletproofs-plus/generators.ts';
-import { clearRingMemberCache } from '../src/crypto/monero/ring-member-cache.ts';
+import { clearDecodedPoints } from '../src/crypto/monero/decoded-points.ts';
 import { proofVerifierOver } from '../src/crypto/proof-check.ts';
 import { nobleVerifier } from '../src/crypto/verifier.ts';
 import { confidentialTransferKind } from '../src/kinds/confidential/confidential-transfer.ts';
@@ -129,9 +129,9 @@ const input = {
 const { signature, keyImage } = signClsag(input, random);
 const statement = { ...input, keyImage };
 check(naiveClsagVerify(statement, signature) && verifyClsag(statement, signature), 'CLSAG');
-time(`CLSAG sign, ring ${ringSize}`, () => signClsag(input, random), { before: clearRingMemberCache });
+time(`CLSAG sign, ring ${ringSize}`, () => signClsag(input, random), { before: clearDecodedPoints });
 const naiveClsag = time(`CLSAG verify, ring ${ringSize}: naiveClsagVerify (baseline)`, () => naiveClsagVerify(statement, signature));
-const weftClsag = time(`CLSAG verify, ring ${ringSize}: assertClsag, cold`, () => assertClsag(statement, signature), { before: clearRingMemberCache });
+const weftClsag = time(`CLSAG verify, ring ${ringSize}: assertClsag, cold`, () => assertClsag(statement, signature), { before: clearDecodedPoints });
 const warmClsag = time(`CLSAG verify, ring ${ringSize}: assertClsag, ring seen before`, () => assertClsag(statement, signature));
 console.log(`  ratio vs baseline: cold ${(naiveClsag / weftClsag).toFixed(2)}×, ring seen before ${(naiveClsag / warmClsag).toFixed(2)}× (target ≥ 4×)`);
 
@@ -165,5 +165,5 @@ function verifyTransfer(bytes: Uint8Array): boolean {
 }
 check(verifyTransfer(txBytes), '2-in/2-out transfer');
 console.log(`2-in/2-out transfer: ${txBytes.length} bytes`);
-time(`2-in/2-out high transfer verify, ring ${ringSize}, cold (target ≤ 150 ms)`, () => check(verifyTransfer(txBytes), 'transfer'), { before: clearRingMemberCache });
+time(`2-in/2-out high transfer verify, ring ${ringSize}, cold (target ≤ 150 ms)`, () => check(verifyTransfer(txBytes), 'transfer'), { before: clearDecodedPoints });
 time(`2-in/2-out high transfer verify, ring ${ringSize}, rings seen before`, () => check(verifyTransfer(txBytes), 'transfer'));

@@ -11,7 +11,8 @@
 import { concatBytes } from '../../../util/bytes.ts';
 import { H } from '../commitment.ts';
 import { PrivacyEncodingError, PrivacyProofError } from '../errors.ts';
-import { G, decodePoint, decodeSubgroupPoint, msmPublic, mulEight, type Point } from '../point.ts';
+import { cachedSubgroupPoint } from '../decoded-points.ts';
+import { G, decodePoint, msmPublic, mulEight, type Point } from '../point.ts';
 import { decodeScalar, encodeScalar, encodeVarint, fastHash, hashToScalar, invertScalars, mod } from '../scalar.ts';
 import { logPaddedOutputs, roundsFor, sumOfPowers, transcriptUpdate, windowedVector, type BulletproofPlus } from './common.ts';
 import { generators, initialTranscript, rangeBits } from './generators.ts';
@@ -49,7 +50,7 @@ function decodeProof(proof: BulletproofPlus, index: number): Decoded {
   const s1 = decodeScalar(proof.s1, 'range proof s1');
   const d1 = decodeScalar(proof.d1, 'range proof d1');
   // V is the commitment ×8⁻¹: a torsioned V would let two encodings stand for one commitment.
-  const V8 = proof.V.map((v, j) => mulEight(decodeSubgroupPoint(v, `range proof V[${j}]`)));
+  const V8 = proof.V.map((v, j) => mulEight(cachedSubgroupPoint(v, `range proof V[${j}]`)));
   const point8 = (b: Uint8Array, what: string): Point => mulEight(decodePoint(b, `range proof ${what}`));
   let transcript = encodeScalar(transcriptUpdate(initialTranscript, encodeScalar(hashToScalar(...proof.V))));
   const y = transcriptUpdate(transcript, proof.A);
