@@ -1,12 +1,12 @@
 // The variable-time verification arithmetic (src/crypto/monero/vartime.ts) against noble's Point on random and edge
-// inputs: additions, doublings, encodings, Straus and Pippenger sums (with zero scalars, the identity, small-order
+// inputs: additions, doublings, encodings, Straus, Pippenger and fixed-base sums (with zero scalars, the identity, small-order
 // and torsioned points, scalars near l), so the fast paths compute exactly the group noble computes.
 import fc from 'fast-check';
 import { ED25519_TORSION_SUBGROUP } from '@noble/curves/ed25519.js';
 import { describe, expect, it } from 'vitest';
 import { G, Point, type Point as PointT } from '../src/crypto/monero/point.ts';
 import { groupOrder } from '../src/crypto/monero/scalar.ts';
-import { add, cached, double, encodeAll, fromPoint, identity, isIdentity, msm, negate, straus, strausTerm, sub, toPoint } from '../src/crypto/monero/vartime.ts';
+import { add, cached, double, encodeAll, fixedBaseTable, fixedMsm, fromPoint, identity, isIdentity, msm, negate, straus, strausTerm, sub, toPoint } from '../src/crypto/monero/vartime.ts';
 
 const scalarArb = fc.bigInt({ min: 0n, max: groupOrder - 1n });
 const torsion = ED25519_TORSION_SUBGROUP.map((hex) => Point.fromHex(hex));
@@ -50,14 +50,19 @@ describe('vartime ed25519 arithmetic', () => {
     expect(toPoint(straus([strausTerm(fromPoint(G), groupOrder - 1n, 8)])).equals(G.negate())).toBe(true);
   });
 
-  it('sums with Pippenger like a sum of noble multiplications, edge scalars and points included', () => {
-    const points = Array.from({ length: 40 }, (_, i) => (i === 3 ? Point.ZERO : i < 8 ? torsion[i]! : G.multiply(BigInt(i) * 7919n + 1n)));
-    const scalars = points.map((_, i) => [0n, 1n, groupOrder - 1n, (1n << 252n) + BigInt(i), 2n ** 200n - 1n][i % 5]!);
-    expect(toPoint(msm(points.map(fromPoint), scalars)).equals(nobleSum(points, scalars))).toBe(true);
-    fc.assert(fc.property(fc.array(fc.tuple(pointArb, scalarArb), { minLength: 17, maxLength: 60 }), (terms) => {
-      const expected = nobleSum(terms.map((t) => t[0]), terms.map((t) => t[1]));
-      expect(toPoint(msm(terms.map(([P]) => fromPoint(P)), terms.map((t) => t[1]))).equals(expected)).toBe(true);
-    }), { numRuns: 4 });
+  it('sums with Pippenger (hundreds of points) and with fixed-base tables like a sum of noble multiplications', () => {
+    // 320 points: above the size where msm switches from Straus to Pippenger. Edge scalars and points included.
+    const points = Array.from({ length: 320 }, (_, i) => (i === 3 ? Point.ZERO : i < 8 ? torsion[i]! : G.multiply(BigInt(i) * 7919n + 1n)));
+    const scalars = points.map((_, i) => [0n, 1n, groupOrder - 1n, (1n << 252n) + BigInt(i), 2n ** 200n - 1n, BigInt(i) ** 29n % groupOrder][i % 6]!);
+    const expected = nobleSum(points, scalars);
+    expect(toPoint(msm(points.map(fromPoint), scalars)).equals(expected)).toBe(true);
+    const some = points.slice(0, 40);
+    expect(toPoint(fixedMsm(some.map((P) => fixedBaseTable(fromPoint(P))), scalars.slice(0, 40))).equals(nobleSum(some, scalars.slice(0, 40)))).toBe(true);
+    fc.assert(fc.property(fc.array(fc.tuple(pointArb, scalarArb), { minLength: 1, maxLength: 6 }), (terms) => {
+      const tables = terms.map(([P]) => fixedBaseTable(fromPoint(P)));
+      expect(toPoint(fixedMsm(tables, terms.map((t) => t[1]))).equals(nobleSum(terms.map((t) => t[0]), terms.map((t) => t[1])))).toBe(true);
+    }), { numRuns: 5 });
     expect(isIdentity(msm([], []))).toBe(true);
+    expect(isIdentity(fixedMsm([], []))).toBe(true);
   });
 });

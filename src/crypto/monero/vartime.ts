@@ -216,17 +216,35 @@ function signedWindows(k: bigint, c: number, windows: number): Int32Array {
   return out;
 }
 
-/** Point additions Pippenger needs with window c, for n points: a window per c bits, n adds and 2^c to sum buckets. */
+/** Point operations of a Pippenger sum with window c over n points: n adds and 2^c bucket adds per c bits. */
 function pippengerCost(n: number, c: number): number {
   return Math.ceil(254 / c) * (n + (1 << c) + c);
 }
 
-/** Σ scalars[i]·points[i] (scalars in [0, l), public): Straus for a few points, Pippenger with signed digits above. */
+/** Of a width-5 Straus sum: one doubling chain, and per point a table of 8 and an addition every ~6 bits. */
+function strausCost(n: number): number {
+  return 254 + 52 * n;
+}
+
+/** Σ (b + 1)·buckets[b], as a running sum from the top bucket down. */
+function sumBuckets(buckets: readonly (Ext | undefined)[]): Ext | undefined {
+  let running: Ext | undefined;
+  let sum: Ext | undefined;
+  for (let b = buckets.length - 1; b >= 0; b--) {
+    const bucket = buckets[b];
+    if (bucket !== undefined) running = running === undefined ? bucket : add(running, cached(bucket));
+    if (running !== undefined) sum = sum === undefined ? running : add(sum, cached(running));
+  }
+  return sum;
+}
+
+/** Σ scalars[i]·points[i] (scalars in [0, l), public): Straus or signed-digit Pippenger, whichever costs fewer operations. */
 export function msm(points: readonly Ext[], scalars: readonly bigint[]): Ext {
   const n = points.length;
-  if (n <= 16) return straus(points.map((point, i) => strausTerm(point, scalars[i]!)));
   let c = 2;
   while (c < 16 && pippengerCost(n, c + 1) < pippengerCost(n, c)) c++;
+  // Straus wins below a few hundred points: its doubling chain is shared and each point costs ~52 operations.
+  if (strausCost(n) <= pippengerCost(n, c)) return straus(points.map((point, i) => strausTerm(point, scalars[i]!)));
   const windows = Math.ceil(254 / c) + 1;
   const addends = points.map(cached);
   const digits = scalars.map((k) => signedWindows(k, c, windows));
@@ -242,15 +260,44 @@ export function msm(points: readonly Ext[], scalars: readonly bigint[]): Ext {
       const bucket = buckets[at] ?? identity;
       buckets[at] = digit > 0 ? add(bucket, addends[i]!) : sub(bucket, addends[i]!);
     }
-    // Σ (b + 1)·bucket[b] as a running sum from the top bucket down.
-    let running: Ext | undefined;
-    let sum: Ext | undefined;
-    for (let b = bucketCount - 1; b >= 0; b--) {
-      const bucket = buckets[b];
-      if (bucket !== undefined) running = running === undefined ? bucket : add(running, cached(bucket));
-      if (running !== undefined) sum = sum === undefined ? running : add(sum, cached(running));
-    }
+    const sum = sumBuckets(buckets);
     if (sum !== undefined) total = total === undefined ? sum : add(total, cached(sum));
   }
   return total ?? identity;
+}
+
+/**
+ * Bases fixed for the life of the process (the Bulletproofs+ generators, G and H) with, for each, its multiples
+ * 2^(c·j)·B for every window j: a sum over them needs no doublings and shares ONE set of buckets across all windows,
+ * so a wide window pays off — about n·⌈254/c⌉ additions plus 2^c, against ⌈254/c⌉·(n + 2^c) for plain Pippenger.
+ */
+export const fixedWindow = 10;
+const fixedWindows = Math.ceil(254 / fixedWindow) + 1;
+
+/** The shifted multiples of one fixed base (about 260 doublings, once). */
+export function fixedBaseTable(base: Ext): Cached[] {
+  const table: Cached[] = [];
+  let current = base;
+  for (let j = 0; j < fixedWindows; j++) {
+    table.push(cached(current));
+    if (j < fixedWindows - 1) for (let k = 0; k < fixedWindow; k++) current = double(current, k === fixedWindow - 1);
+  }
+  return table;
+}
+
+/** Σ scalars[i]·bases[i] for bases given as fixedBaseTable tables (scalars in [0, l), public). */
+export function fixedMsm(tables: readonly (readonly Cached[])[], scalars: readonly bigint[]): Ext {
+  const buckets: (Ext | undefined)[] = new Array(1 << (fixedWindow - 1)).fill(undefined);
+  scalars.forEach((k, i) => {
+    const digits = signedWindows(k, fixedWindow, fixedWindows);
+    const table = tables[i]!;
+    for (let j = 0; j < fixedWindows; j++) {
+      const digit = digits[j]!;
+      if (digit === 0) continue;
+      const at = Math.abs(digit) - 1;
+      const bucket = buckets[at] ?? identity;
+      buckets[at] = digit > 0 ? add(bucket, table[j]!) : sub(bucket, table[j]!);
+    }
+  });
+  return sumBuckets(buckets) ?? identity;
 }
