@@ -65,8 +65,8 @@ export function mapToPoint(bytes32: Uint8Array): PointT {
   const Z = fmod(z + w);
   const Y = fmod(z - w);
   X = fmod(X * Z);
-  const zInv = Fp.inv(Z);
-  const point = Point.fromAffine({ x: fmod(X * zInv), y: fmod(Y * zInv) });
+  // The point is (X/Z, Y/Z); in extended coordinates (X·Z, Y·Z, Z², X·Y), which saves the field inversion.
+  const point = new Point(fmod(X * Z), fmod(Y * Z), fmod(Z * Z), fmod(X * Y));
   point.assertValidity();
   return point;
 }
