@@ -6,7 +6,7 @@ import { ED25519_TORSION_SUBGROUP } from '@noble/curves/ed25519.js';
 import { describe, expect, it } from 'vitest';
 import { G, Point, type Point as PointT } from '../src/crypto/monero/point.ts';
 import { groupOrder } from '../src/crypto/monero/scalar.ts';
-import { add, cached, double, encodeAll, fixedBaseTable, fixedMsm, fromPoint, identity, isIdentity, msm, negate, straus, strausTerm, sub, toPoint } from '../src/crypto/monero/vartime.ts';
+import { add, cached, double, encodeAll, fixedBaseTable, fixedMsm, fromPoint, identity, isIdentity, msm, negate, straus, strausTerm, sub, toPoint, wnafDigits } from '../src/crypto/monero/vartime.ts';
 
 const scalarArb = fc.bigInt({ min: 0n, max: groupOrder - 1n });
 const torsion = ED25519_TORSION_SUBGROUP.map((hex) => Point.fromHex(hex));
@@ -27,6 +27,23 @@ describe('vartime ed25519 arithmetic', () => {
       expect(toPoint(negate(a)).equals(P.negate())).toBe(true);
       expect(isIdentity(add(a, cached(negate(a))))).toBe(true);
     }), { numRuns: 30 });
+  });
+
+  it('writes scalars in width-w NAF: odd digits below 2^(w−1) in size, w − 1 zeros after each, summing to k', () => {
+    fc.assert(fc.property(fc.oneof(scalarArb, fc.constantFrom(0n, 1n, groupOrder, (1n << 253n) - 1n, (1n << 256n) - 1n)), fc.integer({ min: 2, max: 8 }), (k, w) => {
+      const digits = wnafDigits(k, w);
+      let sum = 0n;
+      let lastNonZero = -w;
+      digits.forEach((d, i) => {
+        if (d === 0) return;
+        expect(Math.abs(d) % 2).toBe(1);
+        expect(Math.abs(d)).toBeLessThan(1 << (w - 1));
+        expect(i - lastNonZero).toBeGreaterThanOrEqual(w);
+        lastNonZero = i;
+        sum += BigInt(d) << BigInt(i);
+      });
+      expect(sum).toBe(k);
+    }), { numRuns: 200 });
   });
 
   it('encodes many points with one inversion exactly as noble does', () => {

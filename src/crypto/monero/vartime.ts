@@ -62,7 +62,8 @@ export function cached(e: Ext): Cached {
   return { ymx: e.Y - e.X + p4, ypx: e.Y + e.X, z2: 2n * e.Z, t2d: red(e.T * d2) };
 }
 
-export function add(a: Ext, b: Cached): Ext {
+/** a + b; T only when `withT` (left 0 otherwise: only a doubling may follow). */
+export function add(a: Ext, b: Cached, withT = true): Ext {
   const A = red((a.Y - a.X + p4) * b.ymx);
   const B = red((a.Y + a.X) * b.ypx);
   const C = red(a.T * b.t2d);
@@ -71,10 +72,11 @@ export function add(a: Ext, b: Cached): Ext {
   const F = D - C + p4;
   const G = D + C;
   const H = B + A;
-  return { X: red(E * F), Y: red(G * H), Z: red(F * G), T: red(E * H) };
+  return { X: red(E * F), Y: red(G * H), Z: red(F * G), T: withT ? red(E * H) : 0n };
 }
 
-export function sub(a: Ext, b: Cached): Ext {
+/** a − b; T as in `add`. */
+export function sub(a: Ext, b: Cached, withT = true): Ext {
   const A = red((a.Y - a.X + p4) * b.ypx);
   const B = red((a.Y + a.X) * b.ymx);
   const C = red(a.T * b.t2d);
@@ -83,7 +85,7 @@ export function sub(a: Ext, b: Cached): Ext {
   const F = D + C;
   const G = D - C + p4;
   const H = B + A;
-  return { X: red(E * F), Y: red(G * H), Z: red(F * G), T: red(E * H) };
+  return { X: red(E * F), Y: red(G * H), Z: red(F * G), T: withT ? red(E * H) : 0n };
 }
 
 /** 2·a; T is computed only when `withT` (the next step adds), else left 0 and must not be read. */
@@ -151,21 +153,30 @@ export function oddMultiples(point: Ext, w: number): Cached[] {
   return table;
 }
 
-/** Width-w non-adjacent form of k ≥ 0, least significant digit first (odd digits in ±[1, 2^(w−1)), or 0). */
+/** Width-w non-adjacent form of k (0 ≤ k < 2^256), least significant digit first (odd digits in ±[1, 2^(w−1)), or 0). */
 export function wnafDigits(k: bigint, w: number): Int8Array {
+  // On a bit array of plain numbers: the BigInt is read once, 4 bits per hex digit.
+  const bits = new Uint8Array(258 + w);
+  const hex = k.toString(16);
+  for (let h = 0; h < hex.length; h++) {
+    const nibble = parseInt(hex[hex.length - 1 - h]!, 16);
+    for (let b = 0; b < 4; b++) bits[4 * h + b] = (nibble >> b) & 1;
+  }
   const digits = new Int8Array(256 + w);
   const window = 1 << w;
-  const mask = BigInt(window - 1);
-  let i = 0;
-  while (k > 0n) {
-    if ((k & 1n) === 1n) {
-      let digit = Number(k & mask);
-      if (digit >= window >> 1) digit -= window;
-      digits[i] = digit;
-      k -= BigInt(digit);
+  for (let i = 0; i < 256 + w; i++) {
+    if (bits[i] === 0) continue;
+    let value = 0;
+    for (let j = 0; j < w; j++) value |= bits[i + j]! << j;
+    for (let j = 0; j < w; j++) bits[i + j] = 0;
+    if (value >= window >> 1) {
+      value -= window;
+      // k − value·2^i carries 2^(i+w) upward.
+      let j = i + w;
+      while (bits[j] === 1) bits[j++] = 0;
+      bits[j] = 1;
     }
-    k >>= 1n;
-    i++;
+    digits[i] = value;
   }
   return digits;
 }
@@ -186,15 +197,15 @@ export function straus(terms: readonly StrausTerm[]): Ext {
   for (const t of terms) for (let i = t.digits.length - 1; i > top; i--) if (t.digits[i] !== 0) top = i;
   let acc = identity;
   for (let i = top; i >= 0; i--) {
-    let adds = false;
-    for (const t of terms) if (t.digits[i] !== 0) adds = true;
+    let last = -1;
+    for (let t = 0; t < terms.length; t++) if (terms[t]!.digits[i] !== 0) last = t;
     // T only where an addition follows, or on the result (callers may add to it).
-    if (i !== top) acc = double(acc, adds || i === 0);
-    if (!adds) continue;
-    for (const t of terms) {
-      const digit = t.digits[i]!;
-      if (digit > 0) acc = add(acc, t.table[(digit - 1) >> 1]!);
-      else if (digit < 0) acc = sub(acc, t.table[(-digit - 1) >> 1]!);
+    if (i !== top) acc = double(acc, last >= 0 || i === 0);
+    for (let t = 0; t <= last; t++) {
+      const digit = terms[t]!.digits[i]!;
+      const withT = t !== last || i === 0;
+      if (digit > 0) acc = add(acc, terms[t]!.table[(digit - 1) >> 1]!, withT);
+      else if (digit < 0) acc = sub(acc, terms[t]!.table[(-digit - 1) >> 1]!, withT);
     }
   }
   return acc;
