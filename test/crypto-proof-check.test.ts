@@ -1,8 +1,15 @@
 // The proof-check port: one batch of mixed schemes (BIP340, ECDSA, unknown) answered in order, identically by the
-// in-thread verifier and by the node's worker pool, with tampered proofs refused and unknown schemes never valid.
+// in-thread verifier and by the node's worker pool, with tampered proofs refused and unknown schemes never valid;
+// range proofs checked as one batch that still blames only the bad proof.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifyPool } from '../server/crypto/verify-pool.ts';
-import { checkProof, proofVerifierOver, type ProofCheck } from '../src/crypto/proof-check.ts';
+import { checkProof, checkProofs, proofVerifierOver, type ProofCheck } from '../src/crypto/proof-check.ts';
+import { commit } from '../src/crypto/monero/commitment.ts';
+import { encodePoint } from '../src/crypto/monero/point.ts';
+import { encodeBulletproofPlus } from '../src/crypto/monero/proof-codec.ts';
+import { bulletproofPlusScheme } from '../src/crypto/monero/proof-schemes.ts';
+import { proveBulletproofPlus } from '../src/crypto/monero/bulletproofs-plus/prove.ts';
+import { createSeededRandom } from './helpers/monero-test-rng.ts';
 import { ecdsaSign, publicKeyFromPrivate, schnorrSign } from '../src/crypto/keys.ts';
 import { nobleVerifier } from '../src/crypto/verifier.ts';
 import { blake3 } from '../src/crypto/blake3.ts';
@@ -50,6 +57,27 @@ describe('proof-check port', () => {
       const { checks, expected } = batch(size);
       expect(await pool.verifyProofs(checks)).toEqual(expected);
     }
+  });
+
+  it('checks range proofs as one batch and still blames only the bad one, in-thread and in the pool', async () => {
+    const random = createSeededRandom(17);
+    const rangeCheck = (amount: bigint, mask: bigint, tamper?: (proof: Uint8Array) => void): ProofCheck => {
+      const proof = encodeBulletproofPlus(proveBulletproofPlus([{ amount, mask }], random));
+      tamper?.(proof);
+      return { scheme: bulletproofPlusScheme, fields: { commitments: [encodePoint(commit(mask, amount))], proof } };
+    };
+    const good = [rangeCheck(5n, 11n), rangeCheck(1n << 40n, 13n), rangeCheck(0n, 17n)];
+    // r1's low byte flipped: still a canonical scalar, so only the batch equation can notice.
+    const tampered = rangeCheck(7n, 19n, (proof) => (proof[3 * 32]! ^= 1));
+    const malformed: ProofCheck = { scheme: bulletproofPlusScheme, fields: { commitments: [encodePoint(commit(3n, 3n))], proof: new Uint8Array(5) } };
+    const checks = [good[0]!, tampered, good[1]!, malformed, good[2]!];
+    const expected = [true, false, true, false, true];
+    expect(checkProofs(checks)).toEqual(expected);
+    expect(checkProofs(good)).toEqual([true, true, true]);
+    expect(proofVerifierOver(nobleVerifier).verifyProofs(checks)).toEqual(expected);
+    // With the signature batch around them the pool sends the range proofs to its workers, each chunk one batch.
+    const { checks: signatures, expected: signatureVerdicts } = batch(6);
+    expect(await pool.verifyProofs([...checks, ...signatures])).toEqual([...expected, ...signatureVerdicts]);
   });
 
   it('never throws on malformed input and never accepts an unknown scheme', () => {

@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode, WeftError } from '../../src/errors.ts';
 import { publicKeyBytes, signatureBytes } from '../../src/crypto/keys.ts';
-import { asyncProofVerifierOver, checkProof, type AsyncProofVerifier, type ProofCheck } from '../../src/crypto/proof-check.ts';
+import { asyncProofVerifierOver, checkProofs, type AsyncProofVerifier, type ProofCheck } from '../../src/crypto/proof-check.ts';
 import type { AsyncSignatureVerifier, SchnorrCheck } from '../../src/crypto/verifier.ts';
 import { fastVerifySchnorr } from './fast-verifier.ts';
 
@@ -197,9 +197,9 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
     return results;
   };
 
-  /** Other schemes (ECDSA, later ring signatures and range proofs): one chunk per worker, or inline when few. */
+  /** Other schemes (ECDSA, ring signatures, range proofs — those of one chunk in one batch): a chunk per worker, or inline when few. */
   const verifyOtherProofs = async (checks: readonly ProofCheck[]): Promise<boolean[]> => {
-    if (checks.length <= inlineItemsMax) return checks.map(checkProof);
+    if (checks.length <= inlineItemsMax) return checkProofs(checks);
     const chunks = Math.min(workerCount, checks.length);
     const size = Math.ceil(checks.length / chunks);
     const answers = await Promise.all(Array.from({ length: chunks }, (_, c) => dispatch({ proofs: checks.slice(c * size, (c + 1) * size) })));

@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { fastVerifySchnorr } from './fast-verifier.ts';
 import { assert } from '../../src/errors.ts';
-import { checkProof } from '../../src/crypto/proof-check.ts';
+import { checkProofs } from '../../src/crypto/proof-check.ts';
 import type { VerifyChunkRequest, VerifyChunkResponse, VerifyProofsRequest } from './verify-pool.ts';
 
 const port = parentPort;
@@ -14,7 +14,7 @@ assert(port !== null, 'verify-worker.ts runs only in a worker thread');
 
 port.on('message', (request: (VerifyChunkRequest | VerifyProofsRequest) & { readonly id: number }) => {
   if ('proofs' in request) {
-    const results = Uint8Array.from(request.proofs, (check) => (checkProof(check) ? 1 : 0));
+    const results = Uint8Array.from(checkProofs(request.proofs), (ok) => (ok ? 1 : 0));
     const response: VerifyChunkResponse = { id: request.id, results };
     port.postMessage(response, [results.buffer]);
     return;

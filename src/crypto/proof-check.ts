@@ -11,6 +11,7 @@
 import { ecdsaVerify } from './keys.ts';
 import {
   bulletproofPlusScheme,
+  checkBulletproofPlusBatch,
   checkBulletproofPlusFields,
   checkClsagFields,
   clsagScheme,
@@ -55,6 +56,35 @@ export const proofSchemes: ReadonlyMap<string, ProofChecker> = new Map<string, P
   [clsagScheme, (check) => checkClsagFields((check as SchemeProofCheck).fields as unknown as ClsagCheckFields)],
   [bulletproofPlusScheme, (check) => checkBulletproofPlusFields((check as SchemeProofCheck).fields as unknown as BulletproofPlusCheckFields)],
 ]);
+
+/**
+ * Schemes whose checks verify faster together (one answer per check, in order; false for anything malformed, never
+ * throws). Workers import this module too, so a chunk of them is one batch there.
+ */
+export const proofBatchSchemes: ReadonlyMap<string, (checks: readonly ProofCheck[]) => boolean[]> = new Map([
+  [bulletproofPlusScheme, (checks: readonly ProofCheck[]) =>
+    checkBulletproofPlusBatch(checks.map((check) => (check as SchemeProofCheck).fields as unknown as BulletproofPlusCheckFields))],
+]);
+
+/** Verifies non-BIP340 checks on the calling thread: batch schemes one batch per scheme, the rest one by one. */
+export function checkProofs(checks: readonly ProofCheck[]): boolean[] {
+  const results: boolean[] = new Array(checks.length);
+  const batches = new Map<string, number[]>();
+  checks.forEach((check, at) => {
+    if (!proofBatchSchemes.has(check.scheme)) results[at] = checkProof(check);
+    else batches.set(check.scheme, [...(batches.get(check.scheme) ?? []), at]);
+  });
+  for (const [scheme, positions] of batches) {
+    let verdicts: boolean[];
+    try {
+      verdicts = proofBatchSchemes.get(scheme)!(positions.map((at) => checks[at]!));
+    } catch {
+      verdicts = [];
+    }
+    positions.forEach((at, k) => (results[at] = verdicts[k] === true));
+  }
+  return results;
+}
 
 /** Verifies one non-BIP340 check on the calling thread; an unknown scheme never verifies. */
 export function checkProof(check: ProofCheck): boolean {
@@ -101,7 +131,8 @@ export function proofVerifierOver(schnorr: SignatureVerifier): ProofVerifier {
       const results = new Array<boolean>(checks.length);
       const verdicts = items.length === 0 ? [] : schnorr.verifySchnorrBatch(items);
       schnorrAt.forEach((at, k) => (results[at] = verdicts[k] === true));
-      for (const at of otherAt) results[at] = checkProof(checks[at]!);
+      const otherVerdicts = checkProofs(otherAt.map((at) => checks[at]!));
+      otherAt.forEach((at, k) => (results[at] = otherVerdicts[k] === true));
       return results;
     },
   };
@@ -123,7 +154,7 @@ export function asyncProofVerifierOver(
       const otherChecks = otherAt.map((at) => checks[at]!);
       const [verdicts, otherVerdicts] = await Promise.all([
         items.length === 0 ? [] : schnorr.verifySchnorrBatch(items),
-        otherChecks.length === 0 ? [] : others ? others(otherChecks) : otherChecks.map(checkProof),
+        otherChecks.length === 0 ? [] : others ? others(otherChecks) : checkProofs(otherChecks),
       ]);
       schnorrAt.forEach((at, k) => (results[at] = verdicts[k] === true));
       otherAt.forEach((at, k) => (results[at] = otherVerdicts[k] === true));

@@ -12,9 +12,10 @@
  */
 import { concatBytes } from '../../util/bytes.ts';
 import { PrivacyEncodingError, PrivacyProofError } from './errors.ts';
-import { hashToEc } from './hash-to-ec.ts';
-import { G, decodePublicPoint, decodeSubgroupPoint, encodePoint, mulAddPublic, mulBase, mulEight, mulSecret, type Point } from './point.ts';
+import { G, decodeSubgroupPoint, encodePoint, mulBase, mulEight, mulSecret, type Point } from './point.ts';
+import { cachedHashToEc, cachedPublicPoint, cachedSubgroupPoint } from './decoded-points.ts';
 import { decodeScalar, encodeScalar, hashToScalar, invEight, mod, paddedDomain, randomScalar, type RandomBytes } from './scalar.ts';
+import { add, cached, encodeAll, fromPoint, negate, oddMultiples, straus, strausTerm, wnafDigits, type Cached, type Ext } from './vartime.ts';
 
 const domainAgg0 = paddedDomain('CLSAG_agg_0');
 const domainAgg1 = paddedDomain('CLSAG_agg_1');
@@ -67,8 +68,48 @@ function transcript(statement: ClsagStatement, D8inv: Uint8Array) {
   const muP = hashToScalar(domainAgg0, aggTail);
   const muC = hashToScalar(domainAgg1, aggTail);
   const roundPrefix = concatBytes(domainRound, ...keys, ...commitments, statement.pseudoOut, statement.message);
-  const round = (L: Point, R: Point): bigint => hashToScalar(roundPrefix, encodePoint(L), encodePoint(R));
-  return { muP, muC, round };
+  return { muP, muC, roundPrefix };
+}
+
+// s·G runs on a wide wNAF table of G built once; the key-image term on a narrower one built per signature.
+const baseWindow = 8;
+const imageWindow = 7;
+let baseTable: readonly Cached[] | undefined;
+
+interface DecodedMember {
+  readonly P: Point;
+  readonly C: Point;
+  readonly hashedP: Point;
+}
+
+/** Ring members decoded (strictly, remembered across signatures: decoded-points.ts) with Hp(P). */
+function decodeRing(ring: readonly ClsagRingMember[]): DecodedMember[] {
+  return ring.map((m, i) => ({
+    P: cachedPublicPoint(m.publicKey, `ring key ${i}`),
+    C: cachedPublicPoint(m.commitment, `ring commitment ${i}`),
+    hashedP: cachedHashToEc(m.publicKey),
+  }));
+}
+
+/**
+ * The round function c_{i+1} = Hs(prefix ‖ L_i ‖ R_i) with L_i = s_i·G + c_i·μ_P·P_i + c_i·μ_C·(C_i − C_offset) and
+ * R_i = s_i·Hp(P_i) + c_i·(μ_P·I + μ_C·D): the key-image part is one point for the whole ring, so it is summed
+ * once and given a table; each round is then two Straus sums (three and two terms) sharing nothing but tables, and
+ * L and R are encoded with one inversion. All scalars here are public (responses and challenges).
+ */
+function rounds(ring: readonly DecodedMember[], pseudoOut: Point, I: Point, D: Point, muP: bigint, muC: bigint, roundPrefix: Uint8Array) {
+  baseTable ??= oddMultiples(fromPoint(G), baseWindow);
+  const image = straus([strausTerm(fromPoint(I), muP), strausTerm(fromPoint(D), muC)]);
+  const imageTable = oddMultiples(image, imageWindow);
+  const minusOffset = cached(negate(fromPoint(pseudoOut)));
+  const members = ring.map((m) => ({ P: fromPoint(m.P), offsetC: add(fromPoint(m.C), minusOffset), hashedP: fromPoint(m.hashedP) }));
+  return (i: number, s: bigint, c: bigint): bigint => {
+    const m = members[i]!;
+    const L: Ext = straus([{ table: baseTable!, digits: wnafDigits(s, baseWindow) }, strausTerm(m.P, mod(muP * c)), strausTerm(m.offsetC, mod(muC * c))]);
+    const R: Ext = straus([strausTerm(m.hashedP, s), { table: imageTable, digits: wnafDigits(c, imageWindow) }]);
+    const [Lb, Rb] = encodeAll([L, R]);
+    return hashToScalar(roundPrefix, Lb!, Rb!);
+  };
 }
 
 function checkShape(statement: { message: Uint8Array; ring: readonly ClsagRingMember[] }): void {
@@ -85,11 +126,8 @@ export function signClsag(input: ClsagSignInput, random: RandomBytes): { signatu
   const n = input.ring.length;
   const l = input.secretIndex;
   if (!Number.isInteger(l) || l < 0 || l >= n) throw new PrivacyEncodingError(`secret index: got ${l}, expected 0..${n - 1}`);
-  const ring = input.ring.map((m, i) => ({
-    P: decodePublicPoint(m.publicKey, `ring key ${i}`),
-    C: decodePublicPoint(m.commitment, `ring commitment ${i}`),
-  }));
-  const pseudoOut = decodePublicPoint(input.pseudoOut, 'pseudo-output');
+  const ring = decodeRing(input.ring);
+  const pseudoOut = cachedPublicPoint(input.pseudoOut, 'pseudo-output');
   const p = mod(input.secretKey);
   const z = mod(input.commitmentMaskDifference);
   // Refuse to sign for secrets that do not open the ring member: such a signature could never verify.
@@ -97,24 +135,22 @@ export function signClsag(input: ClsagSignInput, random: RandomBytes): { signatu
   if (z === 0n || !mulBase(z).equals(ring[l]!.C.subtract(pseudoOut))) {
     throw new PrivacyProofError('secret_mismatch', 'commitment mask difference does not open C_l − pseudoOut');
   }
-  const Hl = hashToEc(input.ring[l]!.publicKey);
+  const Hl = ring[l]!.hashedP;
   const I = mulSecret(Hl, p);
   const D = mulSecret(Hl, z);
   const keyImage = encodePoint(I);
   const D8inv = encodePoint(D.multiplyUnsafe(invEight));
-  const { muP, muC, round } = transcript({ ...input, keyImage }, D8inv);
+  const { muP, muC, roundPrefix } = transcript({ ...input, keyImage }, D8inv);
+  const round = rounds(ring, pseudoOut, I, D, muP, muC, roundPrefix);
 
+  // The signer's own round multiplies secrets (a), so it stays on noble's constant-time path.
   const a = randomScalar(random);
-  let c = round(mulBase(a), mulSecret(Hl, a));
+  let c = hashToScalar(roundPrefix, encodePoint(mulBase(a)), encodePoint(mulSecret(Hl, a)));
   const s: bigint[] = new Array(n).fill(0n);
   let c1 = (l + 1) % n === 0 ? c : 0n;
   for (let i = (l + 1) % n; i !== l; i = (i + 1) % n) {
     s[i] = randomScalar(random);
-    const cP = mod(muP * c);
-    const cC = mod(muC * c);
-    const L = G.multiplyUnsafe(s[i]!).add(mulAddPublic([ring[i]!.P, ring[i]!.C.subtract(pseudoOut)], [cP, cC]));
-    const R = mulAddPublic([hashToEc(input.ring[i]!.publicKey), I, D], [s[i]!, cP, cC]);
-    c = round(L, R);
+    c = round(i, s[i]!, c);
     if ((i + 1) % n === 0) c1 = c;
   }
   s[l] = mod(a - c * (muP * p + muC * z));
@@ -128,21 +164,15 @@ export function assertClsag(statement: ClsagStatement, signature: ClsagSignature
   if (signature.s.length !== n) throw new PrivacyEncodingError(`responses: got ${signature.s.length}, expected ${n}`);
   const s = signature.s.map((b, i) => decodeScalar(b, `response ${i}`));
   const c1 = decodeScalar(signature.c1, 'c1');
-  const I = decodeSubgroupPoint(statement.keyImage, 'key image');
+  const I = cachedSubgroupPoint(statement.keyImage, 'key image');
   const D = mulEight(decodeSubgroupPoint(signature.D, 'auxiliary key image'));
-  const pseudoOut = decodePublicPoint(statement.pseudoOut, 'pseudo-output');
-  const { muP, muC, round } = transcript(statement, signature.D);
+  const pseudoOut = cachedPublicPoint(statement.pseudoOut, 'pseudo-output');
+  const ring = decodeRing(statement.ring);
+  const { muP, muC, roundPrefix } = transcript(statement, signature.D);
+  const round = rounds(ring, pseudoOut, I, D, muP, muC, roundPrefix);
   let c = c1;
   for (let i = 0; i < n; i++) {
-    const member = statement.ring[i]!;
-    const P = decodePublicPoint(member.publicKey, `ring key ${i}`);
-    const C = decodePublicPoint(member.commitment, `ring commitment ${i}`);
-    const cP = mod(muP * c);
-    const cC = mod(muC * c);
-    // s·G through noble's precomputed base table; the two per-member terms share one Straus–Shamir pass.
-    const L = G.multiplyUnsafe(s[i]!).add(mulAddPublic([P, C.subtract(pseudoOut)], [cP, cC]));
-    const R = mulAddPublic([hashToEc(member.publicKey), I, D], [s[i]!, cP, cC]);
-    c = round(L, R);
+    c = round(i, s[i]!, c);
     if (c === 0n) throw new PrivacyProofError('zero_challenge', `round ${i} hashed to zero`);
   }
   if (c !== c1) throw new PrivacyProofError('ring_not_closed', 'CLSAG ring does not close on c1');

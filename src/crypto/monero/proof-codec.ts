@@ -12,7 +12,8 @@ import type { ClsagSignature } from './clsag.ts';
 import type { BulletproofPlus } from './bulletproofs-plus/common.ts';
 import { roundsFor } from './bulletproofs-plus/common.ts';
 import { concatBytes } from '../../util/bytes.ts';
-import { decodeSubgroupPoint, encodePoint } from './point.ts';
+import { cachedSubgroupPoint, noteSubgroupPoint } from './decoded-points.ts';
+import { encodePoint, mulPublic } from './point.ts';
 import { invEight } from './scalar.ts';
 
 const word = 32;
@@ -52,5 +53,9 @@ export function decodeBulletproofPlus(bytes: Uint8Array, V: readonly Uint8Array[
 
 /** V = C·8⁻¹ for an output commitment C, which must be torsion-free (the range proof then covers exactly C). */
 export function rangeProofV(commitment: Uint8Array): Uint8Array {
-  return encodePoint(decodeSubgroupPoint(commitment, 'output commitment').multiplyUnsafe(invEight));
+  const V = mulPublic(cachedSubgroupPoint(commitment, 'output commitment'), invEight);
+  const bytes = encodePoint(V);
+  // V is a non-zero multiple of a torsion-free C: the verifier need not decode and check it again.
+  noteSubgroupPoint(bytes, V);
+  return bytes;
 }

@@ -14,7 +14,7 @@
  */
 import { DecodeError } from '../../errors.ts';
 import { PrivacyEncodingError } from '../../crypto/monero/errors.ts';
-import { decodePublicPoint, decodeSubgroupPoint } from '../../crypto/monero/point.ts';
+import { cachedPublicPoint, cachedSubgroupPoint } from '../../crypto/monero/decoded-points.ts';
 import { encryptedAmountBytes } from '../../crypto/monero/amount-encryption.ts';
 import { compareBytes, toHex } from '../../util/bytes.ts';
 import { failDecode, type Fail, type TxReader } from '../value-transfer.ts';
@@ -69,8 +69,9 @@ export type PointRule = 'public' | 'subgroup';
 export function checkPoint(what: string, bytes: Uint8Array, rule: PointRule, fail: Fail): void {
   if (!(bytes instanceof Uint8Array) || bytes.length !== pointBytes) fail(`transaction ${what}: expected ${pointBytes} bytes`);
   try {
-    if (rule === 'public') decodePublicPoint(bytes, what);
-    else decodeSubgroupPoint(bytes, what);
+    // Remembered: the CLSAG and range-proof checks decode the same points again (decoded-points.ts).
+    if (rule === 'public') cachedPublicPoint(bytes, what);
+    else cachedSubgroupPoint(bytes, what);
   } catch (error) {
     if (!(error instanceof PrivacyEncodingError)) throw error;
     if (fail === failDecode) throw new PrivacyDecodeError(`transaction ${what}: ${error.message}`, error);

@@ -23,7 +23,8 @@ import { encodeAddress } from '../../crypto/address.ts';
 import { formatUnits } from '../../crypto/amount.ts';
 import { blake3 } from '../../crypto/blake3.ts';
 import { H } from '../../crypto/monero/commitment.ts';
-import { decodePoint, mulPublic, Point } from '../../crypto/monero/point.ts';
+import { cachedPublicPoint, cachedSubgroupPoint } from '../../crypto/monero/decoded-points.ts';
+import { mulPublic, Point } from '../../crypto/monero/point.ts';
 import { bulletproofPlusBytes, clsagBytes } from '../../crypto/monero/proof-codec.ts';
 import { bulletproofPlusScheme, clsagScheme } from '../../crypto/monero/proof-schemes.ts';
 import { logPaddedOutputs } from '../../crypto/monero/bulletproofs-plus/common.ts';
@@ -175,11 +176,11 @@ function proofChecks(tx: SignedRingSpend, message: Uint8Array): ProofCheck[] {
   return checks;
 }
 
-/** Σ pseudo_out − Σ C − (fee + amount)·H is the identity (points were checked while decoding). */
+/** Σ pseudo_out − Σ C − (fee + amount)·H is the identity (points were checked, and remembered, while decoding). */
 export function ringSpendBalances(tx: RingSpendFields): boolean {
   let sum = Point.ZERO;
-  for (const input of tx.inputs) sum = sum.add(decodePoint(input.pseudoOut));
-  for (const output of tx.outputs) sum = sum.subtract(decodePoint(output.commitment));
+  for (const input of tx.inputs) sum = sum.add(cachedPublicPoint(input.pseudoOut, 'pseudo-output'));
+  for (const output of tx.outputs) sum = sum.subtract(cachedSubgroupPoint(output.commitment, 'output commitment'));
   const publicAmount = tx.fee + (tx.amount ?? 0n);
   if (publicAmount > 0n) sum = sum.subtract(mulPublic(H, publicAmount));
   return sum.is0();

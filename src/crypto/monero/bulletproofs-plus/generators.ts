@@ -3,13 +3,15 @@
  * Hi[i] = hash_to_p3(keccak(H ‖ "bulletproof_plus" ‖ varint(2i))), Gi[i] the same with 2i + 1, where
  * hash_to_p3(k) = 8·map(keccak(k)) — keccak runs twice, as in Monero. The initial Fiat–Shamir transcript is the
  * encoding of hash_to_p3(keccak("bulletproof_plus_transcript")). Generators are derived on first use, up to the
- * largest proof seen (at most 64·16 of each), and kept: deriving all 2048 costs about a second here.
+ * largest proof seen (at most 64·16 of each), and kept: deriving all 2048 costs about a second here. The verifier
+ * also keeps, per generator, the shifted multiples of vartime.ts `fixedBaseTable` (about as costly again, once).
  */
 import { concatBytes } from '../../../util/bytes.ts';
 import { assert } from '../../../errors.ts';
 import { H } from '../commitment.ts';
 import { hashToEc } from '../hash-to-ec.ts';
-import { encodePoint, type Point } from '../point.ts';
+import { G, encodePoint, type Point } from '../point.ts';
+import { fixedBaseTable, fromPoint, type Cached } from '../vartime.ts';
 import { encodeVarint, fastHash } from '../scalar.ts';
 
 /** Bits per range (amounts are u64). */
@@ -40,3 +42,18 @@ export function generators(count: number): { Gi: readonly Point[]; Hi: readonly 
 }
 
 export const initialTranscript: Uint8Array = encodePoint(hashToEc(fastHash(transcriptSalt)));
+
+const fixedG = fixedBaseTable(fromPoint(G));
+const fixedH = fixedBaseTable(fromPoint(H));
+const fixedGi: Cached[][] = [];
+const fixedHi: Cached[][] = [];
+
+/** The fixed-base tables of G, H, Gi[0..count) and Hi[0..count), in that order (for vartime.ts `fixedMsm`). */
+export function generatorTables(count: number): readonly (readonly Cached[])[] {
+  const { Gi, Hi } = generators(count);
+  for (let i = fixedGi.length; i < count; i++) {
+    fixedGi.push(fixedBaseTable(fromPoint(Gi[i]!)));
+    fixedHi.push(fixedBaseTable(fromPoint(Hi[i]!)));
+  }
+  return [fixedG, fixedH, ...fixedGi.slice(0, count), ...fixedHi.slice(0, count)];
+}

@@ -8,7 +8,8 @@
 import { assert } from '../../../errors.ts';
 import { assertAmount, H } from '../commitment.ts';
 import { PrivacyEncodingError } from '../errors.ts';
-import { G, Point, encodePoint, msmPublic, mulBase, mulSecret } from '../point.ts';
+import { G, Point, encodePoint, mulBase, mulSecret } from '../point.ts';
+import { add, cached, encodeAll, fromPoint, msm, oddMultiples, straus, wnafDigits, type Ext } from '../vartime.ts';
 import { encodeScalar, hashToScalar, invEight, invertScalar, mod, randomScalar, type RandomBytes } from '../scalar.ts';
 import { logPaddedOutputs, powers, transcriptUpdate, weightedInnerProduct, windowedVector, type BulletproofPlus } from './common.ts';
 import { generators, initialTranscript, rangeBits } from './generators.ts';
@@ -37,6 +38,12 @@ export function proveBulletproofPlus(outputs: readonly RangeProofOutput[], rando
   }
   // Sixteen zero challenges in a row has probability ~2^-4000: only a broken random source gets here.
   assert(false, 'range proof challenges kept hashing to zero');
+}
+
+/** points[i] + k·points[n + i] for i < n: one public scalar for all, so its wNAF digits are computed once. */
+function fold(points: readonly Ext[], n: number, k: bigint): Ext[] {
+  const digits = wnafDigits(k, 5);
+  return points.slice(0, n).map((P, i) => add(P, cached(straus([{ table: oddMultiples(points[n + i]!, 5), digits }]))));
 }
 
 function proveOnce(outputs: readonly RangeProofOutput[], M: number, random: RandomBytes): BulletproofPlus | undefined {
@@ -80,9 +87,11 @@ function proveOnce(outputs: readonly RangeProofOutput[], M: number, random: Rand
   const yInv = invertScalar(y);
   const yInvPow = powers(yInv, MN);
   // The folded generators are kept as stored points times one scale per vector (G' = gScale·Gs, H' = hScale·Hs):
-  // every low half of a fold is multiplied by the same challenge, so a fold costs one multiplication per point.
-  let Gs: Point[] = Gi.slice(0, MN);
-  let Hs: Point[] = Hi.slice(0, MN);
+  // every low half of a fold is multiplied by the same challenge, so a fold costs one multiplication per point, on
+  // the variable-time arithmetic (challenges are public) with the challenge's digits computed once per fold.
+  let Gs: Ext[] = Gi.slice(0, MN).map(fromPoint);
+  let Hs: Ext[] = Hi.slice(0, MN).map(fromPoint);
+  const [Gx, Hx] = [fromPoint(G), fromPoint(H)];
   let gScale = 1n;
   let hScale = 1n;
   const L: Uint8Array[] = [];
@@ -101,22 +110,20 @@ function proveOnce(outputs: readonly RangeProofOutput[], M: number, random: Rand
     const gL = mod(yInvPow[n]! * invEight * gScale);
     const gR = mod(yPow[n]! * invEight * gScale);
     const h8 = mod(invEight * hScale);
-    const Lr = encodePoint(
-      msmPublic([...Gs.slice(n, 2 * n), ...Hs.slice(0, n), H, G], [
+    const [Lr, Rr] = encodeAll([
+      msm([...Gs.slice(n, 2 * n), ...Hs.slice(0, n), Hx, Gx], [
         ...aLo.map((v) => mod(v * gL)),
         ...bHi.map((v) => mod(v * h8)),
         mod(cL * invEight),
         mod(dL * invEight),
       ]),
-    );
-    const Rr = encodePoint(
-      msmPublic([...Gs.slice(0, n), ...Hs.slice(n, 2 * n), H, G], [
+      msm([...Gs.slice(0, n), ...Hs.slice(n, 2 * n), Hx, Gx], [
         ...aHi.map((v) => mod(v * gR)),
         ...bLo.map((v) => mod(v * h8)),
         mod(cR * invEight),
         mod(dR * invEight),
       ]),
-    );
+    ]) as [Uint8Array, Uint8Array];
     L.push(Lr);
     R.push(Rr);
     const x = transcriptUpdate(transcript, Lr, Rr);
@@ -126,8 +133,8 @@ function proveOnce(outputs: readonly RangeProofOutput[], M: number, random: Rand
     // G'_new[i] = x⁻¹·G'[i] + y⁻ⁿ·x·G'[n+i];  H'_new[i] = x·H'[i] + x⁻¹·H'[n+i].
     const gFold = mod(yInvPow[n]! * x * x);
     const hFold = mod(xInv * xInv);
-    Gs = Gs.slice(0, n).map((P, i) => P.add(Gs[n + i]!.multiplyUnsafe(gFold)));
-    Hs = Hs.slice(0, n).map((P, i) => P.add(Hs[n + i]!.multiplyUnsafe(hFold)));
+    Gs = fold(Gs, n, gFold);
+    Hs = fold(Hs, n, hFold);
     gScale = mod(gScale * xInv);
     hScale = mod(hScale * x);
     const aScale = mod(xInv * yPow[n]!);
@@ -142,14 +149,14 @@ function proveOnce(outputs: readonly RangeProofOutput[], M: number, random: Rand
   const eta = randomScalar(random);
   const a0 = a[0]!;
   const b0 = b[0]!;
-  const A1 = encodePoint(
-    msmPublic([Gs[0]!, Hs[0]!, G, H], [
+  const [A1] = encodeAll([
+    msm([Gs[0]!, Hs[0]!, Gx, Hx], [
       mod(r * invEight * gScale),
       mod(s * invEight * hScale),
       mod(dFinal * invEight),
       mod((r * y * b0 + s * y * a0) * invEight),
     ]),
-  );
+  ]) as [Uint8Array];
   const B = encodePoint(mulBase(mod(eta * invEight)).add(mulSecret(H, mod(r * y * s * invEight))));
   const e = transcriptUpdate(transcript, A1, B);
   if (e === 0n) return undefined;

@@ -1,7 +1,8 @@
 /**
  * The Bulletproofs+ verifier, Monero's `bulletproof_plus_VERIFY` (bulletproofs_plus.cc): every proof of a batch
  * becomes one weighted multi-scalar equation, the generator terms Gi, Hi, G and H are shared across proofs, and the
- * whole batch is one Pippenger MSM that must be the identity. Stricter than Monero (docs/privacy.md "Strict
+ * whole batch is one MSM that must be the identity: the proofs' points by Straus or Pippenger, the generators by
+ * fixed-base tables kept for the process (vartime.ts). Stricter than Monero (docs/privacy.md "Strict
  * decoding"): each V must be torsion-free and not the identity, since Weft reads the output commitment as 8·V.
  *
  * Weights: Monero draws them at random; Weft derives them from a hash of the whole batch (every field of every
@@ -9,12 +10,13 @@
  * all its proofs. An invalid proof then passes a batch with probability about 1/l per attempt.
  */
 import { concatBytes } from '../../../util/bytes.ts';
-import { H } from '../commitment.ts';
 import { PrivacyEncodingError, PrivacyProofError } from '../errors.ts';
-import { G, decodePoint, decodeSubgroupPoint, msmPublic, mulEight, type Point } from '../point.ts';
+import { cachedSubgroupPoint } from '../decoded-points.ts';
+import { decodePoint, mulEight, type Point } from '../point.ts';
+import { add, cached, fixedMsm, fromPoint, isIdentity, msm } from '../vartime.ts';
 import { decodeScalar, encodeScalar, encodeVarint, fastHash, hashToScalar, invertScalars, mod } from '../scalar.ts';
 import { logPaddedOutputs, roundsFor, sumOfPowers, transcriptUpdate, windowedVector, type BulletproofPlus } from './common.ts';
-import { generators, initialTranscript, rangeBits } from './generators.ts';
+import { generatorTables, initialTranscript, rangeBits } from './generators.ts';
 
 /** Proofs one batch call accepts: a bound on the work one call can be made to do. */
 export const bulletproofBatchMax = 256;
@@ -49,7 +51,7 @@ function decodeProof(proof: BulletproofPlus, index: number): Decoded {
   const s1 = decodeScalar(proof.s1, 'range proof s1');
   const d1 = decodeScalar(proof.d1, 'range proof d1');
   // V is the commitment ×8⁻¹: a torsioned V would let two encodings stand for one commitment.
-  const V8 = proof.V.map((v, j) => mulEight(decodeSubgroupPoint(v, `range proof V[${j}]`)));
+  const V8 = proof.V.map((v, j) => mulEight(cachedSubgroupPoint(v, `range proof V[${j}]`)));
   const point8 = (b: Uint8Array, what: string): Point => mulEight(decodePoint(b, `range proof ${what}`));
   let transcript = encodeScalar(transcriptUpdate(initialTranscript, encodeScalar(hashToScalar(...proof.V))));
   const y = transcriptUpdate(transcript, proof.A);
@@ -101,7 +103,6 @@ export function assertBulletproofsPlus(proofs: readonly BulletproofPlus[]): void
   const decoded = proofs.map(decodeProof);
   const weights = batchWeights(proofs);
   const maxMN = Math.max(...decoded.map((d) => d.M)) * rangeBits;
-  const { Gi, Hi } = generators(maxMN);
   const twoPow64MinusOne = (1n << 64n) - 1n;
   const gi: bigint[] = new Array(maxMN).fill(0n);
   const hi: bigint[] = new Array(maxMN).fill(0n);
@@ -169,9 +170,9 @@ export function assertBulletproofsPlus(proofs: readonly BulletproofPlus[]): void
       scalars.push(mod(minusWeightE2 * d.x[j]! * d.x[j]!), mod(minusWeightE2 * xInv[j]! * xInv[j]!));
     }
   });
-  points.push(G, H, ...Gi.slice(0, maxMN), ...Hi.slice(0, maxMN));
-  scalars.push(gScalar, hScalar, ...gi, ...hi);
-  if (!msmPublic(points, scalars).is0()) {
+  // The proofs' own points in one MSM; G, H, Gi and Hi through their fixed-base tables.
+  const fixed = fixedMsm(generatorTables(maxMN), [gScalar, hScalar, ...gi, ...hi]);
+  if (!isIdentity(add(msm(points.map(fromPoint), scalars), cached(fixed)))) {
     throw new PrivacyProofError('range_proof_invalid', `range proof batch of ${proofs.length} does not verify`);
   }
 }
