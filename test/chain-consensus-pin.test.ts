@@ -83,7 +83,19 @@ describe('consensus answers for a fixed regtest DAG', () => {
 
     store = openLmdbStore(dir);
     ({ chain } = await openLedgerChain({ params: regtestParams, store, clock: systemClock }));
+    expect(chain.replayedAtOpen).toBe(0);
     expect(answers(chain, ids)).toEqual(fromMemory);
+    await store.close();
+
+    // Caches of 64 entries each, far below the DAG: every answer comes through evictions and row reads.
+    const tinyDir = mkdtempSync(join(tmpdir(), 'weft-pin-tiny-'));
+    dirs.push(tinyDir);
+    store = openLmdbStore(tinyDir);
+    ({ chain } = await openLedgerChain({ params: regtestParams, store, clock: systemClock, cacheMb: 0.001 }));
+    for (const block of blocks) void chain.addBlock(block);
+    await chain.settled();
+    expect(answers(chain, ids)).toEqual(fromMemory);
+    expect(chain.cacheStats().every((c) => c.capacity === 64)).toBe(true);
     await store.close();
 
     expect(fromMemory.blocks).toBe(601);

@@ -1,0 +1,111 @@
+// Opening a stored chain reads a few rows, not every block (issue 18): GHOSTDAG data, reachability and the block
+// index are store rows read on demand. A store written before those tables existed is replayed once, then never.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Chain } from '../src/chain/chain.ts';
+import { chainKeys } from '../src/chain/chain-store.ts';
+import { consensusKeys } from '../src/consensus/consensus-rows.ts';
+import { regtestParams } from '../src/consensus/params.ts';
+import { openLedgerChain } from '../src/state/ledger.ts';
+import type { KvOp, KvStore } from '../src/storage/kv.ts';
+import { systemClock } from '../src/util/clock.ts';
+import { openLmdbStore } from '../server/storage/lmdb-store.ts';
+import { regtestBlocks } from './helpers/regtest-dag.ts';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** A KvStore that counts the rows it hands out. */
+function counting(store: KvStore): { store: KvStore; rows: () => number } {
+  let rows = 0;
+  return {
+    rows: () => rows,
+    store: {
+      get(key) {
+        rows++;
+        return store.get(key);
+      },
+      has(key) {
+        rows++;
+        return store.has(key);
+      },
+      *entries(range) {
+        for (const entry of store.entries(range)) {
+          rows++;
+          yield entry;
+        }
+      },
+      write: (ops) => store.write(ops),
+      close: () => store.close(),
+    },
+  };
+}
+
+async function importInto(dir: string, count: number): Promise<Chain> {
+  const store = openLmdbStore(dir);
+  const { chain } = await openLedgerChain({ params: regtestParams, store, clock: systemClock });
+  for (const block of (await regtestBlocks(1_500)).slice(0, count)) void chain.addBlock(block);
+  await chain.settled();
+  await store.close();
+  return chain;
+}
+
+async function reopen(dir: string): Promise<{ chain: Chain; rows: number; close: () => Promise<void> }> {
+  const lmdb = openLmdbStore(dir);
+  const counted = counting(lmdb);
+  const { chain } = await openLedgerChain({ params: regtestParams, store: counted.store, clock: systemClock });
+  return { chain, rows: counted.rows(), close: () => lmdb.close() };
+}
+
+const snapshot = (chain: Chain) => ({
+  blocks: chain.blockCount(),
+  tip: chain.selectedTip().id,
+  height: chain.selectedTip().height,
+  tips: chain.tips().map((t) => t.id).sort(),
+  virtual: chain.virtualParents().parents,
+  blueScore: chain.ghostdag(chain.selectedTip().id).blueScore,
+});
+
+describe('opening a stored chain', () => {
+  it('reads the same few rows whether the DAG holds 300 or 1,500 blocks, and replays none', async () => {
+    const small = mkdtempSync(join(tmpdir(), 'weft-open-small-'));
+    const large = mkdtempSync(join(tmpdir(), 'weft-open-large-'));
+    dirs.push(small, large);
+    const before = [snapshot(await importInto(small, 300)), snapshot(await importInto(large, 1_500))];
+    const opened = [await reopen(small), await reopen(large)];
+    for (const [i, { chain, rows, close }] of opened.entries()) {
+      expect(chain.replayedAtOpen).toBe(0);
+      expect(rows).toBeLessThan(100);
+      expect(snapshot(chain)).toEqual(before[i]);
+      await close();
+    }
+    expect(opened[1]!.rows).toBe(opened[0]!.rows);
+  }, 120_000);
+
+  it('replays a store written before the consensus tables once, to the same DAG, then opens it without replay', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-open-legacy-'));
+    dirs.push(dir);
+    const before = snapshot(await importInto(dir, 400));
+    // Take the store back to the earlier layout: no GHOSTDAG, reachability, skip or tips rows, no engine counts.
+    const lmdb = openLmdbStore(dir);
+    const dropped: KvOp[] = [];
+    for (const letter of ['D', 'N', 'K']) {
+      for (const [key] of lmdb.entries({ prefix: new TextEncoder().encode(letter) })) dropped.push({ type: 'del', key });
+    }
+    for (const key of [chainKeys.tips, consensusKeys.blockCount, consensusKeys.tip, consensusKeys.reindexRoot]) dropped.push({ type: 'del', key });
+    await lmdb.write(dropped);
+    await lmdb.close();
+    expect(dropped.length).toBeGreaterThan(3 * 400);
+
+    const first = await reopen(dir);
+    expect(first.chain.replayedAtOpen).toBe(401);
+    expect(snapshot(first.chain)).toEqual(before);
+    await first.close();
+    const second = await reopen(dir);
+    expect(second.chain.replayedAtOpen).toBe(0);
+    expect(snapshot(second.chain)).toEqual(before);
+    await second.close();
+  }, 120_000);
+});
