@@ -30,6 +30,8 @@ export interface ConsensusCacheSizes {
   readonly reachability: number;
 }
 
+const blockIdPattern = /^[0-9a-f]{64}$/;
+
 export function openKvConsensusStore(kv: KvStore, sizes: ConsensusCacheSizes): ConsensusStore {
   const readMeta = (key: Uint8Array, absent: number): number => {
     const bytes = kv.get(key);
@@ -64,7 +66,7 @@ export function openKvConsensusStore(kv: KvStore, sizes: ConsensusCacheSizes): C
     numberOf(id) {
       const cached = stagedNumbers.get(id) ?? numbers.get(id);
       if (cached !== undefined) return cached;
-      if (id.length !== 64) return undefined;
+      if (!blockIdPattern.test(id)) return undefined;
       const bytes = kv.get(consensusKeys.number(fromHex(id)));
       if (bytes === undefined) return undefined;
       const block = readU64be(bytes);
