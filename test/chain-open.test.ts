@@ -108,4 +108,36 @@ describe('opening a stored chain', () => {
     expect(snapshot(second.chain)).toEqual(before);
     await second.close();
   }, 120_000);
+
+  it('resumes a replay that died after its first batch, and ends with the same DAG', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-open-resume-'));
+    dirs.push(dir);
+    const before = snapshot(await importInto(dir, 1_400));
+    let lmdb = openLmdbStore(dir);
+    const dropped: KvOp[] = [];
+    for (const letter of ['D', 'N', 'K']) {
+      for (const [key] of lmdb.entries({ prefix: new TextEncoder().encode(letter) })) dropped.push({ type: 'del', key });
+    }
+    for (const key of [chainKeys.tips, consensusKeys.blockCount, consensusKeys.tip, consensusKeys.reindexRoot]) dropped.push({ type: 'del', key });
+    await lmdb.write(dropped);
+    // The disk fails on the replay's second batch (as a kill -9 would stop it): the first 1,000 blocks are kept.
+    let writes = 0;
+    const failing: KvStore = {
+      get: (key) => lmdb.get(key),
+      has: (key) => lmdb.has(key),
+      entries: (range) => lmdb.entries(range),
+      write: (ops) => (++writes === 2 ? Promise.reject(new Error('disk gone')) : lmdb.write(ops)),
+      close: () => lmdb.close(),
+    };
+    await expect(openLedgerChain({ params: regtestParams, store: failing, clock: systemClock })).rejects.toThrow('disk gone');
+    await lmdb.close();
+    lmdb = openLmdbStore(dir);
+    expect(lmdb.get(consensusKeys.blockCount)).toEqual(new Uint8Array([0, 0, 0, 0, 0, 0, 0x03, 0xe8]));
+    await lmdb.close();
+
+    const resumed = await reopen(dir);
+    expect(resumed.chain.replayedAtOpen).toBe(401);
+    expect(snapshot(resumed.chain)).toEqual(before);
+    await resumed.close();
+  }, 120_000);
 });
