@@ -20,9 +20,10 @@ import type { KvOp, KvStore } from '../storage/kv.ts';
 import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
 import type { IndexedBlock } from './block-index.ts';
-import { blockRows, chainIndexDel, chainIndexPut, chainKeys, storedBlockOrder, storedChainAt, storedTips, tipsRow } from './chain-store.ts';
+import { blockRows, chainKeys, storedBlockOrder, storedTips, tipsRow } from './chain-store.ts';
+import { createSelectedChainIndex } from './selected-chain.ts';
 import { openKvConsensusStore } from '../consensus/consensus-kv-store.ts';
-import { createReadCache, type ReadCacheStats } from '../storage/read-cache.ts';
+import type { ReadCacheStats } from '../storage/read-cache.ts';
 import { consensusCacheEntries } from './cache-budget.ts';
 import { createStoredBlockIndex } from './stored-block-index.ts';
 import { expectedBits, pastMedianTimeMs } from './child-rules.ts';
@@ -132,17 +133,6 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   const index = createStoredBlockIndex(store, engine, numberOf, entries.blocks);
   // The DAG's tips by id, with their hashes for the tips row written in every block's batch.
   const tips = new Map<BlockId, Uint8Array>(storedTips(store).map((hash) => [toHex(hash), hash]));
-  // The virtual selected chain by height, read through a cache over its rows (moveChainTo keeps both current).
-  const chainCache = createReadCache<number, BlockId>('selected-chain', entries.chain);
-  const chainAt = (height: number): BlockId | undefined => {
-    let id = chainCache.get(height);
-    if (id !== undefined) return id;
-    const hash = storedChainAt(store, height);
-    if (hash === undefined) return undefined;
-    id = toHex(hash);
-    chainCache.set(height, id);
-    return id;
-  };
   const orphans: OrphanPool = createOrphanPool(options.orphanCapacity);
   const listeners = new Set<(event: BlockAcceptedEvent) => void>();
   // Refused blocks: the recent ones in memory, every one in the store (chainKeys.invalid), so that a restarted node
@@ -155,8 +145,6 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     void store.write([{ type: 'put', key: chainKeys.invalid(hash), value: invalidRuleBytes(rule) }]).catch(() => undefined);
   };
   let selectedTip: IndexedBlock;
-  /** Blocks on the virtual selected chain (the selected tip's height + 1); 0 before genesis. */
-  let chainLength = 0;
   let pendingWrite: Promise<void> = Promise.resolve();
   let fatal: Error | undefined;
 
@@ -172,39 +160,13 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     return { entry, ops };
   };
 
-  /**
-   * Moves the virtual selected chain to end at `tip`; returns the store ops, the blocks that left the chain
-   * (highest first) and the blocks that joined it (ascending).
-   */
-  const moveChainTo = (tip: IndexedBlock): { ops: KvOp[]; removed: IndexedBlock[]; added: IndexedBlock[] } => {
-    const ops: KvOp[] = [];
-    const removed: IndexedBlock[] = [];
-    const added: IndexedBlock[] = [];
-    const oldLength = chainLength;
-    chainLength = tip.height + 1;
-    for (let h = oldLength - 1; h > tip.height; h--) {
-      removed.push(index.get(chainAt(h)!)!);
-      ops.push(chainIndexDel(h));
-      chainCache.delete(h);
-    }
-    for (let walk: IndexedBlock | null = tip; walk && (walk.height >= oldLength || chainAt(walk.height) !== walk.id); walk = walk.selectedParent) {
-      const old = walk.height < oldLength ? chainAt(walk.height) : undefined;
-      if (old !== undefined) removed.push(index.get(old)!);
-      chainCache.set(walk.height, walk.id);
-      added.push(walk);
-      ops.push(chainIndexPut(walk.height, walk.hash));
-    }
-    ops.push({ type: 'put', key: chainKeys.selectedTip, value: tip.hash });
-    removed.sort((a, b) => b.height - a.height);
-    added.reverse();
-    return { ops, removed, added };
-  };
-
   const commit = (ops: KvOp[]): Promise<void> => {
     const write = store.write(ops).catch((cause: unknown) => {
       fatal ??= new ChainStorageError('a block batch failed to commit; restart the node', cause);
       throw fatal;
     });
+    // The batch is in the read-your-writes view from here on.
+    selectedChain.flushed();
     pendingWrite = write;
     return write;
   };
@@ -234,22 +196,23 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     }
   }
   if (replayOps.length > 0) await store.write(replayOps);
+  const storedTipId = engine.selectedTip();
+  const selectedChain = createSelectedChainIndex(store, index.get, storedTipId === undefined ? 0 : index.get(storedTipId)!.height + 1, entries.chain);
   if (engine.size() === 0) {
     const header = params.genesis;
     const hash = blockHash(header);
     engine.addGenesis(genesisId, workOfBits(header.bits));
     const { entry, ops } = indexBlock(genesisId, hash, header);
     const genesisBlock: Block = { header, transactions: [] };
-    const moved = moveChainTo(entry).ops;
+    const moved = selectedChain.moveTo(entry).ops;
     selectedTip = entry;
-    await store.write([...engine.drainWrites(), ...ops, ...blockRows(hash, encodeHeader(header), encodeBlock(genesisBlock)), ...moved]);
+    await commit([...engine.drainWrites(), ...ops, ...blockRows(hash, encodeHeader(header), encodeBlock(genesisBlock)), ...moved]);
   } else {
     const storedTip = store.get(chainKeys.selectedTip);
     selectedTip = index.get(engine.selectedTip()!)!;
-    chainLength = selectedTip.height + 1;
     // The tip row, the chain index and the engine's rows commit in the block's batch, so they must agree.
     assert(storedTip !== undefined && equalBytes(storedTip, selectedTip.hash), 'stored selected tip disagrees with the GHOSTDAG tip');
-    assert(chainAt(selectedTip.height) === selectedTip.id && chainAt(selectedTip.height + 1) === undefined, 'stored chain index disagrees with the selected tip');
+    assert(selectedChain.at(selectedTip.height) === selectedTip.id && selectedChain.at(selectedTip.height + 1) === undefined, 'stored chain index disagrees with the selected tip');
     assert(tips.has(selectedTip.id), 'stored tips do not hold the selected tip');
   }
   const genesis = index.get(genesisId)!;
@@ -285,7 +248,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     let removed: IndexedBlock[] = [];
     let added: IndexedBlock[] = [];
     if (isBetterTip(entry, selectedTip)) {
-      const move = moveChainTo(entry);
+      const move = selectedChain.moveTo(entry);
       ops.push(...move.ops);
       ({ removed, added } = move);
       if (machine) ops.push(...machine.chainMoved(removed, added, id));
@@ -369,7 +332,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     selectedTip: () => selectedTip,
     tips: () => [...tips.keys()].map((id) => index.get(id)!),
     blockAtHeight(height) {
-      const id = height <= selectedTip.height ? chainAt(height) : undefined;
+      const id = height <= selectedTip.height ? selectedChain.at(height) : undefined;
       return id === undefined ? undefined : index.get(id);
     },
     blockCount: () => engine.size(),
@@ -390,7 +353,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       return () => listeners.delete(listener);
     },
     settled: () => pendingWrite.catch(() => undefined),
-    cacheStats: () => [...engine.cacheStats(), index.cacheStats(), chainCache.stats()],
+    cacheStats: () => [...engine.cacheStats(), index.cacheStats(), selectedChain.stats()],
     replayedAtOpen,
   };
   machine = options.stateMachine?.({ chain, store });
