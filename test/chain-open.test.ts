@@ -43,22 +43,6 @@ function counting(store: KvStore): { store: KvStore; rows: () => number } {
   };
 }
 
-async function importInto(dir: string, count: number): Promise<Chain> {
-  const store = openLmdbStore(dir);
-  const { chain } = await openLedgerChain({ params: regtestParams, store, clock: systemClock });
-  for (const block of (await regtestBlocks(1_500)).slice(0, count)) void chain.addBlock(block);
-  await chain.settled();
-  await store.close();
-  return chain;
-}
-
-async function reopen(dir: string): Promise<{ chain: Chain; rows: number; close: () => Promise<void> }> {
-  const lmdb = openLmdbStore(dir);
-  const counted = counting(lmdb);
-  const { chain } = await openLedgerChain({ params: regtestParams, store: counted.store, clock: systemClock });
-  return { chain, rows: counted.rows(), close: () => lmdb.close() };
-}
-
 const snapshot = (chain: Chain) => ({
   blocks: chain.blockCount(),
   tip: chain.selectedTip().id,
@@ -68,12 +52,31 @@ const snapshot = (chain: Chain) => ({
   blueScore: chain.ghostdag(chain.selectedTip().id).blueScore,
 });
 
+/** Imports the first `count` regtest blocks into a fresh store at `dir`; returns the chain's snapshot, taken before closing. */
+async function importInto(dir: string, count: number): Promise<ReturnType<typeof snapshot>> {
+  const store = openLmdbStore(dir);
+  const { chain } = await openLedgerChain({ params: regtestParams, store, clock: systemClock });
+  for (const block of (await regtestBlocks(1_500)).slice(0, count)) void chain.addBlock(block);
+  await chain.settled();
+  const taken = snapshot(chain);
+  await store.close();
+  return taken;
+}
+
+async function reopen(dir: string): Promise<{ chain: Chain; rows: number; close: () => Promise<void> }> {
+  const lmdb = openLmdbStore(dir);
+  const counted = counting(lmdb);
+  const { chain } = await openLedgerChain({ params: regtestParams, store: counted.store, clock: systemClock });
+  return { chain, rows: counted.rows(), close: () => lmdb.close() };
+}
+
+
 describe('opening a stored chain', () => {
   it('reads the same few rows whether the DAG holds 300 or 1,500 blocks, and replays none', async () => {
     const small = mkdtempSync(join(tmpdir(), 'weft-open-small-'));
     const large = mkdtempSync(join(tmpdir(), 'weft-open-large-'));
     dirs.push(small, large);
-    const before = [snapshot(await importInto(small, 300)), snapshot(await importInto(large, 1_500))];
+    const before = [await importInto(small, 300), await importInto(large, 1_500)];
     const opened = [await reopen(small), await reopen(large)];
     for (const [i, { chain, rows, close }] of opened.entries()) {
       expect(chain.replayedAtOpen).toBe(0);
@@ -87,7 +90,7 @@ describe('opening a stored chain', () => {
   it('replays a store written before the consensus tables once, to the same DAG, then opens it without replay', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weft-open-legacy-'));
     dirs.push(dir);
-    const before = snapshot(await importInto(dir, 400));
+    const before = await importInto(dir, 400);
     // Take the store back to the earlier layout: no GHOSTDAG, reachability, skip or tips rows, no engine counts.
     const lmdb = openLmdbStore(dir);
     const dropped: KvOp[] = [];
@@ -112,7 +115,7 @@ describe('opening a stored chain', () => {
   it('resumes a replay that died after its first batch, and ends with the same DAG', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weft-open-resume-'));
     dirs.push(dir);
-    const before = snapshot(await importInto(dir, 1_400));
+    const before = await importInto(dir, 1_400);
     let lmdb = openLmdbStore(dir);
     const dropped: KvOp[] = [];
     for (const letter of ['D', 'N', 'K']) {
