@@ -11,7 +11,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openChain } from '../src/chain/chain.ts';
-import { blockRows } from '../src/chain/chain-store.ts';
+import { blockRows, chainKeys } from '../src/chain/chain-store.ts';
+import { u64be } from '../src/consensus/consensus-rows.ts';
 import { decodeBlock, encodeBlock } from '../src/codec/block.ts';
 import { encodeHeader } from '../src/codec/header.ts';
 import { blockHash } from '../src/consensus/pow.ts';
@@ -106,7 +107,8 @@ async function importStorageOnly(blocks: readonly Uint8Array[]): Promise<number>
   blocks.forEach((bytes, seq) => {
     const block = decodeBlock(bytes);
     const hash = blockHash(block.header);
-    pending = store.write(blockRows(hash, encodeHeader(block.header), bytes, seq + 1));
+    const order = [{ type: 'put', key: chainKeys.order(seq + 1), value: hash }, { type: 'put', key: chainKeys.seq(hash), value: u64be(seq + 1) }] as const;
+    pending = store.write([...blockRows(hash, encodeHeader(block.header), bytes), ...order]);
   });
   await pending;
   const rate = blocks.length / ((performance.now() - began) / 1000);

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ErrorCode, WeftError } from '../src/errors.ts';
 import { getNetworkParams, type NetworkParams } from '../src/consensus/params.ts';
+import { cacheMbDefault, cacheMbMin } from '../src/limits.ts';
 
 export class ConfigError extends WeftError {
   constructor(message: string, hint?: string) {
@@ -26,6 +27,8 @@ export interface NodeConfig {
   /** The agent account this node's A2A endpoint settles tasks for (docs/settlement.md); undefined: no settlement. */
   readonly agentAccount: string | undefined;
   readonly threads: number;
+  /** Megabytes for the chain's per-block caches (`--cache-mb`, docs/storage.md "Caches"); default cacheMbDefault. */
+  readonly cacheMb: number;
   readonly rpcPort: number;
   readonly wsPort: number;
   readonly p2pPort: number;
@@ -70,6 +73,7 @@ const keys = {
   'miner-address': 'string',
   'agent-account': 'string',
   threads: 'integer',
+  'cache-mb': 'integer',
   'rpc-port': 'port',
   'ws-port': 'port',
   'p2p-port': 'port',
@@ -203,6 +207,7 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
     minerAddress: str('miner-address'),
     agentAccount: agentAccountOf(str('agent-account'), params.hrp),
     threads: str('threads') === undefined ? 2 : integer('threads', str('threads')!, 1, 256),
+    cacheMb: str('cache-mb') === undefined ? cacheMbDefault : integer('cache-mb', str('cache-mb')!, cacheMbMin, 1 << 20),
     rpcPort: port('rpc-port', params.ports.rpc),
     wsPort: port('ws-port', params.ports.ws),
     p2pPort: port('p2p-port', params.ports.p2p),

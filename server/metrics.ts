@@ -45,6 +45,24 @@ export function createNodeMetrics(services: RpcServices): NodeMetrics {
   gauge('weft_mempool_size', 'Transactions in the mempool (0 without a mempool)', () => services.mempool?.size() ?? 0);
   gauge('weft_peers', 'Connected peers', () => services.peers?.peers().length ?? 0);
   gauge('weft_ws_connections', 'Open WebSocket connections', () => wsSource?.().connections ?? 0);
+  // Per-block caches bounded by --cache-mb (docs/storage.md "Caches"): entries, capacity and lookups by outcome.
+  const caches = (field: 'entries' | 'capacity' | 'hits' | 'misses') =>
+    function (this: Gauge<'cache'>) {
+      for (const stats of services.chain.cacheStats?.() ?? []) this.set({ cache: stats.name }, stats[field]);
+    };
+  new Gauge({ name: 'weft_cache_entries', help: 'Entries held by each chain cache', labelNames: ['cache'] as const, registers: [registry], collect: caches('entries') });
+  new Gauge({ name: 'weft_cache_capacity_entries', help: 'Most entries each chain cache may hold (from --cache-mb)', labelNames: ['cache'] as const, registers: [registry], collect: caches('capacity') });
+  new Gauge({ name: 'weft_cache_hits', help: 'Lookups each chain cache answered since start', labelNames: ['cache'] as const, registers: [registry], collect: caches('hits') });
+  new Gauge({ name: 'weft_cache_misses', help: 'Lookups each chain cache sent to the store since start', labelNames: ['cache'] as const, registers: [registry], collect: caches('misses') });
+  new Gauge({
+    name: 'weft_cache_hit_ratio',
+    help: 'Hits / lookups of each chain cache since start (0 before any lookup)',
+    labelNames: ['cache'] as const,
+    registers: [registry],
+    collect() {
+      for (const s of services.chain.cacheStats?.() ?? []) this.set({ cache: s.name }, s.hits + s.misses === 0 ? 0 : s.hits / (s.hits + s.misses));
+    },
+  });
   new Gauge({
     name: 'weft_hash_rate_hashes_per_second',
     help: 'Hash rate: this node\'s miners (local, measured) and the network (estimated from chain work)',

@@ -31,6 +31,14 @@ export const blockMassMax = 2_000_000;
 export const orphanBlocksMax = 1_000;
 /** Hashes of blocks that failed validation, remembered so their descendants are refused at once. */
 export const invalidBlocksMax = 10_000;
+/**
+ * Megabytes the chain's per-block caches (GHOSTDAG, reachability, block index, selected chain) may hold: `--cache-mb`.
+ * The default leaves most of the seed's 4 GB minimum to the OS page cache (LMDB reads go through it) and the rest of
+ * the node; src/chain/cache-budget.ts splits it between the caches.
+ */
+export const cacheMbDefault = 256;
+/** The smallest budget `--cache-mb` accepts: below it, block processing thrashes (a reindex touches thousands of nodes). */
+export const cacheMbMin = 16;
 
 // --- RPC: JSON-RPC, REST, WebSocket, gRPC (src/rpc/, server/http, server/ws, server/grpc; docs/api.md "Limits") ---
 

@@ -87,4 +87,38 @@ describe('selected chain reorganisation', () => {
     expect(last.selectedTipChanged).toBe(true);
     expect(last.removedFromChain).toEqual([winnerFirst]);
   });
+
+  it('reorganises 40 blocks deep through caches of 64 entries, reading its own staged heights', async () => {
+    const clock = createManualClock(params.genesis.timestampMs + 10_000_000);
+    const store = createMemoryStore();
+    const chain = await openChain({ params, store, clock, cacheMb: 0.001 });
+    const events: BlockAcceptedEvent[] = [];
+    chain.onBlockAccepted((e) => events.push(e));
+    const grow = async (from: string, count: number, t0: number): Promise<string[]> => {
+      const ids: string[] = [];
+      let parent = from;
+      for (let i = 0; i < count; i++) {
+        const block = makeBlock(chain, { parents: [parent], timestampMs: t0 + i * 1_000 });
+        await chain.addBlock(block);
+        parent = toHex(blockHash(block.header));
+        ids.push(parent);
+      }
+      return ids;
+    };
+    const a = await grow(chain.genesis.id, 40, params.genesis.timestampMs + 1_000);
+    expect(chain.selectedTip().id).toBe(a.at(-1));
+    const b = await grow(chain.genesis.id, 41, params.genesis.timestampMs + 1_001);
+    await chain.settled();
+    expect(chain.selectedTip().id).toBe(b.at(-1));
+    const switched = events.find((e) => e.removedFromChain.length > 0)!;
+    expect(switched.removedFromChain).toEqual([...a].reverse());
+    // Equal work at 40 blocks each: the hash decides whether B takes over at its 40th or 41st block.
+    expect(switched.addedToChain.length).toBeGreaterThanOrEqual(40);
+    expect(switched.addedToChain).toEqual(b.slice(0, switched.addedToChain.length));
+    for (let h = 1; h <= 41; h++) expect(chain.blockAtHeight(h)!.id).toBe(b[h - 1]);
+    expect(chain.blockAtHeight(42)).toBeUndefined();
+    // Reopened on the same rows: the same chain.
+    const again = await openChain({ params, store, clock });
+    for (let h = 1; h <= 41; h++) expect(again.blockAtHeight(h)!.id).toBe(b[h - 1]);
+  });
 });

@@ -52,7 +52,7 @@ describe('reachability index on its own (selected parent = highest tree, then ne
             reach.hintSelectedTip(b);
           }
         }
-        reach.validate();
+        reach.validate(dag.parents.length);
         addTotals(reach.counters());
         const chain = chains(sp);
         for (let a = 0; a < dag.parents.length; a++) {
@@ -78,7 +78,7 @@ describe('reachability index on its own (selected parent = highest tree, then ne
       reach.addBlock(b, b - 1, []);
       reach.hintSelectedTip(b);
     }
-    reach.validate();
+    reach.validate(2_000);
     expect(reach.isChainAncestor(0, 1_999)).toBe(true);
     expect(reach.isChainAncestor(1_000, 999)).toBe(false);
     expect(reach.counters().reindexes).toBeGreaterThan(0);

@@ -112,6 +112,13 @@ describe('logs', () => {
     expect(loadConfig([]).logFormat).toBe('auto');
     expect(() => loadConfig(['--log-format', 'xml'])).toThrow(ConfigError);
   });
+
+  it('--cache-mb bounds the chain caches: 256 MB by default, at least 16, refused with a coded error otherwise', () => {
+    expect(loadConfig([]).cacheMb).toBe(256);
+    expect(loadConfig(['--cache-mb', '1024']).cacheMb).toBe(1024);
+    expect(() => loadConfig(['--cache-mb', '8'])).toThrow(ConfigError);
+    expect(() => loadConfig(['--cache-mb', 'lots'])).toThrow(ConfigError);
+  });
 });
 
 describe('favicon', () => {

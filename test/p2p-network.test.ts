@@ -78,7 +78,8 @@ describe('three mining nodes', () => {
           for (const id of [...partitionBlocks, ...beforeRejoin].map(bare)) if (chain.has(id)) miners.add(toHex(chain.get(id)!.header.miner));
           return {
             height: tip.height,
-            chainAt: (h: number) => chain.blockAtHeight(h)?.id,
+            // Read while the store is open: the chain index lives in the store (docs/storage.md).
+            chainIds: Array.from({ length: tip.height + 1 }, (_, h) => chain.blockAtHeight(h)!.id),
             hasAll: [...partitionBlocks, ...beforeRejoin].every((h) => chain.has(bare(h))),
             tipMergesBothSides:
               partitionBlocks.some((h) => chain.engine.isDagAncestorOf(bare(h), tip.id)) && beforeRejoin.some((h) => chain.engine.isDagAncestorOf(bare(h), tip.id)),
@@ -95,7 +96,7 @@ describe('three mining nodes', () => {
     // The chains agree below the last few blocks (mined while the nodes were being stopped one by one).
     const common = Math.min(...views.map((v) => v.height)) - 3;
     expect(common).toBeGreaterThan(10);
-    expect(views[1]!.chainAt(common)).toBe(views[0]!.chainAt(common));
-    expect(views[2]!.chainAt(common)).toBe(views[0]!.chainAt(common));
+    expect(views[1]!.chainIds[common]).toBe(views[0]!.chainIds[common]);
+    expect(views[2]!.chainIds[common]).toBe(views[0]!.chainIds[common]);
   }, 300_000);
 });

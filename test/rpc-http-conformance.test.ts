@@ -317,6 +317,12 @@ describe('REST', () => {
     expect(metrics.text).toMatch(/weft_rpc_requests_total\{method="get_block_height",code="0",transport="http"\} \d+/);
     expect(metrics.text).toMatch(/weft_block_height \d+/);
     expect(metrics.text).toContain('weft_hash_rate_hashes_per_second{scope="network"}');
+    // The chain's caches (docs/storage.md "Caches"): each one's size, capacity from --cache-mb, and hit ratio.
+    for (const cache of ['block-ids', 'ghostdag', 'reachability', 'block-index', 'selected-chain']) {
+      expect(metrics.text).toMatch(new RegExp(`weft_cache_entries\\{cache="${cache}"\\} [1-9]\\d*`));
+      expect(metrics.text).toMatch(new RegExp(`weft_cache_capacity_entries\\{cache="${cache}"\\} [1-9]\\d*`));
+      expect(metrics.text).toMatch(new RegExp(`weft_cache_hit_ratio\\{cache="${cache}"\\} (0|1|0\\.\\d+)`));
+    }
     // The status page always answers at /status; '/' is the web app once `npm run build` made dist/web.
     expect((await t.get('/status')).text).toContain('<title>Weft node</title>');
     expect((await t.get('/')).text).toMatch(/<title>Weft (explorer|node)<\/title>/);

@@ -70,9 +70,9 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   const store: LmdbStore = openLmdbStore(join(config.datadir, 'chain'));
   const startedAt = Date.now();
   // Block bodies' signatures go through libsecp256k1 (Wasm); the ledger computes every block's state root.
-  const { chain, ledger } = await openLedgerChain({ params: config.params, store, clock: systemClock, verifier: fastVerifier });
+  const { chain, ledger } = await openLedgerChain({ params: config.params, store, clock: systemClock, verifier: fastVerifier, cacheMb: config.cacheMb });
   logger.info(
-    { network: config.network, datadir: config.datadir, blocks: chain.blockCount(), height: chain.selectedTip().height, ms: Date.now() - startedAt },
+    { network: config.network, datadir: config.datadir, blocks: chain.blockCount(), height: chain.selectedTip().height, replayed: chain.replayedAtOpen, cacheMb: config.cacheMb, ms: Date.now() - startedAt },
     'chain loaded',
   );
 

@@ -27,7 +27,7 @@ function invertLowestOne(n: number): number {
   return n & (n - 1);
 }
 
-function skipHeight(height: number): number {
+export function skipHeight(height: number): number {
   if (height < 2) return 0;
   return height & 1 ? invertLowestOne(invertLowestOne(height - 1)) + 1 : invertLowestOne(height);
 }

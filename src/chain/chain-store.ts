@@ -1,49 +1,44 @@
 /**
- * The chain's tables in the KvStore. One letter per table; every block commits its rows in one batch, so a crash
- * leaves either the whole block (with its indexes) or nothing.
+ * The chain's tables in the KvStore (docs/storage.md). One letter per table; every block commits its rows in one
+ * batch, so a crash leaves either the whole block (with its indexes and consensus data) or nothing.
  *
  *   H | hash           → header bytes
  *   B | hash           → block bytes (header + transactions)
- *   O | seq (u64 BE)   → hash        insertion order: a topological order, replayed at start
- *   S | hash           → seq (u64 BE)
+ *   K | hash           → hash        the block's skip ancestor on its selected chain (block-index.ts)
  *   C | height (u64 BE)→ hash        the virtual selected chain (height = selected-chain length from genesis)
- *   M | name           → value       chain metadata (the selected tip)
+ *   I | hash           → rule        a block refused by a consensus rule
+ *   M | name           → value       chain metadata (the selected tip, the tips)
+ *
+ * The consensus tables (O, S, D, N and the engine's M rows: insertion order, block numbers, GHOSTDAG data,
+ * reachability) are src/consensus/consensus-rows.ts; the engine stages them and the chain writes them in the batch.
  */
+import { consensusKeys, readU64be, u64be } from '../consensus/consensus-rows.ts';
 import type { KvOp, KvStore } from '../storage/kv.ts';
 import { concatBytes } from '../util/bytes.ts';
 
 const enc = new TextEncoder();
-const T = { header: 0x48, block: 0x42, order: 0x4f, seq: 0x53, chain: 0x43, meta: 0x4d, invalid: 0x49 } as const;
-
-function u64be(n: number): Uint8Array {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, BigInt(n));
-  return out;
-}
-
-function readU64be(bytes: Uint8Array): number {
-  return Number(new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0));
-}
+const T = { header: 0x48, block: 0x42, order: 0x4f, skip: 0x4b, chain: 0x43, meta: 0x4d, invalid: 0x49 } as const;
 
 export const chainKeys = {
   header: (hash: Uint8Array) => concatBytes(Uint8Array.of(T.header), hash),
   block: (hash: Uint8Array) => concatBytes(Uint8Array.of(T.block), hash),
-  order: (seq: number) => concatBytes(Uint8Array.of(T.order), u64be(seq)),
+  order: consensusKeys.order,
   orderPrefix: Uint8Array.of(T.order),
-  seq: (hash: Uint8Array) => concatBytes(Uint8Array.of(T.seq), hash),
+  seq: consensusKeys.number,
+  skip: (hash: Uint8Array) => concatBytes(Uint8Array.of(T.skip), hash),
   chain: (height: number) => concatBytes(Uint8Array.of(T.chain), u64be(height)),
   chainPrefix: Uint8Array.of(T.chain),
   selectedTip: concatBytes(Uint8Array.of(T.meta), enc.encode('selected-tip')),
+  /** The DAG's tips, their hashes back to back. */
+  tips: concatBytes(Uint8Array.of(T.meta), enc.encode('tips')),
   /** A block refused by a consensus rule after its PoW checked out; the value is the rule (UTF-8). */
   invalid: (hash: Uint8Array) => concatBytes(Uint8Array.of(T.invalid), hash),
 };
 
-export function blockRows(hash: Uint8Array, headerBytes: Uint8Array, blockBytes: Uint8Array, seq: number): KvOp[] {
+export function blockRows(hash: Uint8Array, headerBytes: Uint8Array, blockBytes: Uint8Array): KvOp[] {
   return [
     { type: 'put', key: chainKeys.header(hash), value: headerBytes },
     { type: 'put', key: chainKeys.block(hash), value: blockBytes },
-    { type: 'put', key: chainKeys.order(seq), value: hash },
-    { type: 'put', key: chainKeys.seq(hash), value: u64be(seq) },
   ];
 }
 
@@ -55,11 +50,26 @@ export function chainIndexDel(height: number): KvOp {
   return { type: 'del', key: chainKeys.chain(height) };
 }
 
-/** Hashes in insertion order, for replay at start. */
-export function* storedBlockOrder(store: KvStore): Iterable<{ seq: number; hash: Uint8Array }> {
-  for (const [key, hash] of store.entries({ prefix: chainKeys.orderPrefix })) {
+/** Hashes in insertion order from `fromSeq` on (a store written before the consensus tables is replayed from 0). */
+export function* storedBlockOrder(store: KvStore, fromSeq = 0): Iterable<{ seq: number; hash: Uint8Array }> {
+  for (const [key, hash] of store.entries({ prefix: chainKeys.orderPrefix, start: chainKeys.order(fromSeq) })) {
     yield { seq: readU64be(key.subarray(1)), hash };
   }
+}
+
+export function tipsRow(tips: Iterable<Uint8Array>): KvOp {
+  return { type: 'put', key: chainKeys.tips, value: concatBytes(...tips) };
+}
+
+export function storedTips(store: KvStore): Uint8Array[] {
+  const bytes = store.get(chainKeys.tips);
+  const out: Uint8Array[] = [];
+  if (bytes) for (let at = 0; at < bytes.length; at += 32) out.push(bytes.slice(at, at + 32));
+  return out;
+}
+
+export function storedChainAt(store: KvStore, height: number): Uint8Array | undefined {
+  return store.get(chainKeys.chain(height));
 }
 
 export function* storedChainIndex(store: KvStore): Iterable<{ height: number; hash: Uint8Array }> {

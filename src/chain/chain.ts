@@ -1,7 +1,10 @@
 /**
- * The block DAG of a full node: runs each block through the validation pipeline, commits it with its indexes in
- * one atomic batch, keeps GHOSTDAG, the tips, the selected tip and the virtual selected chain (height → block) up
- * to date, and holds orphans until their parents arrive.
+ * The block DAG of a full node: runs each block through the validation pipeline, commits it with its indexes and
+ * consensus data (GHOSTDAG, reachability) in one atomic batch, keeps the tips, the selected tip and the virtual
+ * selected chain (height → block) up to date, and holds orphans until their parents arrive.
+ *
+ * Memory is bounded: per-block data lives in the store and is read through bounded caches (docs/storage.md); opening
+ * reads a few rows (counts, tips, selected tip), never every block.
  *
  * Concurrency: everything up to the store write runs synchronously, so calls are processed strictly in call order
  * without a lock; writes are pipelined (the store groups them) and a block is reported accepted only once its batch
@@ -16,8 +19,13 @@ import { assert } from '../errors.ts';
 import type { KvOp, KvStore } from '../storage/kv.ts';
 import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
-import { createIndexedBlock, type IndexedBlock } from './block-index.ts';
-import { blockRows, chainIndexDel, chainIndexPut, chainKeys, storedBlockOrder, storedChainIndex } from './chain-store.ts';
+import type { IndexedBlock } from './block-index.ts';
+import { blockRows, chainKeys, storedBlockOrder, storedTips, tipsRow } from './chain-store.ts';
+import { createSelectedChainIndex } from './selected-chain.ts';
+import { openKvConsensusStore } from '../consensus/consensus-kv-store.ts';
+import type { ReadCacheStats } from '../storage/read-cache.ts';
+import { consensusCacheEntries } from './cache-budget.ts';
+import { createStoredBlockIndex } from './stored-block-index.ts';
 import { expectedBits, pastMedianTimeMs } from './child-rules.ts';
 import { BlockRuleError, ChainStorageError } from './errors.ts';
 import { createOrphanPool, type OrphanPool } from './orphan-pool.ts';
@@ -85,6 +93,10 @@ export interface Chain {
   onBlockAccepted(listener: (event: BlockAcceptedEvent) => void): () => void;
   /** Resolves when every accepted block so far is durable. */
   settled(): Promise<void>;
+  /** Each per-block cache's size and hit counts (/metrics). */
+  cacheStats(): ReadCacheStats[];
+  /** Blocks replayed at open: 0 unless the store predates the consensus tables (docs/storage.md "Upgrading"). */
+  readonly replayedAtOpen: number;
 }
 
 export interface ChainOptions {
@@ -102,6 +114,8 @@ export interface ChainOptions {
    * is header-and-body only: every state root must equal genesis's (the empty state), as in DAG-only tests.
    */
   readonly stateMachine?: ChainStateMachineFactory;
+  /** Megabytes the per-block caches may hold (`--cache-mb`); default cacheMbDefault (src/limits.ts). */
+  readonly cacheMb?: number;
 }
 
 const workOfBits = (bits: number): bigint => workFromTarget(compactToTarget(bits));
@@ -112,10 +126,13 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   // Reads see every batch still in flight: block N+1 is validated while block N's rows are being committed.
   const store = createPendingStore(options.store);
   let machine: ChainStateMachine | undefined;
-  const engine = createGhostdagEngine({ k: params.ghostdagK, mergesetSizeLimit: params.mergesetSizeLimit });
-  const index = new Map<BlockId, IndexedBlock>();
-  const tips = new Set<BlockId>();
-  const chainIds: BlockId[] = [];
+  const entries = consensusCacheEntries(options.cacheMb);
+  const consensus = openKvConsensusStore(store, entries);
+  const engine = createGhostdagEngine({ k: params.ghostdagK, mergesetSizeLimit: params.mergesetSizeLimit, store: consensus });
+  const numberOf = (id: BlockId): number => consensus.numberOf(id)!;
+  const index = createStoredBlockIndex(store, engine, numberOf, entries.blocks);
+  // The DAG's tips by id, with their hashes for the tips row written in every block's batch.
+  const tips = new Map<BlockId, Uint8Array>(storedTips(store).map((hash) => [toHex(hash), hash]));
   const orphans: OrphanPool = createOrphanPool(options.orphanCapacity);
   const listeners = new Set<(event: BlockAcceptedEvent) => void>();
   // Refused blocks: the recent ones in memory, every one in the store (chainKeys.invalid), so that a restarted node
@@ -128,46 +145,19 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     void store.write([{ type: 'put', key: chainKeys.invalid(hash), value: invalidRuleBytes(rule) }]).catch(() => undefined);
   };
   let selectedTip: IndexedBlock;
-  let nextSeq = 0;
   let pendingWrite: Promise<void> = Promise.resolve();
   let fatal: Error | undefined;
 
   // GHOSTDAG's own order (blue work, then hash) so the selected tip is exactly the virtual's selected parent.
   const isBetterTip = (a: IndexedBlock, b: IndexedBlock): boolean => engine.compareBlocks(a.id, b.id) > 0;
 
-  const indexBlock = (id: BlockId, hash: Uint8Array, header: BlockHeader, data: GhostdagData): IndexedBlock => {
-    const sp = data.selectedParent === null ? null : index.get(data.selectedParent)!;
-    const entry = createIndexedBlock(id, hash, header, sp, nextSeq++);
-    index.set(id, entry);
+  /** Indexes a block the engine just added; returns its entry and its index rows (skip, tips) for the batch. */
+  const indexBlock = (id: BlockId, hash: Uint8Array, header: BlockHeader): { entry: IndexedBlock; ops: KvOp[] } => {
+    const { entry, ops } = index.add(id, hash, header);
     for (const p of header.parents) tips.delete(toHex(p));
-    tips.add(id);
-    return entry;
-  };
-
-  /**
-   * Moves the virtual selected chain to end at `tip`; returns the store ops, the blocks that left the chain
-   * (highest first) and the blocks that joined it (ascending).
-   */
-  const moveChainTo = (tip: IndexedBlock): { ops: KvOp[]; removed: IndexedBlock[]; added: IndexedBlock[] } => {
-    const ops: KvOp[] = [];
-    const removed: IndexedBlock[] = [];
-    const added: IndexedBlock[] = [];
-    for (let h = chainIds.length - 1; h > tip.height; h--) {
-      removed.push(index.get(chainIds[h]!)!);
-      ops.push(chainIndexDel(h));
-    }
-    chainIds.length = Math.min(chainIds.length, tip.height + 1);
-    for (let walk: IndexedBlock | null = tip; walk && chainIds[walk.height] !== walk.id; walk = walk.selectedParent) {
-      const old = chainIds[walk.height];
-      if (old !== undefined) removed.push(index.get(old)!);
-      chainIds[walk.height] = walk.id;
-      added.push(walk);
-      ops.push(chainIndexPut(walk.height, walk.hash));
-    }
-    ops.push({ type: 'put', key: chainKeys.selectedTip, value: tip.hash });
-    removed.sort((a, b) => b.height - a.height);
-    added.reverse();
-    return { ops, removed, added };
+    tips.set(id, hash);
+    ops.push(tipsRow(tips.values()));
+    return { entry, ops };
   };
 
   const commit = (ops: KvOp[]): Promise<void> => {
@@ -175,39 +165,55 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       fatal ??= new ChainStorageError('a block batch failed to commit; restart the node', cause);
       throw fatal;
     });
+    // The batch is in the read-your-writes view from here on.
+    selectedChain.flushed();
     pendingWrite = write;
     return write;
   };
 
-  // --- start: replay the stored DAG, or write genesis ---
+  // --- start: read the stored tips and selected tip, or write genesis ---
   const genesisId = toHex(genesisHash(params));
-  let replayed = 0;
-  for (const { hash } of storedBlockOrder(store)) {
+  // A store written before the consensus tables has blocks past the engine's count: replay those once (and, after a
+  // crash during that, the rest of them); a current store has none, and this reads one row.
+  let replayedAtOpen = 0;
+  let replayOps: KvOp[] = [];
+  for (const { seq, hash } of storedBlockOrder(store, engine.size())) {
     const headerBytes = store.get(chainKeys.header(hash));
-    assert(headerBytes !== undefined, `stored block ${toHex(hash)} has no header row`);
+    assert(headerBytes !== undefined && seq === engine.size(), `stored block ${toHex(hash)} (order ${seq}) has no header row or is out of order`);
     const header = decodeHeader(headerBytes);
     const id = toHex(hash);
-    const work = workOfBits(header.bits);
-    const data = replayed === 0 ? engine.addGenesis(id, work) : engine.addBlock(id, header.parents.map(toHex), work);
-    assert(replayed > 0 || id === genesisId, `stored genesis ${id} is not ${params.name}'s genesis ${genesisId}`);
-    indexBlock(id, hash, header, data);
-    replayed++;
+    if (seq === 0) {
+      assert(id === genesisId, `stored genesis ${id} is not ${params.name}'s genesis ${genesisId}`);
+      tips.clear();
+      engine.addGenesis(id, workOfBits(header.bits));
+    } else {
+      engine.addBlock(id, header.parents.map(toHex), workOfBits(header.bits));
+    }
+    replayOps.push(...engine.drainWrites(), ...indexBlock(id, hash, header).ops);
+    if (++replayedAtOpen % 1_000 === 0) {
+      await store.write(replayOps);
+      replayOps = [];
+    }
   }
-  if (replayed === 0) {
+  if (replayOps.length > 0) await store.write(replayOps);
+  const storedTipId = engine.selectedTip();
+  const selectedChain = createSelectedChainIndex(store, index.get, storedTipId === undefined ? 0 : index.get(storedTipId)!.height + 1, entries.chain);
+  if (engine.size() === 0) {
     const header = params.genesis;
     const hash = blockHash(header);
-    const data = engine.addGenesis(genesisId, workOfBits(header.bits));
-    const entry = indexBlock(genesisId, hash, header, data);
+    engine.addGenesis(genesisId, workOfBits(header.bits));
+    const { entry, ops } = indexBlock(genesisId, hash, header);
     const genesisBlock: Block = { header, transactions: [] };
+    const moved = selectedChain.moveTo(entry).ops;
     selectedTip = entry;
-    await store.write([...blockRows(hash, encodeHeader(header), encodeBlock(genesisBlock), entry.seq), ...moveChainTo(entry).ops]);
+    await commit([...engine.drainWrites(), ...ops, ...blockRows(hash, encodeHeader(header), encodeBlock(genesisBlock)), ...moved]);
   } else {
-    for (const { height, hash } of storedChainIndex(store)) chainIds[height] = toHex(hash);
     const storedTip = store.get(chainKeys.selectedTip);
-    selectedTip = [...tips].map((id) => index.get(id)!).reduce((best, b) => (isBetterTip(b, best) ? b : best));
-    // The tip row and the chain index commit in the block's batch, so they must agree with the replayed DAG.
-    assert(storedTip !== undefined && equalBytes(storedTip, selectedTip.hash), 'stored selected tip disagrees with the replayed DAG');
-    assert(chainIds.length === selectedTip.height + 1 && chainIds[selectedTip.height] === selectedTip.id, 'stored chain index disagrees with the selected tip');
+    selectedTip = index.get(engine.selectedTip()!)!;
+    // The tip row, the chain index and the engine's rows commit in the block's batch, so they must agree.
+    assert(storedTip !== undefined && equalBytes(storedTip, selectedTip.hash), 'stored selected tip disagrees with the GHOSTDAG tip');
+    assert(selectedChain.at(selectedTip.height) === selectedTip.id && selectedChain.at(selectedTip.height + 1) === undefined, 'stored chain index disagrees with the selected tip');
+    assert(tips.has(selectedTip.id), 'stored tips do not hold the selected tip');
   }
   const genesis = index.get(genesisId)!;
 
@@ -234,14 +240,15 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     }
     // --- commit: nothing above wrote anything ---
     engine.addBlock(id, parentIds, work);
-    const entry = indexBlock(id, hash, header, data);
-    const ops = blockRows(hash, encodeHeader(header), encoded, entry.seq);
+    const indexed = indexBlock(id, hash, header);
+    const entry = indexed.entry;
+    const ops = [...engine.drainWrites(), ...indexed.ops, ...blockRows(hash, encodeHeader(header), encoded)];
     if (prepared) ops.push(...prepared.ops);
     let changed = false;
     let removed: IndexedBlock[] = [];
     let added: IndexedBlock[] = [];
     if (isBetterTip(entry, selectedTip)) {
-      const move = moveChainTo(entry);
+      const move = selectedChain.moveTo(entry);
       ops.push(...move.ops);
       ({ removed, added } = move);
       if (machine) ops.push(...machine.chainMoved(removed, added, id));
@@ -282,15 +289,15 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       const target = validateHeaderInIsolation(header, params, clock.nowMs());
       const hash = blockHash(header);
       const id = toHex(hash);
-      if (index.has(id)) return { status: 'duplicate', id };
+      if (engine.has(id)) return { status: 'duplicate', id };
       if (isInvalid(id, hash)) throw new BlockRuleError('context.parents.invalid', `block ${id} failed validation before`);
-      if (orphans.has(id)) return { status: 'orphan', id, missing: header.parents.map(toHex).filter((p) => !index.has(p)) };
+      if (orphans.has(id)) return { status: 'orphan', id, missing: header.parents.map(toHex).filter((p) => !engine.has(p)) };
       validatePow(hash, target);
       if (header.parents.some((p) => isInvalid(toHex(p), p))) {
         markInvalid(id, hash, 'context.parents.invalid');
         throw new BlockRuleError('context.parents.invalid', 'a parent is a block that failed validation');
       }
-      const missing = header.parents.map(toHex).filter((p) => !index.has(p));
+      const missing = header.parents.map(toHex).filter((p) => !engine.has(p));
       if (missing.length > 0) {
         orphans.add(id, block, missing);
         return { status: 'orphan', id, missing };
@@ -308,8 +315,8 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       await durable;
       return { status: 'accepted', block: entry, selectedTipChanged: changed };
     },
-    has: (id) => index.has(id),
-    isInvalid: (id) => !index.has(id) && isInvalid(id),
+    has: (id) => engine.has(id),
+    isInvalid: (id) => !engine.has(id) && isInvalid(id),
     get: (id) => index.get(id),
     getBlock(id) {
       const entry = index.get(id);
@@ -323,15 +330,15 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       return data;
     },
     selectedTip: () => selectedTip,
-    tips: () => [...tips].map((id) => index.get(id)!),
+    tips: () => [...tips.keys()].map((id) => index.get(id)!),
     blockAtHeight(height) {
-      const id = chainIds[height];
+      const id = height <= selectedTip.height ? selectedChain.at(height) : undefined;
       return id === undefined ? undefined : index.get(id);
     },
-    blockCount: () => index.size,
+    blockCount: () => engine.size(),
     orphanCount: () => orphans.size(),
     childRules,
-    virtualParents: () => chooseVirtualParents(engine, [...tips], params.maxParents),
+    virtualParents: () => chooseVirtualParents(engine, [...tips.keys()], params.maxParents),
     orderedMergeset: (data) => orderedMergesetOf(engine, data),
     childState(parents, miner) {
       const ghostdag = engine.computeBlock(parents, 1n);
@@ -346,6 +353,8 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       return () => listeners.delete(listener);
     },
     settled: () => pendingWrite.catch(() => undefined),
+    cacheStats: () => [...engine.cacheStats(), index.cacheStats(), selectedChain.stats()],
+    replayedAtOpen,
   };
   machine = options.stateMachine?.({ chain, store });
   return chain;

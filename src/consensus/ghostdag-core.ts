@@ -12,25 +12,16 @@
  * This module reads the store and the reachability index and never writes: the engine stores the result.
  */
 import { AssertionError, assert } from '../errors.ts';
+import type { GhostdagRecord } from './consensus-store.ts';
 import { MergesetTooLargeError } from './ghostdag-errors.ts';
 
-/** Per-block GHOSTDAG data, one array slot per interned block. */
-export interface GhostdagStore {
-  readonly parents: number[][];
-  readonly work: bigint[];
-  /** -1 for genesis. */
-  readonly selectedParent: number[];
-  readonly blueScore: number[];
-  readonly blueWork: bigint[];
-  /** Mergeset blues: selected parent first, then the other blues in processing order. */
-  readonly blues: number[][];
-  readonly reds: number[][];
-  /** Blues anticone sizes as seen from the block, as flat pairs [block, size, block, size, …]. */
-  readonly anticoneSizes: number[][];
+/** What the algorithm reads: each stored block's GHOSTDAG record (consensus-store.ts). */
+export interface GhostdagReader {
+  ghostdag(block: number): GhostdagRecord;
 }
 
 export interface CoreContext {
-  readonly store: GhostdagStore;
+  readonly store: GhostdagReader;
   readonly k: number;
   readonly mergesetSizeLimit: number;
   /** Kaspa's SortableBlock order: blue work, then hash. */
@@ -65,7 +56,7 @@ export function mergesetWithoutSelectedParent(ctx: CoreContext, sp: number, pare
   if (mergeset.size + 1 > limit) throw new MergesetTooLargeError(limit);
   const past = new Set<number>();
   for (let q = 0; q < queue.length; q++) {
-    for (const p of ctx.store.parents[queue[q]!]!) {
+    for (const p of ctx.store.ghostdag(queue[q]!).parents) {
       if (mergeset.has(p) || past.has(p)) continue;
       if (ctx.isDagAncestor(p, sp)) {
         past.add(p);
@@ -105,9 +96,10 @@ export function computeGhostdag(ctx: CoreContext, parents: readonly number[]): C
     data.anticoneSizes.set(candidate, size);
     for (let i = 0; i < touchedBlocks.length; i++) data.anticoneSizes.set(touchedBlocks[i]!, touchedSizes[i]! + 1);
   }
-  let blueWork = store.blueWork[sp]!;
-  for (const b of data.blues) blueWork += store.work[b]!;
-  data.blueScore = store.blueScore[sp]! + data.blues.length;
+  const spRecord = store.ghostdag(sp);
+  let blueWork = spRecord.blueWork;
+  for (const b of data.blues) blueWork += store.ghostdag(b).work;
+  data.blueScore = spRecord.blueScore + data.blues.length;
   data.blueWork = blueWork;
   return data;
 }
@@ -122,7 +114,7 @@ function checkBlueCandidate(ctx: CoreContext, data: CoreData, candidate: number,
   const { store, k } = ctx;
   let candidateSize = 0;
   let chainBlock = -1; // the new block itself, not stored yet
-  let chainBlues = data.blues;
+  let chainBlues: readonly number[] = data.blues;
   let nextChain = data.selectedParent;
   for (;;) {
     if (chainBlock >= 0 && ctx.isDagAncestor(chainBlock, candidate)) return candidateSize;
@@ -139,8 +131,9 @@ function checkBlueCandidate(ctx: CoreContext, data: CoreData, candidate: number,
     assert(nextChain >= 0, `colouring of ${candidate} walked past genesis`);
     chainBlock = nextChain;
     ctx.counters.storeReads++;
-    chainBlues = store.blues[chainBlock]!;
-    nextChain = store.selectedParent[chainBlock]!;
+    const record = store.ghostdag(chainBlock);
+    chainBlues = record.blues;
+    nextChain = record.selectedParent;
   }
 }
 
@@ -149,10 +142,12 @@ function blueAnticoneSize(ctx: CoreContext, block: number, data: CoreData): numb
   const own = data.anticoneSizes.get(block);
   if (own !== undefined) return own;
   const { store } = ctx;
-  for (let c = data.selectedParent; c >= 0; c = store.selectedParent[c]!) {
+  for (let c = data.selectedParent; c >= 0; ) {
     ctx.counters.storeReads++;
-    const pairs = store.anticoneSizes[c]!;
+    const record = store.ghostdag(c);
+    const pairs = record.anticoneSizes;
     for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === block) return pairs[i + 1]!;
+    c = record.selectedParent;
   }
   throw new AssertionError(`block ${block} is not in the blue set of the new block`);
 }

@@ -1,13 +1,15 @@
 /**
- * The GHOSTDAG engine over an in-memory block DAG: colouring, blue score, blue work, mergeset order and DAG
- * reachability, bit-exact with rusty-kaspa (Kaspa's `dags/dag0..5.json` vectors). The algorithm is in
- * `ghostdag-core.ts`, reachability in `reachability.ts`; this file interns ids, checks input and stores results.
+ * The GHOSTDAG engine over a block DAG: colouring, blue score, blue work, mergeset order and DAG reachability,
+ * bit-exact with rusty-kaspa (Kaspa's `dags/dag0..5.json` vectors). The algorithm is in `ghostdag-core.ts`,
+ * reachability in `reachability.ts`; this file interns ids, checks input and stores results in a ConsensusStore
+ * (consensus-store.ts: arrays by default, store rows behind bounded caches in the full node).
  * See docs/ghostdag.md.
  *
  * Conventions: genesis has blue score 0 and blue work 0, and its own work is counted in its children (as Kaspa).
  * `isDagAncestorOf` and `isChainAncestorOf` are strict (a block is not its own ancestor).
  */
-import { type CoreContext, type CoreData, type GhostdagStore, computeGhostdag } from './ghostdag-core.ts';
+import { type ConsensusStore, createMemoryConsensusStore } from './consensus-store.ts';
+import { type CoreContext, type CoreData, computeGhostdag } from './ghostdag-core.ts';
 import {
   DuplicateBlockError,
   GhostdagUsageError,
@@ -15,6 +17,8 @@ import {
   UnknownBlockError,
 } from './ghostdag-errors.ts';
 import { compareHashesDefault, selectVirtualParents } from './ghostdag-order.ts';
+import type { KvOp } from '../storage/kv.ts';
+import type { ReadCacheStats } from '../storage/read-cache.ts';
 import {
   type ReachabilityCounters,
   type ReachabilityIndex,
@@ -75,6 +79,10 @@ export interface GhostdagEngine {
   height(id: BlockId): number;
   /** Operation counters, for scaling checks. */
   stats(): GhostdagStats;
+  /** The store's row writes since the last call (addGenesis/addBlock), for the caller's atomic batch. */
+  drainWrites(): KvOp[];
+  /** The store's caches: size and hit counts. */
+  cacheStats(): ReadCacheStats[];
 }
 
 export interface GhostdagEngineOptions {
@@ -83,7 +91,9 @@ export interface GhostdagEngineOptions {
   mergesetSizeLimit?: number;
   compareHashes?: (a: BlockId, b: BlockId) => number;
   /** Reachability index tuning (tests use a small capacity to force reindexing). */
-  reachability?: ReachabilityOptions;
+  reachability?: Omit<ReachabilityOptions, 'store'>;
+  /** Where blocks are kept; default plain arrays. A store that already holds blocks resumes from them. */
+  store?: ConsensusStore;
 }
 
 /** Kaspa's mergeset size limit at 1 block/s (clamp(2k, 180, 512) with k = 18). */
@@ -95,24 +105,11 @@ export function createGhostdagEngine(options: GhostdagEngineOptions): GhostdagEn
 
 /** The engine: interned blocks (dense numbers in insertion order) in per-field arrays, plus the reachability index. */
 class Engine implements GhostdagEngine {
-  private readonly ids: BlockId[] = [];
-  private readonly index = new Map<BlockId, number>();
-  private readonly parentIds: (readonly BlockId[])[] = [];
-  private readonly store: GhostdagStore = {
-    parents: [],
-    work: [],
-    selectedParent: [],
-    blueScore: [],
-    blueWork: [],
-    blues: [],
-    reds: [],
-    anticoneSizes: [],
-  };
+  private readonly store: ConsensusStore;
   private readonly reach: ReachabilityIndex;
   private readonly ctx: CoreContext;
   private readonly compareHashes: (a: BlockId, b: BlockId) => number;
   private reachabilityQueries = 0;
-  private tip = -1;
 
   constructor(options: GhostdagEngineOptions) {
     const { k } = options;
@@ -120,7 +117,8 @@ class Engine implements GhostdagEngine {
     if (!Number.isSafeInteger(k) || k < 0) throw new GhostdagUsageError(`k must be a non-negative integer, got ${k}`);
     if (!Number.isSafeInteger(limit) || limit < 1) throw new GhostdagUsageError(`mergesetSizeLimit must be ≥ 1, got ${limit}`);
     this.compareHashes = options.compareHashes ?? compareHashesDefault;
-    const reach = createReachabilityIndex(options.reachability);
+    this.store = options.store ?? createMemoryConsensusStore();
+    const reach = createReachabilityIndex({ ...options.reachability, store: this.store });
     this.reach = reach;
     this.ctx = {
       store: this.store,
@@ -137,31 +135,31 @@ class Engine implements GhostdagEngine {
 
   /** Kaspa's SortableBlock order over interned blocks. */
   private readonly compare = (a: number, b: number): number => {
-    const wa = this.store.blueWork[a]!;
-    const wb = this.store.blueWork[b]!;
+    const wa = this.store.ghostdag(a).blueWork;
+    const wb = this.store.ghostdag(b).blueWork;
     if (wa !== wb) return wa < wb ? -1 : 1;
-    return this.compareHashes(this.ids[a]!, this.ids[b]!);
+    return this.compareHashes(this.store.idOf(a), this.store.idOf(b));
   };
 
   addGenesis(id: BlockId, work: bigint): GhostdagData {
-    if (this.ids.length > 0) throw new GhostdagUsageError(`genesis is added once, first; the DAG already holds ${this.ids.length} blocks`);
+    if (this.store.size() > 0) throw new GhostdagUsageError(`genesis is added once, first; the DAG already holds ${this.store.size()} blocks`);
     checkWork(work);
     const data: CoreData = { selectedParent: -1, blueScore: 0, blueWork: 0n, blues: [], reds: [], anticoneSizes: new Map() };
     const i = this.push(id, [], work, data);
     this.reach.addRoot(i);
-    this.tip = i;
+    this.store.tip = i;
     return this.publicData(data);
   }
 
   addBlock(id: BlockId, parents: readonly BlockId[], work: bigint): GhostdagData {
-    if (this.index.has(id)) throw new DuplicateBlockError(id);
+    if (this.store.numberOf(id) !== undefined) throw new DuplicateBlockError(id);
     checkWork(work);
     const interned = this.checkParents(parents);
     const data = computeGhostdag(this.ctx, interned);
     const i = this.push(id, interned, work, data);
     this.reach.addBlock(i, data.selectedParent, data.blues.slice(1).concat(data.reds));
-    if (this.compare(i, this.tip) > 0) {
-      this.tip = i;
+    if (this.compare(i, this.store.tip) > 0) {
+      this.store.tip = i;
       this.reach.hintSelectedTip(i);
     }
     return this.publicData(data);
@@ -173,16 +171,16 @@ class Engine implements GhostdagEngine {
   }
 
   get(id: BlockId): GhostdagData | undefined {
-    const i = this.index.get(id);
+    const i = this.store.numberOf(id);
     return i === undefined ? undefined : this.publicData(this.storedData(i));
   }
 
   has(id: BlockId): boolean {
-    return this.index.has(id);
+    return this.store.numberOf(id) !== undefined;
   }
 
   parents(id: BlockId): readonly BlockId[] {
-    return this.parentIds[this.lookup(id, 'block')]!;
+    return this.store.ghostdag(this.lookup(id, 'block')).parents.map((p) => this.store.idOf(p));
   }
 
   isDagAncestorOf(a: BlockId, b: BlockId): boolean {
@@ -199,14 +197,14 @@ class Engine implements GhostdagEngine {
 
   orderedMergeset(id: BlockId): BlockId[] {
     const i = this.lookup(id, 'block');
-    const sp = this.store.selectedParent[i]!;
-    if (sp < 0) return [];
-    const rest = this.store.blues[i]!.slice(1).concat(this.store.reds[i]!).sort(this.compare);
-    return [this.ids[sp]!, ...rest.map((b) => this.ids[b]!)];
+    const record = this.store.ghostdag(i);
+    if (record.selectedParent < 0) return [];
+    const rest = record.blues.slice(1).concat(record.reds).sort(this.compare);
+    return [this.store.idOf(record.selectedParent), ...rest.map((b) => this.store.idOf(b))];
   }
 
   size(): number {
-    return this.ids.length;
+    return this.store.size();
   }
 
   virtualParents(tips: readonly BlockId[], maxParents: number): BlockId[] {
@@ -218,7 +216,7 @@ class Engine implements GhostdagEngine {
   }
 
   selectedTip(): BlockId | undefined {
-    return this.tip < 0 ? undefined : this.ids[this.tip];
+    return this.store.tip < 0 ? undefined : this.store.idOf(this.store.tip);
   }
 
   height(id: BlockId): number {
@@ -227,15 +225,23 @@ class Engine implements GhostdagEngine {
 
   stats(): GhostdagStats {
     return {
-      blocks: this.ids.length,
+      blocks: this.store.size(),
       reachabilityQueries: this.reachabilityQueries,
       storeReads: this.ctx.counters.storeReads,
       reachability: this.reach.counters(),
     };
   }
 
+  drainWrites(): KvOp[] {
+    return this.store.drainWrites();
+  }
+
+  cacheStats(): ReadCacheStats[] {
+    return this.store.cacheStats();
+  }
+
   private lookup(id: BlockId, role: string): number {
-    const i = this.index.get(id);
+    const i = this.store.numberOf(id);
     if (i === undefined) throw new UnknownBlockError(id, role);
     return i;
   }
@@ -248,7 +254,7 @@ class Engine implements GhostdagEngine {
     for (const a of out) {
       for (const b of out) {
         if (a !== b && this.reach.isDagAncestor(a, b)) {
-          throw new InvalidParentsError(`parent ${this.ids[a]} is in the past of parent ${this.ids[b]}; expected an antichain`, {
+          throw new InvalidParentsError(`parent ${this.store.idOf(a)} is in the past of parent ${this.store.idOf(b)}; expected an antichain`, {
             parents,
           });
         }
@@ -258,52 +264,48 @@ class Engine implements GhostdagEngine {
   }
 
   private publicData(data: CoreData): GhostdagData {
-    const ids = this.ids;
+    const idOf = (b: number): BlockId => this.store.idOf(b);
     const sizes = new Map<BlockId, number>();
-    for (const [b, s] of data.anticoneSizes) sizes.set(ids[b]!, s);
+    for (const [b, s] of data.anticoneSizes) sizes.set(idOf(b), s);
     return {
-      selectedParent: data.selectedParent < 0 ? null : ids[data.selectedParent]!,
+      selectedParent: data.selectedParent < 0 ? null : idOf(data.selectedParent),
       blueScore: data.blueScore,
       blueWork: data.blueWork,
-      mergesetBlues: data.blues.map((b) => ids[b]!),
-      mergesetReds: data.reds.map((b) => ids[b]!),
+      mergesetBlues: data.blues.map(idOf),
+      mergesetReds: data.reds.map(idOf),
       bluesAnticoneSizes: sizes,
       mergesetSize: data.blues.length + data.reds.length,
     };
   }
 
   private storedData(i: number): CoreData {
-    const { store } = this;
-    const pairs = store.anticoneSizes[i]!;
+    const record = this.store.ghostdag(i);
+    const pairs = record.anticoneSizes;
     const sizes = new Map<number, number>();
     for (let j = 0; j < pairs.length; j += 2) sizes.set(pairs[j]!, pairs[j + 1]!);
     return {
-      selectedParent: store.selectedParent[i]!,
-      blueScore: store.blueScore[i]!,
-      blueWork: store.blueWork[i]!,
-      blues: store.blues[i]!,
-      reds: store.reds[i]!,
+      selectedParent: record.selectedParent,
+      blueScore: record.blueScore,
+      blueWork: record.blueWork,
+      blues: record.blues.slice(),
+      reds: record.reds.slice(),
       anticoneSizes: sizes,
     };
   }
 
   private push(id: BlockId, parents: number[], work: bigint, data: CoreData): number {
-    const { store } = this;
-    const i = this.ids.length;
-    this.ids.push(id);
-    this.index.set(id, i);
-    this.parentIds.push(Object.freeze(parents.map((p) => this.ids[p]!)));
-    store.parents.push(parents);
-    store.work.push(work);
-    store.selectedParent.push(data.selectedParent);
-    store.blueScore.push(data.blueScore);
-    store.blueWork.push(data.blueWork);
-    store.blues.push(data.blues);
-    store.reds.push(data.reds);
     const pairs: number[] = [];
     for (const [b, s] of data.anticoneSizes) pairs.push(b, s);
-    store.anticoneSizes.push(pairs);
-    return i;
+    return this.store.push(id, {
+      parents,
+      work,
+      selectedParent: data.selectedParent,
+      blueScore: data.blueScore,
+      blueWork: data.blueWork,
+      blues: data.blues,
+      reds: data.reds,
+      anticoneSizes: pairs,
+    });
   }
 }
 

@@ -35,14 +35,14 @@ function countSubtrees(op: ReindexOp, block: number): number {
   for (let i = 0; i < order.length; i++) {
     const x = order[i]!;
     if (i > 0 && sizes.has(x)) continue;
-    for (const c of tree.children[x]!) order.push(c);
+    for (const c of tree.children(x)) order.push(c);
   }
   tree.counters.subtreeVisits += order.length;
   for (let i = order.length - 1; i >= 0; i--) {
     const x = order[i]!;
     if (sizes.has(x)) continue;
     let sum = 1;
-    for (const c of tree.children[x]!) sum += sizes.get(c)!;
+    for (const c of tree.children(x)) sum += sizes.get(c)!;
     sizes.set(x, sum);
   }
   return sizes.get(block)!;
@@ -58,15 +58,15 @@ function propagateInterval(op: ReindexOp, block: number, margin = false): void {
   const queue = [block];
   for (let q = 0; q < queue.length; q++) {
     const x = queue[q]!;
-    const kids = tree.children[x]!;
+    const kids = tree.children(x);
     if (kids.length === 0) continue;
     const kidSizes = kids.map((c) => sizes.get(c)!);
     let sizesSum = 0;
     for (const size of kidSizes) sizesSum += size;
-    const capacity = tree.childrenCapacityEnd(x) + 1 - tree.start[x]!;
+    const capacity = tree.childrenCapacityEnd(x) + 1 - tree.start(x);
     const free = margin ? Math.min(op.slack, Math.floor((capacity - sizesSum) / 4)) : 0;
     const parts = splitExponentialSizes(capacity - 2 * free, kidSizes);
-    let s = tree.start[x]! + free;
+    let s = tree.start(x) + free;
     for (let i = 0; i < kids.length; i++) {
       tree.setInterval(kids[i]!, s, s + parts[i]! - 1);
       s += parts[i]!;
@@ -81,9 +81,9 @@ export function reindexIntervals(op: ReindexOp, newChild: number, reindexRoot: n
   tree.counters.reindexes++;
   let current = newChild;
   for (;;) {
-    const size = tree.end[current]! + 1 - tree.start[current]!;
+    const size = tree.end(current) + 1 - tree.start(current);
     if (size >= countSubtrees(op, current)) break;
-    const parent = tree.parent[current]!;
+    const parent = tree.parent(current);
     assert(parent >= 0, 'reachability root is out of interval capacity');
     assert(current !== reindexRoot, `reindex root ${reindexRoot} is out of interval capacity`);
     if (tree.isStrictChainAncestor(parent, reindexRoot)) {
@@ -107,7 +107,7 @@ function reindexIntervalsEarlierThanRoot(
 ): void {
   const { tree } = op;
   const chosen = tree.nextChainAncestor(reindexRoot, commonAncestor);
-  if (tree.start[allocationBlock]! < tree.start[chosen]!) reclaim(op, allocationBlock, commonAncestor, chosen, reindexRoot, required, true);
+  if (tree.start(allocationBlock) < tree.start(chosen)) reclaim(op, allocationBlock, commonAncestor, chosen, reindexRoot, required, true);
   else reclaim(op, allocationBlock, commonAncestor, chosen, reindexRoot, required, false);
 }
 
@@ -152,7 +152,7 @@ function reclaim(
   }
   // Back down towards the common ancestor: each chain block gives up its slack beyond `pathSlackAlloc`.
   for (;;) {
-    current = tree.parent[current]!;
+    current = tree.parent(current);
     if (current === commonAncestor) break;
     const offset = slackOf(current) - pathSlackAlloc;
     assert(offset >= 0, `negative reclaim offset ${offset} at block ${current}`);
@@ -164,8 +164,8 @@ function reclaim(
 /** Moves the start of `block` up (before) or its end down (after) by `offset`. */
 function shrink(op: ReindexOp, block: number, offset: number, before: boolean, propagate: boolean): void {
   const { tree } = op;
-  if (before) tree.setInterval(block, tree.start[block]! + offset, tree.end[block]!);
-  else tree.setInterval(block, tree.start[block]!, tree.end[block]! - offset);
+  if (before) tree.setInterval(block, tree.start(block) + offset, tree.end(block));
+  else tree.setInterval(block, tree.start(block), tree.end(block) - offset);
   if (propagate) propagateInterval(op, block);
 }
 
@@ -175,14 +175,14 @@ function shrink(op: ReindexOp, block: number, offset: number, before: boolean, p
  */
 function offsetSiblings(op: ReindexOp, allocationBlock: number, current: number, offset: number, before: boolean): void {
   const { tree } = op;
-  const kids = tree.children[tree.parent[current]!]!;
+  const kids = tree.children(tree.parent(current));
   const at = kids.indexOf(current);
   assert(at >= 0, `block ${current} is missing from its parent's children`);
   const step = before ? -1 : 1;
   for (let i = at + step; i >= 0 && i < kids.length; i += step) {
     const sibling = kids[i]!;
-    const s = tree.start[sibling]!;
-    const e = tree.end[sibling]!;
+    const s = tree.start(sibling);
+    const e = tree.end(sibling);
     if (sibling === allocationBlock) {
       if (before) tree.setInterval(sibling, s, e + offset);
       else tree.setInterval(sibling, s - offset, e);
@@ -199,17 +199,17 @@ function offsetSiblings(op: ReindexOp, allocationBlock: number, current: number,
 export function concentrateInterval(op: ReindexOp, parent: number, child: number, isFinalRoot: boolean): void {
   const { tree, slack } = op;
   tree.counters.concentrations++;
-  const kids = tree.children[parent]!;
+  const kids = tree.children(parent);
   const at = kids.indexOf(child);
   assert(at >= 0, `block ${child} is missing from the children of ${parent}`);
-  const beforeSum = tightenIntervals(op, kids.slice(0, at), tree.start[parent]! + slack);
+  const beforeSum = tightenIntervals(op, kids.slice(0, at), tree.start(parent) + slack);
   const after = kids.slice(at + 1);
   let afterSum = 0;
   for (const c of after) afterSum += countSubtrees(op, c);
-  tightenIntervals(op, after, tree.end[parent]! - slack - afterSum);
-  const allocStart = tree.start[parent]! + beforeSum + slack;
-  const allocEnd = tree.end[parent]! - afterSum - slack - 1;
-  const contained = allocStart <= tree.start[child]! && tree.end[child]! <= allocEnd;
+  tightenIntervals(op, after, tree.end(parent) - slack - afterSum);
+  const allocStart = tree.start(parent) + beforeSum + slack;
+  const allocEnd = tree.end(parent) - afterSum - slack - 1;
+  const contained = allocStart <= tree.start(child) && tree.end(child) <= allocEnd;
   if (isFinalRoot && !contained) {
     // Re-split the subtree inside a narrower interval, so the next concentration likely finds it contained.
     // Unlike Kaspa, the re-split keeps slack margins at every level below too: laid flush, the next chain child

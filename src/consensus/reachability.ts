@@ -15,7 +15,8 @@
 import { assert } from '../errors.ts';
 import { halfSize, intervalEndMax, intervalStartMin } from './reachability-interval.ts';
 import { concentrateInterval, createReindexOp, reindexIntervals } from './reachability-reindex.ts';
-import { ReachabilityTree } from './reachability-tree.ts';
+import { ReachabilityTree, type ReachabilityStore } from './reachability-tree.ts';
+import { createMemoryConsensusStore } from './consensus-store.ts';
 
 /** How far (tree height) the reindex root trails the selected tip (Kaspa `DEFAULT_REINDEX_DEPTH`). */
 export const reindexDepthDefault = 100;
@@ -29,6 +30,8 @@ export interface ReachabilityOptions {
   reindexSlack?: number;
   /** Points in the root interval; default 2^53 − 2 (tests use small ones to force reindexing). */
   capacity?: number;
+  /** Where the nodes live; default plain arrays (the GHOSTDAG engine passes its consensus store). */
+  store?: ReachabilityStore;
 }
 
 export interface ReachabilityCounters {
@@ -52,10 +55,9 @@ export interface ReachabilityIndex {
   isDagAncestor(a: number, b: number): boolean;
   /** Tree height (selected-chain length from the root). */
   height(block: number): number;
-  size(): number;
   counters(): ReachabilityCounters;
-  /** Checks every tree and covering-set invariant; O(n). For tests. */
-  validate(): void;
+  /** Checks every tree and covering-set invariant of blocks 0 … blocks − 1; O(n). For tests. */
+  validate(blocks: number): void;
 }
 
 export function createReachabilityIndex(options: ReachabilityOptions = {}): ReachabilityIndex {
@@ -65,7 +67,7 @@ export function createReachabilityIndex(options: ReachabilityOptions = {}): Reac
   assert(Number.isSafeInteger(depth) && depth >= 1, `reindexDepth must be a positive integer, got ${depth}`);
   assert(Number.isSafeInteger(slack) && slack >= 1, `reindexSlack must be a positive integer, got ${slack}`);
   assert(Number.isSafeInteger(capacity) && capacity >= 2 && capacity <= intervalEndMax, `bad capacity ${capacity}`);
-  const tree = new ReachabilityTree();
+  const tree = new ReachabilityTree(options.store ?? createMemoryConsensusStore());
 
   function addTreeBlock(block: number, parent: number): void {
     const start = tree.remainingAfterStart(parent);
@@ -81,12 +83,12 @@ export function createReachabilityIndex(options: ReachabilityOptions = {}): Reac
 
   return {
     addRoot(block) {
-      assert(tree.size() === 0, 'the reachability root is added once, first');
+      assert(tree.reindexRoot === -1, 'the reachability root is added once, first');
       tree.insert(block, -1, intervalStartMin, intervalStartMin + capacity - 1);
       tree.reindexRoot = block;
     },
     addBlock(block, selectedParent, mergeset) {
-      assert(selectedParent >= 0 && selectedParent < tree.size(), `unknown selected parent ${selectedParent}`);
+      assert(selectedParent >= 0 && selectedParent < block, `unknown selected parent ${selectedParent}`);
       addTreeBlock(block, selectedParent);
       for (const merged of mergeset) tree.insertFutureCovering(merged, block);
     },
@@ -95,10 +97,9 @@ export function createReachabilityIndex(options: ReachabilityOptions = {}): Reac
     },
     isChainAncestor: (a, b) => tree.isChainAncestor(a, b),
     isDagAncestor: (a, b) => tree.isDagAncestor(a, b),
-    height: (block) => tree.height[block]!,
-    size: () => tree.size(),
+    height: (block) => tree.height(block),
     counters: () => ({ ...tree.counters }),
-    validate: () => validateTree(tree),
+    validate: (blocks) => validateTree(tree, blocks),
   };
 }
 
@@ -107,21 +108,21 @@ function advanceReindexRoot(tree: ReachabilityTree, hint: number, depth: number,
   const current = tree.reindexRoot;
   let ancestor = current;
   let next = current;
-  const hintHeight = tree.height[hint]!;
+  const hintHeight = tree.height(hint);
   if (!tree.isChainAncestor(current, hint)) {
     // A reorg: follow the other chain only once it leads by `slack` heights, so alternating reorgs cannot force
     // a reindex each time.
-    const currentHeight = tree.height[current]!;
+    const currentHeight = tree.height(current);
     if (hintHeight < currentHeight || hintHeight - currentHeight < slack) return;
     let common = hint;
-    while (!tree.isChainAncestor(common, current)) common = tree.parent[common]!;
+    while (!tree.isChainAncestor(common, current)) common = tree.parent(common);
     ancestor = common;
     next = common;
   }
   for (;;) {
     if (next === hint) break;
     const child = tree.nextChainAncestor(hint, next);
-    if (hintHeight - tree.height[child]! < depth) break;
+    if (hintHeight - tree.height(child) < depth) break;
     next = child;
   }
   if (next === current) return;
@@ -133,20 +134,20 @@ function advanceReindexRoot(tree: ReachabilityTree, hint: number, depth: number,
   tree.reindexRoot = next;
 }
 
-function validateTree(tree: ReachabilityTree): void {
-  for (let b = 0; b < tree.size(); b++) {
-    const kids = tree.children[b]!;
-    assert(tree.end[b]! >= tree.start[b]!, `block ${b} has an empty interval`);
-    let prevEnd = tree.start[b]! - 1;
+function validateTree(tree: ReachabilityTree, blocks: number): void {
+  for (let b = 0; b < blocks; b++) {
+    const kids = tree.children(b);
+    assert(tree.end(b) >= tree.start(b), `block ${b} has an empty interval`);
+    let prevEnd = tree.start(b) - 1;
     for (const c of kids) {
-      assert(tree.parent[c] === b, `block ${c} lists the wrong tree parent`);
-      assert(tree.start[c]! > prevEnd && tree.end[c]! >= tree.start[c]!, `children of ${b} overlap or are empty`);
-      prevEnd = tree.end[c]!;
+      assert(tree.parent(c) === b, `block ${c} lists the wrong tree parent`);
+      assert(tree.start(c) > prevEnd && tree.end(c) >= tree.start(c), `children of ${b} overlap or are empty`);
+      prevEnd = tree.end(c);
     }
-    assert(prevEnd < tree.end[b]!, `children of ${b} reach its own end point`);
-    const set = tree.fcs[b] ?? [];
+    assert(prevEnd < tree.end(b), `children of ${b} reach its own end point`);
+    const set = tree.fcs(b);
     for (let i = 1; i < set.length; i++) {
-      assert(tree.end[set[i - 1]!]! < tree.start[set[i]!]!, `future covering set of ${b} is out of order`);
+      assert(tree.end(set[i - 1]!) < tree.start(set[i]!), `future covering set of ${b} is out of order`);
     }
   }
 }

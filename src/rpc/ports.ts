@@ -18,6 +18,7 @@ import type { ContractDeployTransaction, UnsignedContractDeploy } from '../kinds
 import type { RecordNamespace } from '../kinds/kind.ts';
 import type { StateProof } from '../state/proof.ts';
 import type { Clock } from '../util/clock.ts';
+import type { ReadCacheStats } from '../storage/read-cache.ts';
 
 /** What the handlers need of the chain (src/chain/chain.ts `Chain` satisfies it). */
 export interface ChainView {
@@ -32,6 +33,8 @@ export interface ChainView {
   blockCount(): number;
   orphanCount(): number;
   onBlockAccepted(listener: (event: BlockAcceptedEvent) => void): () => void;
+  /** The chain's per-block caches (the full node's, for /metrics); absent on chains without any. */
+  cacheStats?(): readonly ReadCacheStats[];
 }
 
 /** docs/design.md "Consensus" transaction states, as the APIs show them. */

@@ -96,7 +96,8 @@ export async function buildDatadir(datadir: string, blocks: readonly Block[]): P
  * node uses) and cached under .tmp/; copy it before starting a node on it.
  */
 export async function regtestDatadir(count: number): Promise<string> {
-  const dir = join(repoRoot, '.tmp', `p2p-regtest-ledger-datadir-${count}`);
+  // v2: the store layout with consensus tables (docs/storage.md); an older cached datadir would be replayed at every start.
+  const dir = join(repoRoot, '.tmp', `p2p-regtest-ledger-datadir-v2-${count}`);
   if (existsSync(join(dir, 'complete'))) return dir;
   rmSync(dir, { recursive: true, force: true });
   const building = `${dir}.building`;
