@@ -83,3 +83,20 @@ export function setFieldError(control: HTMLElement, message: string | undefined)
   // On a phone the field being typed in may sit at the screen's foot: bring its message into view with it.
   box.scrollIntoView({ block: 'nearest' });
 }
+
+/**
+ * Runs a form's action with `button` disabled; an error is shown in the form, beside the field it names (`fields`
+ * maps a FieldError's field to a control id) or under the button. Resolves undefined after an error.
+ */
+export async function runForm<T>(form: HTMLElement, button: HTMLButtonElement, work: () => Promise<T>, fields: Readonly<Record<string, string>> = {}): Promise<T | undefined> {
+  button.disabled = true;
+  clearErrors(form);
+  try {
+    return await work();
+  } catch (error) {
+    showError(form, error, { fields, action: button });
+    return undefined;
+  } finally {
+    button.disabled = false;
+  }
+}

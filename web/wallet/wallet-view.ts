@@ -13,6 +13,7 @@ import type { WalletDb } from './wallet-db.ts';
 import { pendingSends, recordAddressEvent, refreshHistory } from './wallet-history.ts';
 import { browserRandomBytes, saveBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
 import { wireSendCard } from './wallet-send-form.ts';
+import { wireBackupCard } from './wallet-backup.ts';
 import { clearErrors, FieldError, showError } from './form-errors.ts';
 import type { NodeClient } from '../lib/node-client.ts';
 
@@ -113,6 +114,7 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
   const addressActions = { action: $('new-address').closest<HTMLElement>('.row')! };
 
   $('wallet-name').textContent = wallet.name;
+  wireBackupCard(unlocked);
   $('new-address').onclick = guard(addressesCard, async () => {
     wallet.createAddress('standard');
     await saveBrowserWallet(db, unlocked);
