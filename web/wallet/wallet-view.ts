@@ -14,6 +14,8 @@ import { pendingSends, recordAddressEvent, refreshHistory } from './wallet-histo
 import { browserRandomBytes, saveBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
 import { wireSendCard } from './wallet-send-form.ts';
 import { wireBackupCard } from './wallet-backup.ts';
+import { wireReceiveCard } from './wallet-receive.ts';
+import { createHistoryTable } from './wallet-history-table.ts';
 import { clearErrors, FieldError, showError } from './form-errors.ts';
 import type { NodeClient } from '../lib/node-client.ts';
 
@@ -50,6 +52,7 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
       row.insertCell().textContent = 'checking';
     }
     for (const id of ['send-from', 'sign-address']) fill($<HTMLSelectElement>(id), texts());
+    receiveCard.addressesChanged(texts());
   };
 
   const refreshBalances = async () => {
@@ -75,22 +78,11 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
     sendCard.balancesChanged();
   };
 
+  const showHistory = createHistoryTable($<HTMLTableElement>('history'), $('history-live'));
   const renderHistory = async () => {
     await light.synced();
     const rows = await refreshHistory(link, light.chain, db, wallet.name);
-    const body = $<HTMLTableElement>('history').tBodies[0]!;
-    body.replaceChildren(
-      ...rows.map((r) => {
-        const tr = document.createElement('tr');
-        tr.dataset['hash'] = r.hash;
-        for (const text of [r.hash, r.type, r.amount, r.status]) tr.insertCell().textContent = text;
-        const proof = tr.insertCell();
-        proof.textContent = r.proof ?? '—';
-        proof.className = r.proof ?? '';
-        proof.title = r.proofNote ?? 'not in a block yet';
-        return tr;
-      }),
-    );
+    showHistory(rows);
   };
 
   const subscribeAddresses = async () => {
@@ -115,6 +107,7 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
 
   $('wallet-name').textContent = wallet.name;
   wireBackupCard(unlocked);
+  const receiveCard = wireReceiveCard();
   $('new-address').onclick = guard(addressesCard, async () => {
     wallet.createAddress('standard');
     await saveBrowserWallet(db, unlocked);
