@@ -11,17 +11,21 @@ let node: WalletTestNode;
 let payer: string;
 test.beforeAll(async () => {
   node = await startWalletTestNode();
-  // The node's own wallet pays the tab (2.5 coins and a fee, once per viewport): funded by blocks mined to it.
   payer = (await node.rpc<{ address: string }>('create_address')).address;
-  await node.rpc('start_mining', { miner_address: payer, threads: 1, gpu_mining: false });
-  await expect.poll(async () => (await node.rpc<{ account: { balance: number } }>('get_proof', { address: payer })).account.balance, { timeout: 90_000 }).toBeGreaterThan(5.1);
-  await node.rpc('stop_mining');
 });
+
+/** The node's own wallet pays the tab (2.5 + 0.5 coins and fees per test): blocks are mined to it until it can. */
+async function fundPayer(): Promise<void> {
+  await node.rpc('start_mining', { miner_address: payer, threads: 1, gpu_mining: false });
+  await expect.poll(async () => (await node.rpc<{ account: { balance: number } }>('get_proof', { address: payer })).account.balance, { timeout: 90_000 }).toBeGreaterThan(3.7);
+  await node.rpc('stop_mining');
+}
 test.afterAll(async () => node?.stop());
 
 for (const viewport of walletViewports) {
   test(`receive on a ${viewport.name}: address, copy, QR; an incoming payment goes pending → confirmed and proven`, async ({ browser }, testInfo) => {
-    test.setTimeout(180_000);
+    test.setTimeout(240_000);
+    await fundPayer();
     const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(node.url).origin });
     const page = await context.newPage();
@@ -73,6 +77,9 @@ for (const viewport of walletViewports) {
     await expect(row.locator('td').nth(2)).toHaveText('2.5');
     await expect(page.locator('#history-live')).toContainText(/transaction 0x[0-9a-f]{8}…[0-9a-f]{6} (confirmed|final|inclusion proven)/);
     await expect(rows.nth(0).locator('td').nth(1)).toHaveText('2.5', { timeout: 30_000 });
+    // The address created in this session is watched too: a payment to it shows up.
+    const toSecond = await node.rpc<{ hash: string }>('send_transaction', { from: payer, to: second, amount: 0.5 });
+    await expect(page.getByRole('table', { name: 'Transaction history' }).locator(`tr[data-hash="${toSecond.hash}"] td`).nth(3)).toHaveText('pending', { timeout: 30_000 });
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
     await page.screenshot({ path: testInfo.outputPath(`wallet-received-${viewport.name}.png`), fullPage: true });

@@ -85,8 +85,12 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
     showHistory(rows);
   };
 
+  /** Addresses with a live subscription: a new address is subscribed too, up to the bound. */
+  const subscribed = new Set<string>();
   const subscribeAddresses = async () => {
-    for (const text of texts().slice(0, addressSubscriptionsMax)) {
+    for (const text of texts()) {
+      if (subscribed.has(text) || subscribed.size >= addressSubscriptionsMax) continue;
+      subscribed.add(text);
       unsubscribes.push(await link.subscribe('address_transactions', (e) => void recordAddressEvent(db, wallet.name, e).then(renderHistory), { address: text }));
     }
   };
@@ -113,6 +117,7 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
     await saveBrowserWallet(db, unlocked);
     renderAddresses();
     await refreshBalances();
+    await subscribeAddresses();
   }, addressActions);
   $('refresh').onclick = guard(addressesCard, async () => {
     await refreshBalances();
