@@ -3,6 +3,7 @@
 // the screen. Checked on the real pages served by a real node, so a control added without a name fails here.
 import { expect, test, type Page } from '@playwright/test';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
+import { createWalletInPage } from './helpers/wallet-page.ts';
 
 let node: WalletTestNode;
 
@@ -57,10 +58,8 @@ for (const viewport of viewports) {
 test('the unlocked wallet on a phone: every visible control is named, nothing overflows', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(new URL('/wallet.html', node.url).href);
-  await page.locator('#create-password').fill('accessible password');
-  await page.getByRole('button', { name: 'Create wallet' }).click();
-  await page.getByRole('button', { name: 'I wrote it down' }).click({ timeout: 30_000 });
-  await expect(page.getByRole('button', { name: 'Sign and send' })).toBeVisible();
+  await createWalletInPage(page, { password: 'accessible password' });
+  await expect(page.getByRole('button', { name: 'Review send' })).toBeVisible();
   expect(await unnamedControls(page)).toEqual([]);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });

@@ -3,6 +3,7 @@
 // the message; a later success clears it.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
+import { createWalletInPage } from './helpers/wallet-page.ts';
 
 let node: WalletTestNode;
 test.beforeAll(async () => {
@@ -27,9 +28,7 @@ test('send and unlock errors are shown beside their field on a phone', async ({ 
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await page.goto(new URL('wallet.html', node.url).href);
-  await page.locator('#create-password').fill('phone password');
-  await page.getByRole('button', { name: 'Create wallet' }).click();
-  await page.getByRole('button', { name: 'I wrote it down' }).click({ timeout: 30_000 });
+  await createWalletInPage(page, { password: 'phone password' });
   const own = (await page.getByRole('table', { name: 'Addresses and verified balances' }).locator('tbody tr').first().getAttribute('data-address'))!;
 
   const send = page.locator('#send-form');
@@ -37,18 +36,18 @@ test('send and unlock errors are shown beside their field on a phone', async ({ 
   const amount = send.getByLabel('Amount (coins)');
   await to.fill('rweft1notanaddress');
   await amount.fill('1');
-  await send.getByRole('button', { name: 'Sign and send' }).click();
+  await send.getByRole('button', { name: 'Review send' }).click();
   await expectErrorBeside(page, to, /bech32m checksum/);
   await page.screenshot({ path: testInfo.outputPath('wallet-error-phone.png') });
 
   await to.fill(own);
   await amount.fill('lots');
-  await send.getByRole('button', { name: 'Sign and send' }).click();
+  await send.getByRole('button', { name: 'Review send' }).click();
   await expectErrorBeside(page, amount, /amount: expected a number of coins/);
   await expect(to).not.toHaveAttribute('aria-invalid', 'true');
 
   await amount.fill('5');
-  await send.getByRole('button', { name: 'Sign and send' }).click();
+  await send.getByRole('button', { name: 'Review send' }).click();
   await expectErrorBeside(page, amount, /insufficient verified balance/);
 
   await page.reload();

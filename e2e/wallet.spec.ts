@@ -4,6 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { forgeAccount, routeLyingNode } from './helpers/forged-proof.ts';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
+import { createWalletInPage, sendInPage } from './helpers/wallet-page.ts';
 
 let node: WalletTestNode;
 
@@ -19,12 +20,7 @@ test('create wallet → receive mined coins → send → confirmed → balance v
   test.setTimeout(180_000);
   await page.goto(new URL('wallet.html', node.url).href);
   await expect(page.getByRole('status').first()).toHaveText(/connected to regtest/);
-  await page.getByLabel('Wallet name').fill('e2e');
-  await page.locator('#create-password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create wallet' }).click();
-  await expect(page.locator('#backup-words')).toHaveText(/^(\w+ ){23}\w+$/, { timeout: 30_000 });
-  await page.screenshot({ path: testInfo.outputPath('wallet-created.png'), fullPage: true });
-  await page.getByRole('button', { name: 'I wrote it down' }).click();
+  await createWalletInPage(page, { name: 'e2e', password: 'correct horse battery' });
 
   const rows = page.getByRole('table', { name: 'Addresses and verified balances' }).locator('tbody tr');
   await expect(rows).toHaveCount(1);
@@ -43,13 +39,7 @@ test('create wallet → receive mined coins → send → confirmed → balance v
   await expect.poll(async () => Number(await rows.nth(0).locator('td').nth(1).textContent()), { timeout: 60_000 }).toBeGreaterThan(3);
   await page.screenshot({ path: testInfo.outputPath('wallet-funded.png'), fullPage: true });
 
-  const send = page.locator('#send-form');
-  await send.getByLabel('From').selectOption(first);
-  await send.getByLabel('To', { exact: true }).fill(second);
-  await send.getByLabel('Amount (coins)').fill('1.5');
-  await send.getByRole('button', { name: 'Sign and send' }).click();
-  await expect(page.locator('#send-result')).toHaveText(/^sent 0x[0-9a-f]{64} \(pending\)$/, { timeout: 30_000 });
-  const hash = (await page.locator('#send-result').textContent())!.split(' ')[1]!;
+  const hash = await sendInPage(page, { from: first, to: second, amount: '1.5' });
 
   // Confirmed by the node, and shown so in the tab's history; the receiver's balance comes from a verified proof.
   await expect.poll(async () => (await node.rpc<{ status: string }>('get_transaction', { hash })).status, { timeout: 60_000 }).toMatch(/confirmed|final/);
@@ -97,9 +87,7 @@ test('reload keeps the wallet sealed in IndexedDB: wrong password refused, right
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await page.goto(new URL('wallet.html', node.url).href);
-  await page.locator('#create-password').fill('another password');
-  await page.getByRole('button', { name: 'Create wallet' }).click();
-  await expect(page.locator('#backup-words')).toBeVisible({ timeout: 30_000 });
+  await createWalletInPage(page, { password: 'another password' });
   await page.screenshot({ path: testInfo.outputPath('wallet-phone.png'), fullPage: true });
   await page.reload();
   await expect(page.getByRole('button', { name: 'Unlock wallet' })).toBeVisible();
@@ -117,10 +105,7 @@ test('a lying node’s forged balance proof is refused: shown as failed, never a
   // verified headers can tell. The forged balance is a million coins; it must never reach the page.
   await routeLyingNode(page, (address) => forgeAccount(address, 'rweft', 1_000_000n * 100_000_000n));
   await page.goto(new URL('wallet.html', node.url).href);
-  await page.getByLabel('Wallet name').fill('liar');
-  await page.locator('#create-password').fill('correct horse battery');
-  await page.getByRole('button', { name: 'Create wallet' }).click();
-  await page.getByRole('button', { name: 'I wrote it down' }).click();
+  await createWalletInPage(page, { name: 'liar', password: 'correct horse battery' });
   const row = page.getByRole('table', { name: 'Addresses and verified balances' }).locator('tbody tr').first();
   await expect(row.locator('td').nth(2)).toHaveText('failed', { timeout: 60_000 });
   await expect(row.locator('td').nth(2)).toHaveAttribute('title', /root-mismatch/);

@@ -40,10 +40,7 @@ export function showError(scope: HTMLElement, error: unknown, options: { fields?
   const controlId = error instanceof FieldError ? options.fields?.[error.field] : undefined;
   const control = controlId ? scope.querySelector<HTMLElement>(`#${controlId}`) : null;
   if (control) {
-    box.id = `${control.id}-error`;
-    (control.closest('label') ?? control).after(box);
-    control.setAttribute('aria-invalid', 'true');
-    control.setAttribute('aria-describedby', box.id);
+    markField(control, box);
   } else if (options.action) {
     options.action.after(box);
   } else {
@@ -51,4 +48,55 @@ export function showError(scope: HTMLElement, error: unknown, options: { fields?
   }
   box.scrollIntoView({ block: 'nearest' });
   return box;
+}
+
+/** The element a field's error goes after: its `.field` group (a label with a button beside it), else its label. */
+const fieldBox = (control: HTMLElement): Element => control.closest('.field') ?? control.closest('label') ?? control;
+
+function markField(control: HTMLElement, box: HTMLElement): void {
+  box.id = `${control.id}-error`;
+  fieldBox(control).after(box);
+  control.setAttribute('aria-invalid', 'true');
+  control.setAttribute('aria-describedby', box.id);
+}
+
+/**
+ * Sets or clears (`message` undefined) the error of one control, leaving the others' alone: for checks run as the
+ * user types, where several fields can be wrong at once. An unchanged message is left in place, so a screen reader
+ * does not re-announce it on every keystroke.
+ */
+export function setFieldError(control: HTMLElement, message: string | undefined): void {
+  const existing = document.getElementById(`${control.id}-error`);
+  if (message === undefined) {
+    existing?.remove();
+    control.removeAttribute('aria-invalid');
+    control.removeAttribute('aria-describedby');
+    return;
+  }
+  if (existing?.textContent === message) return;
+  existing?.remove();
+  const box = document.createElement('p');
+  box.className = 'error inline-error';
+  box.setAttribute('role', 'alert');
+  box.textContent = message;
+  markField(control, box);
+  // On a phone the field being typed in may sit at the screen's foot: bring its message into view with it.
+  box.scrollIntoView({ block: 'nearest' });
+}
+
+/**
+ * Runs a form's action with `button` disabled; an error is shown in the form, beside the field it names (`fields`
+ * maps a FieldError's field to a control id) or under the button. Resolves undefined after an error.
+ */
+export async function runForm<T>(form: HTMLElement, button: HTMLButtonElement, work: () => Promise<T>, fields: Readonly<Record<string, string>> = {}): Promise<T | undefined> {
+  button.disabled = true;
+  clearErrors(form);
+  try {
+    return await work();
+  } catch (error) {
+    showError(form, error, { fields, action: button });
+    return undefined;
+  } finally {
+    button.disabled = false;
+  }
 }

@@ -5,7 +5,8 @@
  */
 import type { RandomBytes } from '../../src/crypto/keys.ts';
 import { createKeystoreKey, openKeystore, sealKeystore, type KeystoreKey } from '../../src/wallet/keystore.ts';
-import { newWalletPayload, openWallet, parseWalletPayload, type Wallet, type WalletNetwork } from '../../src/wallet/wallet.ts';
+import { checkWalletName, newWalletPayload, openWallet, parseWalletPayload, type Wallet, type WalletNetwork, type WalletPayload } from '../../src/wallet/wallet.ts';
+import { FieldError } from './form-errors.ts';
 import type { WalletDb } from './wallet-db.ts';
 
 /** The browser's CSPRNG (Web Crypto), the random source src/wallet takes as a parameter. */
@@ -19,20 +20,46 @@ export interface UnlockedWallet {
 /** Passwords shorter than this are refused at creation (the keystore is only as strong as its password). */
 export const walletPasswordCharsMin = 8;
 
+/**
+ * Checks what a new wallet needs before anything is shown or derived: a valid name not taken in this browser, and
+ * a password of at least walletPasswordCharsMin characters. Errors name their field (`name`, `password`).
+ */
+export async function checkNewWallet(db: WalletDb, options: { name: string; password: string }): Promise<void> {
+  try {
+    checkWalletName(options.name);
+  } catch (error) {
+    throw new FieldError('name', (error as Error).message);
+  }
+  if ((await db.loadKeystore(options.name)) !== undefined) throw new FieldError('name', `a wallet named "${options.name}" exists already in this browser`);
+  if (options.password.length < walletPasswordCharsMin) throw new FieldError('password', `password: at least ${walletPasswordCharsMin} characters`);
+}
+
+/**
+ * Seals and saves a new wallet from `payload` (a fresh phrase once confirmed, a restored phrase, or an imported
+ * backup's whole payload) with at least one address. `key` is an already derived keystore key for this name and
+ * network (an imported backup's, when its name is kept), which saves a second scrypt.
+ */
+export async function saveNewBrowserWallet(
+  db: WalletDb,
+  options: { name: string; network: WalletNetwork; password: string; payload: WalletPayload; key?: KeystoreKey },
+): Promise<UnlockedWallet> {
+  await checkNewWallet(db, options);
+  const wallet = openWallet({ name: options.name, network: options.network, payload: options.payload });
+  if (wallet.addresses().length === 0) wallet.createAddress('standard');
+  const reusable = options.key?.header.name === options.name && options.key.header.network === options.network.name;
+  const key = reusable ? options.key! : createKeystoreKey(options.password, { name: options.name, network: options.network.name }, browserRandomBytes);
+  const unlocked = { wallet, key };
+  await saveBrowserWallet(db, unlocked);
+  return unlocked;
+}
+
 /** Creates a wallet (fresh 24-word mnemonic, or `mnemonic` to import a backup) with its first address, and saves it. */
 export async function createBrowserWallet(
   db: WalletDb,
   options: { name: string; network: WalletNetwork; password: string; mnemonic?: string },
 ): Promise<UnlockedWallet> {
-  if (options.password.length < walletPasswordCharsMin) throw new Error(`password: at least ${walletPasswordCharsMin} characters`);
-  if ((await db.loadKeystore(options.name)) !== undefined) throw new Error(`a wallet named "${options.name}" exists already`);
-  const payload = newWalletPayload(browserRandomBytes, options.mnemonic);
-  const wallet = openWallet({ name: options.name, network: options.network, payload });
-  wallet.createAddress('standard');
-  const key = createKeystoreKey(options.password, { name: options.name, network: options.network.name }, browserRandomBytes);
-  const unlocked = { wallet, key };
-  await saveBrowserWallet(db, unlocked);
-  return unlocked;
+  await checkNewWallet(db, options);
+  return saveNewBrowserWallet(db, { ...options, payload: newWalletPayload(browserRandomBytes, options.mnemonic) });
 }
 
 /** Opens the sealed keystore `name` with `password` (wrong password → WalletPassphraseError, -32001). */

@@ -1,34 +1,20 @@
 /**
  * The wallet page (web/wallet.html): connects to the node, starts the tab's light node (balances are checked
  * against headers it verified), then either unlocks a sealed wallet from IndexedDB or creates / imports one
- * (BIP39), and hands the unlocked wallet to wallet-view.ts. Keys exist in this tab's memory only while unlocked;
+ * (wallet-create.ts: a new phrase confirmed word by word, a restored phrase, or a backup file), and hands the unlocked wallet to wallet-view.ts. Keys exist in this tab's memory only while unlocked;
  * "Lock" reloads the page, dropping them.
  */
 import type { WalletNetwork } from '../../src/wallet/wallet.ts';
 import { createNodeClient, discoverNodeUrls, retryWhileDisconnected, type NodeClient } from '../lib/node-client.ts';
 import { describeLightNode, startLightNode, type LightNode } from '../light/light-node.ts';
 import { openWalletDb, type WalletDb } from './wallet-db.ts';
-import { createBrowserWallet, unlockBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
+import { unlockBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
+import { wireCreateForm } from './wallet-create.ts';
 import { nodeNetwork } from './wallet-network.ts';
 import { showWallet } from './wallet-view.ts';
-import { clearErrors, FieldError, showError } from './form-errors.ts';
+import { FieldError, runForm } from './form-errors.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
-
-/** Runs a form's action with its button disabled; an error is shown in the form, beside its field (form-errors.ts). */
-function busy<T>(form: HTMLFormElement, work: () => Promise<T>, fields: Record<string, string>): Promise<T | undefined> {
-  const button = form.querySelector('button')!;
-  button.disabled = true;
-  clearErrors(form);
-  return work()
-    .catch((error: unknown) => {
-      showError(form, error, { fields, action: button });
-      return undefined;
-    })
-    .finally(() => {
-      button.disabled = false;
-    });
-}
 
 /** A wrong password is an error about the password field (the keystore says "passphrase"). */
 function asPasswordError(error: unknown): unknown {
@@ -42,22 +28,15 @@ async function setup(link: NodeClient, light: LightNode, db: WalletDb, network: 
   $<HTMLSelectElement>('unlock-name').replaceChildren(...names.map((n) => new Option(n, n)));
   $('setup').hidden = false;
 
-  const open = (unlocked: UnlockedWallet, mnemonic?: string) => {
+  const open = (unlocked: UnlockedWallet) => {
     $('setup').hidden = true;
     $('wallet').hidden = false;
-    if (mnemonic !== undefined) {
-      $('backup-words').textContent = mnemonic;
-      $('backup').hidden = false;
-      $('backup-done').onclick = () => {
-        $('backup').hidden = true;
-        $('backup-words').textContent = '';
-      };
-    }
+    $('wallet-title').focus();
     showWallet(link, light, db, unlocked);
   };
   unlockForm.onsubmit = (event) => {
     event.preventDefault();
-    void busy(unlockForm, async () => {
+    void runForm(unlockForm, unlockForm.querySelector('button')!, async () => {
       try {
         open(await unlockBrowserWallet(db, $<HTMLSelectElement>('unlock-name').value, $<HTMLInputElement>('unlock-password').value, network));
       } catch (error) {
@@ -65,22 +44,7 @@ async function setup(link: NodeClient, light: LightNode, db: WalletDb, network: 
       }
     }, { password: 'unlock-password' });
   };
-  const createForm = $<HTMLFormElement>('create-form');
-  createForm.onsubmit = (event) => {
-    event.preventDefault();
-    void busy(createForm, async () => {
-      const typed = $<HTMLTextAreaElement>('create-mnemonic').value.trim();
-      const options = { name: $<HTMLInputElement>('create-name').value, network, password: $<HTMLInputElement>('create-password').value };
-      let unlocked;
-      try {
-        unlocked = await createBrowserWallet(db, typed ? { ...options, mnemonic: typed } : options);
-      } catch (error) {
-        const text = error instanceof Error ? error.message : '';
-        throw /mnemonic|phrase|word|checksum/i.test(text) ? new FieldError('mnemonic', text) : /exists already|wallet_name/.test(text) ? new FieldError('name', text) : asPasswordError(error);
-      }
-      open(unlocked, typed ? undefined : unlocked.wallet.payload().mnemonic);
-    }, { name: 'create-name', password: 'create-password', mnemonic: 'create-mnemonic' });
-  };
+  wireCreateForm(db, network, open);
   $('lock').onclick = () => location.reload();
 }
 

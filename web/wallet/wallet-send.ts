@@ -3,10 +3,10 @@
  * canonical bytes leave the tab, through the public send_raw_transaction. The nonce is the account nonce from a
  * proof checked against the tab's own verified headers (web/light/verified-balance.ts) plus this wallet's own
  * transactions still pending (the node's mempool keeps per-address queues). Errors about one input are FieldErrors
- * (`to`, `amount`, `fee`), which the pages show beside that field.
+ * (`to`, `amount`, `fee`), which the pages show beside that field. A send is prepared first (fields parsed, the
+ * balance proven that moment, the nonce chosen) so the page can show a review of exactly what will be signed, then
+ * submitted.
  */
-import { decodeAddress } from '../../src/crypto/address.ts';
-import { coinsToUnits } from '../../src/crypto/amount.ts';
 import { buildTransfer } from '../../src/wallet/transfer.ts';
 import type { Wallet } from '../../src/wallet/wallet.ts';
 import { toHash0x, toHex } from '../../src/util/bytes.ts';
@@ -14,6 +14,7 @@ import type { LightChain } from '../../src/light/light-chain.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { browserRandomBytes } from './wallet-keys.ts';
 import { FieldError } from './form-errors.ts';
+import { insufficientMessage, parseCoinText, parseRecipient } from './send-check.ts';
 import { sendRawTransaction } from '../lib/actions/send-raw-transaction.ts';
 import type { NodeClient } from '../lib/node-client.ts';
 
@@ -26,24 +27,52 @@ export interface SendRequest {
   readonly memo?: string;
 }
 
-/** Decimal text → base units, with the node's rule (≤ 8 decimals, positive where required). */
+/** Decimal text → base units, with the node's rule (≤ 8 decimals, positive where required); exact, no float. */
 export function parseCoins(text: string, label: string, allowZero = false): bigint {
-  const trimmed = text.trim();
-  if (!/^\d+(\.\d+)?$/.test(trimmed)) throw new FieldError(label, `${label}: expected a number of coins, e.g. 1.5`);
-  const units = coinsToUnits(Number(trimmed));
-  if (units === 0n && !allowZero) throw new FieldError(label, `${label}: must be more than 0`);
-  return units;
+  return parseCoinText(text, label, allowZero);
 }
 
-/** An address typed by the user, decoded for this network; a bad one is an error about that field. */
-function parseAddressField(text: string, hrp: string, field: 'from' | 'to'): ReturnType<typeof decodeAddress> {
-  try {
-    return decodeAddress(text, hrp);
-  } catch (error) {
-    throw new FieldError(field, `${field}: not a ${hrp} address (${(error as Error).message})`, 'invalid_address');
-  }
+/** A send checked against a balance proven just now: what the review step shows and what will be signed. */
+export interface PreparedSend {
+  readonly request: SendRequest;
+  readonly from: Uint8Array;
+  readonly to: Uint8Array;
+  readonly amount: bigint;
+  readonly fee: bigint;
+  readonly total: bigint;
+  /** The sender's verified balance, and the block whose header the proof was checked against. */
+  readonly balance: bigint;
+  readonly balanceBlock: string;
+  readonly remaining: bigint;
+  readonly nonce: bigint;
 }
 
+export async function prepareSend(link: NodeClient, chain: LightChain, wallet: Wallet, request: SendRequest, pendingOwn: number): Promise<PreparedSend> {
+  const hrp = wallet.network.hrp;
+  const from = parseRecipient(request.from, hrp, 'from');
+  const to = parseRecipient(request.to, hrp, 'to');
+  const amount = parseCoinText(request.amount, 'amount');
+  const fee = parseCoinText(request.fee, 'fee', true);
+  const proven = await fetchVerifiedBalance(chain, link, request.from);
+  if (!proven.ok) throw new Error(`cannot send: balance proof failed (${proven.error.message})`);
+  const balance = proven.account.balance;
+  const total = amount + fee;
+  if (balance < total) throw new FieldError('amount', insufficientMessage(balance, total), 'insufficient_balance');
+  const nonce = proven.account.nonce + BigInt(pendingOwn);
+  return { request, from, to, amount, fee, total, balance, balanceBlock: proven.account.blockHash, remaining: balance - total, nonce };
+}
+
+/** Signs the prepared send in the tab and submits it; the node's hash must be the one the tab computed. */
+export async function submitSend(link: NodeClient, wallet: Wallet, send: PreparedSend): Promise<{ hash: string; status: string }> {
+  const memo = send.request.memo ? new TextEncoder().encode(send.request.memo) : undefined;
+  const { from, to, amount, fee, nonce } = send;
+  const built = buildTransfer(wallet, { from, to, amount, fee, nonce, ...(memo ? { memo } : {}) }, browserRandomBytes);
+  const answer = await sendRawTransaction(link, { transaction: `0x${toHex(built.bytes)}` });
+  if (answer.hash !== toHash0x(built.hash)) throw new Error(`node answered hash ${answer.hash}, the tab computed ${toHash0x(built.hash)}`);
+  return answer;
+}
+
+/** Prepare and submit in one step (the widget, whose approval screen is its review). */
 export async function sendFromTab(
   link: NodeClient,
   chain: LightChain,
@@ -51,18 +80,5 @@ export async function sendFromTab(
   request: SendRequest,
   pendingOwn: number,
 ): Promise<{ hash: string; status: string }> {
-  const hrp = wallet.network.hrp;
-  const from = parseAddressField(request.from, hrp, 'from');
-  const to = parseAddressField(request.to, hrp, 'to');
-  const amount = parseCoins(request.amount, 'amount');
-  const fee = parseCoins(request.fee, 'fee', true);
-  const balance = await fetchVerifiedBalance(chain, link, request.from);
-  if (!balance.ok) throw new Error(`cannot send: balance proof failed (${balance.error.message})`);
-  if (balance.account.balance < amount + fee) throw new FieldError('amount', 'amount: insufficient verified balance for amount + fee', 'insufficient_balance');
-  const memo = request.memo ? new TextEncoder().encode(request.memo) : undefined;
-  const nonce = balance.account.nonce + BigInt(pendingOwn);
-  const built = buildTransfer(wallet, { from, to, amount, fee, nonce, ...(memo ? { memo } : {}) }, browserRandomBytes);
-  const answer = await sendRawTransaction(link, { transaction: `0x${toHex(built.bytes)}` });
-  if (answer.hash !== toHash0x(built.hash)) throw new Error(`node answered hash ${answer.hash}, the tab computed ${toHash0x(built.hash)}`);
-  return answer;
+  return submitSend(link, wallet, await prepareSend(link, chain, wallet, request, pendingOwn));
 }

@@ -12,7 +12,10 @@ import type { LightNode } from '../light/light-node.ts';
 import type { WalletDb } from './wallet-db.ts';
 import { pendingSends, recordAddressEvent, refreshHistory } from './wallet-history.ts';
 import { browserRandomBytes, saveBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
-import { sendFromTab } from './wallet-send.ts';
+import { wireSendCard } from './wallet-send-form.ts';
+import { wireBackupCard } from './wallet-backup.ts';
+import { wireReceiveCard } from './wallet-receive.ts';
+import { createHistoryTable } from './wallet-history-table.ts';
 import { clearErrors, FieldError, showError } from './form-errors.ts';
 import type { NodeClient } from '../lib/node-client.ts';
 
@@ -33,6 +36,9 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
   const unsubscribes: (() => Promise<void>)[] = [];
   const texts = () => wallet.addresses().filter((a) => a.type === 'standard').map((a) => a.text);
   let lastRefresh = 0;
+  let refreshQueued = false;
+  /** Verified balances in units, by address: the send card's "Available", Max and funds check read them. */
+  const balances = new Map<string, bigint>();
 
   const renderAddresses = () => {
     const body = $<HTMLTableElement>('addresses').tBodies[0]!;
@@ -46,6 +52,7 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
       row.insertCell().textContent = 'checking';
     }
     for (const id of ['send-from', 'sign-address']) fill($<HTMLSelectElement>(id), texts());
+    receiveCard.addressesChanged(texts());
   };
 
   const refreshBalances = async () => {
@@ -55,39 +62,35 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
       const result = await fetchVerifiedBalance(light.chain, link, row.dataset['address']!);
       const [, balanceCell, proofCell] = row.cells;
       if (result.ok) {
+        balances.set(row.dataset['address']!, result.account.balance);
         balanceCell!.textContent = result.display;
         proofCell!.textContent = 'verified';
         proofCell!.className = 'verified';
         proofCell!.title = `state proof checked against verified header ${result.account.blockHash} (height ${result.account.blockHeight})`;
       } else {
+        balances.delete(row.dataset['address']!);
         balanceCell!.textContent = '—';
         proofCell!.textContent = 'failed';
         proofCell!.className = 'failed';
         proofCell!.title = `${result.error.reason}: ${result.error.message}`;
       }
     }
+    sendCard.balancesChanged();
   };
 
+  const showHistory = createHistoryTable($<HTMLTableElement>('history'), $('history-live'));
   const renderHistory = async () => {
     await light.synced();
     const rows = await refreshHistory(link, light.chain, db, wallet.name);
-    const body = $<HTMLTableElement>('history').tBodies[0]!;
-    body.replaceChildren(
-      ...rows.map((r) => {
-        const tr = document.createElement('tr');
-        tr.dataset['hash'] = r.hash;
-        for (const text of [r.hash, r.type, r.amount, r.status]) tr.insertCell().textContent = text;
-        const proof = tr.insertCell();
-        proof.textContent = r.proof ?? '—';
-        proof.className = r.proof ?? '';
-        proof.title = r.proofNote ?? 'not in a block yet';
-        return tr;
-      }),
-    );
+    showHistory(rows);
   };
 
+  /** Addresses with a live subscription: a new address is subscribed too, up to the bound. */
+  const subscribed = new Set<string>();
   const subscribeAddresses = async () => {
-    for (const text of texts().slice(0, addressSubscriptionsMax)) {
+    for (const text of texts()) {
+      if (subscribed.has(text) || subscribed.size >= addressSubscriptionsMax) continue;
+      subscribed.add(text);
       unsubscribes.push(await link.subscribe('address_transactions', (e) => void recordAddressEvent(db, wallet.name, e).then(renderHistory), { address: text }));
     }
   };
@@ -102,29 +105,24 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
       showError(scope, error, options);
     }
   };
+  const sendCard = wireSendCard({ link, light, db, unlocked, balanceOf: (address) => balances.get(address), onSent: () => renderHistory() });
   const addressesCard = $('addresses').closest<HTMLElement>('.card')!;
   const addressActions = { action: $('new-address').closest<HTMLElement>('.row')! };
 
   $('wallet-name').textContent = wallet.name;
+  wireBackupCard(unlocked);
+  const receiveCard = wireReceiveCard();
   $('new-address').onclick = guard(addressesCard, async () => {
     wallet.createAddress('standard');
     await saveBrowserWallet(db, unlocked);
     renderAddresses();
     await refreshBalances();
+    await subscribeAddresses();
   }, addressActions);
   $('refresh').onclick = guard(addressesCard, async () => {
     await refreshBalances();
     await renderHistory();
   }, addressActions);
-  $('send-form').onsubmit = guard($('send-form'), async () => {
-    const from = $<HTMLSelectElement>('send-from').value;
-    const pending = pendingSends(await db.history(wallet.name), from);
-    const request = { from, to: $<HTMLInputElement>('send-to').value.trim(), amount: $<HTMLInputElement>('send-amount').value, fee: $<HTMLInputElement>('send-fee').value };
-    const sent = await sendFromTab(link, light.chain, wallet, request, pending);
-    await db.putHistory({ wallet: wallet.name, hash: sent.hash, type: 'outgoing', address: from, counterparty: request.to, amount: request.amount, status: sent.status, timeMs: Date.now() });
-    $('send-result').textContent = `sent ${sent.hash} (${sent.status})`;
-    await renderHistory();
-  }, { fields: { from: 'send-from', to: 'send-to', amount: 'send-amount', fee: 'send-fee' }, action: $('send-result') });
   $('sign-form').onsubmit = guard($('sign-form'), async () => {
     const address = decodeAddress($<HTMLSelectElement>('sign-address').value, wallet.network.hrp);
     const type = $<HTMLSelectElement>('sign-type').value as MessageSignatureType;
@@ -151,7 +149,14 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
     await subscribeAddresses();
     unsubscribes.push(
       await link.subscribe('new_blocks', () => {
-        if (Date.now() - lastRefresh >= refreshSpacingMs) void refreshBalances().then(renderHistory);
+        // Spaced, but never dropped: a block inside the spacing schedules one refresh after it, so the last block
+        // of a burst is always read (the send card's Available and Max depend on it).
+        if (refreshQueued) return;
+        refreshQueued = true;
+        setTimeout(() => {
+          refreshQueued = false;
+          void refreshBalances().then(renderHistory);
+        }, Math.max(0, lastRefresh + refreshSpacingMs - Date.now()));
       }),
     );
   }, addressActions)();

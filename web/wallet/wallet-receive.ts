@@ -1,0 +1,60 @@
+/**
+ * The receive card: one of the wallet's addresses as text to copy and as a QR code (address-qr.ts), an SVG with an
+ * accessible name that says whose address it is. Copying uses the async Clipboard API and says so; where the
+ * browser refuses it (no permission, an insecure origin), the address text is selected for the user to copy.
+ */
+import { addressQrSvgPath } from './address-qr.ts';
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const svgNs = 'http://www.w3.org/2000/svg';
+
+/** Draws the QR code of `address` into the (empty) `svg`. */
+function drawQr(svg: SVGSVGElement, address: string): void {
+  const { side, path } = addressQrSvgPath(address);
+  svg.setAttribute('viewBox', `0 0 ${side} ${side}`);
+  svg.setAttribute('aria-label', `QR code of the address ${address}`);
+  const background = document.createElementNS(svgNs, 'rect');
+  Object.entries({ width: String(side), height: String(side), fill: '#fff' }).forEach(([k, v]) => background.setAttribute(k, v));
+  const modules = document.createElementNS(svgNs, 'path');
+  modules.setAttribute('d', path);
+  modules.setAttribute('fill', '#000');
+  svg.replaceChildren(background, modules);
+}
+
+export interface ReceiveCard {
+  /** The wallet's addresses changed (a new one): refill the choice, keeping the one shown. */
+  addressesChanged(addresses: readonly string[]): void;
+}
+
+export function wireReceiveCard(): ReceiveCard {
+  const select = $<HTMLSelectElement>('receive-address');
+  const svg = document.getElementById('receive-qr') as unknown as SVGSVGElement;
+  const show = () => {
+    const address = select.value;
+    $('receive-text').textContent = address;
+    $('receive-copied').textContent = '';
+    drawQr(svg, address);
+  };
+  select.onchange = show;
+  $('receive-copy').onclick = async () => {
+    const address = select.value;
+    try {
+      await navigator.clipboard.writeText(address);
+      $('receive-copied').textContent = 'Address copied.';
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents($('receive-text'));
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+      $('receive-copied').textContent = 'The browser did not allow copying: the address is selected, copy it with your keyboard or menu.';
+    }
+  };
+  return {
+    addressesChanged(addresses) {
+      const keep = select.value;
+      select.replaceChildren(...addresses.map((a) => new Option(a, a)));
+      select.value = addresses.includes(keep) ? keep : addresses[0] ?? '';
+      if (select.value !== keep || $('receive-text').textContent === '') show();
+    },
+  };
+}
