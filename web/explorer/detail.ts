@@ -8,7 +8,9 @@ import type { LightNode } from '../light/light-node.ts';
 import type { NodeClient, NodeUrls } from '../lib/node-client.ts';
 import { renderAddressPage } from './address-page.ts';
 import { renderBlockPage } from './block-page.ts';
+import { renderMempoolPage } from './mempool-page.ts';
 import { showNothingFound, type PageContext } from './page-context.ts';
+import { renderSupplyPage } from './supply-page.ts';
 import { renderTransactionPage } from './tx-page.ts';
 
 export type RouteRender = (ctx: PageContext, arg: string) => Promise<void>;
@@ -20,6 +22,8 @@ const routes = new Map<string, RouteRender>([
   ['hash', async (ctx, arg) => void ((await renderBlockPage(ctx, arg, false)) || (await renderTransactionPage(ctx, arg, false)))],
   ['address', renderAddressPage],
   ['search', async (ctx, arg) => showNothingFound(ctx, 'block, transaction or address', arg)],
+  ['mempool', renderMempoolPage],
+  ['supply', renderSupplyPage],
 ]);
 
 /** Adds a page under `#/<name>/<arg>` (or `#/<name>`). */
@@ -56,6 +60,13 @@ export async function renderDetail(hash: string, targets: DetailTargets): Promis
   const render = name ? routes.get(name) : undefined;
   targets.section.hidden = !render;
   document.body.dataset.route = render ? name : 'home';
+  // The header's page links say which view is open (the mempool and supply views live on this page too).
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('header nav a')) {
+    const view = new URL(link.href).hash.replace('#/', '') || (link.pathname.endsWith('.html') && !link.pathname.endsWith('index.html') ? '-' : 'explorer');
+    const open = view === name || (view === 'explorer' && name !== 'mempool' && name !== 'supply');
+    if (open) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
   if (!render) return;
   const mine = ++renders;
   const ctx: PageContext = { ...targets, current: () => mine === renders };
