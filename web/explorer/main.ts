@@ -94,7 +94,7 @@ function showStats(stats: Stats): void {
   setText('#st-blocktime', stats.network.block_time_avg.replace(/s$/, ' s'));
   // The average is over DAA steps (every block of the DAG counts one), so its inverse is the DAG's block rate.
   const secondsPerBlock = Number.parseFloat(stats.network.block_time_avg);
-  setText('#st-bps', secondsPerBlock > 0 ? (1 / secondsPerBlock).toFixed(2) : '–');
+  setText('#st-bps', secondsPerBlock > 0 ? (1 / secondsPerBlock).toPrecision(3) : '–');
   setText('#st-gpu', percent(stats.mining.mining_percentage));
   setText('#st-miners', formatInteger(stats.mining.active_miners));
   setText('#node-height', String(stats.network.block_height));
@@ -112,7 +112,11 @@ async function loadNodeFigures(client: NodeClient, httpUrl: string): Promise<voi
   setText('#st-daa', formatInteger(info.daa_score));
   setText('#st-mempool', info.mempool_size === null ? 'n/a' : `${formatInteger(info.mempool_size)} txs`);
   const supply = await restGet<NetworkInfo>(httpUrl, '/network/info').catch(() => undefined);
-  if (supply) setText('#st-supply', formatCoins(supply.circulating_supply));
+  if (supply) {
+    // Whole coins in the tile (it has room for about 14 characters); the exact figure on hover and in #/supply.
+    setText('#st-supply', formatCoins(supply.circulating_supply.replace(/\.(\d{0,2})\d*$/, (_, d: string) => (d ? `.${d}` : ''))));
+    $('#st-supply').title = formatCoins(supply.circulating_supply);
+  }
 }
 
 async function loadHashRate(client: NodeClient): Promise<void> {

@@ -11,7 +11,7 @@ import { columns, transactionsTable, type TransactionColumn } from './transactio
 export const mempoolPageSize = 50;
 const refreshEveryMs = 5_000;
 /** Fee-rate bands (base units per byte), lower bounds. */
-const bands = [0, 2, 5, 10, 20, 50, 100] as const;
+const bands = [0, 1, 10, 100, 1_000, 10_000, 100_000] as const;
 
 const feeRate: TransactionColumn = { head: 'Fee rate', cell: (t) => `${Number(t.fee_rate).toLocaleString('en', { maximumFractionDigits: 3 })} units/B`, className: 'num' };
 const size: TransactionColumn = { head: 'Size', cell: (t) => `${formatInteger(Number(t.size))} B`, className: 'num' };
@@ -22,7 +22,7 @@ function bandsHtml(rates: readonly number[]): string {
   const counts = bands.map((low, i) => rates.filter((r) => r >= low && (i === bands.length - 1 || r < bands[i + 1]!)).length);
   const most = Math.max(...counts, 1);
   const rows = bands.map((low, i) => {
-    const label = i === bands.length - 1 ? `≥ ${low}` : `${low}–${bands[i + 1]}`;
+    const label = i === bands.length - 1 ? `≥ ${low.toLocaleString('en')}` : `${low.toLocaleString('en')}–${bands[i + 1]!.toLocaleString('en')}`;
     return `<tr><th scope="row">${label} units/B</th><td><span class="bar" aria-hidden="true"><span style="width:${((counts[i]! / most) * 100).toFixed(1)}%"></span></span></td><td class="num">${counts[i]}</td></tr>`;
   });
   return `<h3>Fee rates of the listed transactions</h3><table class="fields bands"><thead><tr><th scope="col">fee rate</th><th scope="col">share</th><th scope="col" class="num">transactions</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
