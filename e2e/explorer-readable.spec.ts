@@ -133,6 +133,14 @@ for (const viewport of viewports) {
   }
 }
 
+test('the home page’s mempool figure follows a new pending transaction live', async ({ page }) => {
+  await page.goto(`${node.url}/`);
+  await expect(page.locator('#st-mempool')).toHaveText(/^\d+ txs$/, { timeout: 30_000 });
+  const before = Number((await page.locator('#st-mempool').innerText()).split(' ')[0]);
+  await wallet.send(wallet.address, 0.001);
+  await expect(page.locator('#st-mempool')).toHaveText(`${before + 1} txs`, { timeout: 15_000 });
+});
+
 test('a copy button copies the full hash', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto(`${node.url}/#/tx/${confirmedTx}`);

@@ -105,8 +105,17 @@ function showStats(stats: Stats): void {
 
 /** DAA score and mempool size (get_info) and the supply (REST network info): read again at most every few seconds. */
 let lastNodeFigures = 0;
+let trailingRead: ReturnType<typeof setTimeout> | undefined;
 async function loadNodeFigures(client: NodeClient, httpUrl: string): Promise<void> {
-  if (Date.now() - lastNodeFigures < nodeFiguresEveryMs) return;
+  const wait = lastNodeFigures + nodeFiguresEveryMs - Date.now();
+  if (wait > 0) {
+    // Throttled, not dropped: one read at the end of the window shows what changed within it.
+    trailingRead ??= setTimeout(() => {
+      trailingRead = undefined;
+      void loadNodeFigures(client, httpUrl).catch(() => undefined);
+    }, wait);
+    return;
+  }
   lastNodeFigures = Date.now();
   const info = await getInfo(client);
   setText('#st-daa', formatInteger(info.daa_score));
@@ -245,7 +254,10 @@ async function main(): Promise<void> {
 
   const lowest = await retryWhileDisconnected(client, () => loadLatest(client));
   await client.subscribe<BlockView>('new_blocks', addBlock);
-  await client.subscribe<PendingTransaction>('pending_transactions', (e) => latestTxs.addPending(e));
+  await client.subscribe<PendingTransaction>('pending_transactions', (e) => {
+    latestTxs.addPending(e);
+    void loadNodeFigures(client, urls.httpUrl).catch(() => undefined); // the mempool tile (throttled)
+  });
   void latestTxs.scan(client, lowest).catch(() => undefined);
   showStats(await restGet<Stats>(urls.httpUrl, '/stats'));
   await client.subscribe<Stats>('network_stats', (s) => {
