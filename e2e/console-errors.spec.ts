@@ -1,5 +1,5 @@
 // No page of the web app logs an error to the console or throws (issue 21, "Done when"): the explorer's home, block,
-// transaction and address pages, the miner, the wallet and the widget, against a real regtest node with a confirmed
+// transaction, address, mempool and supply pages, the miner, the wallet and the widget, against a real regtest node with a confirmed
 // transaction. An invalid `pattern` attribute, for one, is only ever reported there.
 import { expect, test, type Page } from '@playwright/test';
 import { fundedNodeWallet } from './helpers/node-transactions.ts';
@@ -32,6 +32,8 @@ const pages: readonly { path: string; ready: (page: Page) => Promise<void> }[] =
   { path: '/#/block/5', ready: (p) => expect(p.locator('#detail-h')).toHaveText('Block 5', { timeout: 30_000 }) },
   { path: '/#/tx/TX', ready: (p) => expect(p.locator('#inclusion')).toBeVisible({ timeout: 30_000 }) },
   { path: '/#/address/ADDRESS', ready: (p) => expect(p.locator('#verified-balance')).toBeVisible({ timeout: 30_000 }) },
+  { path: '/#/mempool', ready: (p) => expect(p.locator('#mempool-count')).toBeVisible({ timeout: 30_000 }) },
+  { path: '/#/supply', ready: (p) => expect(p.locator('#supply-emitted')).toHaveText(/WEFT$/, { timeout: 30_000 }) },
   { path: '/miner.html', ready: (p) => expect(p.getByRole('button', { name: 'Start mining' })).toBeVisible() },
   {
     path: '/wallet.html',

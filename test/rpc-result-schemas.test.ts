@@ -153,6 +153,8 @@ describe('real answers match their schemas', () => {
     const raw = transfer(outsider, decodeAddress(miner, hrp), coinsToUnits(0.5), 0n);
     const pending = await result('send_raw_transaction', { transaction: `0x${toHex(raw)}` });
     expect((await result('get_transaction', { hash: pending.hash })).status).toBe('pending');
+    expect((await result('get_mempool', {})).transactions.map((x: { hash: string }) => x.hash)).toContain(pending.hash);
+    await result('get_supply');
     const history = await result('get_transaction_history', { address: outsiderText, include_pending: true });
     expect(history.transactions.map((x: { type: string }) => x.type)).toEqual(['outgoing', 'incoming']);
     await result('get_transaction_proof', { hash: sent.hash });

@@ -47,7 +47,7 @@ export function createLedgerPort(ledger: Ledger, chain: Chain): LedgerView {
     contractRecord: (namespace, id) => ledger.getRecord(namespace, id),
     supply() {
       const s = ledger.supply();
-      return { totalUnits: s.totalUnits, circulatingUnits: s.circulatingUnits };
+      return { totalUnits: s.totalUnits, circulatingUnits: s.circulatingUnits, burntUnits: s.burntUnits, feesTotalUnits: s.feesTotalUnits };
     },
     counters: () => ({ totalTransactions: Number(ledger.supply().acceptedTransactions) }),
     onAccepted(listener) {

@@ -16,6 +16,8 @@ import { getContractState } from './methods/get-contract-state.ts';
 import { getHeight } from './methods/get-height.ts';
 import { getInfo } from './methods/get-info.ts';
 import { getLatestBlock } from './methods/get-latest-block.ts';
+import { getMempool } from './methods/get-mempool.ts';
+import { getSupply } from './methods/get-supply.ts';
 import { getMiningInfo } from './methods/get-mining-info.ts';
 import { getMiningStats } from './methods/get-mining-stats.ts';
 import { getNetworkInfo } from './methods/get-network-info.ts';
@@ -64,4 +66,6 @@ export const rpcMethods: readonly AnyRpcMethod[] = [
   getContractState,
   createConfidentialTransaction,
   generateStealthAddress,
+  getMempool,
+  getSupply,
 ];

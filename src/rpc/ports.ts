@@ -82,8 +82,17 @@ export interface LedgerView {
   proveRecord?(namespace: StateNamespaceName, id: Uint8Array): AccountProof & { readonly exists: boolean };
   /** A contract record's stored value at the virtual state (src/vm/contract-state.ts); left out: contracts answer -40007. */
   contractRecord?(namespace: RecordNamespace, id: Uint8Array): Uint8Array | undefined;
-  /** Units issued so far, and those not locked (escrows, burns); both ≤ the supply cap. */
-  supply(): { readonly totalUnits: bigint; readonly circulatingUnits: bigint };
+  /**
+   * The cap (`totalUnits`), the units emitted so far (`circulatingUnits`) and, where the ledger counts them, the units
+   * destroyed (`burntUnits`); all ≤ the supply cap.
+   */
+  supply(): {
+    readonly totalUnits: bigint;
+    readonly circulatingUnits: bigint;
+    /** Left out by ledgers that do not count them (get_supply answers null). */
+    readonly burntUnits?: bigint;
+    readonly feesTotalUnits?: bigint;
+  };
   /** Chain-wide counters for the explorer; activeAddresses may be left out (the stats window's count is used). */
   counters(): { readonly totalTransactions: number; readonly activeAddresses?: number };
   /** Fires after transactions were accepted by a chain block (confirmed_transactions, address_transactions). */

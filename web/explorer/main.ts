@@ -4,7 +4,8 @@
  * tab's own GHOSTDAG, block / transaction / address pages under #/block/…, #/tx/…, #/address/…, and the search box.
  * `window.weftLight` exposes the light node's status for tests and the benchmark.
  */
-import { renderLineChart, pushBounded, formatRate } from '../lib/chart.ts';
+import { chartSummary, renderLineChart, pushBounded, formatRate } from '../lib/chart.ts';
+import { formatCoins, formatInteger, installCopyButtons, linkHtml, shortHash, timeHtml } from '../lib/format.ts';
 import { getBlock } from '../lib/actions/get-block.ts';
 import { getInfo } from '../lib/actions/get-info.ts';
 import { getLatestBlock } from '../lib/actions/get-latest-block.ts';
@@ -20,6 +21,8 @@ const listRowsMax = 20;
 const chartPointsMax = 60;
 /** Side (non-chain) blocks read by hash at load for the DAG view. */
 const sideBlocksMax = 40;
+/** get_info and the supply are read again at most this often (a visitor's public rate limit is 100 calls a minute). */
+const nodeFiguresEveryMs = 5_000;
 /** Blocks drawn in the DAG view. */
 const dagBlocksMax = 40;
 
@@ -30,13 +33,13 @@ export interface BlockView {
 }
 interface PendingTransaction { hash: string; from: string; to: string; amount: number; fee: number }
 interface Stats { network: { block_height: number; block_time_avg: string; hashrate: string; difficulty: number }; mining: { mining_percentage: number; active_miners: number } }
+interface NetworkInfo { circulating_supply: string; total_supply: string }
 
 declare global {
   interface Window { weftLight?: { status(): LightNodeStatus; node: LightNode }; weftUrls?: NodeUrls }
 }
 
 const $ = <T extends Element = HTMLElement>(sel: string): T => document.querySelector(sel) as T;
-const short = (h: string): string => `${h.slice(0, 10)}…${h.slice(-6)}`;
 const setText = (sel: string, text: string): void => { $(sel).textContent = text; };
 
 const recent: BlockView[] = [];
@@ -45,17 +48,19 @@ let light: LightNode | undefined;
 
 let blocksHtml = '';
 function renderBlocks(): void {
-  const rows = recent.slice(0, listRowsMax).map((b) => `<tr><td>${b.height}${b.is_chain_block ? '' : ' <span class="muted">(dag)</span>'}</td><td class="mono"><a href="#/block/${b.hash}">${short(b.hash)}</a></td><td>${b.transaction_count}</td><td class="mono" title="${b.miner}">${b.gpu_mining ? 'GPU ' : ''}${b.miner.slice(0, 12)}…</td></tr>`);
+  const rows = recent.slice(0, listRowsMax).map((b) => `<tr><td>${formatInteger(b.height)}${b.is_chain_block ? '' : ' <span class="muted">(dag)</span>'}</td><td>${linkHtml('block', b.hash, { short: true, copy: false })}</td><td>${b.transaction_count}</td><td title="${b.miner}">${b.gpu_mining ? '<span class="muted">GPU</span> ' : ''}${linkHtml('address', b.miner, { label: shortHash(b.miner, 8, 4), copy: false })}</td><td>${timeHtml(b.timestamp_ms)}</td></tr>`);
   // Rewritten only when it changed: a link under the pointer is not replaced by an identical one mid-click.
   if (rows.join('') !== blocksHtml) $('#blocks tbody').innerHTML = blocksHtml = rows.join('');
   drawDag();
   const chain = recent.filter((b) => b.is_chain_block).slice(0, chartPointsMax).reverse();
   series.diff = chain.map((b) => b.difficulty);
   series.time = chain.slice(1).map((b, i) => (b.timestamp_ms - chain[i]!.timestamp_ms) / 1000);
-  renderLineChart($<SVGSVGElement>('#c-diff'), series.diff);
-  renderLineChart($<SVGSVGElement>('#c-time'), series.time, '#d29922');
-  setText('#c-diff-v', String(series.diff.at(-1) ?? ''));
-  setText('#c-time-v', series.time.length ? `${series.time.at(-1)!.toFixed(2)} s` : '');
+  const heights: [string, string] = chain.length ? [`height ${formatInteger(chain[0]!.height)}`, `height ${formatInteger(chain.at(-1)!.height)}`] : ['', ''];
+  const seconds = (v: number): string => `${v.toFixed(2)} s`;
+  renderLineChart($<SVGSVGElement>('#c-diff'), series.diff, { format: formatInteger, xLabels: heights, title: 'Difficulty of recent chain blocks' });
+  renderLineChart($<SVGSVGElement>('#c-time'), series.time, { color: '#d29922', format: seconds, xLabels: heights, title: 'Seconds between recent chain blocks' });
+  setText('#c-diff-v', chartSummary(series.diff, formatInteger));
+  setText('#c-time-v', chartSummary(series.time, seconds));
 }
 
 function drawDag(): void {
@@ -66,7 +71,7 @@ function drawDag(): void {
 function renderTransactions(rows: readonly TxRow[]): void {
   $('#txs tbody').innerHTML = rows.map((t) => {
     const where = t.status === 'pending' ? '<span class="warn">pending</span>' : `<a href="#/block/${t.blockHash}">block ${t.blockHeight}</a>`;
-    return `<tr data-hash="${t.hash}" data-status="${t.status}"><td class="mono"><a href="#/tx/${t.hash}" title="${t.hash}">${short(t.hash)}</a></td><td>${t.amount}</td><td>${where}</td></tr>`;
+    return `<tr data-hash="${t.hash}" data-status="${t.status}"><td>${linkHtml('tx', t.hash, { short: true, copy: false })}</td><td>${formatCoins(t.amount)}</td><td>${where}</td></tr>`;
   }).join('') || `<tr><td colspan="3" class="muted">no transactions in the last ${txScanBlocksMax} blocks or since this page opened</td></tr>`;
 }
 const latestTxs = createLatestTransactions(renderTransactions);
@@ -80,24 +85,56 @@ function addBlock(block: BlockView): void {
   renderBlocks();
 }
 
+const percent = (v: number): string => `${v.toFixed(1)} %`;
+
 function showStats(stats: Stats): void {
-  setText('#st-height', String(stats.network.block_height));
+  setText('#st-height', formatInteger(stats.network.block_height));
   setText('#st-hashrate', stats.network.hashrate);
-  setText('#st-difficulty', String(stats.network.difficulty));
-  setText('#st-blocktime', stats.network.block_time_avg);
-  setText('#st-gpu', `${stats.mining.mining_percentage.toFixed(1)} %`);
-  setText('#st-miners', String(stats.mining.active_miners));
+  setText('#st-difficulty', formatInteger(stats.network.difficulty));
+  setText('#st-blocktime', stats.network.block_time_avg.replace(/s$/, ' s'));
+  // The average is over DAA steps (every block of the DAG counts one), so its inverse is the DAG's block rate.
+  const secondsPerBlock = Number.parseFloat(stats.network.block_time_avg);
+  setText('#st-bps', secondsPerBlock > 0 ? (1 / secondsPerBlock).toPrecision(3) : '–');
+  setText('#st-gpu', percent(stats.mining.mining_percentage));
+  setText('#st-miners', formatInteger(stats.mining.active_miners));
   setText('#node-height', String(stats.network.block_height));
   pushBounded(series.gpu, stats.mining.mining_percentage, chartPointsMax);
-  renderLineChart($<SVGSVGElement>('#c-gpu'), series.gpu, '#3fb950');
-  setText('#c-gpu-v', `${stats.mining.mining_percentage.toFixed(1)} %`);
+  renderLineChart($<SVGSVGElement>('#c-gpu'), series.gpu, { color: '#3fb950', format: percent, xLabels: [`${series.gpu.length} tips ago`, 'now'], title: 'GPU share of the work, one point per new tip since this page opened' });
+  setText('#c-gpu-v', chartSummary(series.gpu, percent));
+}
+
+/** DAA score and mempool size (get_info) and the supply (REST network info): read again at most every few seconds. */
+let lastNodeFigures = 0;
+let trailingRead: ReturnType<typeof setTimeout> | undefined;
+async function loadNodeFigures(client: NodeClient, httpUrl: string): Promise<void> {
+  const wait = lastNodeFigures + nodeFiguresEveryMs - Date.now();
+  if (wait > 0) {
+    // Throttled, not dropped: one read at the end of the window shows what changed within it.
+    trailingRead ??= setTimeout(() => {
+      trailingRead = undefined;
+      void loadNodeFigures(client, httpUrl).catch(() => undefined);
+    }, wait);
+    return;
+  }
+  lastNodeFigures = Date.now();
+  const info = await getInfo(client);
+  setText('#st-daa', formatInteger(info.daa_score));
+  setText('#st-mempool', info.mempool_size === null ? 'n/a' : `${formatInteger(info.mempool_size)} txs`);
+  const supply = await restGet<NetworkInfo>(httpUrl, '/network/info').catch(() => undefined);
+  if (supply) {
+    // Whole coins in the tile (it has room for about 14 characters); the exact figure on hover and in #/supply.
+    setText('#st-supply', formatCoins(supply.circulating_supply.replace(/\.(\d{0,2})\d*$/, (_, d: string) => (d ? `.${d}` : ''))));
+    $('#st-supply').title = formatCoins(supply.circulating_supply);
+  }
 }
 
 async function loadHashRate(client: NodeClient): Promise<void> {
   const stats = await getMiningStats(client, { period: '1h' });
-  series.hash = stats.hash_rate_series.map((p) => p.network_hashes_per_second).slice(-chartPointsMax);
-  renderLineChart($<SVGSVGElement>('#c-hash'), series.hash);
-  setText('#c-hash-v', series.hash.length ? formatRate(series.hash.at(-1)!) : '');
+  const points = stats.hash_rate_series.slice(-chartPointsMax);
+  series.hash = points.map((p) => p.network_hashes_per_second);
+  const minutesAgo = points.length ? Math.round((stats.to - points[0]!.timestamp) / 60) : 0;
+  renderLineChart($<SVGSVGElement>('#c-hash'), series.hash, { format: formatRate, xLabels: [`${minutesAgo} min ago`, 'now'], title: 'Estimated network hash rate over the last hour' });
+  setText('#c-hash-v', chartSummary(series.hash, formatRate));
 }
 
 function showLight(s: LightNodeStatus): void {
@@ -106,7 +143,7 @@ function showLight(s: LightNodeStatus): void {
   setText('#light-height', String(s.tipHeight));
   setText('#light-verified', String(s.verified));
   setText('#light-resumed', String(s.resumed));
-  setText('#light-tip', short(s.tipHash));
+  setText('#light-tip', shortHash(s.tipHash));
   $('#light-tip').title = s.tipHash;
   const box = $('#light-error');
   box.hidden = s.error === null;
@@ -199,8 +236,10 @@ async function main(): Promise<void> {
     showConnection(state);
     if (state === 'open' && opens++ > 0) void loadLatest(client).catch(() => undefined);
   });
+  installCopyButtons(document.body);
   const info = await retryWhileDisconnected(client, () => getInfo(client));
   setText('#node-height', String(info.block_height));
+  setText('#st-daa', formatInteger(info.daa_score));
   light = await startLightNode({ network: info.network_id, p2pUrl: urls.p2pUrl });
   const node = light;
   window.weftLight = { status: () => node.status(), node };
@@ -215,11 +254,19 @@ async function main(): Promise<void> {
 
   const lowest = await retryWhileDisconnected(client, () => loadLatest(client));
   await client.subscribe<BlockView>('new_blocks', addBlock);
-  await client.subscribe<PendingTransaction>('pending_transactions', (e) => latestTxs.addPending(e));
+  await client.subscribe<PendingTransaction>('pending_transactions', (e) => {
+    latestTxs.addPending(e);
+    void loadNodeFigures(client, urls.httpUrl).catch(() => undefined); // the mempool tile (throttled)
+  });
   void latestTxs.scan(client, lowest).catch(() => undefined);
   showStats(await restGet<Stats>(urls.httpUrl, '/stats'));
-  await client.subscribe<Stats>('network_stats', (s) => { showStats(s); void loadHashRate(client).catch(() => undefined); });
+  await client.subscribe<Stats>('network_stats', (s) => {
+    showStats(s);
+    void loadHashRate(client).catch(() => undefined);
+    void loadNodeFigures(client, urls.httpUrl).catch(() => undefined);
+  });
   await loadHashRate(client).catch(() => undefined);
+  await loadNodeFigures(client, urls.httpUrl).catch(() => undefined);
 }
 
 void main().catch((error: unknown) => {

@@ -1,24 +1,57 @@
 /**
- * A small SVG line chart (no chart library): fixed viewBox, so a new point redraws in place without changing the
- * page's layout. Values are plotted left to right, scaled to their own min..max.
+ * A small SVG line chart (no chart library) with axes: the y axis labelled with the series' minimum and maximum in
+ * its unit, the x axis with what the first and last points are (a time or a height). Fixed viewBox, so a new
+ * point redraws in place without moving the page's layout. The chart's accessible name summarises the same
+ * numbers, and `chartSummary` gives the caption its latest value — caption, axes and line agree by construction.
  */
-const width = 300;
-const height = 90;
+const width = 320;
+const height = 120;
+const plot = { left: 52, right: 314, top: 8, bottom: 92 };
 
-export function renderLineChart(svg: SVGSVGElement, values: readonly number[], color = '#4ea1ff'): void {
-  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-  svg.setAttribute('preserveAspectRatio', 'none');
+export interface ChartOptions {
+  /** Stroke colour. */
+  readonly color?: string;
+  /** A value with its unit, for the axis, the name and the caption. */
+  readonly format: (value: number) => string;
+  /** What the first and last points are, e.g. ['60 min ago', 'now'] or ['height 1,980', 'height 2,000']. */
+  readonly xLabels: readonly [string, string];
+  /** What the chart shows, e.g. "Hash rate over the last hour". */
+  readonly title: string;
+}
+
+const text = (x: number, y: number, anchor: string, content: string): string =>
+  `<text x="${x}" y="${y}" text-anchor="${anchor}" font-size="10" fill="#8b98a5">${content.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)}</text>`;
+
+/** "latest X (min A, max B, N points)": the caption of a series, from the same values the line is drawn from. */
+export function chartSummary(values: readonly number[], format: (v: number) => string): string {
   const finite = values.filter((v) => Number.isFinite(v));
+  if (finite.length === 0) return 'no data yet';
+  return `latest ${format(finite.at(-1)!)}`;
+}
+
+export function renderLineChart(svg: SVGSVGElement, values: readonly number[], options: ChartOptions): void {
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  const finite = values.filter((v) => Number.isFinite(v));
+  const axes = `<line x1="${plot.left}" y1="${plot.top}" x2="${plot.left}" y2="${plot.bottom}" stroke="#2a3642"/><line x1="${plot.left}" y1="${plot.bottom}" x2="${plot.right}" y2="${plot.bottom}" stroke="#2a3642"/>`;
   if (finite.length === 0) {
-    svg.innerHTML = '';
+    svg.innerHTML = `${axes}${text((plot.left + plot.right) / 2, (plot.top + plot.bottom) / 2, 'middle', 'no data yet')}`;
+    svg.setAttribute('aria-label', `${options.title}: no data yet`);
     return;
   }
   const min = Math.min(...finite);
   const max = Math.max(...finite);
   const span = max - min || 1;
-  const step = finite.length > 1 ? width / (finite.length - 1) : 0;
-  const points = finite.map((v, i) => `${(i * step).toFixed(1)},${(height - 4 - ((v - min) / span) * (height - 8)).toFixed(1)}`);
-  svg.innerHTML = `<polyline fill="none" stroke="${color}" stroke-width="2" vector-effect="non-scaling-stroke" points="${points.join(' ')}"/>`;
+  const step = finite.length > 1 ? (plot.right - plot.left) / (finite.length - 1) : 0;
+  const y = (v: number): number => plot.bottom - 2 - ((v - min) / span) * (plot.bottom - plot.top - 4);
+  const points = finite.map((v, i) => `${(plot.left + i * step).toFixed(1)},${y(v).toFixed(1)}`);
+  const labels = [
+    text(plot.left - 4, plot.top + 8, 'end', options.format(max)),
+    text(plot.left - 4, plot.bottom, 'end', options.format(min)),
+    text(plot.left, height - 4, 'start', options.xLabels[0]),
+    text(plot.right, height - 4, 'end', options.xLabels[1]),
+  ];
+  svg.innerHTML = `${axes}${labels.join('')}<polyline fill="none" stroke="${options.color ?? '#4ea1ff'}" stroke-width="2" points="${points.join(' ')}"/>`;
+  svg.setAttribute('aria-label', `${options.title}, ${options.xLabels[0]} to ${options.xLabels[1]}: ${finite.length} points from ${options.format(min)} to ${options.format(max)}, ${chartSummary(finite, options.format)}`);
 }
 
 /** Keeps the last `max` values of a series. */
@@ -35,5 +68,5 @@ export function formatRate(hashesPerSecond: number): string {
     v /= 1000;
     i++;
   }
-  return `${v.toFixed(2)} ${units[i]}`;
+  return `${v.toFixed(i === 0 ? 0 : 2)} ${units[i]}`;
 }

@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     last = counters.hashes;
     counters.hashRate = counters.running ? rate : 0;
     pushBounded(rates, counters.hashRate, chartPointsMax);
-    renderLineChart(document.querySelector('#m-chart') as SVGSVGElement, rates);
+    renderLineChart(document.querySelector('#m-chart') as SVGSVGElement, rates, { format: formatRate, xLabels: [`${rates.length} s ago`, 'now'], title: 'This tab’s hash rate, one point a second' });
     $('#m-rate').textContent = formatRate(counters.hashRate);
     $('#m-rate-v').textContent = formatRate(counters.hashRate);
     $('#m-hashes').textContent = String(counters.hashes);

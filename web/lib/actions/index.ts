@@ -36,3 +36,5 @@ export { verifyMessage, type VerifyMessageParameters, type VerifyMessageReturnTy
 export { deploySmartContract, type DeploySmartContractParameters, type DeploySmartContractReturnType } from './deploy-smart-contract.ts';
 export { callSmartContract, type CallSmartContractParameters, type CallSmartContractReturnType } from './call-smart-contract.ts';
 export { getContractState, type GetContractStateParameters, type GetContractStateReturnType } from './get-contract-state.ts';
+export { getMempool, type GetMempoolParameters, type GetMempoolReturnType } from './get-mempool.ts';
+export { getSupply, type GetSupplyParameters, type GetSupplyReturnType } from './get-supply.ts';

@@ -1,0 +1,67 @@
+// The web app's readable figures (web/lib/format.ts, docs/web.md "Readable figures"): amounts with the unit and
+// thousands separators, exact strings never through a float; relative times; shortened hashes; escaped links.
+import { describe, expect, it } from 'vitest';
+import { formatCoins, formatInteger, linkHtml, relativeTime, shortHash, timeHtml } from '../web/lib/format.ts';
+import { chartSummary } from '../web/lib/chart.ts';
+
+describe('formatCoins', () => {
+  it('writes coins with the unit and thousands separators', () => {
+    expect(formatCoins(1234.5)).toBe('1,234.5 WEFT');
+    expect(formatCoins('21000000')).toBe('21,000,000 WEFT');
+    expect(formatCoins(0)).toBe('0 WEFT');
+    expect(formatCoins(100)).toBe('100 WEFT');
+    expect(formatCoins(1000.05)).toBe('1,000.05 WEFT');
+    expect(formatCoins(0.00000001)).toBe('0.00000001 WEFT');
+    expect(formatCoins(150_000_000n)).toBe('1.5 WEFT');
+  });
+  it('prints an exact decimal string as it is, past what a double holds', () => {
+    expect(formatCoins('20999999.99999999')).toBe('20,999,999.99999999 WEFT');
+  });
+  it('says so when there is no amount', () => {
+    expect(formatCoins(null)).toBe('–');
+    expect(formatCoins(Number.NaN)).toBe('–');
+  });
+});
+
+describe('times', () => {
+  const now = 1_800_000_000_000;
+  it('are relative, in the unit a reader expects', () => {
+    expect(relativeTime(now, now)).toBe('just now');
+    expect(relativeTime(now + 5_000, now)).toBe('just now');
+    expect(relativeTime(now - 12_000, now)).toBe('12 s ago');
+    expect(relativeTime(now - 5 * 60_000, now)).toBe('5 min ago');
+    expect(relativeTime(now - 3 * 3_600_000, now)).toBe('3 h ago');
+    expect(relativeTime(now - 2 * 86_400_000, now)).toBe('2 d ago');
+  });
+  it('carry the instant and the local date', () => {
+    expect(timeHtml(now)).toContain(`datetime="${new Date(now).toISOString()}"`);
+    expect(timeHtml(now)).toContain(`title="${new Date(now).toLocaleString()}"`);
+    expect(timeHtml(0)).not.toContain('<time');
+  });
+});
+
+describe('hashes and links', () => {
+  const hash = `0x${'ab'.repeat(32)}`;
+  it('shortens a hash to its ends, keeping short text whole', () => {
+    expect(shortHash(hash)).toBe('0xabababab…abababab');
+    expect(shortHash('rweft1short')).toBe('rweft1short');
+  });
+  it('links with the full text in title and a named copy button', () => {
+    const html = linkHtml('tx', hash, { short: true });
+    expect(html).toContain(`href="#/tx/${hash}"`);
+    expect(html).toContain(`title="${hash}"`);
+    expect(html).toContain(`data-copy="${hash}"`);
+    expect(html).toContain('aria-label="Copy transaction hash 0xabababab…abababab"');
+    expect(linkHtml('address', 'x"><script>', { copy: false })).not.toContain('<script>');
+  });
+  it('writes integers with separators', () => {
+    expect(formatInteger(1234567)).toBe('1,234,567');
+  });
+});
+
+describe('chart captions', () => {
+  it('name the last plotted value', () => {
+    expect(chartSummary([3, 1, Number.NaN, 2], (v) => `${v} s`)).toBe('latest 2 s');
+    expect(chartSummary([], String)).toBe('no data yet');
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * The address page (`#/address/<address>`): the balance, nonce and energy this tab verified (a state proof against
+ * a header its light node verified — a failing proof is shown as an error, never as verified), a QR code of the
+ * address, and its history (get_transaction_history: pending first, then accepted, newest first) a page at a time.
+ */
+import { fetchVerifiedBalance } from '../light/verified-balance.ts';
+import { addressQrSvg } from '../lib/address-qr.ts';
+import { getTransactionHistory } from '../lib/actions/get-transaction-history.ts';
+import { copyButtonHtml, escapeHtml, formatCoins, formatInteger, linkHtml } from '../lib/format.ts';
+import { createHttpClient } from '../lib/node-client.ts';
+import { fieldsTable, type PageContext } from './page-context.ts';
+import { columns, transactionsTable, type TransactionColumn } from './transactions-table.ts';
+
+/** History rows per page. */
+export const historyPageSize = 20;
+
+const direction: TransactionColumn = { head: 'Direction', cell: (t) => ({ incoming: 'in', outgoing: 'out', self: 'self' })[String(t.type)] ?? '–' };
+const where: TransactionColumn = {
+  head: 'Status',
+  cell: (t) => (t.block_hash ? `${escapeHtml(String(t.status))} in ${linkHtml('block', String(t.block_hash), { label: `block ${formatInteger(Number(t.block_height))}`, copy: false })}` : `<span class="warn">${escapeHtml(String(t.status))}</span>`),
+};
+const historyColumns = [columns.time, columns.hash, direction, columns.from, columns.to, columns.amount, columns.fee, where];
+
+async function renderHistory(ctx: PageContext, address: string, box: HTMLElement, offset: number): Promise<void> {
+  box.setAttribute('aria-busy', 'true');
+  try {
+    // Accepted history is public (docs/auth.md "Public reads").
+    const page = await getTransactionHistory(createHttpClient(ctx.urls.httpUrl), { address, limit: historyPageSize, offset, include_pending: true });
+    if (!ctx.current()) return;
+    const txs = page.transactions as unknown as Record<string, unknown>[];
+    const total = page.total;
+    const shown = txs.length === 0 ? 'no transactions' : `${formatInteger(offset + 1)}–${formatInteger(offset + txs.length)}${total === null ? '' : ` of ${formatInteger(total)}`}`;
+    const hasNext = total === null ? txs.length === historyPageSize : offset + txs.length < total;
+    box.innerHTML = `${transactionsTable(txs, historyColumns, offset === 0 ? 'no transactions yet' : 'no more transactions')}
+<nav class="pager" aria-label="History pages"><button type="button" data-offset="${Math.max(0, offset - historyPageSize)}"${offset === 0 ? ' disabled' : ''}>Newer</button><span id="history-range" role="status">${shown}</span><button type="button" data-offset="${offset + historyPageSize}"${hasNext ? '' : ' disabled'}>Older</button></nav>`;
+  } catch (error) {
+    box.innerHTML = `<p class="muted">history unavailable: ${escapeHtml((error as Error).message)}</p>`;
+  } finally {
+    box.setAttribute('aria-busy', 'false');
+  }
+}
+
+export async function renderAddressPage(ctx: PageContext, address: string): Promise<void> {
+  // The address is case-sensitive text to copy: it is never uppercased with the other headings (issue 21).
+  ctx.title.innerHTML = `Address <span class="address mono">${escapeHtml(address)}</span>`;
+  ctx.body.innerHTML = `<div class="address-head"><figure class="qr-box">${addressQrSvg(address)}<figcaption>${copyButtonHtml(address, 'address')} copy address</figcaption></figure><div id="account-box"><p class="muted">checking the balance proof…</p></div></div>
+<h3>History</h3><div id="history" aria-live="polite"></div>`;
+  const historyBox = ctx.body.querySelector<HTMLElement>('#history')!;
+  historyBox.addEventListener('click', (event) => {
+    const button = (event.target as Element).closest<HTMLButtonElement>('button[data-offset]');
+    if (button) void renderHistory(ctx, address, historyBox, Number(button.dataset.offset));
+  });
+  const history = renderHistory(ctx, address, historyBox, 0);
+  const balance = await fetchVerifiedBalance(ctx.light.chain, ctx.client, address);
+  if (!ctx.current()) return;
+  ctx.body.querySelector('#account-box')!.innerHTML = balance.ok
+    ? `${fieldsTable([
+      ['Balance', `<strong id="verified-balance">${formatCoins(balance.account.balance)}</strong>`],
+      ['Proof', `<span class="ok">✓ checked against verified block ${linkHtml('block', `0x${balance.account.blockHash.replace(/^0x/, '')}`, { label: formatInteger(balance.account.blockHeight), copy: false })}</span>`],
+      ['Nonce', formatInteger(Number(balance.account.nonce))],
+      ['Energy', `${formatInteger(Number(balance.account.energy))} units`],
+      ['Seen by the chain', balance.account.exists ? 'yes' : 'no (never used)'],
+    ], 'account-fields')}`
+    : `<div class="error-box" role="alert" id="proof-error">Proof rejected (${escapeHtml(balance.error.reason)}): ${escapeHtml(balance.error.message)}</div>`;
+  await history;
+}

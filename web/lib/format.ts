@@ -1,0 +1,132 @@
+/**
+ * How the web app writes figures for people (docs/web.md "Readable figures"): amounts in coins with the unit and
+ * thousands separators, times relative with the local date on hover, hashes shortened with the full text in
+ * `title`, a copy button beside each, and every hash, address and block a link. Shared by the explorer pages; each
+ * helper returns HTML with its inputs escaped.
+ */
+import { coinDecimals, formatUnits } from '../../src/crypto/amount.ts';
+
+/** The coin's unit as the pages print it (1 WEFT = 10^8 units, docs/design.md "Networks and units"). */
+export const coinUnit = 'WEFT';
+
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** 1234567 → "1,234,567" (a plain integer with separators). */
+export const formatInteger = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en') : '–');
+
+/** "1234567.5" → "1,234,567.5": thousands separators on the whole part of an exact decimal string. */
+function groupDecimal(text: string): string {
+  const [whole, fraction] = text.split('.');
+  const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return fraction ? `${grouped}.${fraction}` : grouped;
+}
+
+/**
+ * An amount of coins with its unit: `1234.5` or `"1234.5"` → "1,234.5 WEFT". Exact decimal strings (the APIs'
+ * `*_exact` fields, formatUnits output) are printed as they are; a JSON number is printed to at most 8 decimals.
+ */
+export function formatCoins(amount: number | string | bigint | null | undefined): string {
+  if (amount === null || amount === undefined) return '–';
+  let text: string;
+  if (typeof amount === 'bigint') text = formatUnits(amount);
+  else if (typeof amount === 'string') text = amount;
+  else if (!Number.isFinite(amount)) return '–';
+  else text = amount.toFixed(coinDecimals).replace(/\.?0+$/, '');
+  return `${groupDecimal(text)} ${coinUnit}`;
+}
+
+/** Seconds between two instants as "12 s ago", "5 min ago", "3 h ago", "2 d ago"; a future instant is "just now". */
+export function relativeTime(thenMs: number, nowMs: number = Date.now()): string {
+  const s = Math.max(0, Math.round((nowMs - thenMs) / 1000));
+  if (s < 2) return 'just now';
+  if (s < 90) return `${s} s ago`;
+  if (s < 90 * 60) return `${Math.round(s / 60)} min ago`;
+  if (s < 36 * 3600) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86400)} d ago`;
+}
+
+/** The local date and time of an instant, as the reader's browser writes it. */
+export const localDate = (ms: number): string => new Date(ms).toLocaleString();
+
+/**
+ * A `<time>` showing the relative time, the local date in `title` and the ISO instant in `datetime`. Its
+ * `data-ms` lets `refreshTimes` keep "12 s ago" current without redrawing the rows it sits in.
+ */
+export function timeHtml(ms: number): string {
+  if (!Number.isFinite(ms) || ms <= 0) return '<span class="muted">–</span>';
+  return `<time datetime="${new Date(ms).toISOString()}" title="${escapeHtml(localDate(ms))}" data-ms="${ms}">${relativeTime(ms)}</time>`;
+}
+
+/** Rewrites every `<time data-ms>` under `root` to the current relative time. */
+export function refreshTimes(root: ParentNode, nowMs: number = Date.now()): void {
+  for (const el of root.querySelectorAll<HTMLTimeElement>('time[data-ms]')) {
+    const text = relativeTime(Number(el.dataset.ms), nowMs);
+    if (el.textContent !== text) el.textContent = text;
+  }
+}
+
+/** "0x3fa9c1d2…9be4d3e2": the start and the end of a hash or an address, for lists. */
+export function shortHash(text: string, head = 10, tail = 8): string {
+  return text.length <= head + tail + 1 ? text : `${text.slice(0, head)}…${text.slice(-tail)}`;
+}
+
+export type LinkKind = 'block' | 'tx' | 'address';
+
+/**
+ * A hash, address or block as a link, shortened (`short`, for lists) or in full (detail pages), the full text in
+ * `title`, and a copy button after it. The button's accessible name says what it copies.
+ */
+export function linkHtml(kind: LinkKind, value: string, options: { short?: boolean; copy?: boolean; label?: string } = {}): string {
+  const text = options.label ?? (options.short ? shortHash(value) : value);
+  const link = `<a class="mono hash" href="#/${kind}/${encodeURIComponent(value)}" title="${escapeHtml(value)}">${escapeHtml(text)}</a>`;
+  return options.copy === false ? link : `<span class="hash-copy">${link}${copyButtonHtml(value, kind)}</span>`;
+}
+
+const copyNames: Readonly<Record<LinkKind | 'text', string>> = { block: 'block hash', tx: 'transaction hash', address: 'address', text: 'text' };
+
+/** Two overlapping sheets: drawn, so the button does not depend on a font having a copy glyph. */
+const copyIcon = '<svg aria-hidden="true" focusable="false" width="12" height="12" viewBox="0 0 12 12"><rect x="3.5" y="0.5" width="8" height="8" rx="1" fill="none" stroke="currentColor"/><rect x="0.5" y="3.5" width="8" height="8" rx="1" fill="currentColor" stroke="currentColor"/></svg>';
+
+/** A small button that copies `value` (handled by `installCopyButtons`). */
+export function copyButtonHtml(value: string, kind: LinkKind | 'text' = 'text'): string {
+  return `<button type="button" class="copy" data-copy="${escapeHtml(value)}" aria-label="Copy ${copyNames[kind]} ${escapeHtml(shortHash(value))}" title="Copy">${copyIcon}</button>`;
+}
+
+/**
+ * One click handler for every copy button under `root`. The Clipboard API needs a secure context (https or
+ * localhost); elsewhere the text is selected with a hidden textarea and execCommand. The button says "copied".
+ */
+export function installCopyButtons(root: HTMLElement): void {
+  root.addEventListener('click', (event) => {
+    const button = (event.target as Element).closest<HTMLButtonElement>('button[data-copy]');
+    if (!button) return;
+    const value = button.dataset.copy!;
+    const done = (): void => {
+      button.textContent = '✓';
+      button.title = 'Copied';
+      setTimeout(() => ((button.innerHTML = copyIcon), (button.title = 'Copy')), 1500);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      void navigator.clipboard.writeText(value).then(done, () => fallbackCopy(value) && done());
+    } else if (fallbackCopy(value)) done();
+  });
+}
+
+function fallbackCopy(value: string): boolean {
+  const area = document.createElement('textarea');
+  area.value = value;
+  area.setAttribute('readonly', '');
+  area.setAttribute('aria-hidden', 'true');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.append(area);
+  area.select();
+  let ok = false;
+  try {
+    ok = document.execCommand('copy');
+  } catch {
+    ok = false;
+  }
+  area.remove();
+  return ok;
+}
