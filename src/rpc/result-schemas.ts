@@ -65,10 +65,12 @@ export function recordResult<T extends z.ZodObject>(shape: T) {
 export const blockTransactionResult = z.object({
   hash: hashResult,
   kind: z.string(),
-  from: addressResult,
-  to: addressResult,
-  amount: coinsResult,
-  amount_exact: exactResult,
+  // What a privacy level hides is absent (docs/api.md "Privacy levels"): no `from` for ring inputs, no `amount`
+  // when hidden, no `to` for a confidential transfer.
+  from: addressResult.optional(),
+  to: addressResult.optional(),
+  amount: coinsResult.optional(),
+  amount_exact: exactResult.optional(),
   fee: coinsResult,
   fee_exact: exactResult,
   nonce: u64NumberResult,

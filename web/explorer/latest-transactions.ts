@@ -16,9 +16,10 @@ export const txScanBlocksMax = 500;
 
 export interface TxRow {
   readonly hash: string;
-  readonly amount: string;
-  readonly from: string;
-  readonly to: string;
+  /** Null where the transaction's privacy level hides it (a confidential transfer has no amount, no sender). */
+  readonly amount: string | null;
+  readonly from: string | null;
+  readonly to: string | null;
   status: 'pending' | 'confirmed';
   blockHeight: number | null;
   blockHash: string | null;
@@ -26,7 +27,7 @@ export interface TxRow {
   order: number;
 }
 
-interface BlockTx { hash: string; amount: number; amount_exact?: string; from: string; to: string }
+interface BlockTx { hash: string; amount?: number; amount_exact?: string; from?: string; to?: string }
 interface BlockLike { height: number; hash: string; blue_score: number; is_chain_block: boolean; transactions?: BlockTx[] }
 interface PendingEvent { hash: string; from: string; to: string; amount: number; fee: number }
 
@@ -53,7 +54,7 @@ export function createLatestTransactions(onChange: (rows: readonly TxRow[]) => v
       const row = byHash.get(tx.hash);
       const blockOrder = block.blue_score * 1_000 + (block.transactions ?? []).indexOf(tx);
       if (row) Object.assign(row, { status: 'confirmed', blockHeight: block.height, blockHash: block.hash, order: blockOrder });
-      else byHash.set(tx.hash, { hash: tx.hash, amount: tx.amount_exact ?? String(tx.amount), from: tx.from, to: tx.to, status: 'confirmed', blockHeight: block.height, blockHash: block.hash, order: blockOrder });
+      else byHash.set(tx.hash, { hash: tx.hash, amount: tx.amount_exact ?? (tx.amount === undefined ? null : String(tx.amount)), from: tx.from ?? null, to: tx.to ?? null, status: 'confirmed', blockHeight: block.height, blockHash: block.hash, order: blockOrder });
     }
   };
   return {

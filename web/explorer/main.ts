@@ -29,7 +29,7 @@ const dagBlocksMax = 40;
 export interface BlockView {
   height: number; hash: string; previous_hash: string | null; timestamp_ms: number; difficulty: number; transaction_count: number;
   miner: string; gpu_mining: boolean; parent_hashes: string[]; blue_score: number; is_chain_block: boolean;
-  transactions?: { hash: string; amount: number; from: string; to: string }[];
+  transactions?: { hash: string; amount?: number; amount_exact?: string; from?: string; to?: string }[];
 }
 interface PendingTransaction { hash: string; from: string; to: string; amount: number; fee: number }
 interface Stats { network: { block_height: number; block_time_avg: string; hashrate: string; difficulty: number }; mining: { mining_percentage: number; active_miners: number } }
