@@ -11,6 +11,7 @@ import { getBlock } from '../lib/actions/get-block.ts';
 import { getTransaction } from '../lib/actions/get-transaction.ts';
 import { getTransactionHistory } from '../lib/actions/get-transaction-history.ts';
 import { createHttpClient, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
+import { isContractAddress, renderContract, transactionContractSection } from './contract-view.ts';
 
 interface DetailContext {
   readonly client: NodeClient;
@@ -81,7 +82,7 @@ function table(obj: Record<string, unknown>, links: Readonly<Record<string, Link
 }
 
 export async function renderDetail(hash: string, ctx: DetailContext): Promise<void> {
-  const [, kind, arg] = hash.match(/^#\/(block|tx|hash|address|search)\/(.+)$/) ?? [];
+  const [, kind, arg] = hash.match(/^#\/(block|tx|hash|address|contract|search)\/(.+)$/) ?? [];
   ctx.section.hidden = !kind;
   if (!kind || !arg) return;
   ctx.body.innerHTML = '<p class="muted">loading…</p>';
@@ -95,6 +96,8 @@ export async function renderDetail(hash: string, ctx: DetailContext): Promise<vo
       showNothingFound(ctx, 'block, transaction or address', decodeURIComponent(arg));
       return;
     }
+    // Contract history and state are public reads (docs/auth.md "Public reads").
+    if (kind === 'contract') return await renderContract(arg, { client: createHttpClient(ctx.urls.httpUrl), body: ctx.body, title: ctx.title });
     if (kind === 'block' || kind === 'hash') {
       const params = /^\d+$/.test(arg) ? { height: Number(arg) } : { hash: arg };
       try {
@@ -125,7 +128,7 @@ export async function renderDetail(hash: string, ctx: DetailContext): Promise<vo
           ? `<p class="ok" id="inclusion">✓ inclusion proven against verified block ${proven.transaction.blockHeight} (${escapeHtml(proven.transaction.blockHash)})</p>`
           : `<div class="error-box" role="alert" id="inclusion">Inclusion proof rejected (${escapeHtml(proven.error.reason)}): ${escapeHtml(proven.error.message)}</div>`;
       }
-      ctx.body.innerHTML = `${inclusion}${table(tx, txLinks)}<p><a href="#/address/${String(tx.from)}">sender</a> · <a href="#/address/${String(tx.to)}">recipient</a></p>`;
+      ctx.body.innerHTML = `${inclusion}${transactionContractSection(tx)}${table(tx, txLinks)}<p><a href="#/address/${String(tx.from)}">sender</a> · <a href="#/address/${String(tx.to)}">recipient</a></p>`;
       return;
     }
     // The address is case-sensitive text to copy: it is never uppercased with the other headings (issue 21).
@@ -142,7 +145,8 @@ export async function renderDetail(hash: string, ctx: DetailContext): Promise<vo
     } catch (error) {
       history = `<li class="muted">history unavailable: ${escapeHtml((error as Error).message)}</li>`;
     }
-    ctx.body.innerHTML = `${head}<h3>History</h3><ul>${history}</ul>`;
+    const viewer = isContractAddress(arg) ? `<p><a id="contract-viewer-link" href="#/contract/${escapeHtml(arg)}">contract viewer</a></p>` : '';
+    ctx.body.innerHTML = `${head}${viewer}<h3>History</h3><ul>${history}</ul>`;
   } catch (error) {
     ctx.title.textContent = 'Could not load this page';
     ctx.body.innerHTML = `<div class="error-box" role="alert">${escapeHtml((error as Error).message)}</div>`;
