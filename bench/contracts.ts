@@ -1,15 +1,16 @@
 /**
  * Contract VM throughput (issue 16, docs/performance.md "Contract VM"), all in one run:
- *   1. the token's transfer call (prepare cached, fresh instance per call, storage in memory), calls/s;
+ *   1. the token's transfer call (prepare cached, fresh instance per call, storage in memory), calls/s, against an
+ *      equivalent ERC-20 transfer on @ethereumjs/evm with in-memory state (bench/evm-erc20.ts), target ≥ 10×;
  *   2. metered against unmetered execution of compute-heavy code: a doubly recursive fib (call-heavy) and a tight
  *      countdown loop, the original module against its instrumented one with unlimited gas;
  *   3. prepare() throughput in MB/s over the example contracts, uncached.
- * The EVM comparison the issue asks for needs @ethereumjs/evm, which is not a dependency here.
  *
  *   npx tsx bench/contracts.ts
  */
 import { encodeAbiValues } from '../src/vm/abi.ts';
 import { execute } from '../src/vm/execute.ts';
+import { createErc20Bench } from './evm-erc20.ts';
 import { prepare, prepareModule } from '../src/vm/prepare.ts';
 import { contractBytes, memoryStorage } from '../test/helpers/vm-contracts.ts';
 import { I32, I64, wasmModule } from '../test/helpers/wasm-module.ts';
@@ -41,7 +42,15 @@ const calls = 3_000;
 const transferMs = timed(() => {
   for (let i = 0; i < calls; i++) transfer();
 });
-console.log(`token transfer: ${Math.round((calls / transferMs) * 1000)} calls/s (${((transferMs / calls) * 1000).toFixed(1)} µs/call)`);
+const weftRate = (calls / transferMs) * 1000;
+console.log(`token transfer: ${Math.round(weftRate)} calls/s (${((transferMs / calls) * 1000).toFixed(1)} µs/call)`);
+
+const erc20 = await createErc20Bench();
+for (let i = 0; i < 200; i++) await erc20.transfer();
+const evmStart = performance.now();
+for (let i = 0; i < calls; i++) await erc20.transfer();
+const evmRate = (calls / (performance.now() - evmStart)) * 1000;
+console.log(`ERC-20 transfer on @ethereumjs/evm: ${Math.round(evmRate)} calls/s; Weft token ×${(weftRate / evmRate).toFixed(1)} (target ≥ 10)`);
 
 // 2. Metered vs unmetered: fib(n) (recursive) and countdown(n) (a tight loop), exported (i32) -> i64.
 const fibBody = [0x20, 0x00, 0x41, 0x02, 0x49, 0x04, 0x7e, 0x20, 0x00, 0xad, 0x05, 0x20, 0x00, 0x41, 0x01, 0x6b, 0x10, 0x00, 0x20, 0x00, 0x41, 0x02, 0x6b, 0x10, 0x00, 0x7c, 0x0b];
@@ -56,15 +65,15 @@ const metered = new WebAssembly.Instance(new WebAssembly.Module(prepareModule(co
 (metered.__weft_gas as WebAssembly.Global).value = 1n << 61n;
 for (const [name, n] of [['fib', 27], ['countdown', 50_000_000]] as const) {
   const f = (e: WebAssembly.Exports) => e[name] as (n: number) => bigint;
-  // Warm both up to the optimizing tier with the full input, then take the best of five.
+  // Warm both up to the optimizing tier with the full input, then take the best of ten.
   for (let i = 0; i < 3; i++) {
     f(plain)(n);
     f(metered)(n);
   }
-  const best = (e: WebAssembly.Exports) => Math.min(...[0, 1, 2, 3, 4].map(() => timed(() => f(e)(n))));
+  const best = (e: WebAssembly.Exports) => Math.min(...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(() => timed(() => f(e)(n))));
   const a = best(plain);
   const b = best(metered);
-  console.log(`${name}(${n}): unmetered ${a.toFixed(1)} ms, metered ${b.toFixed(1)} ms, overhead ×${(b / a).toFixed(2)}`);
+  console.log(`${name}(${n}): unmetered ${a.toFixed(1)} ms, metered ${b.toFixed(1)} ms, overhead ×${(b / a).toFixed(2)} (target ≤ 2)`);
 }
 
 // 3. prepare() throughput, uncached.

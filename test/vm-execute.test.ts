@@ -24,7 +24,7 @@ function run(prepared: PreparedContract, options: { entry?: string; input?: Uint
   });
 }
 
-const baseOf = (p: PreparedContract): bigint => BigInt(callBaseGas(p.schedule, p.code.length, p.memoryPages));
+const baseOf = (p: PreparedContract): bigint => BigInt(callBaseGas(p.schedule, p.originalBytes, p.memoryPages));
 
 // run(): n = input_len(); block { loop { if n == 0 break; n -= 1; continue } }
 const countdown = prepareModule(

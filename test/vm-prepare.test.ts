@@ -189,8 +189,10 @@ describe('prepare is deterministic', () => {
   });
 });
 
-// loop { i32.const 1; br_if 0 } return — decoded: prologue sp += 9 (8 fixed + 1 operand); block; charge 11 (entry run:
-// the loop marker costs 0, + 9 frame slots + 2 for the charge); loop; charge 4 (i32.const, br_if, + 2); after br_if:
-// charge 3 (end 0, return 1, + 2); return → br 0; end; epilogue sp -= 9; end.
+// loop { i32.const 1; br_if 0 } return — decoded: two temporaries appended to the locals (sp0 i32, gas-left i64);
+// entry: one test for the stack budget (sp0 > 16384 − 9, the frame being 8 fixed + 1 operand) or-ed with the entry
+// charge of 11 (the loop marker 0 + 9 frame slots + 2), the cold path restoring gas and raising sp when the budget
+// tripped; a leaf, so sp is not raised and nothing is wrapped; loop; charge 4 (i32.const, br_if, + 2); after br_if:
+// charge 3 (end 0, return 1, + 2); `return` kept; end.
 const PINNED_LOOP_MODULE =
-  '0061736d0100000001040160000003020100050401010101060b027e0142000b7f0141000b0730040372756e00000a5f5f776566745f6761730300095f5f776566745f737003010d5f5f776566745f6d656d6f727902000a59015700230141096a24012301418080014b0440000b02402300420b7d240023004200530440000b0340230042047d240023004200530440000b41010d000b230042037d240023004200530440000b0c000b230141096b24010b';
+  '0061736d0100000001040160000003020100050401010101060b027e0142000b7f0141000b0730040372756e00000a5f5f776566745f6761730300095f5f776566745f737003010d5f5f776566745f6d656d6f727902000a68016602017f017e2301220041f7ff004a2300420b7d220124002001420053720440200041f7ff004a04402001420b7c2400200041096a24010b000b0340230042047d2201240020014200530440000b41010d000b230042037d2201240020014200530440000b0f0b';

@@ -8,10 +8,15 @@ import type { Ledger } from '../../src/state/ledger.ts';
 import type { TransactionRecord as LedgerRecord } from '../../src/state/tx-index.ts';
 import type { LedgerView, TransactionRecord } from '../../src/rpc/ports.ts';
 import { fromHex } from '../../src/util/bytes.ts';
+import { TxKind } from '../../src/codec/transaction-kinds.ts';
+import type { AnyTransaction } from '../../src/codec/transaction.ts';
+
+const isContractKind = (tx: AnyTransaction): boolean => tx.kind === TxKind.ContractDeploy || tx.kind === TxKind.ContractCall;
 
 export function createLedgerPort(ledger: Ledger, chain: Chain): LedgerView {
   const toRecord = (r: LedgerRecord): TransactionRecord => {
     const carrier = chain.get(r.block);
+    const receipt = r.acceptingBlock && isContractKind(r.tx) ? ledger.contractReceipt(r.acceptingBlock.hash, fromHex(r.hash)) : undefined;
     return {
       hash: fromHex(r.hash),
       tx: r.tx,
@@ -20,6 +25,7 @@ export function createLedgerPort(ledger: Ledger, chain: Chain): LedgerView {
       acceptingBlockHash: r.acceptingBlock?.hash,
       timestampMs: carrier?.header.timestampMs ?? 0,
       energyUsed: r.energyUsed,
+      ...(receipt ? { receipt } : {}),
     };
   };
 

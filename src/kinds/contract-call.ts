@@ -23,6 +23,7 @@ import {
   contractParties,
   contractSeedView,
   contractSpend,
+  receiptOf,
   runContract,
   settle,
   type ContractTxFields,
@@ -109,7 +110,8 @@ export const contractCallKind: TxKindModule<ContractCallTransaction> = {
     const prepared = prepare(code, vmVersion);
     const result = runContract(state, tx, tx.contract, prepared, tx.method, intrinsic, false);
     if (result.status === 'ok') commitWrites(state, tx.contract, result.writes);
-    return settle(state, tx, tx.contract, intrinsic + result.gasUsed, result.status === 'ok', result.status === 'ok' ? result.transfers : []);
+    const paid = settle(state, tx, tx.contract, intrinsic + result.gasUsed, result.status === 'ok', result.status === 'ok' ? result.transfers : []);
+    return { ...paid, receipt: receiptOf(tx.contract, tx.method, intrinsic, result) };
   },
   parties: (tx) => contractParties(tx, tx.contract),
   view: (tx, hrp) => ({ ...contractSeedView(tx, tx.contract, hrp), method: tx.method, parameters: `0x${toHex(tx.params)}` }),

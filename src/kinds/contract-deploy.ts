@@ -25,6 +25,7 @@ import {
   contractParties,
   contractSeedView,
   contractSpend,
+  receiptOf,
   runContract,
   settle,
   type ContractTxFields,
@@ -98,20 +99,25 @@ export const contractDeployKind: TxKindModule<ContractDeployTransaction> = {
     } catch (error) {
       if (!(error instanceof PrepareError)) throw error;
     }
-    if (!prepared) return settle(state, tx, address, intrinsic, false);
+    if (!prepared) {
+      const refused = { contract: address, method: '', status: 'prepare_refused', gasUsed: intrinsic, events: [], returnData: new Uint8Array(0) } as const;
+      return { ...settle(state, tx, address, intrinsic, false), receipt: refused };
+    }
     let gasUsed = intrinsic;
     let transfers: readonly ValueTransfer[] = [];
+    let receipt = receiptOf(address, '', intrinsic, undefined);
     if (prepared.entryPoints.includes(constructorEntry)) {
       const result = runContract(state, tx, address, prepared, constructorEntry, intrinsic, true);
       gasUsed += result.gasUsed;
-      if (result.status !== 'ok') return settle(state, tx, address, gasUsed, false);
+      receipt = receiptOf(address, constructorEntry, intrinsic, result);
+      if (result.status !== 'ok') return { ...settle(state, tx, address, gasUsed, false), receipt };
       commitWrites(state, address, result.writes);
       transfers = result.transfers;
     }
     codeChunks(tx.code).forEach((chunk, i) => state.setRecord('contract_code', codeChunkId(prepared.codeHash, i), encodeContractValue(chunk)));
     const header = { codeHash: prepared.codeHash, codeBytes: tx.code.length, vmVersion: tx.vmVersion, deployer: tx.from };
     state.setRecord('contract_storage', contractHeaderId(address), encodeContractHeader(header));
-    return settle(state, tx, address, gasUsed, true, transfers);
+    return { ...settle(state, tx, address, gasUsed, true, transfers), receipt };
   },
   parties: (tx) => contractParties(tx, deployedAddress(tx)),
   view: (tx, hrp) => ({

@@ -6,6 +6,7 @@
  * context check hold it to) and pays gas_used × gas_price, from its balance or, with use_energy, its energy. A
  * failed call or constructor still pays for the gas it used; its value stays with the sender and its writes vanish.
  */
+import type { ContractReceipt } from './contract-receipt.ts';
 import { AddressType, checkAddressBytes, encodeAddress, InvalidAddressError } from '../crypto/address.ts';
 import { contractTxGasLimitMax, vmInputBytesMax } from '../limits.ts';
 import { toHex } from '../util/bytes.ts';
@@ -118,6 +119,15 @@ export function runContract(state: TxStateView, tx: ContractTxFields, contract: 
     storage: storagePort(state, contract),
     gasLimit: tx.gasLimit - intrinsic,
   });
+}
+
+/** The receipt of a run (`result` undefined: a deploy without a constructor, which succeeds with no VM gas). */
+export function receiptOf(contract: Uint8Array, method: string, intrinsic: bigint, result: CallResult | undefined): ContractReceipt {
+  if (result === undefined) return { contract, method, status: 'ok', gasUsed: intrinsic, events: [], returnData: new Uint8Array(0) };
+  const gasUsed = intrinsic + result.gasUsed;
+  if (result.status === 'ok') return { contract, method, status: 'ok', gasUsed, events: result.events, returnData: result.returnData };
+  const message = result.status === 'revert' ? result.message : undefined;
+  return { contract, method, status: result.status, gasUsed, events: [], returnData: new Uint8Array(0), ...(message === undefined ? {} : { message }) };
 }
 
 /**

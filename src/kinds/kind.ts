@@ -7,6 +7,7 @@
  * names the proofs it needs (src/crypto/proof-check.ts) instead of verifying them, so the same module runs in the
  * node and in a browser tab.
  */
+import type { ContractReceipt } from './contract-receipt.ts';
 import type { ProofCheck } from '../crypto/proof-check.ts';
 
 /** What every transaction has: its kind tag (the first byte) and the chain id its signatures commit to. */
@@ -104,6 +105,8 @@ export interface TxStateView {
 export interface Paid {
   readonly coinFee: bigint;
   readonly energyFee: bigint;
+  /** A contract transaction's receipt (node-local, not consensus: contract-receipt.ts). */
+  readonly receipt?: ContractReceipt;
 }
 
 export interface TxKindModule<T extends AnyTransaction = AnyTransaction> {

@@ -3,6 +3,7 @@
  * left out makes its methods answer -32603 naming the service (ServiceUnavailableError), never invented data.
  * Amounts are bigint base units and hashes/addresses raw bytes here; handlers convert at the JSON edge.
  */
+import type { ContractReceipt } from '../kinds/contract-receipt.ts';
 import type { Block } from '../codec/block.ts';
 import type { AnyTransaction, Transaction } from '../codec/transaction.ts';
 import type { AddBlockResult, BlockAcceptedEvent } from '../chain/chain.ts';
@@ -52,6 +53,8 @@ export interface TransactionRecord {
   readonly timestampMs: number;
   /** Fee units paid from energy (docs/design.md "State, accounts and energy"); 0 when the balance paid. */
   readonly energyUsed: bigint;
+  /** An accepted contract transaction's receipt (node-local: src/kinds/contract-receipt.ts). */
+  readonly receipt?: ContractReceipt;
 }
 
 export interface HistoryPage {

@@ -99,6 +99,19 @@ export const transactionResult = blockTransactionResult.extend({
   energy_used_exact: exactResult,
   status: transactionStatusResult,
   accepting_block_hash: hashResult.nullable(),
+  receipt: z
+    .object({
+      contract_address: addressResult,
+      method: z.string(),
+      status: z.enum(['ok', 'revert', 'out_of_gas', 'stack_exhausted', 'trap', 'no_entry', 'prepare_refused']),
+      gas_used: u64NumberResult.describe('intrinsic + VM gas; the fee is this × gas_price'),
+      events: z.array(z.object({ topic: z.string(), topic_text: z.string().nullable(), data: z.string() })),
+      return_data: z.string(),
+      return_value: z.array(z.object({ type: z.string(), value: z.union([z.string(), z.boolean()]) })).nullable(),
+      revert_message: z.string().nullable(),
+    })
+    .optional()
+    .describe('contract transactions once accepted (node-local, not consensus)'),
 });
 
 /** A history item: a transaction plus its direction for the address asked about. */

@@ -1,6 +1,6 @@
 /**
  * The subscription hub: per-connection subscriptions (docs/design.md "Node APIs and access" — request id = subscription id, at most
- * wsSubscriptionsPerConnectionMax, address filter for address_transactions) and the fan-out of real events from the
+ * wsSubscriptionsPerConnectionMax, address filter for address_transactions and contract_events) and the fan-out of real events from the
  * chain, the mempool, the ledger and mining control onto notifications
  *   {"jsonrpc":"2.0","method":"subscription","params":{"subscription":<id>,"result":<payload>}}.
  * Each event's payload is serialised once; a subscriber's notification is that text spliced between a prefix and
@@ -21,6 +21,8 @@ import { explorerStats } from './explorer-stats.ts';
 import { stringifyJson } from './json.ts';
 import type { JsonRpcId, SubscriptionScope } from './method.ts';
 import { renderBlock } from './methods/get-block.ts';
+import { contractEventJson } from './receipt-view.ts';
+import type { ContractReceipt } from '../kinds/contract-receipt.ts';
 import type { RpcServices, TransactionRecord } from './ports.ts';
 import type { SubscriptionTopic } from './topics.ts';
 import { blockDifficulty, confirmationsOf } from './views.ts';
@@ -124,7 +126,20 @@ export function createSubscriptionHub(services: RpcServices): SubscriptionHub {
         confirmations: confirmationsOf(chain, accepting?.header.blueScore),
       });
       addressEvent(record, { block_height: blockHeight });
+      if (record.receipt && record.receipt.events.length > 0 && wanted('contract_events')) contractEvents(record, record.receipt, blockHeight);
     }
+  };
+
+  /** contract_events: one notification per event of an accepted contract transaction, filterable by contract. */
+  const contractEvents = (record: TransactionRecord, receipt: ContractReceipt, blockHeight: number | null): void => {
+    const base = {
+      contract_address: encodeAddress(hrp, receipt.contract),
+      transaction_hash: toHash0x(record.hash),
+      method: receipt.method,
+      block_height: blockHeight,
+      accepting_block_hash: record.acceptingBlockHash ? toHash0x(record.acceptingBlockHash) : null,
+    };
+    receipt.events.forEach((event, index) => publish('contract_events', { ...base, index, ...contractEventJson(event) }, toHex(receipt.contract)));
   };
 
   const onMining = (event: MiningEvent): void => publish('mining_events', event);

@@ -1,6 +1,7 @@
 /**
  * Subscription topics: the seed's six (node-client-protocol.md "Events") and `network_stats`, the explorer's
- * statistics object pushed on each new selected tip (the seed's "refreshed with each new block").
+ * statistics object pushed on each new selected tip (the seed's "refreshed with each new block"); and `contract_events`,
+ * one notification per event an accepted contract transaction emitted (params.address: only that contract's).
  */
 export const subscriptionTopics = [
   'new_blocks',
@@ -10,5 +11,6 @@ export const subscriptionTopics = [
   'address_transactions',
   'mining_events',
   'network_stats',
+  'contract_events',
 ] as const;
 export type SubscriptionTopic = (typeof subscriptionTopics)[number];

@@ -3,6 +3,7 @@
  * fields of docs/design.md "Consensus". Hashes are 0x + 64 lowercase hex, amounts coins (JSON numbers, ≤ 8 decimals), timestamps
  * Unix seconds; a block's u64 `nonce` is a bigint printed as an exact JSON integer (json.ts).
  */
+import { receiptJson } from './receipt-view.ts';
 import { encodeBlock, type Block } from '../codec/block.ts';
 import { decodeTransaction, txHash, type AnyTransaction } from '../codec/transaction.ts';
 import type { IndexedBlock } from '../chain/block-index.ts';
@@ -92,5 +93,6 @@ export function transactionJson(chain: ChainView, record: TransactionRecord): Re
     energy_used_exact: record.energyUsed.toString(),
     status: record.status,
     accepting_block_hash: record.acceptingBlockHash ? toHash0x(record.acceptingBlockHash) : null,
+    ...(record.receipt ? { receipt: receiptJson(record.receipt, chain.params.hrp) } : {}),
   };
 }

@@ -14,6 +14,7 @@
  * to the merging block's miner (Kaspa's rule). With no merging miner (the virtual view), red rewards are withheld:
  * neither credited nor counted as emitted.
  */
+import type { ContractReceipt } from '../kinds/contract-receipt.ts';
 import type { AnyTransaction } from '../codec/transaction.ts';
 import { clampedSubsidyUnits } from '../consensus/emission.ts';
 import type { CarrierBlock, TxStateView } from '../kinds/kind.ts';
@@ -52,6 +53,8 @@ export interface MergedBlockOutcome {
   readonly blue: boolean;
   /** One flag per transaction of the block, in block order. */
   readonly accepted: readonly boolean[];
+  /** Receipts of its accepted contract transactions, by index in the block (node-local, not consensus). */
+  readonly receipts: readonly { readonly index: number; readonly receipt: ContractReceipt }[];
   /** Coin fees of its accepted transactions. */
   readonly fees: bigint;
   /** Fees its accepted transactions paid in energy. */
@@ -149,25 +152,27 @@ export function acceptMergeset(input: AcceptanceInput): AcceptanceResult {
     state.carry({ daaScore: block.daaScore, timestampMs: block.timestampMs ?? 0 });
     let fees = 0n;
     let energyUsed = 0n;
-    const accepted = block.transactions.map(({ tx }) => {
+    const receipts: { index: number; receipt: ContractReceipt }[] = [];
+    const accepted = block.transactions.map(({ tx }, index) => {
       const outcome = acceptInContext(state.view, tx);
       if (!outcome.accepted) return false;
+      if (outcome.paid.receipt) receipts.push({ index, receipt: outcome.paid.receipt });
       fees += outcome.paid.coinFee;
       energyUsed += outcome.paid.energyFee;
       return true;
     });
-    return { block, accepted, fees, energyUsed };
+    return { block, accepted, receipts, fees, energyUsed };
   });
   let emitted = input.emittedBefore;
   let withheld = 0n;
-  const blocks = perBlock.map(({ block, accepted, fees, energyUsed }): MergedBlockOutcome => {
+  const blocks = perBlock.map(({ block, accepted, receipts, fees, energyUsed }): MergedBlockOutcome => {
     const recipient = block.blue ? block.miner : input.mergingMiner;
     const subsidy = recipient === null ? 0n : clampedSubsidyUnits(block.daaScore, emitted);
     emitted += subsidy;
     const reward = subsidy + fees;
     if (recipient === null) withheld += fees + clampedSubsidyUnits(block.daaScore, emitted);
     else if (reward > 0n) state.credit(recipient, reward);
-    return { id: block.id, blue: block.blue, accepted, fees, energyUsed, subsidy, reward, recipient };
+    return { id: block.id, blue: block.blue, accepted, receipts, fees, energyUsed, subsidy, reward, recipient };
   });
   return { changes: state.changes, records: state.records, blocks, emitted, burnt: 0n, withheld };
 }

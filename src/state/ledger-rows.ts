@@ -10,6 +10,7 @@
  *   G | block hash                        → hash of the chain block that merged it   (follows the selected chain)
  *   Y | address [33] | height u64 BE | ordinal u32 BE
  *                                         → tx hash [32] | merged block [32] | position u32 BE | direction u8
+ *   E | accepting block | tx hash         → a contract transaction's receipt (src/kinds/contract-receipt.ts; immutable)
  *                                                                                    (follows the selected chain)
  */
 import type { BlockTransaction } from '../chain/state-port.ts';
@@ -22,7 +23,7 @@ import { concatBytes, fromHex } from '../util/bytes.ts';
 import { decodeAcceptanceRecord, zeroTotals, type AcceptanceRecord } from './acceptance-record.ts';
 import { ledgerRecordCacheBlocksMax, ledgerTxCacheBlocksMax } from './ledger-limits.ts';
 
-export const ledgerTables = { trie: 0x54, acceptance: 0x41, inclusion: 0x58, txBytes: 0x52, mergedBy: 0x47, history: 0x59 } as const;
+export const ledgerTables = { trie: 0x54, acceptance: 0x41, inclusion: 0x58, txBytes: 0x52, mergedBy: 0x47, history: 0x59, receipt: 0x45 } as const;
 
 /** Direction of a history row, from the address's point of view. */
 export const HistoryDirection = { Out: 1, In: 2, Self: 3 } as const;
@@ -51,6 +52,8 @@ export const ledgerKeys = {
   mergedBy: (blockHash: Uint8Array) => concatBytes(tag(ledgerTables.mergedBy), blockHash),
   history: (address: Uint8Array, height: number, ordinal: number) => concatBytes(tag(ledgerTables.history), address, u64be(height), u32be(ordinal)),
   historyPrefix: (address: Uint8Array) => concatBytes(tag(ledgerTables.history), address),
+  /** A contract transaction's receipt as accepted by a chain block (node-local, not in the state trie). */
+  receipt: (acceptingBlock: Uint8Array, txHash: Uint8Array) => concatBytes(tag(ledgerTables.receipt), acceptingBlock, txHash),
 };
 
 export interface HistoryRow {

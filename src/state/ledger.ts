@@ -32,6 +32,8 @@ import type { Account, AccountReader } from './account.ts';
 import { accountKey, decodeAccount, emptyStoredAccount, encodeAccount, isEmptyAccount, type StoredAccount } from './account-codec.ts';
 import { settleEnergy } from './energy.ts';
 import { createLedgerReads, ledgerKeys } from './ledger-rows.ts';
+import { readReceipt, receiptRows } from './receipt-rows.ts';
+import type { ContractReceipt } from '../kinds/contract-receipt.ts';
 import { ledgerPreviewCacheMax } from './ledger-limits.ts';
 import { stateKey, stateNamespace, type StateNamespaceName, type StateRecord } from './namespaces.ts';
 import type { StateProof } from './proof.ts';
@@ -101,6 +103,8 @@ export interface Ledger extends AccountReader {
   /** Proves record `id` of `namespace` (present or absent) against the selected tip's header; StateError 'bad-key' for a wrong-length id. */
   proveRecord<N extends StateNamespaceName>(namespace: N, id: Uint8Array): RecordProof<N>;
   getTransaction(hash: Uint8Array): TransactionRecord | undefined;
+  /** The receipt of a contract transaction accepted by chain block `acceptingBlock` (not consensus). */
+  contractReceipt(acceptingBlock: Uint8Array, txHash: Uint8Array): ContractReceipt | undefined;
   /** Accepted transactions of an address, newest first; limit ≤ ledgerHistoryLimitMax. */
   getAddressHistory(address: Uint8Array, limit: number, offset: number): HistoryEntry[];
   /** How many entries getAddressHistory has for the address in all. */
@@ -211,6 +215,7 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
       reads.rememberRecord(block.id, record);
       ops.push({ type: 'put', key: ledgerKeys.acceptance(block.hash), value: encodeAcceptanceRecord(record) });
       ops.push(...inclusionRows(block.hash, block.transactions));
+      ops.push(...receiptRows(block.hash, result.blocks, reads));
       return { stateRoot: root, ops };
     },
     previewBlock(input) {
@@ -271,6 +276,7 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
       return { blockHash: tip.id, stateRoot: tip.header.stateRoot.slice(), namespace: name, id: id.slice(), key, proof, record };
     },
     getTransaction: (hash) => getTransaction(txContext, hash),
+    contractReceipt: (acceptingBlock, txHash) => readReceipt(store, acceptingBlock, txHash),
     getAddressHistory: (address, limit, offset) => getAddressHistory(txContext, address, limit, offset),
     countAddressHistory: (address) => countAddressHistory(txContext, address),
     acceptanceOf: (id) => (chain.has(id) ? reads.record(id) : undefined),

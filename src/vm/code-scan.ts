@@ -7,9 +7,10 @@
  *   at their first instruction. A run ends after loop, if, else, end, br, br_if, br_table and return, which are the
  *   only places control can join or leave; `call` returns to where it left, so it ends nothing. Each reachable run
  *   with a non-zero cost gets one charge of (its instructions' gas + the charge's own overhead) before its first
- *   instruction. The first run also carries the function's frame cost.
- * - `return` is rewritten to a `br` to the wrapper block the instrumenter puts around the body (so the stack-budget
- *   epilogue runs on every way out); its relative depth is the number of open blocks.
+ *   instruction. The first run's charge is not an edit: it is `entryGas`, with the function's frame cost, which the
+ *   instrumenter folds into the function-entry test.
+ * - `return` edits: in a function that calls, the instrumenter rewrites `return` to a `br` to the wrapper block it
+ *   puts around the body (so the stack-budget epilogue runs on every way out); the depth is the number of open blocks.
  * - the frame cost: frameBaseSlots + params + locals + the maximum operand height.
  *
  * Type checking proper is left to the engine's own validation of the whole module (prepare.ts), which is
@@ -40,9 +41,15 @@ export interface ScannedBody {
   /** The instructions, final `end` included. */
   readonly code: ByteRange;
   readonly type: FuncType;
+  /** Params + declared locals: the index of the first local the instrumenter may add. */
+  readonly localCount: number;
   /** Stack-budget slots one activation of this function takes. */
   readonly frameSlots: number;
-  /** Edits in offset order (a charge before a `return` at the same offset). */
+  /** The function-entry charge: the first run's gas, the frame's slots and the charge's own overhead. */
+  readonly entryGas: number;
+  /** Whether the body contains `call` or `call_indirect` (a leaf needs no stack-budget bookkeeping). */
+  readonly makesCalls: boolean;
+  /** The edits after entry, in offset order (a charge before a `return` at the same offset). */
   readonly edits: readonly BodyEdit[];
 }
 
@@ -98,6 +105,7 @@ export function scanBody(ctx: ScanContext, range: ByteRange, funcIndex: number):
   let runStart = codeStart;
   let runGas = 0;
   let runLive = true;
+  let makesCalls = false;
 
   const top = (): Frame => frames[frames.length - 1]!;
   const pop = (n: number, at: number): void => {
@@ -167,12 +175,14 @@ export function scanBody(ctx: ScanContext, range: ByteRange, funcIndex: number):
         continue;
       }
       case 'func': {
+        makesCalls = true;
         const f = readU32(c);
         if (f >= ctx.funcTypes.length) reject('invalid', `call to unknown function ${f}`, at);
         callEffect(ctx.types[ctx.funcTypes[f]!]!, at);
         continue;
       }
       case 'call_indirect': {
+        makesCalls = true;
         const t = readU32(c);
         const tableAt = c.pos;
         if (readU8(c) !== 0) reject('reference-types', 'call_indirect through a table other than 0', tableAt);
@@ -241,10 +251,9 @@ export function scanBody(ctx: ScanContext, range: ByteRange, funcIndex: number):
 
   const frameSlots = frameBaseSlots + localCount + maxHeight;
   const entry = (entryGas ?? 0) + frameSlots * ctx.schedule.frameSlot + ctx.schedule.meteredBlock;
-  edits.push({ at: codeStart, kind: 'charge', gas: entry });
   // Offset order; where a run starts with `return`, its charge goes first (one charge at most per offset).
   edits.sort((a, b) => a.at - b.at || (a.kind === 'charge' ? -1 : 1));
-  return { locals, code: { start: codeStart, end: range.end }, type, frameSlots, edits };
+  return { locals, code: { start: codeStart, end: range.end }, type, localCount, frameSlots, entryGas: entry, makesCalls, edits };
 }
 
 /** The block type of a body wrapped in a block: its function's one result, or empty. */

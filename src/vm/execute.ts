@@ -93,7 +93,7 @@ export function execute(request: CallRequest): CallResult {
   // The gas global is an i64: a larger limit would wrap. Transactions bound it far lower (contractTxGasLimitMax).
   assert(gasLimit >= 0n && gasLimit < 1n << 62n, `gas limit ${gasLimit} outside [0, 2^62)`);
   if (request.input.length > vmInputBytesMax) throw new VmFaultError(`input of ${request.input.length} bytes reached execute (bound at the edge)`);
-  const base = BigInt(callBaseGas(prepared.schedule, prepared.code.length, prepared.memoryPages));
+  const base = BigInt(callBaseGas(prepared.schedule, prepared.originalBytes, prepared.memoryPages));
   if (gasLimit < base) return { status: 'out_of_gas', gasUsed: gasLimit };
   const refusal = entryRefusal(prepared, request.entry, request.deploy ?? false);
   if (refusal) return { status: 'no_entry', gasUsed: base, detail: refusal };

@@ -17,7 +17,7 @@ export interface GasSchedule {
   readonly meteredBlock: number;
   /** Every call: instantiating the module, whether or not it was cached (cache state must not change gas). */
   readonly instantiate: number;
-  /** Every call, per byte of the prepared module. */
+  /** Every call, per byte of the module as deployed (not as instrumented, so instrumenter changes keep gas). */
   readonly codeByte: number;
   /** Every call, per 64 KiB page of the fixed memory (it is zeroed on each fresh instance). */
   readonly memoryPage: number;
@@ -91,8 +91,8 @@ export function instructionGas(schedule: GasSchedule, op: number): number {
 }
 
 /** Gas every call pays before the contract runs: instantiation, code size and memory. */
-export function callBaseGas(schedule: GasSchedule, preparedBytes: number, memoryPages: number): number {
-  return schedule.instantiate + schedule.codeByte * preparedBytes + schedule.memoryPage * memoryPages;
+export function callBaseGas(schedule: GasSchedule, codeBytes: number, memoryPages: number): number {
+  return schedule.instantiate + schedule.codeByte * codeBytes + schedule.memoryPage * memoryPages;
 }
 
 /**

@@ -5,12 +5,13 @@
  *   `__weft_gas` (mut i64, gas left) and `__weft_sp` (mut i32, stack-budget slots in use), both exported, and the
  *   memory exported as `__weft_memory` for the host;
  * - the memory fixed at initial = maximum = its declared maximum;
- * - every body rewritten as
- *       sp += frameSlots; if (sp > vmStackSlotsMax) unreachable        ;; stack budget prologue
- *       block (result T)  <body with a charge before each metered block, return → br>  end
- *       sp -= frameSlots                                                ;; epilogue, reached on every normal exit
- *   where a charge is `gas -= n; if (gas < 0) unreachable`. A trap leaves sp above the budget or gas below zero,
- *   which is how the host tells stack exhaustion and out-of-gas from other traps (execute.ts).
+ * - two locals appended to every body (sp0 i32, gas-left i64), and every body rewritten as
+ *       if ((sp0 = sp) > max − frame | (gas -= entry) < 0) { <cold path> unreachable }   ;; one test on entry
+ *       sp = sp0 + frame;  block (result T)  <body, return → br>  end;  sp = sp0          ;; only if it calls
+ *   with a charge `gas -= n; if (gas < 0) unreachable` before each further metered block. A leaf (no call) keeps
+ *   sp as it is: its frame was checked on entry and no deeper frame can see it. The cold path leaves the globals
+ *   as two separate checks would (over the budget: gas as before the entry charge, sp above the budget), which is
+ *   how the host tells stack exhaustion and out-of-gas from other traps (execute.ts).
  *
  * Unchanged sections (types, imports, functions, table, elements, data) are copied byte for byte; custom sections
  * are dropped. The output is a pure function of the input and the schedule.
@@ -20,38 +21,80 @@ import { resultBlockType, type ScannedBody } from './code-scan.ts';
 import { gasGlobalExport, memoryExport, stackGlobalExport } from './host-abi.ts';
 import { ExportKind, type ParsedModule } from './module-reader.ts';
 import { emptyBlockType, Op, ValType } from './opcodes.ts';
+import { createCursor, readU32 } from './wasm-cursor.ts';
 import { createWriter, type WasmWriter } from './wasm-writer.ts';
 
 const SectionId = { type: 1, import: 2, function: 3, table: 4, memory: 5, global: 6, export: 7, element: 9, code: 10, data: 11 } as const;
 
-function charge(w: WasmWriter, gasGlobal: number, gas: number): void {
-  w.u8(Op.globalGet).u32(gasGlobal).u8(Op.i64Const).s64(BigInt(gas)).u8(Op.i64Sub).u8(Op.globalSet).u32(gasGlobal);
-  w.u8(Op.globalGet).u32(gasGlobal).u8(Op.i64Const).s64(0n).u8(Op.i64LtS);
+/** Locals the instrumenter appends after the function's own (so no original index moves). */
+interface Temps {
+  /** i32: the stack budget in use when the function was entered. */
+  readonly sp0: number;
+  /** i64: the gas left after the latest charge, so a charge reads the global once. */
+  readonly gasLeft: number;
+}
+
+/** `gas -= n; if (gas < 0) unreachable`, reading and writing the global once. */
+function charge(w: WasmWriter, g: Globals, t: Temps, gas: number): void {
+  w.u8(Op.globalGet).u32(g.gas).u8(Op.i64Const).s64(BigInt(gas)).u8(Op.i64Sub).u8(Op.localTee).u32(t.gasLeft).u8(Op.globalSet).u32(g.gas);
+  w.u8(Op.localGet).u32(t.gasLeft).u8(Op.i64Const).s64(0n).u8(Op.i64LtS);
   w.u8(Op.if).u8(emptyBlockType).u8(Op.unreachable).u8(Op.end);
 }
 
-function emitBody(bytes: Uint8Array, body: ScannedBody, gasGlobal: number, spGlobal: number): Uint8Array {
-  const w = createWriter(body.code.end - body.locals.start + 64);
-  w.bytes(bytes.subarray(body.locals.start, body.locals.end));
-  // Prologue: claim this frame's slots, trap past the budget (sp stays above it so the host can tell why).
-  w.u8(Op.globalGet).u32(spGlobal).u8(Op.i32Const).s32(body.frameSlots).u8(Op.i32Add).u8(Op.globalSet).u32(spGlobal);
-  w.u8(Op.globalGet).u32(spGlobal).u8(Op.i32Const).s32(vmStackSlotsMax).u8(Op.i32GtU);
-  w.u8(Op.if).u8(emptyBlockType).u8(Op.unreachable).u8(Op.end);
-  w.u8(Op.block).u8(resultBlockType(body.type));
+interface Globals {
+  readonly gas: number;
+  readonly sp: number;
+}
+
+/**
+ * The function entry: one test for both the stack budget (sp0 + frame > max) and the entry charge, so the common
+ * path takes one branch. The cold path leaves the globals as the two separate checks of version 1 did — over the
+ * budget: gas as before the entry charge and sp above the budget (stack_exhausted); else gas below zero.
+ */
+function prologue(w: WasmWriter, g: Globals, t: Temps, body: ScannedBody): void {
+  const headroom = vmStackSlotsMax - body.frameSlots; // may be negative: then every entry is over the budget
+  w.u8(Op.globalGet).u32(g.sp).u8(Op.localTee).u32(t.sp0).u8(Op.i32Const).s32(headroom).u8(Op.i32GtS);
+  w.u8(Op.globalGet).u32(g.gas).u8(Op.i64Const).s64(BigInt(body.entryGas)).u8(Op.i64Sub).u8(Op.localTee).u32(t.gasLeft).u8(Op.globalSet).u32(g.gas);
+  w.u8(Op.localGet).u32(t.gasLeft).u8(Op.i64Const).s64(0n).u8(Op.i64LtS).u8(Op.i32Or);
+  w.u8(Op.if).u8(emptyBlockType);
+  w.u8(Op.localGet).u32(t.sp0).u8(Op.i32Const).s32(headroom).u8(Op.i32GtS);
+  w.u8(Op.if).u8(emptyBlockType);
+  w.u8(Op.localGet).u32(t.gasLeft).u8(Op.i64Const).s64(BigInt(body.entryGas)).u8(Op.i64Add).u8(Op.globalSet).u32(g.gas);
+  w.u8(Op.localGet).u32(t.sp0).u8(Op.i32Const).s32(body.frameSlots).u8(Op.i32Add).u8(Op.globalSet).u32(g.sp);
+  w.u8(Op.end).u8(Op.unreachable).u8(Op.end);
+  // Only a function that calls needs its frame counted while it runs; a leaf's frame was checked above.
+  if (body.makesCalls) w.u8(Op.localGet).u32(t.sp0).u8(Op.i32Const).s32(body.frameSlots).u8(Op.i32Add).u8(Op.globalSet).u32(g.sp);
+}
+
+/** The locals declaration with the instrumenter's two temporaries appended as groups of one. */
+function emitLocals(w: WasmWriter, bytes: Uint8Array, body: ScannedBody): void {
+  const c = createCursor(bytes, body.locals.start, body.locals.end);
+  const groups = readU32(c);
+  w.u32(groups + 2).bytes(bytes.subarray(c.pos, body.locals.end));
+  w.u32(1).u8(ValType.i32).u32(1).u8(ValType.i64);
+}
+
+function emitBody(bytes: Uint8Array, body: ScannedBody, g: Globals): Uint8Array {
+  const w = createWriter(body.code.end - body.locals.start + 96);
+  const t: Temps = { sp0: body.localCount, gasLeft: body.localCount + 1 };
+  emitLocals(w, bytes, body);
+  prologue(w, g, t, body);
+  // A leaf leaves sp alone, so it needs no epilogue: its returns stay returns and its body stays unwrapped.
+  const wrapped = body.makesCalls;
+  if (wrapped) w.u8(Op.block).u8(resultBlockType(body.type));
   let from = body.code.start;
   for (const edit of body.edits) {
     w.bytes(bytes.subarray(from, edit.at));
     from = edit.at;
     if (edit.kind === 'charge') {
-      charge(w, gasGlobal, edit.gas);
-    } else {
+      charge(w, g, t, edit.gas);
+    } else if (wrapped) {
       w.u8(Op.br).u32(edit.depth);
       from = edit.at + 1; // `return` is one byte
     }
   }
-  w.bytes(bytes.subarray(from, body.code.end)); // ends with the body's own `end`, which now closes the wrapper
-  w.u8(Op.globalGet).u32(spGlobal).u8(Op.i32Const).s32(body.frameSlots).u8(Op.i32Sub).u8(Op.globalSet).u32(spGlobal);
-  w.u8(Op.end);
+  w.bytes(bytes.subarray(from, body.code.end)); // ends with the body's own `end` (closing the wrapper if there is one)
+  if (wrapped) w.u8(Op.localGet).u32(t.sp0).u8(Op.globalSet).u32(g.sp).u8(Op.end);
   return w.finish();
 }
 
@@ -92,7 +135,7 @@ export function instrumentModule(module: ParsedModule, bodies: readonly ScannedB
   if (bodies.length > 0) {
     const code = createWriter(bytes.length + bodies.length * 96).u32(bodies.length);
     for (const body of bodies) {
-      const emitted = emitBody(bytes, body, gasGlobal, spGlobal);
+      const emitted = emitBody(bytes, body, { gas: gasGlobal, sp: spGlobal });
       code.u32(emitted.length).bytes(emitted);
     }
     out.section(SectionId.code, code.finish());

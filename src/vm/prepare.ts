@@ -26,6 +26,8 @@ export interface PreparedContract {
   readonly codeHash: Uint8Array;
   /** The instrumented module. */
   readonly code: Uint8Array<ArrayBuffer>;
+  /** Length of the original bytes: what the per-call code charge counts, so gas does not follow the instrumenter. */
+  readonly originalBytes: number;
   readonly schedule: GasSchedule;
   readonly memoryPages: number;
   /** Exported functions of type () → (), sorted: the entry points (a call may use those not starting with `__`). */
@@ -82,5 +84,5 @@ export function prepareModule(bytes: Uint8Array, version: number = vmVersionLate
     })
     .map((e) => e.name)
     .sort();
-  return Object.freeze({ version, codeHash, code, schedule, memoryPages: module.memoryPages, entryPoints: Object.freeze(entryPoints) });
+  return Object.freeze({ version, codeHash, code, originalBytes: bytes.length, schedule, memoryPages: module.memoryPages, entryPoints: Object.freeze(entryPoints) });
 }

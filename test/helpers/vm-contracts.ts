@@ -46,15 +46,15 @@ export function memoryStorage(): MemoryStorage {
 
 /** Gas used by each example call of test/vm-contracts.test.ts, pinned (prepare version 1, AssemblyScript 0.28). */
 export const goldenGas = {
-  counterInit: 45_053n,
-  counterIncrement: 30_923n,
-  counterGet: 22_128n,
-  tokenInit: 86_030n,
-  tokenTransfer: 75_440n,
-  tokenTransferTooMuch: 29_441n,
-  tokenBalanceOf: 28_049n,
-  faultySpin27: 22_118n,
-  faultyRecurse100: 22_089n,
-  faultyWriteThenRevert: 46_712n,
-  faultyDivideByZero: 19_601n,
+  counterInit: 42_880n,
+  counterIncrement: 28_750n,
+  counterGet: 19_955n,
+  tokenInit: 82_547n,
+  tokenTransfer: 71_957n,
+  tokenTransferTooMuch: 25_958n,
+  tokenBalanceOf: 24_566n,
+  faultySpin27: 19_001n,
+  faultyRecurse100: 18_972n,
+  faultyWriteThenRevert: 43_595n,
+  faultyDivideByZero: 16_484n,
 };

@@ -3,6 +3,7 @@
  * a header its light node verified — a failing proof is shown as an error, never as verified), a QR code of the
  * address, and its history (get_transaction_history: pending first, then accepted, newest first) a page at a time.
  */
+import { isContractAddress } from './contract-view.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { addressQrSvg } from '../lib/address-qr.ts';
 import { getTransactionHistory } from '../lib/actions/get-transaction-history.ts';
@@ -44,7 +45,7 @@ export async function renderAddressPage(ctx: PageContext, address: string): Prom
   // The address is case-sensitive text to copy: it is never uppercased with the other headings (issue 21).
   ctx.title.innerHTML = `Address <span class="address mono">${escapeHtml(address)}</span>`;
   ctx.body.innerHTML = `<div class="address-head"><figure class="qr-box">${addressQrSvg(address)}<figcaption>${copyButtonHtml(address, 'address')} copy address</figcaption></figure><div id="account-box"><p class="muted">checking the balance proof…</p></div></div>
-<h3>History</h3><div id="history" aria-live="polite"></div>`;
+${isContractAddress(address) ? `<p><a id="contract-viewer-link" href="#/contract/${escapeHtml(address)}">contract viewer</a></p>` : ''}<h3>History</h3><div id="history" aria-live="polite"></div>`;
   const historyBox = ctx.body.querySelector<HTMLElement>('#history')!;
   historyBox.addEventListener('click', (event) => {
     const button = (event.target as Element).closest<HTMLButtonElement>('button[data-offset]');

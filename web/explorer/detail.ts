@@ -5,7 +5,8 @@
  */
 import { escapeHtml, refreshTimes } from '../lib/format.ts';
 import type { LightNode } from '../light/light-node.ts';
-import type { NodeClient, NodeUrls } from '../lib/node-client.ts';
+import { createHttpClient, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
+import { renderContract } from './contract-view.ts';
 import { renderAddressPage } from './address-page.ts';
 import { renderBlockPage } from './block-page.ts';
 import { renderMempoolPage } from './mempool-page.ts';
@@ -24,6 +25,8 @@ const routes = new Map<string, RouteRender>([
   ['search', async (ctx, arg) => showNothingFound(ctx, 'block, transaction or address', arg)],
   ['mempool', renderMempoolPage],
   ['supply', renderSupplyPage],
+  // Contract history and state are public reads (docs/auth.md "Public reads").
+  ['contract', (ctx, arg) => renderContract(arg, { client: createHttpClient(ctx.urls.httpUrl), body: ctx.body, title: ctx.title })],
 ]);
 
 /** Adds a page under `#/<name>/<arg>` (or `#/<name>`). */

@@ -4,6 +4,7 @@
  * blocks, time. Kinds this page has no special rows for (agent, escrow, contract calls …) show their kind name and
  * the rest of their fields generically, addresses and hashes linked by shape.
  */
+import { transactionContractSection } from './contract-view.ts';
 import { fetchVerifiedTransaction } from '../light/verified-transaction.ts';
 import { getTransaction } from '../lib/actions/get-transaction.ts';
 import { escapeHtml, formatCoins, formatInteger, linkHtml, timeHtml } from '../lib/format.ts';
@@ -11,7 +12,8 @@ import { fieldsTable, isNotFound, showNothingFound, type PageContext } from './p
 import { amountOf } from './transactions-table.ts';
 
 /** Fields with their own rows (or shown through another field). */
-const shownFields = new Set(['hash', 'kind', 'from', 'to', 'amount', 'fee', 'nonce', 'use_energy', 'status', 'confirmations', 'block_height', 'block_hash', 'accepting_block_hash', 'timestamp', 'energy_used', 'privacy_level']);
+// `receipt` has its own section (contract-view.ts).
+const shownFields = new Set(['hash', 'kind', 'from', 'to', 'amount', 'fee', 'nonce', 'use_energy', 'status', 'confirmations', 'block_height', 'block_hash', 'accepting_block_hash', 'timestamp', 'energy_used', 'privacy_level', 'receipt']);
 
 const isHash = (v: string): boolean => /^0x[0-9a-f]{64}$/.test(v);
 const isAddress = (v: string): boolean => /^[a-z]+1[02-9ac-hj-np-z]{20,}$/.test(v);
@@ -63,6 +65,6 @@ export async function renderTransactionPage(ctx: PageContext, arg: string, stric
     [tx.status === 'pending' ? 'Seen' : 'Time', timeHtml(Number(tx.timestamp) * 1000)],
     ['Privacy', escapeHtml(str('privacy_level'))],
     ...others.map(([k, v]) => [k.replace(/_/g, ' '), genericValue(k, v, tx)] as const),
-  ], 'tx-fields')}`;
+  ], 'tx-fields')}${transactionContractSection(tx)}`;
   return true;
 }
