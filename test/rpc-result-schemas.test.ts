@@ -160,6 +160,8 @@ describe('real answers match their schemas', () => {
     expect((await result('get_balance', { address: outsiderText, privacy_view: 'owner' })).privacy_view).toBe('owner');
     expect((await result('get_balance', { address: outsiderText, privacy_view: 'public' })).privacy_view).toBe('public');
     await result('get_proof', { address: outsiderText });
+    await result('get_agent_account', { agent_account: outsiderText, proof: true });
+    await result('get_escrow', { escrow_id: `0x${'07'.repeat(32)}`, proof: true });
 
     const carrier = await result('get_block', { hash: confirmed.block_hash });
     expect(carrier.transactions.map((x: { hash: string }) => x.hash)).toContain(sent.hash);

@@ -10,7 +10,9 @@ import { getBalance } from './methods/get-balance.ts';
 import { getBlock } from './methods/get-block.ts';
 import { getBlockHeight } from './methods/get-block-height.ts';
 import { getBlockTemplate } from './methods/get-block-template.ts';
+import { getAgentAccount } from './methods/get-agent-account.ts';
 import { getContractState } from './methods/get-contract-state.ts';
+import { getEscrow } from './methods/get-escrow.ts';
 import { getHeight } from './methods/get-height.ts';
 import { getInfo } from './methods/get-info.ts';
 import { getLatestBlock } from './methods/get-latest-block.ts';
@@ -60,6 +62,8 @@ export const rpcMethods: readonly AnyRpcMethod[] = [
   deploySmartContract,
   callSmartContract,
   getContractState,
+  getAgentAccount,
+  getEscrow,
 ];
 
 /**
