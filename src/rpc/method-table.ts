@@ -32,6 +32,18 @@ import { stopMining } from './methods/stop-mining.ts';
 import { submitBlock } from './methods/submit-block.ts';
 import { subscribe, unsubscribe } from './methods/subscribe.ts';
 import { verifyMessage } from './methods/verify-message.ts';
+// Agent accounts and escrows from the node wallet (docs/settlement.md).
+import { createAgentAccount } from './methods/create-agent-account.ts';
+import { addSessionKey } from './methods/add-session-key.ts';
+import { revokeSessionKey } from './methods/revoke-session-key.ts';
+import { setAgentController } from './methods/set-agent-controller.ts';
+import { freezeAgentAccount } from './methods/freeze-agent-account.ts';
+import { fundEnergyPool } from './methods/fund-energy-pool.ts';
+import { createEscrow } from './methods/create-escrow.ts';
+import { claimEscrow } from './methods/claim-escrow.ts';
+import { reclaimEscrow } from './methods/reclaim-escrow.ts';
+import { disputeEscrow } from './methods/dispute-escrow.ts';
+import { resolveEscrow } from './methods/resolve-escrow.ts';
 
 export const rpcMethods: readonly AnyRpcMethod[] = [
   getNetworkInfo,
@@ -64,6 +76,17 @@ export const rpcMethods: readonly AnyRpcMethod[] = [
   getContractState,
   getAgentAccount,
   getEscrow,
+  createAgentAccount,
+  addSessionKey,
+  revokeSessionKey,
+  setAgentController,
+  freezeAgentAccount,
+  fundEnergyPool,
+  createEscrow,
+  claimEscrow,
+  reclaimEscrow,
+  disputeEscrow,
+  resolveEscrow,
 ];
 
 /**
