@@ -25,6 +25,11 @@ export interface NodeConfig {
   readonly minerAddress: string | undefined;
   /** The agent account this node's A2A endpoint settles tasks for (docs/settlement.md); undefined: no settlement. */
   readonly agentAccount: string | undefined;
+  /**
+   * The session key (scoped for escrow_claim) the node signs its A2A claims with; its private key is in the node
+   * wallet. Undefined: claims are signed with the agent account's own key, which the wallet must then hold.
+   */
+  readonly agentSessionKeyId: number | undefined;
   readonly threads: number;
   readonly rpcPort: number;
   readonly wsPort: number;
@@ -69,6 +74,7 @@ const keys = {
   mine: 'boolean',
   'miner-address': 'string',
   'agent-account': 'string',
+  'agent-session-key-id': 'integer',
   threads: 'integer',
   'rpc-port': 'port',
   'ws-port': 'port',
@@ -202,6 +208,7 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
     mine: str('mine') === undefined ? false : boolean('mine', str('mine')!),
     minerAddress: str('miner-address'),
     agentAccount: agentAccountOf(str('agent-account'), params.hrp),
+    agentSessionKeyId: str('agent-session-key-id') === undefined ? undefined : integer('agent-session-key-id', str('agent-session-key-id')!, 1, Number.MAX_SAFE_INTEGER),
     threads: str('threads') === undefined ? 2 : integer('threads', str('threads')!, 1, 256),
     rpcPort: port('rpc-port', params.ports.rpc),
     wsPort: port('ws-port', params.ports.ws),

@@ -14,6 +14,7 @@ import type { A2aAuthConfig } from '../../src/a2a/auth.ts';
 import { createWeftAgentExecutor, weftAgentSkillCosts, weftAgentSkills } from '../../src/a2a/weft-agent.ts';
 import type { ChainIdentity } from '../../src/a2a/card.ts';
 import type { SettlementPolicy } from '../../src/a2a/settlement.ts';
+import { createSettlementFollower, type SettlementFollower, type SettlementFollowerPorts } from '../../src/a2a/settlement-follower.ts';
 import { encodeAddress } from '../../src/crypto/address.ts';
 import { reputationScoreBps } from '../../src/kinds/agent/agent-record.ts';
 import { toHex } from '../../src/util/bytes.ts';
@@ -44,6 +45,12 @@ export interface NodeA2aOptions {
   readonly pushAllowHosts?: readonly string[];
   /** The agent account this endpoint settles tasks for (config `agent-account`): escrows must pay it. */
   readonly agentAccount?: Uint8Array;
+  /**
+   * How the node claims the escrow of a completed settled task and sees its transaction (start-node.ts: the
+   * claim_escrow method signed by the node wallet); absent, nothing is claimed and anchors do not follow the chain.
+   */
+  readonly claims?: Pick<SettlementFollowerPorts, 'submitClaim' | 'transactionStatus'>;
+  readonly onSettlementError?: (error: unknown) => void;
 }
 
 /** DAA score an escrow must still have before its timeout when a task starts: time for the task and the claim. */
@@ -89,10 +96,12 @@ export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2a
     ...(ledger ? { accounts: ledger } : {}),
     ...(findTransaction ? { findTransaction } : {}),
   });
-  return createA2aService({
+  // The follower needs the runner (annotate) and the runner the follower (its terminal hook): bound once both exist.
+  let follower: SettlementFollower | undefined;
+  const service = await createA2aService({
     kv: options.kv,
     executor,
-    ...(settlement ? { settlement } : {}),
+    ...(settlement ? { settlement, onTerminal: (task) => follower?.onTerminal(task) } : {}),
     auth: { required: false, ...options.auth, chainSignature: createChainSignatureVerifier({ chainId: params.chainId, clock: systemClock }), hrp: params.hrp },
     push: { allowHosts: options.pushAllowHosts ?? [] },
     card: {
@@ -117,4 +126,21 @@ export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2a
       },
     },
   });
+  if (settlement === undefined || options.claims === undefined) return service;
+  const followed = createSettlementFollower({
+    readEscrow: settlement.readEscrow,
+    ...options.claims,
+    annotate: (taskId, metadata) => service.handler.runner.annotate(taskId, metadata),
+    ...(options.onSettlementError ? { onError: options.onSettlementError } : {}),
+  });
+  follower = followed;
+  // After each acceptance the ledger's state is the new one: the follower reads it.
+  const off = ledger!.onAcceptance(() => void followed.tick());
+  return {
+    ...service,
+    close() {
+      off();
+      service.close();
+    },
+  };
 }

@@ -24,7 +24,7 @@ import { checkChainSettlement, parseChainSettlement, settlementRefused, type Set
 import { isTerminal } from './state-machine.ts';
 import { createStreamHub, type StreamHub, type Subscription } from './stream-hub.ts';
 import { viewTask } from './task-apply.ts';
-import { createTaskRunner, type PushDispatcher, type TaskRunner } from './task-runner.ts';
+import { createTaskRunner, type PushDispatcher, type TaskRunner, type TerminalHook } from './task-runner.ts';
 import type { StoredTask, TaskStore } from './task-store.ts';
 import type {
   JsonObject,
@@ -57,6 +57,8 @@ export interface A2aHandlerOptions {
   readonly validatePushUrl?: (url: string) => Promise<void>;
   /** On-chain settlement (settlement.ts): escrows named in `metadata.chainSettlement` are checked against it. */
   readonly settlement?: SettlementPolicy;
+  /** Told of each task reaching a terminal state (the settlement follower's claim, settlement-follower.ts). */
+  readonly onTerminal?: TerminalHook;
 }
 
 export interface A2aHandler {
@@ -106,7 +108,7 @@ function pageOffset(token: string | undefined): number {
 export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
   const { store, card, newId } = options;
   const hub = createStreamHub();
-  const runner = createTaskRunner({ store, hub, executor: options.executor, clock: options.clock, newId, ...(options.push ? { push: options.push } : {}) });
+  const runner = createTaskRunner({ store, hub, executor: options.executor, clock: options.clock, newId, ...(options.push ? { push: options.push } : {}), ...(options.onTerminal ? { onTerminal: options.onTerminal } : {}) });
   const caps = card.capabilities;
   const inputModes = card.defaultInputModes;
 
