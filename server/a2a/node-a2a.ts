@@ -9,14 +9,14 @@
  *   registerA2aGrpc(grpcServer, a2a);               // lf.a2a.v1.A2AService on the gRPC port
  */
 import type { Chain } from '../../src/chain/chain.ts';
-import { createChainSignatureVerifier } from '../../src/a2a/chain-signature.ts';
+import { chainSigners, createChainSignatureVerifier, type AgentKeyReader } from '../../src/a2a/chain-signature.ts';
 import type { A2aAuthConfig } from '../../src/a2a/auth.ts';
 import { createWeftAgentExecutor, weftAgentSkillCosts, weftAgentSkills } from '../../src/a2a/weft-agent.ts';
 import type { ChainIdentity } from '../../src/a2a/card.ts';
 import type { SettlementPolicy } from '../../src/a2a/settlement.ts';
 import { createSettlementFollower, type SettlementFollower, type SettlementFollowerPorts } from '../../src/a2a/settlement-follower.ts';
-import { encodeAddress } from '../../src/crypto/address.ts';
-import { reputationScoreBps } from '../../src/kinds/agent/agent-record.ts';
+import { addressBytes, encodeAddress } from '../../src/crypto/address.ts';
+import { decodeAgentRecord, reputationScoreBps, sessionKeyOf } from '../../src/kinds/agent/agent-record.ts';
 import { toHex } from '../../src/util/bytes.ts';
 import type { FoundTransaction } from '../../src/a2a/weft-skills.ts';
 import type { PowBackend } from '../../src/mining/job.ts';
@@ -68,6 +68,26 @@ function chainIdentityOf(ledger: Ledger, agentAccount: Uint8Array, hrp: string):
   };
 }
 
+/**
+ * Controller and session keys of chain signatures, from the agent account's record in the node's committed state
+ * (docs/a2a.md "Chain signature"): a session key expires at its `expiry_daa_score` against the virtual DAA score.
+ */
+export function ledgerAgentKeys(ledger: Ledger): AgentKeyReader {
+  const record = (account: Uint8Array) => {
+    const value = account.length === addressBytes ? ledger.getRecord('agent', account) : undefined;
+    return value === undefined ? undefined : decodeAgentRecord(value);
+  };
+  return {
+    controllerKey: (account) => record(account)?.controller,
+    sessionKey(account, id) {
+      const agent = record(account);
+      const key = agent && sessionKeyOf(agent, id);
+      return key && { publicKey: key.publicKey, expired: key.expiryDaaScore <= BigInt(ledger.virtual().daaScore), revoked: key.revoked };
+    },
+    frozen: (account) => record(account)?.frozen ?? false,
+  };
+}
+
 export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2aService> {
   const { chain, ledger } = options;
   const params = chain.params;
@@ -102,7 +122,12 @@ export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2a
     kv: options.kv,
     executor,
     ...(settlement ? { settlement, onTerminal: (task) => follower?.onTerminal(task) } : {}),
-    auth: { required: false, ...options.auth, chainSignature: createChainSignatureVerifier({ chainId: params.chainId, clock: systemClock }), hrp: params.hrp },
+    auth: { required: false, ...options.auth, chainSignature: createChainSignatureVerifier({
+        chainId: params.chainId,
+        clock: systemClock,
+        // With a ledger, Controller and SessionKey signers are checked against the on-chain agent account.
+        ...(ledger ? { allowedSigners: [...chainSigners], agentKeys: ledgerAgentKeys(ledger) } : {}),
+      }), hrp: params.hrp },
     push: { allowHosts: options.pushAllowHosts ?? [] },
     card: {
       name: 'Weft node agent',
