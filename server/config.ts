@@ -30,6 +30,8 @@ export interface NodeConfig {
    * wallet. Undefined: claims are signed with the agent account's own key, which the wallet must then hold.
    */
   readonly agentSessionKeyId: number | undefined;
+  /** DAA score an escrow must still have before its timeout when a settled task starts (docs/a2a.md); default 60. */
+  readonly agentClaimMarginDaa: number | undefined;
   readonly threads: number;
   readonly rpcPort: number;
   readonly wsPort: number;
@@ -75,6 +77,7 @@ const keys = {
   'miner-address': 'string',
   'agent-account': 'string',
   'agent-session-key-id': 'integer',
+  'agent-claim-margin-daa': 'integer',
   threads: 'integer',
   'rpc-port': 'port',
   'ws-port': 'port',
@@ -208,6 +211,7 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
     mine: str('mine') === undefined ? false : boolean('mine', str('mine')!),
     minerAddress: str('miner-address'),
     agentAccount: agentAccountOf(str('agent-account'), params.hrp),
+    agentClaimMarginDaa: str('agent-claim-margin-daa') === undefined ? undefined : integer('agent-claim-margin-daa', str('agent-claim-margin-daa')!, 1, 1_000_000),
     agentSessionKeyId: str('agent-session-key-id') === undefined ? undefined : integer('agent-session-key-id', str('agent-session-key-id')!, 1, Number.MAX_SAFE_INTEGER),
     threads: str('threads') === undefined ? 2 : integer('threads', str('threads')!, 1, 256),
     rpcPort: port('rpc-port', params.ports.rpc),

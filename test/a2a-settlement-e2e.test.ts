@@ -44,7 +44,7 @@ async function rpc(node: P2pProcess, method: string, params: unknown): Promise<a
   if (body.error) throw Object.assign(new Error(`${method}: ${JSON.stringify(body.error)}`), { rpc: body.error });
   return body.result;
 }
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 40_000): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
@@ -75,13 +75,13 @@ async function ownerNonce(): Promise<bigint> {
 beforeAll(async () => {
   for (let i = 0; i < 2; i++) dirs.push(mkdtempSync(join(tmpdir(), 'weft-settle-e2e-')));
   a = await startP2pProcess(dirs[0]!, ['--grpc-port', '0']);
-  b = await startP2pProcess(dirs[1]!, ['--grpc-port', '0', '--addnode', `127.0.0.1:${a.p2pPort}`, '--agent-account', agent, '--agent-session-key-id', '1']);
+  b = await startP2pProcess(dirs[1]!, ['--grpc-port', '0', '--addnode', `127.0.0.1:${a.p2pPort}`, '--agent-account', agent, '--agent-session-key-id', '1', '--agent-claim-margin-daa', '4']);
   client = (await rpc(a, 'create_address', {})).address;
   arbiter = (await rpc(a, 'create_address', {})).address;
   const claimKey = (await rpc(b, 'create_address', {})).public_key as string;
   await rpc(a, 'start_mining', { miner_address: client, threads: 1, gpu_mining: false });
-  await until('mined coins', async () => ((await rpc(a, 'get_balance', { address: client })).balance >= 0.6 ? true : undefined));
-  const funded = await rpc(a, 'send_transaction', { from: client, to: agent, amount: 0.1, fee: 0.001 });
+  await until('mined coins', async () => ((await rpc(a, 'get_balance', { address: client })).balance >= 0.35 ? true : undefined));
+  const funded = await rpc(a, 'send_transaction', { from: client, to: agent, amount: 0.05, fee: 0.001 });
   await rpc(a, 'send_transaction', { from: client, to: arbiter, amount: 0.01, fee: 0.001 });
   await confirmed(a, funded.hash);
   const n = await ownerNonce();
@@ -128,8 +128,9 @@ describe('settlement across two node processes', () => {
   }, 60_000);
 
   it('lets the client reclaim an escrow whose task never completed, after its timeout', async () => {
-    const escrowId = await lock(0.01, { timeout_in: 66, dispute_window: 1 });
+    const escrowId = await lock(0.01, { timeout_in: 16, dispute_window: 1 });
     const sent = await a2aRaw({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: message('prepare a payment', 'e2e-2'), metadata: settlementOf(escrowId) } });
+    expect(sent.error).toBeUndefined();
     await a2aRaw({ jsonrpc: '2.0', id: 3, method: 'CancelTask', params: { id: sent.result.task.id } });
     await until('the timeout', async () => ((await rpc(a, 'get_escrow', { escrow_id: escrowId })).escrow.timed_out ? true : undefined), 60_000);
     const before = await balanceOn(a, client);

@@ -51,6 +51,8 @@ export interface NodeA2aOptions {
    */
   readonly claims?: Pick<SettlementFollowerPorts, 'submitClaim' | 'transactionStatus'>;
   readonly onSettlementError?: (error: unknown) => void;
+  /** Overrides settlementClaimMarginDaa (config `agent-claim-margin-daa`). */
+  readonly claimMarginDaa?: number;
 }
 
 /** DAA score an escrow must still have before its timeout when a task starts: time for the task and the claim. */
@@ -106,7 +108,7 @@ export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2a
           agentAccount,
           hrp: params.hrp,
           costs: weftAgentSkillCosts,
-          claimMarginDaa: settlementClaimMarginDaa,
+          claimMarginDaa: options.claimMarginDaa ?? settlementClaimMarginDaa,
           readEscrow: (id) => ({ record: ledger.proveRecord('escrow', id).record, daaScore: ledger.virtual().daaScore }),
         }
       : undefined;

@@ -204,7 +204,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
         // push-allow-hosts: webhook receivers on private networks the operator allows (docs/a2a.md "Push notifications").
         pushAllowHosts: config.pushAllowHosts,
         // agent-account: tasks may be settled through escrows paying it (docs/settlement.md).
-        ...(config.agentAccount ? { agentAccount: decodeAddress(config.agentAccount, config.params.hrp), claims: nodeClaims(config, () => api.dispatcher, ledger) } : {}),
+        ...(config.agentAccount ? { agentAccount: decodeAddress(config.agentAccount, config.params.hrp), claims: nodeClaims(config, () => api.dispatcher, ledger), ...(config.agentClaimMarginDaa === undefined ? {} : { claimMarginDaa: config.agentClaimMarginDaa }) } : {}),
         // OAuth access tokens of the node's own authorization server are A2A bearer credentials (docs/a2a.md).
         auth: {
           required: false,
