@@ -155,6 +155,8 @@ describe('SendMessage with chainSettlement', () => {
     const sent = (await send(handler, request())) as { task: Task };
     const fetched = await handler.getTask({ id: sent.task.id }, ctx);
     expect(fetched.metadata?.taskAnchor).toEqual({ escrow_id: `0x${toHex(escrowId)}`, agent_account: encodeAddress(hrp, agent), settlement_status: 'EscrowLocked' });
+    // One escrow pays for one task.
+    await expect(send(handler, request())).rejects.toMatchObject({ kind: 'chain_escrow_failed', details: { reason: 'escrow_in_use' } });
   });
 
   it('refuses an escrow that cannot pay with -32104 and creates no task', async () => {

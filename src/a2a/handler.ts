@@ -128,6 +128,9 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
     }
   }
 
+  /** Escrows that anchor a task of this process (kept in memory; the chain's state has each escrow's outcome). */
+  const escrowsInUse = new Set<string>();
+
   /** The task's metadata: the request's, plus the task anchor when it names an escrow that can pay. */
   function settle(metadata: JsonObject | undefined): JsonObject | undefined {
     const policy = options.settlement;
@@ -139,7 +142,11 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
     }
     const request = parseChainSettlement(metadata, policy.hrp);
     if (request === undefined) return metadata;
-    return { ...metadata, taskAnchor: { ...checkChainSettlement(request, policy) } };
+    const anchor = checkChainSettlement(request, policy);
+    // One escrow pays for one task: a second task on it would be work the agent can never be paid for.
+    if (escrowsInUse.has(anchor.escrow_id)) throw settlementRefused('escrow_in_use', `escrow ${anchor.escrow_id} already pays for another task`);
+    escrowsInUse.add(anchor.escrow_id);
+    return { ...metadata, taskAnchor: { ...anchor } };
   }
 
   function requirePush(): void {

@@ -66,6 +66,7 @@ export type SettlementRefusal =
   | 'cost_exceeds_max_cost'
   | 'escrow_too_small'
   | 'escrow_needs_receipt'
+  | 'escrow_in_use'
   | 'escrow_timed_out';
 
 export function settlementRefused(reason: SettlementRefusal, message: string): A2aError {
