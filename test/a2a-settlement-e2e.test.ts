@@ -89,9 +89,9 @@ beforeAll(async () => {
   const key = (publicKey: Uint8Array, expiry: bigint) => ({ publicKey, allowedKinds: scope, txCap: 10n ** 8n, totalCap: 10n ** 9n, expiryDaaScore: expiry });
   await sendRaw(a, signed(agentCreateKind, { controller: controller.publicKey, identityProofHash: undefined }, owner, n, { fee: 10_000n }));
   await sendRaw(a, signed(agentAddSessionKeyKind, key(fromHex(claimKey.replace(/^0x/, '')), 10n ** 9n), owner, n + 1n, { fee: 10_000n }));
-  // Session key 2 expires at once: a chain signature with it must be -32102.
+  // Session key 2 expires soon (by the last test): a chain signature with it must then be -32102.
   const daa = (await rpc(a, 'get_agent_account', { agent_account: agent })).daa_score as number;
-  const last = await sendRaw(a, signed(agentAddSessionKeyKind, key(shortLived.publicKey, BigInt(daa + 3)), owner, n + 2n, { fee: 10_000n }));
+  const last = await sendRaw(a, signed(agentAddSessionKeyKind, key(shortLived.publicKey, BigInt(daa + 20)), owner, n + 2n, { fee: 10_000n }));
   await confirmed(a, last);
   await until('the agent account on B', async () => ((await rpc(b, 'get_agent_account', { agent_account: agent })).account?.session_keys.length === 2 ? true : undefined));
 }, 120_000);
@@ -175,6 +175,7 @@ describe('settlement across two node processes', () => {
       const headers = chainSignedHeaders({ chainId: regtestParams.chainId, hrp, signer, account: owner.address, key, body: JSON.stringify(payload), ...(sessionKeyId === undefined ? {} : { sessionKeyId }) });
       return a2aRaw(payload, headers);
     };
+    await until('session key 2 expired on B', async () => ((await rpc(b, 'get_agent_account', { agent_account: agent })).account.session_keys[1].expired ? true : undefined));
     expect((await signedCall('SessionKey', shortLived.privateKey, 2n)).error.code).toBe(-32102);
     const freeze = await sendRaw(a, signed(agentFreezeKind, { frozen: true }, owner, await ownerNonce(), { fee: 10_000n }));
     await until('frozen on B', async () => ((await rpc(b, 'get_agent_account', { agent_account: agent })).account.frozen ? true : undefined));
