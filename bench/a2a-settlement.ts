@@ -7,7 +7,8 @@
  *      another as soon as the previous is in (target: within 3 blocks). The escrow's dispute window has passed
  *      already, so the claim goes out when the task completes.
  *
- * Run: npx tsx bench/a2a-settlement.ts [requests per mode = 300]
+ * Run: npx tsx bench/a2a-settlement.ts [requests per mode = 100]  (each settled request claims its own escrow
+ * afterwards, so part 2 first mines until those claims are in: a few hundred take minutes)
  */
 import { encodeTransaction } from '../src/codec/transaction.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
@@ -21,7 +22,7 @@ import { fromHex, toHex } from '../src/util/bytes.ts';
 import { client, controller, owner, signed } from '../test/helpers/agent-fixtures.ts';
 import { startRpcTestNode } from '../test/helpers/rpc-node.ts';
 
-const perMode = Number(process.argv[2] ?? 300);
+const perMode = Number(process.argv[2] ?? 100);
 const hrp = 'rweft';
 const t = await startRpcTestNode(['--agent-account', encodeAddress(hrp, owner.address), '--agent-session-key-id', '1', '--rate-limits=false'], false);
 const nonceOf = (a: Uint8Array) => t.node.ledger.account(a).nonce;
