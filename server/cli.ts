@@ -14,7 +14,7 @@ export const nodeUsage = `usage: weft node [--network mainnet|testnet|devnet|reg
                  [--log-format json|pretty|auto] [--push-allow-hosts HOST,...] [--rate-limits true|false]
                  [--https-port N] [--tls-cert PEM] [--tls-key PEM] [--tls-client-ca PEM]
                  [--wallet-passphrase TEXT] [--mixnet-hops N] [--smtp-url URL] [--alerts-from ADDR] [--alerts-url URL]
-                 [--agent-account ADDR] [--cache-mb N]
+                 [--agent-account ADDR] [--agent-session-key-id N] [--agent-claim-margin-daa N] [--cache-mb N]
        Every flag is also a config-file key (key=value); docs/operations.md describes each one.`;
 
 const usage = `usage: weft <command> [flags]   (weft <command> --help for one command)

@@ -26,6 +26,13 @@ export interface NodeConfig {
   readonly minerAddress: string | undefined;
   /** The agent account this node's A2A endpoint settles tasks for (docs/settlement.md); undefined: no settlement. */
   readonly agentAccount: string | undefined;
+  /**
+   * The session key (scoped for escrow_claim) the node signs its A2A claims with; its private key is in the node
+   * wallet. Undefined: claims are signed with the agent account's own key, which the wallet must then hold.
+   */
+  readonly agentSessionKeyId: number | undefined;
+  /** DAA score an escrow must still have before its timeout when a settled task starts (docs/a2a.md); default 60. */
+  readonly agentClaimMarginDaa: number | undefined;
   readonly threads: number;
   /** Megabytes for the chain's per-block caches (`--cache-mb`, docs/storage.md "Caches"); default cacheMbDefault. */
   readonly cacheMb: number;
@@ -72,6 +79,8 @@ const keys = {
   mine: 'boolean',
   'miner-address': 'string',
   'agent-account': 'string',
+  'agent-session-key-id': 'integer',
+  'agent-claim-margin-daa': 'integer',
   threads: 'integer',
   'cache-mb': 'integer',
   'rpc-port': 'port',
@@ -206,6 +215,8 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
     mine: str('mine') === undefined ? false : boolean('mine', str('mine')!),
     minerAddress: str('miner-address'),
     agentAccount: agentAccountOf(str('agent-account'), params.hrp),
+    agentClaimMarginDaa: str('agent-claim-margin-daa') === undefined ? undefined : integer('agent-claim-margin-daa', str('agent-claim-margin-daa')!, 1, 1_000_000),
+    agentSessionKeyId: str('agent-session-key-id') === undefined ? undefined : integer('agent-session-key-id', str('agent-session-key-id')!, 1, Number.MAX_SAFE_INTEGER),
     threads: str('threads') === undefined ? 2 : integer('threads', str('threads')!, 1, 256),
     cacheMb: str('cache-mb') === undefined ? cacheMbDefault : integer('cache-mb', str('cache-mb')!, cacheMbMin, 1 << 20),
     rpcPort: port('rpc-port', params.ports.rpc),

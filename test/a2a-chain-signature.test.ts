@@ -126,7 +126,7 @@ describe('chain signature verifier', () => {
     let frozen = false;
     const keys: AgentKeyReader = {
       controllerKey: () => publicKeyFromPrivate(controller),
-      sessionKey: (_a, id) => (id === 1n ? { publicKey: publicKeyFromPrivate(controller), expiresAtSec: nowSec - 1 } : undefined),
+      sessionKey: (_a, id) => (id === 1n ? { publicKey: publicKeyFromPrivate(controller), expired: true } : undefined),
       frozen: () => frozen,
     };
     const withKeys = make({ agentKeys: keys }).verifier;

@@ -97,6 +97,13 @@ describe('the settlement check', () => {
     expect(reasonOf(() => check(request()))).toBe('escrow_timed_out');
     escrows.set(toHex(escrowId), locked({ timeoutDaaScore: BigInt(now + 61) }));
     expect(check(request()).settlement_status).toBe('EscrowLocked');
+    // The node claims after the dispute window: none means a receipt it may never get; one ending late leaves no time.
+    escrows.set(toHex(escrowId), locked({ disputeWindow: 0n }));
+    expect(reasonOf(() => check(request()))).toBe('escrow_needs_receipt');
+    escrows.set(toHex(escrowId), locked({ disputeWindow: 500n, timeoutDaaScore: 1_460n }));
+    expect(reasonOf(() => check(request()))).toBe('escrow_timed_out');
+    escrows.set(toHex(escrowId), locked({ disputeWindow: 500n, timeoutDaaScore: 1_461n }));
+    expect(check(request()).settlement_status).toBe('EscrowLocked');
   });
 
   it('refuses malformed settlement metadata as InvalidParams, and ignores metadata without it', () => {
@@ -148,6 +155,8 @@ describe('SendMessage with chainSettlement', () => {
     const sent = (await send(handler, request())) as { task: Task };
     const fetched = await handler.getTask({ id: sent.task.id }, ctx);
     expect(fetched.metadata?.taskAnchor).toEqual({ escrow_id: `0x${toHex(escrowId)}`, agent_account: encodeAddress(hrp, agent), settlement_status: 'EscrowLocked' });
+    // One escrow pays for one task.
+    await expect(send(handler, request())).rejects.toMatchObject({ kind: 'chain_escrow_failed', details: { reason: 'escrow_in_use' } });
   });
 
   it('refuses an escrow that cannot pay with -32104 and creates no task', async () => {

@@ -147,6 +147,34 @@ describe('real answers match their schemas', () => {
     await result('get_block', { hash: deployTx.block_hash });
     expect((await result('call_smart_contract', { contract_address: deployed.contract_address, method: 'get', parameters: [], caller_address: miner })).mode).toBe('view');
     expect((await result('call_smart_contract', { contract_address: deployed.contract_address, method: 'increment', parameters: [], caller_address: miner })).mode).toBe('transaction');
+
+    // Agent accounts and escrows from the node wallet (docs/settlement.md): the miner is the agent, a second wallet
+    // address the client, a third the arbiter; each method's answer is checked once it succeeds.
+    const clientAddr = (await result('create_address', {})).address as string;
+    const arbiterAddr = (await result('create_address', {})).address as string;
+    const sessionPub = (await result('create_address', {})).public_key as string;
+    const toClient = await result('send_transaction', { from: miner, to: clientAddr, amount: 0.3, fee: 0.001 });
+    await result('send_transaction', { from: miner, to: arbiterAddr, amount: 0.01, fee: 0.001 });
+    await until('the client funded', async () => ((await result('get_transaction', { hash: toClient.hash })).confirmations >= 1 ? true : undefined));
+    await result('create_agent_account', { agent_account: miner, fee: 0.001 });
+    await until('the agent account', async () => ((await result('get_agent_account', { agent_account: miner })).exists ? true : undefined));
+    await result('add_session_key', { agent_account: miner, public_key: sessionPub, allowed_kinds: ['escrow_claim'], tx_cap: 1, total_cap: 1, expiry_daa_score: 1_000_000, fee: 0.001 });
+    await result('fund_energy_pool', { from: clientAddr, agent_account: miner, amount: 0.01, fee: 0.001 });
+    const paid = await result('create_escrow', { from: clientAddr, agent_account: miner, amount: 0.01, task_id: 'schemas-1', timeout_in: 300, dispute_window: 1, fee: 0.001 });
+    const disputed = await result('create_escrow', { from: clientAddr, agent_account: miner, amount: 0.01, task_id: 'schemas-2', timeout_in: 300, arbiter: arbiterAddr, fee: 0.001 });
+    const lapsed = await result('create_escrow', { from: clientAddr, agent_account: miner, amount: 0.01, task_id: 'schemas-3', timeout_in: 4, fee: 0.001 });
+    const escrowStatus = async (id: string) => (await result('get_escrow', { escrow_id: id, proof: true })).escrow?.status as string | undefined;
+    await until('the escrows', async () => ((await escrowStatus(disputed.escrow_id)) === 'EscrowLocked' && (await escrowStatus(paid.escrow_id)) === 'EscrowLocked' ? true : undefined));
+    await result('claim_escrow', { escrow_id: paid.escrow_id, fee: 0.001 });
+    await result('dispute_escrow', { escrow_id: disputed.escrow_id, from: clientAddr, fee: 0.001 });
+    await until('the dispute', async () => ((await escrowStatus(disputed.escrow_id)) === 'Disputed' ? true : undefined));
+    await result('resolve_escrow', { escrow_id: disputed.escrow_id, agent_share: 0.004, fee: 0.001 });
+    await until('the timeout', async () => ((await result('get_escrow', { escrow_id: lapsed.escrow_id })).escrow?.timed_out ? true : undefined));
+    await result('reclaim_escrow', { escrow_id: lapsed.escrow_id, fee: 0.001 });
+    await result('set_agent_controller', { agent_account: miner, controller: sessionPub, fee: 0.001 });
+    await result('revoke_session_key', { agent_account: miner, revoke_session_key_id: 1, fee: 0.001 });
+    await result('freeze_agent_account', { agent_account: miner, frozen: true, fee: 0.001 });
+    await until('settled', async () => ((await escrowStatus(paid.escrow_id)) === 'Claimed' && (await escrowStatus(lapsed.escrow_id)) === 'Refunded' ? true : undefined));
     await result('stop_mining');
 
     // A transfer signed outside the node, left pending (mining is stopped).
@@ -162,6 +190,8 @@ describe('real answers match their schemas', () => {
     expect((await result('get_balance', { address: outsiderText, privacy_view: 'owner' })).privacy_view).toBe('owner');
     expect((await result('get_balance', { address: outsiderText, privacy_view: 'public' })).privacy_view).toBe('public');
     await result('get_proof', { address: outsiderText });
+    await result('get_agent_account', { agent_account: outsiderText, proof: true });
+    await result('get_escrow', { escrow_id: `0x${'07'.repeat(32)}`, proof: true });
 
     const carrier = await result('get_block', { hash: confirmed.block_hash });
     expect(carrier.transactions.map((x: { hash: string }) => x.hash)).toContain(sent.hash);

@@ -9,13 +9,14 @@
  *   registerA2aGrpc(grpcServer, a2a);               // lf.a2a.v1.A2AService on the gRPC port
  */
 import type { Chain } from '../../src/chain/chain.ts';
-import { createChainSignatureVerifier } from '../../src/a2a/chain-signature.ts';
+import { chainSigners, createChainSignatureVerifier, type AgentKeyReader } from '../../src/a2a/chain-signature.ts';
 import type { A2aAuthConfig } from '../../src/a2a/auth.ts';
 import { createWeftAgentExecutor, weftAgentSkillCosts, weftAgentSkills } from '../../src/a2a/weft-agent.ts';
 import type { ChainIdentity } from '../../src/a2a/card.ts';
 import type { SettlementPolicy } from '../../src/a2a/settlement.ts';
-import { encodeAddress } from '../../src/crypto/address.ts';
-import { reputationScoreBps } from '../../src/kinds/agent/agent-record.ts';
+import { createSettlementFollower, type SettlementFollower, type SettlementFollowerPorts } from '../../src/a2a/settlement-follower.ts';
+import { addressBytes, encodeAddress } from '../../src/crypto/address.ts';
+import { decodeAgentRecord, reputationScoreBps, sessionKeyOf } from '../../src/kinds/agent/agent-record.ts';
 import { toHex } from '../../src/util/bytes.ts';
 import type { FoundTransaction } from '../../src/a2a/weft-skills.ts';
 import type { PowBackend } from '../../src/mining/job.ts';
@@ -44,6 +45,14 @@ export interface NodeA2aOptions {
   readonly pushAllowHosts?: readonly string[];
   /** The agent account this endpoint settles tasks for (config `agent-account`): escrows must pay it. */
   readonly agentAccount?: Uint8Array;
+  /**
+   * How the node claims the escrow of a completed settled task and sees its transaction (start-node.ts: the
+   * claim_escrow method signed by the node wallet); absent, nothing is claimed and anchors do not follow the chain.
+   */
+  readonly claims?: Pick<SettlementFollowerPorts, 'submitClaim' | 'transactionStatus'>;
+  readonly onSettlementError?: (error: unknown) => void;
+  /** Overrides settlementClaimMarginDaa (config `agent-claim-margin-daa`). */
+  readonly claimMarginDaa?: number;
 }
 
 /** DAA score an escrow must still have before its timeout when a task starts: time for the task and the claim. */
@@ -58,6 +67,26 @@ function chainIdentityOf(ledger: Ledger, agentAccount: Uint8Array, hrp: string):
     agentAccount: encodeAddress(hrp, agentAccount),
     controller: `0x${toHex(record.controller)}`,
     ...(reputation === undefined ? {} : { reputationScoreBps: reputation }),
+  };
+}
+
+/**
+ * Controller and session keys of chain signatures, from the agent account's record in the node's committed state
+ * (docs/a2a.md "Chain signature"): a session key expires at its `expiry_daa_score` against the virtual DAA score.
+ */
+export function ledgerAgentKeys(ledger: Ledger): AgentKeyReader {
+  const record = (account: Uint8Array) => {
+    const value = account.length === addressBytes ? ledger.getRecord('agent', account) : undefined;
+    return value === undefined ? undefined : decodeAgentRecord(value);
+  };
+  return {
+    controllerKey: (account) => record(account)?.controller,
+    sessionKey(account, id) {
+      const agent = record(account);
+      const key = agent && sessionKeyOf(agent, id);
+      return key && { publicKey: key.publicKey, expired: key.expiryDaaScore <= BigInt(ledger.virtual().daaScore), revoked: key.revoked };
+    },
+    frozen: (account) => record(account)?.frozen ?? false,
   };
 }
 
@@ -79,7 +108,7 @@ export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2a
           agentAccount,
           hrp: params.hrp,
           costs: weftAgentSkillCosts,
-          claimMarginDaa: settlementClaimMarginDaa,
+          claimMarginDaa: options.claimMarginDaa ?? settlementClaimMarginDaa,
           readEscrow: (id) => ({ record: ledger.proveRecord('escrow', id).record, daaScore: ledger.virtual().daaScore }),
         }
       : undefined;
@@ -89,11 +118,18 @@ export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2a
     ...(ledger ? { accounts: ledger } : {}),
     ...(findTransaction ? { findTransaction } : {}),
   });
-  return createA2aService({
+  // The follower needs the runner (annotate) and the runner the follower (its terminal hook): bound once both exist.
+  let follower: SettlementFollower | undefined;
+  const service = await createA2aService({
     kv: options.kv,
     executor,
-    ...(settlement ? { settlement } : {}),
-    auth: { required: false, ...options.auth, chainSignature: createChainSignatureVerifier({ chainId: params.chainId, clock: systemClock }), hrp: params.hrp },
+    ...(settlement ? { settlement, onTerminal: (task) => follower?.onTerminal(task) } : {}),
+    auth: { required: false, ...options.auth, chainSignature: createChainSignatureVerifier({
+        chainId: params.chainId,
+        clock: systemClock,
+        // With a ledger, Controller and SessionKey signers are checked against the on-chain agent account.
+        ...(ledger ? { allowedSigners: [...chainSigners], agentKeys: ledgerAgentKeys(ledger) } : {}),
+      }), hrp: params.hrp },
     push: { allowHosts: options.pushAllowHosts ?? [] },
     card: {
       name: 'Weft node agent',
@@ -117,4 +153,21 @@ export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2a
       },
     },
   });
+  if (settlement === undefined || options.claims === undefined) return service;
+  const followed = createSettlementFollower({
+    readEscrow: settlement.readEscrow,
+    ...options.claims,
+    annotate: (taskId, metadata) => service.handler.runner.annotate(taskId, metadata),
+    ...(options.onSettlementError ? { onError: options.onSettlementError } : {}),
+  });
+  follower = followed;
+  // After each acceptance the ledger's state is the new one: the follower reads it.
+  const off = ledger!.onAcceptance(() => void followed.tick());
+  return {
+    ...service,
+    close() {
+      off();
+      service.close();
+    },
+  };
 }

@@ -11,6 +11,7 @@ import type { AgentExecutor } from '../../src/a2a/executor.ts';
 import { createA2aHandler, uuidFromBytes, type A2aHandler } from '../../src/a2a/handler.ts';
 import type { SettlementPolicy } from '../../src/a2a/settlement.ts';
 import { createKvTaskStore } from '../../src/a2a/task-store.ts';
+import type { TerminalHook } from '../../src/a2a/task-runner.ts';
 import type { KvStore } from '../../src/storage/kv.ts';
 import { systemClock, type Clock } from '../../src/util/clock.ts';
 import { createPushSender, type PushSender, type PushSenderOptions } from './push-sender.ts';
@@ -31,6 +32,8 @@ export interface A2aServiceOptions {
   readonly clock?: Clock;
   /** On-chain settlement of tasks (src/a2a/settlement.ts); absent: a request naming an escrow is refused. */
   readonly settlement?: SettlementPolicy;
+  /** Told of each task reaching a terminal state (server/a2a/node-a2a.ts: the settlement follower). */
+  readonly onTerminal?: TerminalHook;
 }
 
 export interface A2aService {
@@ -70,6 +73,7 @@ export async function createA2aService(options: A2aServiceOptions): Promise<A2aS
     ...(extended ? { extendedCard: extended } : {}),
     ...(push ? { push, validatePushUrl: push.validate } : {}),
     ...(options.settlement ? { settlement: options.settlement } : {}),
+    ...(options.onTerminal ? { onTerminal: options.onTerminal } : {}),
   });
   await handler.runner.recover();
   return {

@@ -19,6 +19,8 @@ const pathParam = (name: string, description: string) => ({ name, in: 'path', re
 const queryParam = (name: string, schema: unknown, description: string) => ({ name, in: 'query', required: false, description, schema });
 const includeTxs = queryParam('include_transactions', { type: 'boolean', default: true }, 'include the transactions array');
 
+const proofParam = queryParam('proof', { type: 'boolean', default: false }, 'add the state proof against the selected tip header');
+
 export function buildOpenApi(version: string, network: string): Record<string, unknown> {
   const block = { $ref: '#/components/schemas/Block' };
   return {
@@ -77,6 +79,20 @@ export function buildOpenApi(version: string, network: string): Record<string, u
             queryParam('include_pending', { type: 'boolean', default: false }, 'mempool transactions first'),
           ],
           responses: { 200: ok('page', historySchema), 400: err('bad address or paging') },
+        },
+      },
+      '/api/v1/agents/{address}': {
+        get: {
+          summary: 'An agent account (docs/api.md get_agent_account)',
+          parameters: [pathParam('address', 'bech32m address of the agent account'), proofParam],
+          responses: { 200: ok('agent account', { type: 'object' }), 400: err('-40002 Invalid address') },
+        },
+      },
+      '/api/v1/escrows/{id}': {
+        get: {
+          summary: 'A task escrow by id (docs/api.md get_escrow)',
+          parameters: [pathParam('id', '0x-prefixed 64-digit escrow id'), proofParam],
+          responses: { 200: ok('escrow', { type: 'object' }), 400: err('malformed id') },
         },
       },
       '/api/v1/stats': { get: { summary: 'Network and mining statistics (explorer)', responses: { 200: ok('statistics', { type: 'object' }) } } },

@@ -88,6 +88,9 @@ export function mountRestRoutes(app: Hono, dispatcher: Dispatcher, version: stri
     params.include_pending = booleanQuery(c, 'include_pending', false);
     return call('get_transaction_history', params, c);
   }));
+  // Agent accounts and escrows (docs/settlement.md); `?proof=true` adds the state proof.
+  app.get('/api/v1/agents/:address', view((c) => call('get_agent_account', { agent_account: c.req.param('address'), proof: booleanQuery(c, 'proof', false) }, c)));
+  app.get('/api/v1/escrows/:id', view((c) => call('get_escrow', { escrow_id: c.req.param('id'), proof: booleanQuery(c, 'proof', false) }, c)));
   app.get('/api/v1/stats', view(() => explorerStats(services)));
   let openApi: object | undefined;
   app.get('/api/v1/openapi.json', (c) => c.json((openApi ??= buildOpenApi(version, services.chain.params.name))));

@@ -51,6 +51,7 @@ export function createLedgerPort(ledger: Ledger, chain: Chain): LedgerView {
       return { stateRoot: proof.stateRoot, blockHash: fromHex(proof.blockHash), key: proof.key, proof: proof.proof, exists: proof.record !== null };
     },
     contractRecord: (namespace, id) => ledger.getRecord(namespace, id),
+    stateRecord: (namespace, id) => ledger.getRecord(namespace, id),
     supply() {
       const s = ledger.supply();
       return { totalUnits: s.totalUnits, circulatingUnits: s.circulatingUnits, burntUnits: s.burntUnits, feesTotalUnits: s.feesTotalUnits };

@@ -5,6 +5,7 @@
  * pool's best-paying valid set. Every pooled transaction is journaled in the node's store (src/mempool/journal.ts):
  * `submit` acknowledges a transaction only once its row is durable, and `restore` readmits the journal at start.
  */
+import { decodeAgentRecord } from '../../src/kinds/agent/agent-record.ts';
 import { decodeTransaction } from '../../src/codec/transaction.ts';
 import { blake3 } from '../../src/crypto/blake3.ts';
 import { createMempoolJournal } from '../../src/mempool/journal.ts';
@@ -49,6 +50,11 @@ export function startNodeMempool(options: { params: NetworkParams; ledger: Ledge
     clock: options.clock,
     // Against the selected tip's state: a spend accepted since is still refused by acceptance, never accepted twice.
     keyImageSpent: (keyImage) => ledger.proveRecord('key_image', keyImage).record !== null,
+    // Pool-paid fees of agent transactions (docs/settlement.md "Fees and the energy pool"), at the virtual state.
+    agentPool: (payer) => {
+      const value = ledger.getRecord('agent', payer);
+      return value === undefined ? undefined : decodeAgentRecord(value).energyPool;
+    },
   });
   const journal = createMempoolJournal(options.store);
   const rebroadcast = createRebroadcaster({ pool, clock: options.clock, intervalMs: mempoolOwnTxRebroadcastMs, trackedMax: mempoolTxCountMax });

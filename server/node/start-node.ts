@@ -12,7 +12,10 @@ import { difficultyFromTarget, compactToTarget } from '../../src/consensus/pow.t
 import type { Miner } from '../../src/mining/miner.ts';
 import { buildBlockTemplate } from '../../src/mining/template.ts';
 import { systemClock } from '../../src/util/clock.ts';
-import { toHash0x } from '../../src/util/bytes.ts';
+import { fromHex, toHash0x, toHex } from '../../src/util/bytes.ts';
+import { coinsToUnits } from '../../src/crypto/amount.ts';
+import { decodeAgentRecord } from '../../src/kinds/agent/agent-record.ts';
+import type { Dispatcher } from '../../src/rpc/dispatcher.ts';
 import type { NodeConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { nodeVersion, startApiServers, type ApiServers } from '../http/start-api.ts';
@@ -62,6 +65,32 @@ export interface RunningNode {
 
 /** Ports the RPC layer reads that this root does not build yet (src/rpc/ports.ts); tests hand in real in-memory ones. */
 export type RpcServicePorts = Partial<Pick<RpcServices, 'ledger' | 'mempool' | 'wallet' | 'privacy' | 'peers' | 'templates'>>;
+
+/** Fee of the node's own claims: a claim is ~200 bytes, far above the minimum rate; paid from the pool when it can. */
+const claimFeeCoins = 0.0001;
+
+/**
+ * How the A2A endpoint claims a completed task's escrow (src/a2a/settlement-follower.ts): the node's own claim_escrow
+ * method, signed by the node wallet with the `agent-session-key-id` session key (or the agent's own key), the fee
+ * from the agent's energy pool when it covers it; and where the claim transaction stands.
+ */
+function nodeClaims(config: NodeConfig, dispatcher: () => Dispatcher, ledger: Ledger) {
+  const agent = decodeAddress(config.agentAccount!, config.params.hrp);
+  return {
+    async submitClaim(escrowId: Uint8Array): Promise<string> {
+      const record = ledger.getRecord('agent', agent);
+      const pool = record === undefined ? 0n : decodeAgentRecord(record).energyPool;
+      const signer = config.agentSessionKeyId === undefined ? {} : { signer_role: 'session_key', session_key_id: config.agentSessionKeyId };
+      const params = { escrow_id: `0x${toHex(escrowId)}`, fee: claimFeeCoins, use_energy: pool >= coinsToUnits(claimFeeCoins), ...signer };
+      const result = (await dispatcher().call('claim_escrow', params, { transport: 'http', id: undefined })) as { hash: string };
+      return result.hash;
+    },
+    transactionStatus(hash: string) {
+      const bytes = fromHex(hash.slice(2));
+      return dispatcher().services.ledger?.getTransaction(bytes)?.status ?? dispatcher().services.mempool?.get(bytes)?.status;
+    },
+  };
+}
 
 export async function startNode(config: NodeConfig, logger: Logger, ports: RpcServicePorts = {}): Promise<RunningNode> {
   mkdirSync(config.datadir, { recursive: true });
@@ -177,7 +206,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
         // push-allow-hosts: webhook receivers on private networks the operator allows (docs/a2a.md "Push notifications").
         pushAllowHosts: config.pushAllowHosts,
         // agent-account: tasks may be settled through escrows paying it (docs/settlement.md).
-        ...(config.agentAccount ? { agentAccount: decodeAddress(config.agentAccount, config.params.hrp) } : {}),
+        ...(config.agentAccount ? { agentAccount: decodeAddress(config.agentAccount, config.params.hrp), claims: nodeClaims(config, () => api.dispatcher, ledger), ...(config.agentClaimMarginDaa === undefined ? {} : { claimMarginDaa: config.agentClaimMarginDaa }) } : {}),
         // OAuth access tokens of the node's own authorization server are A2A bearer credentials (docs/a2a.md).
         auth: {
           required: false,

@@ -2,12 +2,17 @@
  * The RPC's WalletPort (src/rpc/ports.ts) over the node's wallets (server/wallet/wallet-service.ts): create_address,
  * sign_message, verify_message and the signed transfer of send_transaction, whose nonce is the sender's next one
  * past its pending run in the mempool, and the signed contract deploys and calls of deploy_smart_contract and
- * call_smart_contract (same nonce rule). Stealth addresses and ring signatures belong to privacy-port.ts.
+ * call_smart_contract and the agent and escrow transactions of the settlement methods (same nonce rule). Stealth
+ * addresses and ring signatures belong to privacy-port.ts.
  */
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from '../../src/codec/transaction.ts';
 import { TxKind } from '../../src/codec/transaction-kinds.ts';
 import { AddressType } from '../../src/crypto/address.ts';
+import type { AgentTransaction } from '../../src/kinds/agent/envelope.ts';
+import { signAgentTransaction } from '../../src/kinds/agent/sign-agent-transaction.ts';
+import type { TxKindModule } from '../../src/kinds/kind.ts';
+import { txKindModule } from '../../src/kinds/registry.ts';
 import { signContractCall } from '../../src/kinds/contract-call.ts';
 import { signContractDeploy } from '../../src/kinds/contract-deploy.ts';
 import type { Mempool } from '../../src/mempool/mempool.ts';
@@ -57,6 +62,12 @@ export function createWalletPort(wallets: WalletService, mempool: Pick<Mempool, 
       return request.kind === TxKind.ContractDeploy
         ? signContractDeploy({ ...request, chainId, nonce }, key, aux)
         : signContractCall({ ...request, chainId, nonce }, key, aux);
+    },
+    async signAgentTransaction(request) {
+      const key = wallets.findAddress(Uint8Array.of(AddressType.Standard, ...request.signer))?.wallet.privateKeyOf(request.signer);
+      if (key === undefined) throw new TransactionRejectedError('the node wallet holds no key for this signer', { rule: 'unknown_key' });
+      const nonce = mempool.nextNonce(request.payer);
+      return signAgentTransaction(txKindModule(request.kind) as TxKindModule<AgentTransaction>, { ...request, chainId, nonce }, key, new Uint8Array(randomBytes(32)));
     },
   };
 }

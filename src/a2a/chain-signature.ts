@@ -17,8 +17,10 @@
  *                  | BLAKE3(body)    [32]  the raw request body (empty body: BLAKE3 of zero bytes) )
  *   value  = hex( BIP340 Schnorr signature over digest )   128 hex digits, optional 0x
  *
- * Until agent accounts exist on chain (a later issue), the Owner key is the key of the signer's standard address;
- * Controller and SessionKey keys come from the `AgentKeyReader` port, and without one they fail verification.
+ * The Owner key is the key of the signer's standard address (an agent account is its owner's address, so this is
+ * also the on-chain owner). Controller and SessionKey keys come from the `AgentKeyReader` port — on a node, the agent
+ * account's record in the committed state (server/a2a/node-a2a.ts): no agent account -32100, a session key that
+ * expired or was revoked -32102, a frozen account -32103 (any signer of it), a key that does not verify -32101.
  */
 import { addressBytes, AddressType } from '../crypto/address.ts';
 import { blake3 } from '../crypto/blake3.ts';
@@ -52,11 +54,13 @@ export interface SignedRequest {
 
 export interface SessionKey {
   readonly publicKey: Uint8Array;
-  /** Unix seconds after which the key no longer signs. */
-  readonly expiresAtSec: number;
+  /** Past its expiry (on chain: at or after its `expiry_daa_score` at the node's state), so it no longer signs. */
+  readonly expired: boolean;
+  /** Revoked by the account: refused like an expired key. */
+  readonly revoked?: boolean;
 }
 
-/** Agent-account keys; a later issue backs this with on-chain agent accounts. */
+/** Agent-account keys, read from the on-chain agent account (the node) or handed in (tests). */
 export interface AgentKeyReader {
   controllerKey(account: Uint8Array): Uint8Array | undefined;
   sessionKey(account: Uint8Array, id: bigint): SessionKey | undefined;
@@ -151,7 +155,7 @@ export function createChainSignatureVerifier(options: ChainSignatureVerifierOpti
   const allowed = options.allowedSigners ?? ['Owner'];
   const cache = options.nonceCache ?? createNonceCache();
 
-  function signerKey(sig: ChainSignature, nowSec: number): Uint8Array {
+  function signerKey(sig: ChainSignature): Uint8Array {
     const keys = options.agentKeys;
     if (sig.signer === 'Owner') {
       // No agent accounts yet: the owner key is the key of the signer's standard address.
@@ -167,7 +171,8 @@ export function createChainSignatureVerifier(options: ChainSignatureVerifierOpti
     if (sig.sessionKeyId === undefined) throw invalid('SessionKey signer: session key id missing');
     const session = keys.sessionKey(sig.account, sig.sessionKeyId);
     if (!session) throw new A2aError('chain_identity_verification_failed', `session key ${sig.sessionKeyId}: unknown`);
-    if (session.expiresAtSec <= nowSec) throw new A2aError('chain_session_key_expired', `session key ${sig.sessionKeyId}: expired at ${session.expiresAtSec}`);
+    if (session.revoked === true) throw new A2aError('chain_session_key_expired', `session key ${sig.sessionKeyId}: revoked`);
+    if (session.expired) throw new A2aError('chain_session_key_expired', `session key ${sig.sessionKeyId}: expired`);
     return session.publicKey;
   }
 
@@ -183,7 +188,7 @@ export function createChainSignatureVerifier(options: ChainSignatureVerifierOpti
       if (ts < nowSec - ttlSec) throw invalid(`timestamp ${ts}: expired (older than ${ttlSec} s)`);
       if (ts > nowSec + a2aChainSigFutureSkewSec) throw invalid(`timestamp ${ts}: in the future (more than ${a2aChainSigFutureSkewSec} s ahead)`);
       if (options.agentKeys?.frozen(sig.account)) throw new A2aError('chain_account_frozen', 'agent account is frozen');
-      const key = signerKey(sig, nowSec);
+      const key = signerKey(sig);
       const hex = sig.value.startsWith('0x') ? sig.value.slice(2) : sig.value;
       let signature: Uint8Array;
       try {

@@ -24,7 +24,7 @@ import { checkChainSettlement, parseChainSettlement, settlementRefused, type Set
 import { isTerminal } from './state-machine.ts';
 import { createStreamHub, type StreamHub, type Subscription } from './stream-hub.ts';
 import { viewTask } from './task-apply.ts';
-import { createTaskRunner, type PushDispatcher, type TaskRunner } from './task-runner.ts';
+import { createTaskRunner, type PushDispatcher, type TaskRunner, type TerminalHook } from './task-runner.ts';
 import type { StoredTask, TaskStore } from './task-store.ts';
 import type {
   JsonObject,
@@ -57,6 +57,8 @@ export interface A2aHandlerOptions {
   readonly validatePushUrl?: (url: string) => Promise<void>;
   /** On-chain settlement (settlement.ts): escrows named in `metadata.chainSettlement` are checked against it. */
   readonly settlement?: SettlementPolicy;
+  /** Told of each task reaching a terminal state (the settlement follower's claim, settlement-follower.ts). */
+  readonly onTerminal?: TerminalHook;
 }
 
 export interface A2aHandler {
@@ -106,7 +108,7 @@ function pageOffset(token: string | undefined): number {
 export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
   const { store, card, newId } = options;
   const hub = createStreamHub();
-  const runner = createTaskRunner({ store, hub, executor: options.executor, clock: options.clock, newId, ...(options.push ? { push: options.push } : {}) });
+  const runner = createTaskRunner({ store, hub, executor: options.executor, clock: options.clock, newId, ...(options.push ? { push: options.push } : {}), ...(options.onTerminal ? { onTerminal: options.onTerminal } : {}) });
   const caps = card.capabilities;
   const inputModes = card.defaultInputModes;
 
@@ -126,6 +128,9 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
     }
   }
 
+  /** Escrows that anchor a task of this process (kept in memory; the chain's state has each escrow's outcome). */
+  const escrowsInUse = new Set<string>();
+
   /** The task's metadata: the request's, plus the task anchor when it names an escrow that can pay. */
   function settle(metadata: JsonObject | undefined): JsonObject | undefined {
     const policy = options.settlement;
@@ -137,7 +142,11 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
     }
     const request = parseChainSettlement(metadata, policy.hrp);
     if (request === undefined) return metadata;
-    return { ...metadata, taskAnchor: { ...checkChainSettlement(request, policy) } };
+    const anchor = checkChainSettlement(request, policy);
+    // One escrow pays for one task: a second task on it would be work the agent can never be paid for.
+    if (escrowsInUse.has(anchor.escrow_id)) throw settlementRefused('escrow_in_use', `escrow ${anchor.escrow_id} already pays for another task`);
+    escrowsInUse.add(anchor.escrow_id);
+    return { ...metadata, taskAnchor: { ...anchor } };
   }
 
   function requirePush(): void {

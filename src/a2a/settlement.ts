@@ -51,7 +51,10 @@ export interface TaskAnchor {
   /** The 32-byte escrow id, `0x`-hex (the seed's u64 cannot name a hash-derived id; docs/a2a.md "On-chain settlement"). */
   readonly escrow_id: string;
   readonly agent_account: string;
+  /** The escrow's status on chain (the seed's settlement status), followed after the task ends. */
   readonly settlement_status: EscrowStatusName;
+  /** The agent node's claim once the task completed (src/a2a/settlement-follower.ts). */
+  readonly claim?: { readonly status: 'waiting' | 'pending' | 'confirmed' | 'refused'; readonly transaction?: string; readonly reason?: string };
 }
 
 export type SettlementRefusal =
@@ -62,6 +65,8 @@ export type SettlementRefusal =
   | 'escrow_wrong_agent'
   | 'cost_exceeds_max_cost'
   | 'escrow_too_small'
+  | 'escrow_needs_receipt'
+  | 'escrow_in_use'
   | 'escrow_timed_out';
 
 export function settlementRefused(reason: SettlementRefusal, message: string): A2aError {
@@ -141,8 +146,13 @@ export function checkChainSettlement(request: ChainSettlementRequest, policy: Se
     throw settlementRefused('escrow_wrong_agent', `escrow ${id} pays ${encodeAddress(policy.hrp, record.agent)}, not this agent (${agent})`);
   }
   if (record.amount < cost) throw settlementRefused('escrow_too_small', `escrow ${id} holds ${record.amount} base units; the task costs ${cost}`);
-  if (record.timeoutDaaScore <= BigInt(daaScore + policy.claimMarginDaa)) {
-    throw settlementRefused('escrow_timed_out', `escrow ${id} times out at DAA score ${record.timeoutDaaScore}; the agent needs until ${daaScore + policy.claimMarginDaa} to claim`);
+  // The node claims without a receipt once the dispute window has passed (src/a2a/settlement-follower.ts): an escrow
+  // with none could only be claimed with a receipt the client never has to give.
+  if (record.disputeWindow === 0n) throw settlementRefused('escrow_needs_receipt', `escrow ${id} has no dispute window: the agent could claim it only with the client's receipt`);
+  const windowEnds = record.createdDaaScore + record.disputeWindow;
+  const claimBy = (windowEnds > BigInt(daaScore) ? windowEnds : BigInt(daaScore)) + BigInt(policy.claimMarginDaa);
+  if (record.timeoutDaaScore <= claimBy) {
+    throw settlementRefused('escrow_timed_out', `escrow ${id} times out at DAA score ${record.timeoutDaaScore}; the agent needs until ${claimBy} to claim`);
   }
   return { escrow_id: id, agent_account: agent, settlement_status: 'EscrowLocked' };
 }

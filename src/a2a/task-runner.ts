@@ -49,7 +49,18 @@ export interface TaskRunner {
   serial<T>(taskId: string, fn: () => Promise<T>): Promise<T>;
   /** Marks tasks left SUBMITTED or WORKING by a previous process as FAILED (they have no executor any more). */
   recover(): Promise<number>;
+  /**
+   * Merges `metadata` into a stored task's metadata and sends it as a status update (same status) to the task's
+   * streams and webhooks: how the on-chain settlement of a finished task reaches its client.
+   */
+  annotate(taskId: string, metadata: JsonObject): Promise<Task | undefined>;
 }
+
+/**
+ * Told when a task reaches a terminal state, before that state is stored and sent: the metadata it returns joins the
+ * task's and the final status update's (the task anchor's settlement status, src/a2a/settlement-follower.ts).
+ */
+export type TerminalHook = (task: Task) => JsonObject | undefined;
 
 export interface TaskRunnerOptions {
   readonly store: TaskStore;
@@ -58,6 +69,7 @@ export interface TaskRunnerOptions {
   readonly clock: Clock;
   readonly newId: () => string;
   readonly push?: PushDispatcher;
+  readonly onTerminal?: TerminalHook;
 }
 
 interface Deferred<T> {
@@ -87,7 +99,7 @@ interface Execution {
 }
 
 export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
-  const { store, hub, executor, clock, newId, push } = options;
+  const { store, hub, executor, clock, newId, push, onTerminal } = options;
   const locks = new Map<string, Promise<unknown>>();
   const executions = new Map<string, Execution>();
 
@@ -156,8 +168,11 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     if ('statusUpdate' in event) {
       const status = { ...event.statusUpdate.status, timestamp: now() };
       exec.task = applyStatus(task, status);
+      const extra = isTerminal(status.state) ? onTerminal?.(exec.task) : undefined;
+      if (extra !== undefined) exec.task = { ...exec.task, metadata: { ...exec.task.metadata, ...extra } };
       const last = closesStream(status.state);
-      await commit(exec.owner, exec.task, { statusUpdate: { ...event.statusUpdate, taskId: task.id, contextId: task.contextId, status } }, last);
+      const update = { ...event.statusUpdate, taskId: task.id, contextId: task.contextId, status, ...(extra === undefined ? {} : { metadata: { ...event.statusUpdate.metadata, ...extra } }) };
+      await commit(exec.owner, exec.task, { statusUpdate: update }, last);
       if (last) exec.done.resolve({ task: exec.task });
       return;
     }
@@ -201,7 +216,9 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         const text = error instanceof A2aError ? error.message : 'the agent failed';
         const status = { state: 'TASK_STATE_FAILED' as const, timestamp: now(), message: agentMessage(exec.context, [{ text }]) };
         exec.task = applyStatus(exec.task, status);
-        await commit(exec.owner, exec.task, { statusUpdate: { taskId, contextId: exec.task.contextId, status } }, true);
+        const extra = onTerminal?.(exec.task);
+        if (extra !== undefined) exec.task = { ...exec.task, metadata: { ...exec.task.metadata, ...extra } };
+        await commit(exec.owner, exec.task, { statusUpdate: { taskId, contextId: exec.task.contextId, status, ...(extra === undefined ? {} : { metadata: extra }) } }, true);
       }
     }).catch(() => undefined);
     if (executions.get(taskId) === exec) executions.delete(taskId);
@@ -284,10 +301,24 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
         const current = exec?.task ?? store.get(taskId)?.task ?? stored.task;
         if (isTerminal(current.status.state)) return current;
         const status = { state: 'TASK_STATE_CANCELED' as const, timestamp: now() };
-        const task = applyStatus(current, status);
+        let task = applyStatus(current, status);
+        const extra = onTerminal?.(task);
+        if (extra !== undefined) task = { ...task, metadata: { ...task.metadata, ...extra } };
         if (exec) exec.task = task;
-        await commit(stored.owner, task, { statusUpdate: { taskId, contextId: task.contextId, status } }, true);
+        await commit(stored.owner, task, { statusUpdate: { taskId, contextId: task.contextId, status, ...(extra === undefined ? {} : { metadata: extra }) } }, true);
         exec?.done.resolve({ task });
+        return task;
+      });
+    },
+    annotate(taskId, metadata) {
+      return serial(taskId, async () => {
+        const stored = store.get(taskId);
+        if (stored === undefined) return undefined;
+        const exec = executions.get(taskId);
+        const current = exec?.task ?? stored.task;
+        const task: Task = { ...current, metadata: { ...current.metadata, ...metadata } };
+        if (exec) exec.task = task;
+        await commit(stored.owner, task, { statusUpdate: { taskId, contextId: task.contextId, status: task.status, metadata } }, closesStream(task.status.state));
         return task;
       });
     },

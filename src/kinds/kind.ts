@@ -31,6 +31,11 @@ export interface Spend {
    * commitment balance, so neither the payer's balance nor its energy pays it (src/kinds/confidential/ring-spend.ts).
    */
   readonly feeFromCommitments?: boolean;
+  /**
+   * Set by the agent and escrow kinds: with `useEnergy`, the fee comes from the payer's agent-account energy pool
+   * when the payer is an agent account (docs/settlement.md "Fees and the energy pool"), else from its account energy.
+   */
+  readonly feeFromAgentPool?: boolean;
 }
 
 /** Coins the payer's balance loses: the amount, plus the fee unless energy or the commitments pay it. */

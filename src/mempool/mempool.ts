@@ -56,6 +56,12 @@ export interface MempoolOptions {
    * ('key_image_spent') instead of waiting in the pool for a block that would never accept it.
    */
   readonly keyImageSpent?: (keyImage: Uint8Array) => boolean;
+  /**
+   * The energy pool of the agent account at `payer` (undefined: none), so a pool-paid `use_energy` fee of an agent or
+   * escrow transaction is judged against the pool, as acceptance does (docs/settlement.md "Fees and the energy pool").
+   * Left out, such fees are judged against the account energy.
+   */
+  readonly agentPool?: (payer: Uint8Array) => bigint | undefined;
   /** A listener that throws is a bug; by default it is rethrown on a microtask (crashes loudly, pool intact). */
   readonly onListenerError?: (error: unknown) => void;
 }
@@ -146,7 +152,7 @@ export function createMempool(options: MempoolOptions): Mempool {
     const queue = bySender.get(sender);
     if (queue === undefined || queue.length === 0) return [];
     const account = known ?? accounts.account(queue[0]!.spend.payer);
-    const budget = budgetOf(account);
+    const budget = budgetOf(account, options.agentPool?.(queue[0]!.spend.payer));
     const invalid = queue.filter((e) => e.spend.nonce < account.nonce || !trySpend(e.spend, budget));
     for (const entry of invalid) removeEntry(entry, 'invalidated');
     return invalid;
@@ -207,7 +213,7 @@ export function createMempool(options: MempoolOptions): Mempool {
     else if (current.length >= limits.txPerAddressMax) {
       throw new TransactionRejectedError('sender_queue_full', `sender has ${current.length} pending, at most ${limits.txPerAddressMax}`);
     }
-    const overspend = firstOverspend(queue, account);
+    const overspend = firstOverspend(queue, account, options.agentPool?.(spend.payer));
     if (overspend !== undefined) {
       const message = `balance ${account.balance} does not cover ${overspend.needed} of pending spends up to nonce ${overspend.entry.spend.nonce}`;
       throw new InsufficientBalanceError(message, { balance: account.balance, needed: overspend.needed });
@@ -316,7 +322,7 @@ export function createMempool(options: MempoolOptions): Mempool {
       return old.length;
     },
     selectForBlock(request) {
-      return selectTransactions(bySender, accounts, request);
+      return selectTransactions(bySender, accounts, request, options.agentPool);
     },
     get: (hash) => byId.get(toHex(hash)),
     status(hash) {

@@ -36,11 +36,13 @@ export function selectTransactions(
   queues: ReadonlyMap<string, SenderQueue>,
   accounts: AccountReader,
   request: SelectRequest,
+  agentPool?: (payer: Uint8Array) => bigint | undefined,
 ): Selection {
   const heads = createHeap<Head>((a, b) => compareForBlock(a.run[a.at]!, b.run[b.at]!) < 0);
   for (const queue of queues.values()) {
     if (queue.length === 0) continue;
-    const run = executableRun(queue, accounts.account(queue[0]!.spend.payer));
+    const payer = queue[0]!.spend.payer;
+    const run = executableRun(queue, accounts.account(payer), agentPool?.(payer));
     if (run.length > 0) heads.push({ run, at: 0 });
   }
   const transactions: PoolEntry[] = [];

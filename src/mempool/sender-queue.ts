@@ -6,8 +6,10 @@
  * Spending rule — the ledger's (src/state/acceptance.ts, docs/state.md): walking the queue in nonce order, each
  * transaction spends its amount from the balance, and its fee from the energy when `use_energy` is set (the energy
  * left must cover the whole fee: there is no fallback to the balance, the ledger would skip it) or from the balance
- * otherwise. Every pending transaction of the sender counts, waiting ones too, so the pool never holds a set of
- * spends the account cannot pay.
+ * otherwise — except that an agent or escrow transaction (`feeFromAgentPool`) whose payer is an agent account pays
+ * its `use_energy` fee from the account's energy pool (docs/settlement.md "Fees and the energy pool"), as acceptance
+ * does. Every pending transaction of the sender counts, waiting ones too, so the pool never holds a set of spends the
+ * account cannot pay.
  */
 import type { Account } from '../state/account.ts';
 import { balanceCost, energyCost, type Spend } from '../kinds/kind.ts';
@@ -40,25 +42,31 @@ export function withEntry(queue: SenderQueue, entry: PoolEntry): { queue: PoolEn
 export interface Budget {
   balance: bigint;
   energy: bigint;
+  /** The payer's agent-account energy pool; undefined when the payer is no agent account. */
+  pool: bigint | undefined;
 }
 
-export function budgetOf(account: Account): Budget {
-  return { balance: account.balance, energy: account.energy };
+/** `pool`: the payer's agent energy pool, when it is an agent account. */
+export function budgetOf(account: Account, pool?: bigint): Budget {
+  return { balance: account.balance, energy: account.energy, pool };
 }
 
-/** Spends `spend` from `budget` if it can pay; returns false (budget unchanged) if the balance or energy falls short. */
+/** Spends `spend` from `budget` if it can pay; returns false (budget unchanged) if the balance, energy or pool falls short. */
 export function trySpend(spend: Spend, budget: Budget): boolean {
   const cost = balanceCost(spend);
-  const energy = energyCost(spend);
-  if (cost > budget.balance || energy > budget.energy) return false;
+  const fromPool = spend.feeFromAgentPool === true && budget.pool !== undefined;
+  const energy = fromPool ? 0n : energyCost(spend);
+  const pooled = fromPool ? energyCost(spend) : 0n;
+  if (cost > budget.balance || energy > budget.energy || pooled > (budget.pool ?? 0n)) return false;
   budget.balance -= cost;
   budget.energy -= energy;
+  if (fromPool) budget.pool = budget.pool! - pooled;
   return true;
 }
 
 /** The first live entry (nonce ≥ the account's) the account cannot pay on top of those before it, with the total. */
-export function firstOverspend(queue: SenderQueue, account: Account): { entry: PoolEntry; needed: bigint } | undefined {
-  const budget = budgetOf(account);
+export function firstOverspend(queue: SenderQueue, account: Account, pool?: bigint): { entry: PoolEntry; needed: bigint } | undefined {
+  const budget = budgetOf(account, pool);
   let needed = 0n;
   for (const entry of queue) {
     if (entry.spend.nonce < account.nonce) continue;
@@ -69,8 +77,8 @@ export function firstOverspend(queue: SenderQueue, account: Account): { entry: P
 }
 
 /** The executable run: contiguous nonces from the account's, each paid for on top of the ones before it. */
-export function executableRun(queue: SenderQueue, account: Account): PoolEntry[] {
-  const budget = budgetOf(account);
+export function executableRun(queue: SenderQueue, account: Account, pool?: bigint): PoolEntry[] {
+  const budget = budgetOf(account, pool);
   const run: PoolEntry[] = [];
   let expected = account.nonce;
   for (const entry of queue) {

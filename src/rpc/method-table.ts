@@ -12,7 +12,9 @@ import { getBlock } from './methods/get-block.ts';
 import { getBlockHeight } from './methods/get-block-height.ts';
 import { getBlockTemplate } from './methods/get-block-template.ts';
 import { generateStealthAddress } from './methods/generate-stealth-address.ts';
+import { getAgentAccount } from './methods/get-agent-account.ts';
 import { getContractState } from './methods/get-contract-state.ts';
+import { getEscrow } from './methods/get-escrow.ts';
 import { getHeight } from './methods/get-height.ts';
 import { getInfo } from './methods/get-info.ts';
 import { getLatestBlock } from './methods/get-latest-block.ts';
@@ -34,6 +36,18 @@ import { stopMining } from './methods/stop-mining.ts';
 import { submitBlock } from './methods/submit-block.ts';
 import { subscribe, unsubscribe } from './methods/subscribe.ts';
 import { verifyMessage } from './methods/verify-message.ts';
+// Agent accounts and escrows from the node wallet (docs/settlement.md).
+import { createAgentAccount } from './methods/create-agent-account.ts';
+import { addSessionKey } from './methods/add-session-key.ts';
+import { revokeSessionKey } from './methods/revoke-session-key.ts';
+import { setAgentController } from './methods/set-agent-controller.ts';
+import { freezeAgentAccount } from './methods/freeze-agent-account.ts';
+import { fundEnergyPool } from './methods/fund-energy-pool.ts';
+import { createEscrow } from './methods/create-escrow.ts';
+import { claimEscrow } from './methods/claim-escrow.ts';
+import { reclaimEscrow } from './methods/reclaim-escrow.ts';
+import { disputeEscrow } from './methods/dispute-escrow.ts';
+import { resolveEscrow } from './methods/resolve-escrow.ts';
 
 export const rpcMethods: readonly AnyRpcMethod[] = [
   getNetworkInfo,
@@ -68,4 +82,17 @@ export const rpcMethods: readonly AnyRpcMethod[] = [
   generateStealthAddress,
   getMempool,
   getSupply,
+  getAgentAccount,
+  getEscrow,
+  createAgentAccount,
+  addSessionKey,
+  revokeSessionKey,
+  setAgentController,
+  freezeAgentAccount,
+  fundEnergyPool,
+  createEscrow,
+  claimEscrow,
+  reclaimEscrow,
+  disputeEscrow,
+  resolveEscrow,
 ];

@@ -16,6 +16,7 @@ import type { Account } from '../state/account.ts';
 import type { StateNamespaceName } from '../state/namespaces.ts';
 import type { ContractCallTransaction, UnsignedContractCall } from '../kinds/contract-call.ts';
 import type { ContractDeployTransaction, UnsignedContractDeploy } from '../kinds/contract-deploy.ts';
+import type { AgentTransaction, UnsignedAgentTransaction } from '../kinds/agent/envelope.ts';
 import type { RecordNamespace } from '../kinds/kind.ts';
 import type { StateProof } from '../state/proof.ts';
 import type { Clock } from '../util/clock.ts';
@@ -85,6 +86,8 @@ export interface LedgerView {
   proveRecord?(namespace: StateNamespaceName, id: Uint8Array): AccountProof & { readonly exists: boolean };
   /** A contract record's stored value at the virtual state (src/vm/contract-state.ts); left out: contracts answer -40007. */
   contractRecord?(namespace: RecordNamespace, id: Uint8Array): Uint8Array | undefined;
+  /** Any record's stored value at the virtual state (the wallet methods' pre-check of agent and escrow transactions). */
+  stateRecord?(namespace: RecordNamespace, id: Uint8Array): Uint8Array | undefined;
   /**
    * The cap (`totalUnits`), the units emitted so far (`circulatingUnits`) and, where the ledger counts them, the units
    * destroyed (`burntUnits`); all ≤ the supply cap.
@@ -143,6 +146,11 @@ export interface WalletPort {
   buildTransfer(request: { from: Uint8Array; to: Uint8Array; amount: bigint; fee: bigint; useEnergy: boolean }): Promise<Transaction>;
   /** A signed contract deploy or call from one of the wallet's standard addresses with the sender's next nonce. */
   signContractTransaction?(request: ContractTransactionRequest): Promise<ContractDeployTransaction | ContractCallTransaction>;
+  /**
+   * A signed agent or escrow transaction (docs/settlement.md) paid by `payer` with its next nonce, signed by the
+   * wallet's key for `signer` (the payer's own key, the agent's controller or one of its session keys).
+   */
+  signAgentTransaction?(request: Omit<UnsignedAgentTransaction, 'chainId' | 'nonce'>): Promise<AgentTransaction>;
 }
 
 /** A contract transaction for the wallet to complete (chain id, nonce) and sign. */

@@ -139,7 +139,7 @@ export function defineAgentKind<K extends number, P>(spec: AgentKindSpec<K, P>):
     w.u8(tx.useEnergy ? 1 : 0);
     spec.payload.write(w, tx.payload);
   };
-  const spendOf = (tx: Tx) => ({ payer: tx.payer, nonce: tx.nonce, amount: spec.amount(tx.payload), fee: tx.fee, useEnergy: tx.useEnergy });
+  const spendOf = (tx: Tx) => ({ payer: tx.payer, nonce: tx.nonce, amount: spec.amount(tx.payload), fee: tx.fee, useEnergy: tx.useEnergy, feeFromAgentPool: true });
 
   return {
     tag: spec.tag,

@@ -38,3 +38,16 @@ export { callSmartContract, type CallSmartContractParameters, type CallSmartCont
 export { getContractState, type GetContractStateParameters, type GetContractStateReturnType } from './get-contract-state.ts';
 export { getMempool, type GetMempoolParameters, type GetMempoolReturnType } from './get-mempool.ts';
 export { getSupply, type GetSupplyParameters, type GetSupplyReturnType } from './get-supply.ts';
+export { getAgentAccount, type GetAgentAccountParameters, type GetAgentAccountReturnType } from './get-agent-account.ts';
+export { getEscrow, type GetEscrowParameters, type GetEscrowReturnType } from './get-escrow.ts';
+export { createAgentAccount, type CreateAgentAccountParameters, type CreateAgentAccountReturnType } from './create-agent-account.ts';
+export { addSessionKey, type AddSessionKeyParameters, type AddSessionKeyReturnType } from './add-session-key.ts';
+export { revokeSessionKey, type RevokeSessionKeyParameters, type RevokeSessionKeyReturnType } from './revoke-session-key.ts';
+export { setAgentController, type SetAgentControllerParameters, type SetAgentControllerReturnType } from './set-agent-controller.ts';
+export { freezeAgentAccount, type FreezeAgentAccountParameters, type FreezeAgentAccountReturnType } from './freeze-agent-account.ts';
+export { fundEnergyPool, type FundEnergyPoolParameters, type FundEnergyPoolReturnType } from './fund-energy-pool.ts';
+export { createEscrow, type CreateEscrowParameters, type CreateEscrowReturnType } from './create-escrow.ts';
+export { claimEscrow, type ClaimEscrowParameters, type ClaimEscrowReturnType } from './claim-escrow.ts';
+export { reclaimEscrow, type ReclaimEscrowParameters, type ReclaimEscrowReturnType } from './reclaim-escrow.ts';
+export { disputeEscrow, type DisputeEscrowParameters, type DisputeEscrowReturnType } from './dispute-escrow.ts';
+export { resolveEscrow, type ResolveEscrowParameters, type ResolveEscrowReturnType } from './resolve-escrow.ts';
