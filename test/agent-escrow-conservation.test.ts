@@ -192,7 +192,9 @@ describe('agent and escrow coin conservation', () => {
           check();
         }
       }),
-      { numRuns: 30 },
+      // A fixed seed: reclaims and resolves need a timeout to pass or an arbiter's dispute first, so some random
+      // seeds accept none, and the not-vacuous check below must not depend on the draw.
+      { numRuns: 30, seed: 1 },
     );
     // The property is not vacuous: many operations were accepted, of every kind but the two setup-only ones.
     expect(accepted).toBeGreaterThan(50);
