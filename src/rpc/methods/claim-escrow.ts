@@ -12,7 +12,7 @@ import { parseHex } from '../schemas.ts';
  */
 export const claimEscrow = defineMethod({
   name: 'claim_escrow',
-  summary: "Claim an escrow for its agent account (escrow_claim), with the client's receipt or after the dispute window.",
+  summary: "Claim an escrow for its agent account (escrow_claim), with the client's receipt or once its dispute window is over.",
   params: z.strictObject({
     escrow_id: escrowIdSchema,
     receipt: z

@@ -1,4 +1,4 @@
-/** `claim_escrow` (docs/api.md): Claim an escrow for its agent account (escrow_claim), with the client's receipt or after the dispute window. */
+/** `claim_escrow` (docs/api.md): Claim an escrow for its agent account (escrow_claim), with the client's receipt or once its dispute window is over. */
 import type { RpcMethodParams, RpcMethodResult } from '../../../src/rpc/method.ts';
 import type { claimEscrow as method } from '../../../src/rpc/methods/claim-escrow.ts';
 import type { RpcClient } from '../node-client.ts';
