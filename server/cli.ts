@@ -1,11 +1,13 @@
 /**
- * `weft <command> [flags]`. Commands: `node` (run a full node), `apikey` and `oauth` (docs/auth.md).
+ * `weft <command> [flags]`. Commands: `node` (run a full node), `apikey` and `oauth` (docs/auth.md), `contract`
+ * (build and deploy a contract, docs/contracts.md).
  * Exit codes: 0 success, 1 runtime failure, 2 usage or configuration error.
  */
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startNode } from './node/start-node.ts';
 import { apikeyUsage, oauthUsage, runAuthCommand } from './auth/auth-cli.ts';
+import { contractUsage, runContractCommand } from './contract-cli.ts';
 import { WeftError } from '../src/errors.ts';
 
 export const nodeUsage = `usage: weft node [--network mainnet|testnet|devnet|regtest] [--datadir DIR] [--config FILE] [--mine]
@@ -20,9 +22,10 @@ export const nodeUsage = `usage: weft node [--network mainnet|testnet|devnet|reg
 const usage = `usage: weft <command> [flags]   (weft <command> --help for one command)
 ${nodeUsage}
 ${apikeyUsage}
-${oauthUsage}`;
+${oauthUsage}
+${contractUsage}`;
 
-const commandUsage: Readonly<Record<string, string>> = { node: nodeUsage, apikey: apikeyUsage, oauth: oauthUsage };
+const commandUsage: Readonly<Record<string, string>> = { node: nodeUsage, apikey: apikeyUsage, oauth: oauthUsage, contract: contractUsage };
 
 /** The host part of a URL a browser on this machine can open: a wildcard bind is reached on loopback. */
 function urlHost(host: string): string {
@@ -46,6 +49,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   if (command === 'apikey' || command === 'oauth') {
     return runAuthCommand(command, rest, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
+  }
+  if (command === 'contract') {
+    return runContractCommand(rest, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
   }
   if (command !== 'node') {
     process.stderr.write(`weft: unknown command '${command}'\n${usage}\n`);

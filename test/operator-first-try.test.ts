@@ -48,13 +48,14 @@ describe('--help', () => {
   });
 
   it('`weft --help`, `weft -h`, `weft help node` and `weft <command> --help` print usage and exit 0; no command is 2', async () => {
-    for (const argv of [['--help'], ['-h'], ['help'], ['help', 'node'], ['node', '--mine', '--help'], ['node', '-h'], ['apikey', '--help'], ['apikey', 'create', '--help'], ['oauth', 'client', '--help']]) {
+    for (const argv of [['--help'], ['-h'], ['help'], ['help', 'node'], ['node', '--mine', '--help'], ['node', '-h'], ['apikey', '--help'], ['apikey', 'create', '--help'], ['oauth', 'client', '--help'], ['contract', '--help'], ['contract', 'deploy', '--help']]) {
       const r = await captured(argv);
       expect(r.code, argv.join(' ')).toBe(0);
       expect(r.out, argv.join(' ')).toMatch(/usage: weft/);
       expect(r.err).toBe('');
     }
     expect((await captured(['apikey', '--help'])).out).toMatch(/^usage: weft apikey/);
+    expect((await captured(['contract', '--help'])).out).toMatch(/^usage: weft contract build/);
     expect((await captured([])).code).toBe(2);
   });
 });
