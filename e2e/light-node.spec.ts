@@ -91,7 +91,7 @@ test('a balance is shown only from a proof that checks out; a tampered proof is 
   await page.goto(`${node.url}/`);
   await expect(page.locator('#light-state')).toHaveText('synced', { timeout: 60_000 });
   await page.goto(`${node.url}/#/address/${latest.miner}`);
-  await expect(page.locator('#detail-body')).toContainText(/Verified balance|Proof rejected/, { timeout: 30_000 });
+  await expect(page.locator('#detail-body')).toContainText(/checked against verified block|Proof rejected/, { timeout: 30_000 });
   await expect(page.locator('#verified-balance')).toHaveText(/^\d/);
   await page.screenshot({ path: testInfo.outputPath('address-verified.png'), fullPage: true });
 
