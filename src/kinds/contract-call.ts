@@ -6,7 +6,7 @@
  * nothing else.
  */
 import { AddressType, standardAddress } from '../crypto/address.ts';
-import { publicKeyFromPrivate, schnorrSign, signatureBytes } from '../crypto/keys.ts';
+import { publicKeyFromPrivate, schnorrSign } from '../crypto/keys.ts';
 import { TxKind } from '../codec/transaction-kinds.ts';
 import { contractMethodBytesMax, vmInputBytesMax } from '../limits.ts';
 import { equalBytes, toHex } from '../util/bytes.ts';
@@ -29,7 +29,7 @@ import {
   type ContractTxFields,
 } from './contract-tx.ts';
 import type { TxKindModule, TxStateView } from './kind.ts';
-import { signingHashOfBody } from './signing.ts';
+import { signingHashOfBody, withSignature } from './signing.ts';
 import { failDecode, failEncode, type Fail } from './value-transfer.ts';
 
 export interface UnsignedContractCall extends ContractTxFields {
@@ -80,12 +80,7 @@ export const contractCallKind: TxKindModule<ContractCallTransaction> = {
   },
   encode(tx) {
     check(tx, failEncode);
-    if (!(tx.signature instanceof Uint8Array) || tx.signature.length !== signatureBytes) failEncode(`transaction signature: expected ${signatureBytes} bytes`);
-    const body = writeCallBody(TxKind.ContractCall, tx);
-    const out = new Uint8Array(body.length + signatureBytes);
-    out.set(body);
-    out.set(tx.signature, body.length);
-    return out;
+    return withSignature(writeCallBody(TxKind.ContractCall, tx), tx.signature, failEncode);
   },
   encodeBody(tx) {
     check(tx, failEncode);

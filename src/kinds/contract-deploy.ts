@@ -6,7 +6,7 @@
  */
 import { AddressType, contractAddress, standardAddress } from '../crypto/address.ts';
 import { blake3 } from '../crypto/blake3.ts';
-import { publicKeyFromPrivate, schnorrSign, signatureBytes } from '../crypto/keys.ts';
+import { publicKeyFromPrivate, schnorrSign } from '../crypto/keys.ts';
 import { TxKind } from '../codec/transaction-kinds.ts';
 import { vmInputBytesMax, vmModuleBytesMax } from '../limits.ts';
 import { equalBytes, toHash0x, toHex } from '../util/bytes.ts';
@@ -31,7 +31,7 @@ import {
   type ContractTxFields,
 } from './contract-tx.ts';
 import type { TxKindModule } from './kind.ts';
-import { signingHashOfBody } from './signing.ts';
+import { signingHashOfBody, withSignature } from './signing.ts';
 import { failDecode, failEncode, type Fail } from './value-transfer.ts';
 
 export interface UnsignedContractDeploy extends ContractTxFields {
@@ -71,12 +71,7 @@ export const contractDeployKind: TxKindModule<ContractDeployTransaction> = {
   },
   encode(tx) {
     check(tx, failEncode);
-    if (!(tx.signature instanceof Uint8Array) || tx.signature.length !== signatureBytes) failEncode(`transaction signature: expected ${signatureBytes} bytes`);
-    const body = writeDeployBody(TxKind.ContractDeploy, tx);
-    const out = new Uint8Array(body.length + signatureBytes);
-    out.set(body);
-    out.set(tx.signature, body.length);
-    return out;
+    return withSignature(writeDeployBody(TxKind.ContractDeploy, tx), tx.signature, failEncode);
   },
   encodeBody(tx) {
     check(tx, failEncode);

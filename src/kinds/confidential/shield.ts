@@ -18,6 +18,7 @@ import { encodePoint } from '../../crypto/monero/point.ts';
 import { TxKind } from '../../codec/transaction-kinds.ts';
 import { toHex } from '../../util/bytes.ts';
 import type { TxKindModule, TxStateView } from '../kind.ts';
+import { withSignature } from '../signing.ts';
 import { checkTransferContext, createTxReader, failDecode, failEncode, spendFields, transferConflictKeys, type Fail } from '../value-transfer.ts';
 import { checkCount, checkDistinct, checkPoint, checkU64, createWriter, pointBytes, readPublicOutput, checkPublicOutput, writePublicOutput, type PublicOutput } from './codec.ts';
 import { confidentialOutputsMax } from './rules.ts';
@@ -114,12 +115,7 @@ export const shieldKind: TxKindModule<ShieldTransaction> = {
     return tx;
   },
   encode(tx) {
-    const body = encodeShieldBody(tx);
-    if (!(tx.signature instanceof Uint8Array) || tx.signature.length !== signatureBytes) failEncode(`transaction signature: expected ${signatureBytes} bytes`);
-    const out = new Uint8Array(body.length + signatureBytes);
-    out.set(body);
-    out.set(tx.signature, body.length);
-    return out;
+    return withSignature(encodeShieldBody(tx), tx.signature, failEncode);
   },
   encodeBody: encodeShieldBody,
   bodyBytes: shieldBodyBytes,
