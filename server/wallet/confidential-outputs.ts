@@ -46,8 +46,8 @@ export function trackConfidentialOutputs(options: ConfidentialOutputsOptions): C
   const { chain, record } = options;
   const owned = new Map<string, ScannedOutput>();
   const seen = new Map<string, RingMember>();
-  const scannedAccounts = new Set<string>();
-  const accountKey = (a: StealthAccount) => a.text;
+  // Accounts whose stored chain was scanned, by address: new blocks are scanned for these (no wallet I/O per block).
+  const scannedAccounts = new Map<string, StealthAccount>();
 
   const scanBlockTransactions = (transactions: readonly Uint8Array[], accounts: readonly StealthAccount[]) => {
     for (const bytes of transactions) {
@@ -85,17 +85,18 @@ export function trackConfidentialOutputs(options: ConfidentialOutputsOptions): C
   };
 
   const ensureScanned = () => {
-    const fresh = options.accounts().filter((a) => !scannedAccounts.has(accountKey(a)));
+    const fresh = options.accounts().filter((a) => !scannedAccounts.has(a.text));
     if (fresh.length === 0) return;
     scanStoredChain(fresh);
-    for (const a of fresh) scannedAccounts.add(accountKey(a));
+    for (const a of fresh) scannedAccounts.set(a.text, a);
   };
 
   const unsubscribe = chain.onBlockAccepted(({ block }) => {
+    // A node with no stealth account asked about reads nothing; accounts not scanned yet are caught up by their
+    // first full scan, which also covers this block.
+    if (scannedAccounts.size === 0) return;
     const body = chain.getBlock(block.id);
-    if (!body) return;
-    // Accounts not scanned yet are caught up by their first full scan, which also covers this block.
-    scanBlockTransactions(body.transactions, options.accounts().filter((a) => scannedAccounts.has(accountKey(a))));
+    if (body) scanBlockTransactions(body.transactions, [...scannedAccounts.values()]);
   });
 
   const daaScore = () => chain.selectedTip().header.daaScore;
