@@ -43,7 +43,8 @@ function drawUniform<T>(from: readonly T[], count: number, random: RandomBytes):
   const pool = [...from];
   const out: T[] = [];
   for (let i = 0; i < count; i++) {
-    const r = new DataView(random(4).buffer).getUint32(0) % (pool.length - i);
+    const draw = random(4);
+    const r = new DataView(draw.buffer, draw.byteOffset, 4).getUint32(0) % (pool.length - i);
     [pool[i], pool[i + r]] = [pool[i + r]!, pool[i]!];
     out.push(pool[i]!);
   }
