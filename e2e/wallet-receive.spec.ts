@@ -14,10 +14,10 @@ test.beforeAll(async () => {
   payer = (await node.rpc<{ address: string }>('create_address')).address;
 });
 
-/** The node's own wallet pays the tab (2.5 + 0.5 coins and fees per test): blocks are mined to it until it can. */
+/** The node's own wallet pays the tab (0.025 + 0.005 coins and fees per test): blocks are mined to it until it can. */
 async function fundPayer(): Promise<void> {
   await node.rpc('start_mining', { miner_address: payer, threads: 1, gpu_mining: false });
-  await expect.poll(async () => (await node.rpc<{ account: { balance: number } }>('get_proof', { address: payer })).account.balance, { timeout: 90_000 }).toBeGreaterThan(3.7);
+  await expect.poll(async () => (await node.rpc<{ account: { balance: number } }>('get_proof', { address: payer })).account.balance, { timeout: 90_000 }).toBeGreaterThan(0.07);
   await node.rpc('stop_mining');
 }
 test.afterAll(async () => node?.stop());
@@ -60,7 +60,7 @@ for (const viewport of walletViewports) {
     await page.screenshot({ path: testInfo.outputPath(`wallet-receive-${viewport.name}.png`), fullPage: true });
 
     // The node pays the tab's first address; no block yet: pending, nothing to prove.
-    const { hash } = await node.rpc<{ hash: string }>('send_transaction', { from: payer, to: first, amount: 2.5 });
+    const { hash } = await node.rpc<{ hash: string }>('send_transaction', { from: payer, to: first, amount: 0.025 });
     const row = page.getByRole('table', { name: 'Transaction history' }).locator(`tr[data-hash="${hash}"]`);
     await expect(row.locator('td').nth(3)).toHaveText('pending', { timeout: 30_000 });
     await expect(row.locator('td').nth(1)).toHaveText('incoming');
@@ -74,11 +74,11 @@ for (const viewport of walletViewports) {
     await expect(row.locator('td').nth(4)).toHaveText('verified', { timeout: 30_000 });
     await node.rpc('stop_mining');
     await expect(row.locator('td').nth(4)).toHaveAttribute('title', /in verified block 0x[0-9a-f]{64}/);
-    await expect(row.locator('td').nth(2)).toHaveText('2.5');
+    await expect(row.locator('td').nth(2)).toHaveText('0.025');
     await expect(page.locator('#history-live')).toContainText(/transaction 0x[0-9a-f]{8}…[0-9a-f]{6} (confirmed|final|inclusion proven)/);
-    await expect(rows.nth(0).locator('td').nth(1)).toHaveText('2.5', { timeout: 30_000 });
+    await expect(rows.nth(0).locator('td').nth(1)).toHaveText('0.025', { timeout: 30_000 });
     // The address created in this session is watched too: a payment to it shows up.
-    const toSecond = await node.rpc<{ hash: string }>('send_transaction', { from: payer, to: second, amount: 0.5 });
+    const toSecond = await node.rpc<{ hash: string }>('send_transaction', { from: payer, to: second, amount: 0.005 });
     await expect(page.getByRole('table', { name: 'Transaction history' }).locator(`tr[data-hash="${toSecond.hash}"] td`).nth(3)).toHaveText('pending', { timeout: 30_000 });
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);

@@ -31,7 +31,7 @@ for (const viewport of walletViewports) {
     const second = (await rows.nth(1).getAttribute('data-address'))!;
 
     await node.rpc('start_mining', { miner_address: first, threads: 1, gpu_mining: false });
-    await expect.poll(async () => Number(await rows.nth(0).locator('td').nth(1).textContent()), { timeout: 90_000 }).toBeGreaterThan(3);
+    await expect.poll(async () => Number(await rows.nth(0).locator('td').nth(1).textContent()), { timeout: 90_000 }).toBeGreaterThan(0.2);
     await node.rpc('stop_mining');
     // The balance the form knows is the verified one; wait until it no longer moves (a block may have been in flight).
     const available = page.locator('#send-available');
@@ -70,7 +70,7 @@ for (const viewport of walletViewports) {
     await expect(page.locator('#send-amount-error')).toHaveCount(0);
 
     // The review shows exactly what will be signed; Back keeps what was typed.
-    await amount.fill('1.25');
+    await amount.fill('0.125');
     await form.getByRole('button', { name: 'Review send' }).click();
     const review = page.getByRole('region', { name: 'Review before signing' });
     await expect(review).toBeVisible({ timeout: 30_000 });
@@ -78,19 +78,19 @@ for (const viewport of walletViewports) {
     await expect(form).toBeHidden();
     await expect(page.locator('#review-from')).toHaveText(first);
     await expect(page.locator('#review-to')).toHaveText(second);
-    await expect(page.locator('#review-amount')).toHaveText('1.25 coins');
+    await expect(page.locator('#review-amount')).toHaveText('0.125 coins');
     await expect(page.locator('#review-fee')).toHaveText('0.01 coins');
-    await expect(page.locator('#review-total')).toHaveText('1.26 coins');
+    await expect(page.locator('#review-total')).toHaveText('0.135 coins');
     // The balance is proven again for the review (a block may have paid the miner since the form last read it).
     const reviewed = parseCoinText(/^([\d.]+) coins$/.exec((await page.locator('#review-balance').textContent())!)![1]!, 'balance');
     expect(reviewed).toBeGreaterThanOrEqual(balance);
     await expect(page.locator('#review-balance')).toHaveAttribute('title', /verified by a state proof against block 0x[0-9a-f]{64}/);
-    await expect(page.locator('#review-remaining')).toHaveText(`${formatUnits(reviewed - parseCoinText('1.26', 'total'))} coins`);
+    await expect(page.locator('#review-remaining')).toHaveText(`${formatUnits(reviewed - parseCoinText('0.135', 'total'))} coins`);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath(`wallet-review-${viewport.name}.png`), fullPage: true });
     await review.getByRole('button', { name: 'Back' }).click();
     await expect(form).toBeVisible();
-    await expect(amount).toHaveValue('1.25');
+    await expect(amount).toHaveValue('0.125');
     await expect(to).toHaveValue(second);
     // Nothing was signed or sent by looking at the review.
     await expect(page.getByRole('table', { name: 'Transaction history' }).locator('tbody tr')).toHaveCount(0);
@@ -109,7 +109,7 @@ for (const viewport of walletViewports) {
     await expect(row.locator('td').nth(4)).toHaveText('verified', { timeout: 30_000 });
     await expect(row.locator('td').nth(4)).toHaveAttribute('title', /in verified block 0x[0-9a-f]{64}/);
     await node.rpc('stop_mining');
-    await expect(rows.nth(1).locator('td').nth(1)).toHaveText('1.25', { timeout: 30_000 });
+    await expect(rows.nth(1).locator('td').nth(1)).toHaveText('0.125', { timeout: 30_000 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
     expect(consoleErrors).toEqual([]);
     await context.close();
