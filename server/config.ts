@@ -83,6 +83,8 @@ const keys = {
   'agent-claim-margin-daa': 'integer',
   threads: 'integer',
   'cache-mb': 'integer',
+  'regtest-merge-depth': 'integer',
+  'regtest-finality-depth': 'integer',
   'rpc-port': 'port',
   'ws-port': 'port',
   'p2p-port': 'port',
@@ -206,7 +208,7 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
   if (!['mainnet', 'testnet', 'devnet', 'regtest'].includes(network)) {
     throw new ConfigError(`network must be mainnet, testnet, devnet or regtest, got '${network}'`);
   }
-  const params = getNetworkParams(network);
+  const params = depthOverrides(network, getNetworkParams(network), str('regtest-merge-depth'), str('regtest-finality-depth'));
   const port = (k: Key, fallback: number): number => (str(k) === undefined ? fallback : integer(k, str(k)!, 0, 65535));
   return {
     network,
@@ -239,4 +241,17 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
     alertsFrom: str('alerts-from') ?? 'weft-node@localhost',
     alertsUrl: str('alerts-url')?.replace(/\/+$/, ''),
   };
+}
+
+/**
+ * Regtest only (Bitcoin Core's -vbparams idea): tests whose nodes mine apart for an unbounded time (a partition whose
+ * length depends on the box's load) lift the depth rules out of reach; every other network's depths are consensus.
+ */
+function depthOverrides(network: NetworkName, params: NetworkParams, mergeText: string | undefined, finalityText: string | undefined): NetworkParams {
+  if (mergeText === undefined && finalityText === undefined) return params;
+  if (network !== 'regtest') throw new ConfigError('regtest-merge-depth and regtest-finality-depth apply to --network regtest only');
+  const finalityDepth = finalityText === undefined ? params.finalityDepth : integer('regtest-finality-depth', finalityText, 2, 1 << 30);
+  const mergeDepth = mergeText === undefined ? params.mergeDepth : integer('regtest-merge-depth', mergeText, 1, 1 << 30);
+  if (mergeDepth >= finalityDepth) throw new ConfigError(`regtest-merge-depth (${mergeDepth}) must be below regtest-finality-depth (${finalityDepth})`);
+  return Object.freeze({ ...params, mergeDepth, finalityDepth });
 }

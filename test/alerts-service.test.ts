@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertService, type AlertService } from '../server/alerts/alert-service.ts';
 import { createSmtpMailer } from '../server/alerts/mailer.ts';
 import { createNodeMonitor, type MonitorSource } from '../server/alerts/node-monitor.ts';
-import type { AlertEvent } from '../server/alerts/alert-events.ts';
+import { categoryOf, dedupeKey, describeAlert, type AlertEvent } from '../server/alerts/alert-events.ts';
 import { alertConfirmResendMs, chainStallMs, invalidBlockFloodCount, noPeersMs } from '../server/alerts/alert-limits.ts';
 import { createMemoryStore } from '../src/storage/memory-store.ts';
 import { createManualClock } from '../src/util/clock.ts';
@@ -189,5 +189,15 @@ describe('node monitor', () => {
     expect(events).toEqual([{ kind: 'invalid_block_flood', count: invalidBlockFloodCount, windowMs: 600_000 }]);
     monitor.notePeerBanned('abcd', 'invalid block');
     expect(events.at(-1)).toEqual({ kind: 'peer_banned', peer: 'abcd', reason: 'invalid block' });
+  });
+
+  it('raises a finality conflict as a security alert, deduplicated per finality point', () => {
+    const { events, monitor } = setup({ peerCount: () => 1 });
+    monitor.noteFinalityConflict('aa'.repeat(32), 'bb'.repeat(32));
+    const event = events.at(-1)!;
+    expect(event).toEqual({ kind: 'finality_conflict', block: 'aa'.repeat(32), finalityPoint: 'bb'.repeat(32) });
+    expect(categoryOf(event)).toBe('security');
+    expect(dedupeKey(event)).toBe(`finality_conflict:${'bb'.repeat(32)}`);
+    expect(describeAlert(event).body).toContain('bb'.repeat(32));
   });
 });

@@ -120,6 +120,13 @@ describe('logs', () => {
     expect(() => loadConfig(['--cache-mb', '8'])).toThrow(ConfigError);
     expect(() => loadConfig(['--cache-mb', 'lots'])).toThrow(ConfigError);
   });
+
+  it('the depth rules may be lifted on regtest only, merge depth kept below finality depth', () => {
+    expect(loadConfig(['--network', 'regtest']).params).toMatchObject({ mergeDepth: 50, finalityDepth: 100 });
+    expect(loadConfig(['--network', 'regtest', '--regtest-merge-depth', '500', '--regtest-finality-depth', '5000']).params).toMatchObject({ mergeDepth: 500, finalityDepth: 5000 });
+    expect(() => loadConfig(['--network', 'devnet', '--regtest-merge-depth', '500'])).toThrow(/regtest only/);
+    expect(() => loadConfig(['--network', 'regtest', '--regtest-merge-depth', '500'])).toThrow(/must be below/);
+  });
 });
 
 describe('favicon', () => {

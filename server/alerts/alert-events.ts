@@ -12,7 +12,8 @@ export type AlertEvent =
   | { readonly kind: 'chain_stalled'; readonly lastBlockAtMs: number; readonly height: number }
   | { readonly kind: 'newer_version'; readonly version: string; readonly ours: string }
   | { readonly kind: 'peer_banned'; readonly peer: string; readonly reason: string }
-  | { readonly kind: 'invalid_block_flood'; readonly count: number; readonly windowMs: number };
+  | { readonly kind: 'invalid_block_flood'; readonly count: number; readonly windowMs: number }
+  | { readonly kind: 'finality_conflict'; readonly block: string; readonly finalityPoint: string };
 
 export function categoryOf(event: AlertEvent): AlertCategory {
   switch (event.kind) {
@@ -23,13 +24,15 @@ export function categoryOf(event: AlertEvent): AlertCategory {
       return 'upgrades';
     case 'peer_banned':
     case 'invalid_block_flood':
+    case 'finality_conflict':
       return 'security';
   }
 }
 
 /** Alerts with the same key inside the cooldown are mailed once. */
 export function dedupeKey(event: AlertEvent): string {
-  return event.kind === 'newer_version' ? `newer_version:${event.version}` : event.kind;
+  if (event.kind === 'newer_version') return `newer_version:${event.version}`;
+  return event.kind === 'finality_conflict' ? `finality_conflict:${event.finalityPoint}` : event.kind;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -45,6 +48,11 @@ export function describeAlert(event: AlertEvent): { title: string; body: string 
       return { title: `Peers run a newer version (${event.version})`, body: `Peers announce version ${event.version}; this node runs ${event.ours}. Consider upgrading.` };
     case 'peer_banned':
       return { title: 'A peer was banned', body: `Peer ${event.peer} was banned: ${event.reason}.` };
+    case 'finality_conflict':
+      return {
+        title: 'Finality conflict: a heavier chain was refused',
+        body: `Block ${event.block} would have moved the selected chain below the finality point ${event.finalityPoint}. The node refused it and stays on its chain; a network split this deep needs an operator (docs/consensus.md "Finality and merge depth").`,
+      };
     case 'invalid_block_flood':
       return { title: 'Flood of invalid blocks', body: `${event.count} invalid blocks arrived within ${event.windowMs / 60_000} minutes.` };
   }

@@ -26,6 +26,8 @@ export interface NodeMonitor {
   noteBlock(): void;
   notePeerBanned(peer: string, reason: string): void;
   noteInvalidBlock(): void;
+  /** The chain refused a heavier chain that leaves its finality point. */
+  noteFinalityConflict(block: string, finalityPoint: string): void;
 }
 
 /** `weft/2.1.0`, `2.1.0`, `/weft:2.1.0/` → [2, 1, 0]; undefined when no version is in it. */
@@ -82,6 +84,9 @@ export function createNodeMonitor(options: { clock: Clock; source: MonitorSource
     },
     notePeerBanned(peer, reason) {
       raise({ kind: 'peer_banned', peer, reason });
+    },
+    noteFinalityConflict(block, finalityPoint) {
+      raise({ kind: 'finality_conflict', block, finalityPoint });
     },
     noteInvalidBlock() {
       const now = clock.nowMs();

@@ -56,6 +56,11 @@ export function createNodeAlerts(options: { config: NodeConfig; chain: Chain; cl
     },
   });
   const unsubscribe = chain.onBlockAccepted(() => monitor.noteBlock());
+  // A finality conflict is never a silent reorg: a log line and a security alert.
+  const unsubscribeConflicts = chain.onFinalityConflict((event) => {
+    logger.warn({ block: event.block, finalityPoint: event.finalityPoint, selectedTip: event.selectedTip }, 'finality conflict: refused a heavier chain that leaves the finality point');
+    monitor.noteFinalityConflict(event.block, event.finalityPoint);
+  });
   let timer: ReturnType<typeof setInterval> | undefined;
   return {
     service,
@@ -72,6 +77,7 @@ export function createNodeAlerts(options: { config: NodeConfig; chain: Chain; cl
     async close() {
       clearInterval(timer);
       unsubscribe();
+      unsubscribeConflicts();
       await service.close();
     },
   };

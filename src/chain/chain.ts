@@ -38,11 +38,20 @@ import { nobleVerifier, type SignatureVerifier } from '../crypto/verifier.ts';
 import { createPendingStore } from './pending-store.ts';
 import type { AccountLookup, BlockStateInput, ChainStateMachine, ChainStateMachineFactory } from './state-port.ts';
 import { chooseVirtualParents, orderedMergesetOf } from './virtual.ts';
+import { finalityPoint, mergeDepthRoot, mergeDepthViolations } from './depth-rules.ts';
+import { compareHashesDefault } from '../consensus/ghostdag-order.ts';
 
 export type AddBlockResult =
   | { readonly status: 'accepted'; readonly block: IndexedBlock; readonly selectedTipChanged: boolean }
   | { readonly status: 'duplicate'; readonly id: BlockId }
   | { readonly status: 'orphan'; readonly id: BlockId; readonly missing: readonly BlockId[] };
+
+/** A block that would have moved the virtual selected chain off the finality point (refused, see depth-rules.ts). */
+export interface FinalityConflictEvent {
+  readonly block: BlockId;
+  readonly finalityPoint: BlockId;
+  readonly selectedTip: BlockId;
+}
 
 export interface BlockAcceptedEvent {
   readonly block: IndexedBlock;
@@ -91,6 +100,10 @@ export interface Chain {
   /** The state a block with these parents, mined by `miner`, commits to (null miner: the virtual view). */
   childState(parents: readonly BlockId[], miner: Uint8Array | null): ChildState;
   onBlockAccepted(listener: (event: BlockAcceptedEvent) => void): () => void;
+  /** A security event: a heavier chain that leaves the finality point was refused (the node raises an alert). */
+  onFinalityConflict(listener: (event: FinalityConflictEvent) => void): () => void;
+  /** The virtual's finality point: the selected chain block finalityDepth blue score below the selected tip. */
+  finalityPoint(): IndexedBlock;
   /** Resolves when every accepted block so far is durable. */
   settled(): Promise<void>;
   /** Each per-block cache's size and hit counts (/metrics). */
@@ -135,6 +148,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   const tips = new Map<BlockId, Uint8Array>(storedTips(store).map((hash) => [toHex(hash), hash]));
   const orphans: OrphanPool = createOrphanPool(options.orphanCapacity);
   const listeners = new Set<(event: BlockAcceptedEvent) => void>();
+  const conflictListeners = new Set<(event: FinalityConflictEvent) => void>();
   // Refused blocks: the recent ones in memory, every one in the store (chainKeys.invalid), so that a restarted node
   // neither downloads nor validates again a block it already refused. Each row cost its sender real PoW.
   const invalid = createBoundedSet<BlockId>(invalidBlocksMax);
@@ -222,6 +236,24 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     minTimestampMs: pastMedianTimeMs(params, sp) + 1,
   });
 
+  /** Bounded merge depth, then finality: both before anything is written (rusty-kaspa checks them in header-in-context). */
+  const checkDepthRules = (id: BlockId, data: GhostdagData, sp: IndexedBlock): void => {
+    const root = mergeDepthRoot(sp, data.blueScore, params.mergeDepth);
+    const deep = mergeDepthViolations(engine, data, root.id);
+    if (deep.length > 0) {
+      throw new BlockRuleError('context.merge-depth.violated', `it merges ${deep.length} red block(s) (${deep[0]}…) outside the future of its merge depth root ${root.id}, and no blue it merges covers them`);
+    }
+    // Only a block that would become the selected tip can move the virtual selected chain.
+    const tipWork = engine.get(selectedTip.id)!.blueWork;
+    const leads = data.blueWork > tipWork || (data.blueWork === tipWork && compareHashesDefault(id, selectedTip.id) > 0);
+    if (!leads) return;
+    const point = finalityPoint(selectedTip, params.finalityDepth);
+    if (point.id === sp.id || engine.isChainAncestorOf(point.id, sp.id)) return;
+    const event: FinalityConflictEvent = { block: id, finalityPoint: point.id, selectedTip: selectedTip.id };
+    for (const listener of conflictListeners) listener(event);
+    throw new BlockRuleError('context.finality.violated', `its selected chain leaves the finality point ${point.id} (blue score ${point.header.blueScore}); the selected chain never reorganises below it`);
+  };
+
   const process = (block: Block, hash: Uint8Array, id: BlockId): { entry: IndexedBlock; durable: Promise<void>; changed: boolean } => {
     const header = block.header;
     const transactions = validateBodyInIsolation(block, params, verifier);
@@ -231,6 +263,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     const data = ghostdagOfParents(engine, parentIds, work);
     const sp = index.get(data.selectedParent!)!;
     validateHeaderAgainstParent(header, data, sp, params);
+    checkDepthRules(id, data, sp);
     // Body in context: the state root (docs/design.md "Consensus") — the mergeset accepted onto the selected parent's state.
     const stateInput: BlockStateInput = { ghostdag: data, mergeset: orderedMergesetOf(engine, data), miner: header.miner, daaScore: header.daaScore };
     const prepared = machine?.prepareBlock(stateInput, { id, hash, header, transactions });
@@ -338,7 +371,15 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     blockCount: () => engine.size(),
     orphanCount: () => orphans.size(),
     childRules,
-    virtualParents: () => chooseVirtualParents(engine, [...tips.keys()], params.maxParents),
+    virtualParents() {
+      // Tips whose merge would break bounded merge depth are left out (rusty-kaspa's remove_bounded_merge_breaking_parents).
+      const chosen = chooseVirtualParents(engine, [...tips.keys()], params.maxParents);
+      const root = mergeDepthRoot(index.get(chosen.ghostdag.selectedParent!)!, chosen.ghostdag.blueScore, params.mergeDepth);
+      const deep = mergeDepthViolations(engine, chosen.ghostdag, root.id);
+      if (deep.length === 0) return chosen;
+      const kept = chosen.parents.filter((p) => !deep.some((red) => red === p || engine.isDagAncestorOf(red, p)));
+      return chooseVirtualParents(engine, kept, params.maxParents);
+    },
     orderedMergeset: (data) => orderedMergesetOf(engine, data),
     childState(parents, miner) {
       const ghostdag = engine.computeBlock(parents, 1n);
@@ -352,6 +393,11 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    onFinalityConflict(listener) {
+      conflictListeners.add(listener);
+      return () => conflictListeners.delete(listener);
+    },
+    finalityPoint: () => finalityPoint(selectedTip, params.finalityDepth),
     settled: () => pendingWrite.catch(() => undefined),
     cacheStats: () => [...engine.cacheStats(), index.cacheStats(), selectedChain.stats()],
     replayedAtOpen,

@@ -26,6 +26,9 @@ export const BlockRules = {
   'context.blue-score.mismatch': { stage: 'context', banScore: 100 },
   'context.blue-work.mismatch': { stage: 'context', banScore: 100 },
   'context.daa-score.mismatch': { stage: 'context', banScore: 100 },
+  'context.merge-depth.violated': { stage: 'context', banScore: 100 },
+  // An honest peer on the other side of a long partition sends these too: refused and alerted, never banned for.
+  'context.finality.violated': { stage: 'context', banScore: 0 },
   'body.tx-root.mismatch': { stage: 'body', banScore: 100 },
   'body.size.too-large': { stage: 'body', banScore: 100 },
   'body.mass.too-large': { stage: 'body', banScore: 100 },

@@ -43,8 +43,17 @@ export interface NetworkParams {
   readonly timestampFutureBoundMs: number;
   /** Chain blocks whose median timestamp a new block's timestamp must exceed. */
   readonly pastMedianTimeWindow: number;
-  /** Blue-score depth after which a block (and its transactions) is final. */
+  /**
+   * Blue-score depth after which a block (and its transactions) is final: the virtual selected chain never leaves
+   * the chain block this far below the selected tip (src/chain/depth-rules.ts, docs/consensus.md "Finality and merge
+   * depth").
+   */
   readonly finalityDepth: number;
+  /**
+   * Bounded merge depth: a block may not merge a red block outside the future of its chain block this far below it,
+   * unless a blue it merges covers it. Below finalityDepth, so nothing past the finality point is ever merged.
+   */
+  readonly mergeDepth: number;
 }
 
 export class UnknownNetworkError extends WeftError {
@@ -103,6 +112,7 @@ export const mainnetParams: NetworkParams = Object.freeze({
   hrp: 'weft',
   daaWindowBlocks: 2641,
   finalityDepth: 43_200,
+  mergeDepth: 3_600,
   genesis: genesisHeader(1_767_225_600_000, 0x1e040000, 341_477n),
 });
 
@@ -113,6 +123,7 @@ export const testnetParams: NetworkParams = Object.freeze({
   hrp: 'tweft',
   daaWindowBlocks: 2641,
   finalityDepth: 43_200,
+  mergeDepth: 3_600,
   genesis: genesisHeader(1_767_312_000_000, 0x1e100000, 1_386_759n),
 });
 
@@ -123,6 +134,7 @@ export const devnetParams: NetworkParams = Object.freeze({
   hrp: 'dweft',
   daaWindowBlocks: 120,
   finalityDepth: 100,
+  mergeDepth: 50,
   genesis: genesisHeader(1_767_398_400_000, 0x1f008000, 124_955n),
 });
 
@@ -137,6 +149,7 @@ export const regtestParams: NetworkParams = Object.freeze({
   hrp: 'rweft',
   daaWindowBlocks: 120,
   finalityDepth: 100,
+  mergeDepth: 50,
   genesis: genesisHeader(1_767_484_800_000, 0x207fffff, 0n),
 });
 
