@@ -236,6 +236,13 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     minTimestampMs: pastMedianTimeMs(params, sp) + 1,
   });
 
+  // The finality point moves only with the selected tip: found once per tip, not once per block.
+  let finalityMemo: { tip: BlockId; point: IndexedBlock } | undefined;
+  const currentFinalityPoint = (): IndexedBlock => {
+    if (finalityMemo?.tip !== selectedTip.id) finalityMemo = { tip: selectedTip.id, point: finalityPoint(selectedTip, params.finalityDepth) };
+    return finalityMemo.point;
+  };
+
   /** Bounded merge depth, then finality: both before anything is written (rusty-kaspa checks them in header-in-context). */
   const checkDepthRules = (id: BlockId, data: GhostdagData, sp: IndexedBlock): void => {
     const root = mergeDepthRoot(sp, data.blueScore, params.mergeDepth);
@@ -247,7 +254,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     const tipWork = engine.get(selectedTip.id)!.blueWork;
     const leads = data.blueWork > tipWork || (data.blueWork === tipWork && compareHashesDefault(id, selectedTip.id) > 0);
     if (!leads) return;
-    const point = finalityPoint(selectedTip, params.finalityDepth);
+    const point = currentFinalityPoint();
     if (point.id === sp.id || engine.isChainAncestorOf(point.id, sp.id)) return;
     const event: FinalityConflictEvent = { block: id, finalityPoint: point.id, selectedTip: selectedTip.id };
     for (const listener of conflictListeners) listener(event);
@@ -397,7 +404,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       conflictListeners.add(listener);
       return () => conflictListeners.delete(listener);
     },
-    finalityPoint: () => finalityPoint(selectedTip, params.finalityDepth),
+    finalityPoint: currentFinalityPoint,
     settled: () => pendingWrite.catch(() => undefined),
     cacheStats: () => [...engine.cacheStats(), index.cacheStats(), selectedChain.stats()],
     replayedAtOpen,
