@@ -9,6 +9,7 @@ import { fetchVerifiedTransaction } from '../light/verified-transaction.ts';
 import { getTransaction } from '../lib/actions/get-transaction.ts';
 import { escapeHtml, formatCoins, formatInteger, linkHtml, timeHtml } from '../lib/format.ts';
 import { fieldsTable, isNotFound, showNothingFound, type PageContext } from './page-context.ts';
+import { transactionSettlementSection } from './settlement-links.ts';
 import { amountOf } from './transactions-table.ts';
 
 /** Fields with their own rows (or shown through another field). */
@@ -65,6 +66,6 @@ export async function renderTransactionPage(ctx: PageContext, arg: string, stric
     [tx.status === 'pending' ? 'Seen' : 'Time', timeHtml(Number(tx.timestamp) * 1000)],
     ['Privacy', escapeHtml(str('privacy_level'))],
     ...others.map(([k, v]) => [k.replace(/_/g, ' '), genericValue(k, v, tx)] as const),
-  ], 'tx-fields')}${transactionContractSection(tx)}`;
+  ], 'tx-fields')}${transactionSettlementSection(tx)}${transactionContractSection(tx)}`;
   return true;
 }
