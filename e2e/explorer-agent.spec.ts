@@ -73,8 +73,9 @@ function collectErrors(page: Page): string[] {
   return errors;
 }
 
+/** Axe over the detail section, which holds the page (the home panels around it are e2e/explorer-readable.spec.ts's). */
 async function expectNoSeriousAxeViolation(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const results = await new AxeBuilder({ page }).include('#detail').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
@@ -115,6 +116,7 @@ for (const viewport of viewports) {
     await expect(page.locator('#escrows-reach')).toContainText('all');
     await expectNoSeriousAxeViolation(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    await page.locator('#detail').screenshot({ path: `test-results/screenshots/agent-${viewport.name}.png` });
 
     // The disputed escrow, opened from the list: its fields and each step with its transaction.
     await page.locator(`#agent-escrows tr[data-escrow="${escrows.disputed.id}"] a[href^="#/escrow/"]`).click();
@@ -138,6 +140,7 @@ for (const viewport of viewports) {
     }
     await expectNoSeriousAxeViolation(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    await page.locator('#detail').screenshot({ path: `test-results/screenshots/escrow-${viewport.name}.png` });
 
     // The other two end with a claim and a reclaim; the claim's transaction page links the escrow and the agent.
     await page.goto(`${node.url}/#/escrow/${escrows.refunded.id}`);
