@@ -71,7 +71,7 @@ ${isContractAddress(address) ? `<p><a id="contract-viewer-link" href="#/contract
 /** An address that is an agent account (get_agent_account) links its agent page, saying whether it is frozen. */
 async function renderAgentLink(ctx: PageContext, address: string, box: HTMLElement): Promise<void> {
   // A contract or stealth address is no agent account: the node refuses the read, and nothing is shown.
-  const read = await getAgentAccount(createHttpClient(ctx.urls.httpUrl), { agent_account: address }).catch(() => undefined);
+  const read = await getAgentAccount(ctx.client, { agent_account: address }).catch(() => undefined);
   if (!ctx.current() || !read?.account) return;
   const frozen = read.account.frozen ? ' <strong class="warn">frozen</strong>' : '';
   box.innerHTML = `<p id="agent-account-link">This address is an agent account${frozen}: <a href="#/agent/${encodeURIComponent(address)}">its keys, reputation and escrows</a></p>`;

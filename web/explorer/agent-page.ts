@@ -7,7 +7,7 @@
 import { getAgentAccount, type GetAgentAccountReturnType } from '../lib/actions/get-agent-account.ts';
 import { getEscrow } from '../lib/actions/get-escrow.ts';
 import { copyButtonHtml, escapeHtml, formatCoins, formatInteger, linkHtml, timeHtml } from '../lib/format.ts';
-import { createHttpClient, type RpcClient } from '../lib/node-client.ts';
+import type { RpcClient } from '../lib/node-client.ts';
 import { escrowStatusHtml } from './escrow-page.ts';
 import { fieldsTable, showNothingFound, type PageContext } from './page-context.ts';
 import { scanAgentEscrows, type Tx } from './settlement-history.ts';
@@ -92,8 +92,9 @@ async function renderEscrows(ctx: PageContext, client: RpcClient, agent: string,
 }
 
 export async function renderAgentPage(ctx: PageContext, address: string): Promise<void> {
-  // Agent accounts, escrows and histories are public reads (docs/auth.md "Public reads").
-  const client = createHttpClient(ctx.urls.httpUrl);
+  // Public reads (docs/auth.md "Public reads") over the tab's WebSocket: a page reads the account, its history and
+  // each escrow, more calls than the anonymous HTTP bucket (100 a minute) should spend on one page.
+  const client = ctx.client;
   const read = await getAgentAccount(client, { agent_account: address });
   if (!ctx.current()) return;
   const account = read.account;

@@ -5,7 +5,7 @@
  */
 import { getEscrow } from '../lib/actions/get-escrow.ts';
 import { copyButtonHtml, escapeHtml, formatCoins, formatInteger, linkHtml, shortHash, timeHtml } from '../lib/format.ts';
-import { createHttpClient, type RpcClient } from '../lib/node-client.ts';
+import type { RpcClient } from '../lib/node-client.ts';
 import { fieldsTable, isNotFound, showNothingFound, type PageContext } from './page-context.ts';
 import { escrowHistory, scanPageSize, scanPagesMax, type EscrowStep, type EscrowView } from './settlement-history.ts';
 
@@ -68,8 +68,8 @@ async function renderHistory(ctx: PageContext, client: RpcClient, escrow: Escrow
 
 /** Shows the escrow `arg`; without `strict` (a bare hash that was no block or transaction) an unknown id leaves the page as it is. */
 export async function renderEscrowPage(ctx: PageContext, arg: string, strict: boolean): Promise<boolean> {
-  // Escrows and histories are public reads (docs/auth.md "Public reads").
-  const client = createHttpClient(ctx.urls.httpUrl);
+  // Public reads over the tab's WebSocket (agent-page.ts says why).
+  const client = ctx.client;
   let read;
   try {
     read = await getEscrow(client, { escrow_id: arg });

@@ -2,7 +2,8 @@
  * The transaction page (`#/tx/<hash>`): status and inclusion proof (a Merkle path to a header this tab verified),
  * then the transaction as a reader wants it — kind, from, to, amount, fee, nonce, the carrying and accepting
  * blocks, time. Kinds this page has no special rows for (agent, escrow, contract calls …) show their kind name and
- * the rest of their fields generically, addresses and hashes linked by shape.
+ * the rest of their fields generically, addresses and hashes linked by shape; agent and escrow kinds add links to
+ * their agent account and escrow (settlement-links.ts), contract kinds their receipt (contract-view.ts).
  */
 import { transactionContractSection } from './contract-view.ts';
 import { fetchVerifiedTransaction } from '../light/verified-transaction.ts';
