@@ -1,9 +1,10 @@
 // The explorer's agent account and escrow pages (issue 15) against one real regtest node: the node wallet creates an
-// agent account with two session keys (one left to expire), funds its energy pool, and three escrows that end
-// Claimed, Disputed and Refunded, then freezes the account. On a phone (390×844) and a desktop (1280×900) the agent
-// page shows the keys with their state, the frozen flag, the reputation and the escrows with their status; an
-// escrow page shows its fields and its status history with the transactions that made each step; the address page
-// and a claim's transaction page link there; no console error, and axe finds no serious or critical violation.
+// agent account with three session keys (one left to expire, one revoked), funds its energy pool, and three escrows
+// that end Claimed, Disputed and Refunded, then freezes the account. On a phone (390×844) and a desktop (1280×900)
+// the agent page shows the keys with their state, the frozen flag, the reputation and the escrows with their status;
+// an escrow page shows its fields and its status history with the transactions that made each step; the address
+// page and a claim's transaction page link there, and a bare escrow id is found by the search route; no console
+// error, and axe finds no serious or critical violation.
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { fundedNodeWallet, type NodeWallet } from './helpers/node-transactions.ts';
@@ -31,7 +32,7 @@ test.beforeAll(async () => {
   client = await fundedNodeWallet(node.url, node.apiKey, 5);
   agent = (await rpc('create_address')).address;
   const arbiter = (await rpc('create_address')).address;
-  const [longKey, shortKey] = [(await rpc('create_address')).public_key, (await rpc('create_address')).public_key];
+  const [longKey, shortKey, revokedKey] = [(await rpc('create_address')).public_key, (await rpc('create_address')).public_key, (await rpc('create_address')).public_key];
   await mineOneBlock(node.url, node.apiKey, agent);
   await client.mine();
 
@@ -40,6 +41,7 @@ test.beforeAll(async () => {
   const daa = (await rpc('get_agent_account', { agent_account: agent })).daa_score as number;
   await rpc('add_session_key', { agent_account: agent, public_key: longKey, allowed_kinds: ['escrow_claim'], tx_cap: 1, total_cap: 5, expiry_daa_score: 100_000 });
   await rpc('add_session_key', { agent_account: agent, public_key: shortKey, allowed_kinds: ['agent_fund_energy_pool', 'escrow_dispute'], tx_cap: 0.5, total_cap: 2, expiry_daa_score: daa + 4 });
+  await rpc('add_session_key', { agent_account: agent, public_key: revokedKey, allowed_kinds: ['escrow_create'], tx_cap: 0.1, total_cap: 0.2, expiry_daa_score: 100_000 });
   await rpc('fund_energy_pool', { from: client.address, agent_account: agent, amount: 0.03 });
   const create = (task: string, more: Record<string, unknown>) => rpc('create_escrow', { from: client.address, agent_account: agent, task_id: task, ...more });
   const claimed = await create('task-claimed', { amount: 0.05, timeout_in: 500, dispute_window: 2 });
@@ -49,6 +51,7 @@ test.beforeAll(async () => {
   await client.mine(); // the dispute window of the first escrow passes
 
   const claim = await rpc('claim_escrow', { escrow_id: claimed.escrow_id });
+  await rpc('revoke_session_key', { agent_account: agent, revoke_session_key_id: 3 });
   const dispute = await rpc('dispute_escrow', { escrow_id: disputed.escrow_id, from: client.address });
   await confirm();
   for (let i = 0; i < 8 && !(await rpc('get_escrow', { escrow_id: refunded.escrow_id })).escrow.timed_out; i++) await client.mine();
@@ -99,12 +102,13 @@ for (const viewport of viewports) {
     await expect(field(page, '#agent-fields', 'Settled escrows')).toHaveText('2: 1 claimed, 1 refunded, 0 resolved by an arbiter');
     await expect(field(page, '#agent-fields', 'Controller key')).toContainText('(the owner key)');
     const keys = page.locator('#session-keys tbody tr');
-    await expect(keys).toHaveCount(2);
+    await expect(keys).toHaveCount(3);
     await expect(keys.nth(0)).toContainText('escrow_claim');
     await expect(keys.nth(0).locator('[data-field="state"]')).toHaveText('active');
     await expect(keys.nth(0)).toContainText('1 WEFT');
     await expect(keys.nth(1)).toContainText('agent_fund_energy_pool, escrow_dispute');
     await expect(keys.nth(1).locator('[data-field="state"]')).toHaveText('expired');
+    await expect(keys.nth(2).locator('[data-field="state"]')).toHaveText('revoked');
 
     const rows = page.locator('#agent-escrows tbody tr');
     await expect(rows).toHaveCount(3, { timeout: 30_000 });
@@ -152,6 +156,10 @@ for (const viewport of viewports) {
     await expect(field(page, '#tx-fields', 'Kind')).toHaveText('escrow_claim', { timeout: 30_000 });
     await expect(field(page, '#tx-settlement', 'Escrow').getByRole('link')).toHaveAttribute('href', `#/escrow/${escrows.claimed.id}`);
     await expect(field(page, '#tx-settlement', 'Agent account').getByRole('link')).toHaveAttribute('href', `#/agent/${encodeURIComponent(agent)}`);
+
+    // A bare 0x-hash that is no block or transaction is searched as an escrow id.
+    await page.goto(`${node.url}/#/hash/${escrows.refunded.id}`);
+    await expect(field(page, '#escrow-fields', 'Status')).toHaveText('Refunded', { timeout: 30_000 });
 
     await page.waitForLoadState('networkidle').catch(() => undefined);
     expect(errors).toEqual([]);
