@@ -54,10 +54,13 @@ export async function scanAgentEscrows(client: RpcClient, agent: string, offset:
   let at = offset;
   for (let page = 0; page < scanPagesMax; page++) {
     const txs = (await getTransactionHistory(client, { address: agent, limit: scanPageSize, offset: at })).transactions as Tx[];
-    at += txs.length;
-    for (const tx of txs) if (tx.kind === 'escrow_create' && tx.to === agent) creates.push({ ...tx, escrow_id: escrowIdOfTransaction(tx)! });
+    for (const tx of txs) {
+      at++;
+      if (tx.kind === 'escrow_create' && tx.to === agent) creates.push({ ...tx, escrow_id: escrowIdOfTransaction(tx)! });
+      // Stop at the row that completed the batch, so the next scan starts right after it.
+      if (creates.length === want) return { creates, nextOffset: at, scanned: at - offset };
+    }
     if (txs.length < scanPageSize) return { creates, nextOffset: undefined, scanned: at - offset };
-    if (creates.length >= want) break;
   }
   return { creates, nextOffset: at, scanned: at - offset };
 }
