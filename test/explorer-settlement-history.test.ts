@@ -75,7 +75,8 @@ describe('the scans, on a real node', () => {
   const client: RpcClient = { request: (method, params) => ok(method, params) };
   async function confirm() {
     // One payer's transactions in nonce order, as a block must carry them.
-    const pending = [...t.node.api.dispatcher.services.mempool!.pending()].sort((a, b) => Number((a.tx as { nonce: bigint }).nonce - (b.tx as { nonce: bigint }).nonce));
+    const nonceOf = (r: { tx: unknown }) => (r.tx as { nonce: bigint }).nonce;
+    const pending = [...t.node.api.dispatcher.services.mempool!.pending()].sort((a, b) => Number(nonceOf(a) - nonceOf(b)));
     await t.mine({ transactions: pending.map((r) => encodeTransaction(r.tx as Parameters<typeof encodeTransaction>[0])) });
     await t.mine();
   }
