@@ -6,7 +6,7 @@
  */
 import { getAgentAccount, type GetAgentAccountReturnType } from '../lib/actions/get-agent-account.ts';
 import { getEscrow } from '../lib/actions/get-escrow.ts';
-import { copyButtonHtml, escapeHtml, formatCoins, formatInteger, linkHtml, timeHtml } from '../lib/format.ts';
+import { copyButtonHtml, escapeHtml, formatCoins, formatInteger, linkHtml, shortHash, timeHtml } from '../lib/format.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import { escrowStatusHtml } from './escrow-page.ts';
 import { fieldsTable, showNothingFound, type PageContext } from './page-context.ts';
@@ -31,10 +31,13 @@ function keyState(key: SessionKey): string {
 
 function sessionKeysHtml(keys: readonly SessionKey[]): string {
   if (keys.length === 0) return '<p class="muted" id="session-keys">no session keys</p>';
-  const rows = keys.map((k) => `<tr data-key-id="${k.id}"><td class="num">${k.id}</td><td><span class="mono" title="${escapeHtml(k.public_key)}">${escapeHtml(k.public_key.slice(0, 12))}…${escapeHtml(k.public_key.slice(-8))}</span>${copyButtonHtml(k.public_key)}</td>`
-    + `<td>${escapeHtml(k.allowed_kinds.join(', ') || 'none')}</td><td class="num">${formatCoins(k.tx_cap_exact)}</td><td class="num">${formatCoins(k.spent_exact)} of ${formatCoins(k.total_cap_exact)}</td>`
-    + `<td class="num">${formatInteger(k.expiry_daa_score)}</td><td data-field="state">${keyState(k)}</td></tr>`);
-  return `<div class="table-scroll" tabindex="0" role="region" aria-label="Session keys"><table class="txs" id="session-keys"><thead><tr><th scope="col" class="num">Id</th><th scope="col">Public key</th><th scope="col">Scope</th><th scope="col" class="num">Per transaction</th><th scope="col" class="num">Spent of total cap</th><th scope="col" class="num">Expires at DAA score</th><th scope="col">State</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+  // State and scope first: on a phone the table scrolls, and they are what a reader looks for.
+  const rows = keys.map((k) => `<tr data-key-id="${k.id}"><td class="num">${k.id}</td><td data-field="state">${keyState(k)}</td><td>${escapeHtml(k.allowed_kinds.join(', ') || 'none')}</td>`
+    + `<td class="num">${formatInteger(k.expiry_daa_score)}</td><td class="num">${formatCoins(k.tx_cap_exact)}</td><td class="num">${formatCoins(k.spent_exact)} of ${formatCoins(k.total_cap_exact)}</td>`
+    + `<td><span class="mono" title="${escapeHtml(k.public_key)}">${escapeHtml(shortHash(k.public_key, 12, 8))}</span>${copyButtonHtml(k.public_key)}</td></tr>`);
+  const head = ['Id', 'State', 'Scope', 'Expires at DAA score', 'Per transaction', 'Spent of total cap', 'Public key'];
+  const numeric = new Set(['Id', 'Expires at DAA score', 'Per transaction', 'Spent of total cap']);
+  return `<div class="table-scroll" tabindex="0" role="region" aria-label="Session keys"><table class="txs" id="session-keys"><thead><tr>${head.map((h) => `<th scope="col"${numeric.has(h) ? ' class="num"' : ''}>${h}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 function accountFields(account: AgentAccount, read: GetAgentAccountReturnType): string {
