@@ -53,6 +53,9 @@ describe('hashes and links', () => {
     expect(html).toContain(`data-copy="${hash}"`);
     expect(html).toContain('aria-label="Copy transaction hash 0xabababab…abababab"');
     expect(linkHtml('address', 'x"><script>', { copy: false })).not.toContain('<script>');
+    expect(linkHtml('escrow', hash)).toContain(`href="#/escrow/${hash}"`);
+    expect(linkHtml('escrow', hash)).toContain('aria-label="Copy escrow id 0xabababab…abababab"');
+    expect(linkHtml('agent', 'rweft1qz', { copy: false })).toBe('<a class="mono hash" href="#/agent/rweft1qz" title="rweft1qz">rweft1qz</a>');
   });
   it('writes integers with separators', () => {
     expect(formatInteger(1234567)).toBe('1,234,567');

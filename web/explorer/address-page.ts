@@ -6,6 +6,7 @@
 import { isContractAddress } from './contract-view.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { addressQrSvg } from '../lib/address-qr.ts';
+import { getAgentAccount } from '../lib/actions/get-agent-account.ts';
 import { getTransactionHistory } from '../lib/actions/get-transaction-history.ts';
 import { copyButtonHtml, escapeHtml, formatCoins, formatInteger, linkHtml } from '../lib/format.ts';
 import { createHttpClient } from '../lib/node-client.ts';
@@ -45,13 +46,14 @@ export async function renderAddressPage(ctx: PageContext, address: string): Prom
   // The address is case-sensitive text to copy: it is never uppercased with the other headings (issue 21).
   ctx.title.innerHTML = `Address <span class="address mono">${escapeHtml(address)}</span>`;
   ctx.body.innerHTML = `<div class="address-head"><figure class="qr-box">${addressQrSvg(address)}<figcaption>${copyButtonHtml(address, 'address')} copy address</figcaption></figure><div id="account-box"><p class="muted">checking the balance proof…</p></div></div>
-${isContractAddress(address) ? `<p><a id="contract-viewer-link" href="#/contract/${escapeHtml(address)}">contract viewer</a></p>` : ''}<h3>History</h3><div id="history" aria-live="polite"></div>`;
+${isContractAddress(address) ? `<p><a id="contract-viewer-link" href="#/contract/${escapeHtml(address)}">contract viewer</a></p>` : ''}<div id="agent-box"></div><h3>History</h3><div id="history" aria-live="polite"></div>`;
   const historyBox = ctx.body.querySelector<HTMLElement>('#history')!;
   historyBox.addEventListener('click', (event) => {
     const button = (event.target as Element).closest<HTMLButtonElement>('button[data-offset]');
     if (button) void renderHistory(ctx, address, historyBox, Number(button.dataset.offset));
   });
   const history = renderHistory(ctx, address, historyBox, 0);
+  const agent = renderAgentLink(ctx, address, ctx.body.querySelector<HTMLElement>('#agent-box')!);
   const balance = await fetchVerifiedBalance(ctx.light.chain, ctx.client, address);
   if (!ctx.current()) return;
   ctx.body.querySelector('#account-box')!.innerHTML = balance.ok
@@ -63,5 +65,14 @@ ${isContractAddress(address) ? `<p><a id="contract-viewer-link" href="#/contract
       ['Seen by the chain', balance.account.exists ? 'yes' : 'no (never used)'],
     ], 'account-fields')}`
     : `<div class="error-box" role="alert" id="proof-error">Proof rejected (${escapeHtml(balance.error.reason)}): ${escapeHtml(balance.error.message)}</div>`;
-  await history;
+  await Promise.all([history, agent]);
+}
+
+/** An address that is an agent account (get_agent_account) links its agent page, saying whether it is frozen. */
+async function renderAgentLink(ctx: PageContext, address: string, box: HTMLElement): Promise<void> {
+  // A contract or stealth address is no agent account: the node refuses the read, and nothing is shown.
+  const read = await getAgentAccount(ctx.client, { agent_account: address }).catch(() => undefined);
+  if (!ctx.current() || !read?.account) return;
+  const frozen = read.account.frozen ? ' <strong class="warn">frozen</strong>' : '';
+  box.innerHTML = `<p id="agent-account-link">This address is an agent account${frozen}: <a href="#/agent/${encodeURIComponent(address)}">its keys, reputation and escrows</a></p>`;
 }

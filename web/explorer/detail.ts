@@ -8,7 +8,9 @@ import type { LightNode } from '../light/light-node.ts';
 import { createHttpClient, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
 import { renderContract } from './contract-view.ts';
 import { renderAddressPage } from './address-page.ts';
+import { renderAgentPage } from './agent-page.ts';
 import { renderBlockPage } from './block-page.ts';
+import { renderEscrowPage } from './escrow-page.ts';
 import { renderMempoolPage } from './mempool-page.ts';
 import { showNothingFound, type PageContext } from './page-context.ts';
 import { renderSupplyPage } from './supply-page.ts';
@@ -19,9 +21,12 @@ export type RouteRender = (ctx: PageContext, arg: string) => Promise<void>;
 const routes = new Map<string, RouteRender>([
   ['block', async (ctx, arg) => void (await renderBlockPage(ctx, arg, true))],
   ['tx', async (ctx, arg) => void (await renderTransactionPage(ctx, arg, true))],
-  // A bare hash: a block if the node knows one, else a transaction.
-  ['hash', async (ctx, arg) => void ((await renderBlockPage(ctx, arg, false)) || (await renderTransactionPage(ctx, arg, false)))],
+  // A bare hash: a block if the node knows one, else a transaction, else an escrow.
+  ['hash', async (ctx, arg) => void ((await renderBlockPage(ctx, arg, false)) || (await renderTransactionPage(ctx, arg, false)) || (await renderEscrowPage(ctx, arg, false)))],
   ['address', renderAddressPage],
+  // Agent accounts and escrows (docs/settlement.md) are public reads.
+  ['agent', renderAgentPage],
+  ['escrow', async (ctx, arg) => void (await renderEscrowPage(ctx, arg, true))],
   ['search', async (ctx, arg) => showNothingFound(ctx, 'block, transaction or address', arg)],
   ['mempool', renderMempoolPage],
   ['supply', renderSupplyPage],

@@ -2,13 +2,15 @@
  * The transaction page (`#/tx/<hash>`): status and inclusion proof (a Merkle path to a header this tab verified),
  * then the transaction as a reader wants it — kind, from, to, amount, fee, nonce, the carrying and accepting
  * blocks, time. Kinds this page has no special rows for (agent, escrow, contract calls …) show their kind name and
- * the rest of their fields generically, addresses and hashes linked by shape.
+ * the rest of their fields generically, addresses and hashes linked by shape; agent and escrow kinds add links to
+ * their agent account and escrow (settlement-links.ts), contract kinds their receipt (contract-view.ts).
  */
 import { transactionContractSection } from './contract-view.ts';
 import { fetchVerifiedTransaction } from '../light/verified-transaction.ts';
 import { getTransaction } from '../lib/actions/get-transaction.ts';
 import { escapeHtml, formatCoins, formatInteger, linkHtml, timeHtml } from '../lib/format.ts';
 import { fieldsTable, isNotFound, showNothingFound, type PageContext } from './page-context.ts';
+import { transactionSettlementSection } from './settlement-links.ts';
 import { amountOf } from './transactions-table.ts';
 
 /** Fields with their own rows (or shown through another field). */
@@ -65,6 +67,6 @@ export async function renderTransactionPage(ctx: PageContext, arg: string, stric
     [tx.status === 'pending' ? 'Seen' : 'Time', timeHtml(Number(tx.timestamp) * 1000)],
     ['Privacy', escapeHtml(str('privacy_level'))],
     ...others.map(([k, v]) => [k.replace(/_/g, ' '), genericValue(k, v, tx)] as const),
-  ], 'tx-fields')}${transactionContractSection(tx)}`;
+  ], 'tx-fields')}${transactionSettlementSection(tx)}${transactionContractSection(tx)}`;
   return true;
 }

@@ -70,7 +70,7 @@ export function shortHash(text: string, head = 10, tail = 8): string {
   return text.length <= head + tail + 1 ? text : `${text.slice(0, head)}…${text.slice(-tail)}`;
 }
 
-export type LinkKind = 'block' | 'tx' | 'address';
+export type LinkKind = 'block' | 'tx' | 'address' | 'agent' | 'escrow';
 
 /**
  * A hash, address or block as a link, shortened (`short`, for lists) or in full (detail pages), the full text in
@@ -82,7 +82,7 @@ export function linkHtml(kind: LinkKind, value: string, options: { short?: boole
   return options.copy === false ? link : `<span class="hash-copy">${link}${copyButtonHtml(value, kind)}</span>`;
 }
 
-const copyNames: Readonly<Record<LinkKind | 'text', string>> = { block: 'block hash', tx: 'transaction hash', address: 'address', text: 'text' };
+const copyNames: Readonly<Record<LinkKind | 'text', string>> = { block: 'block hash', tx: 'transaction hash', address: 'address', agent: 'agent account', escrow: 'escrow id', text: 'text' };
 
 /** Two overlapping sheets: drawn, so the button does not depend on a font having a copy glyph. */
 const copyIcon = '<svg aria-hidden="true" focusable="false" width="12" height="12" viewBox="0 0 12 12"><rect x="3.5" y="0.5" width="8" height="8" rx="1" fill="none" stroke="currentColor"/><rect x="0.5" y="3.5" width="8" height="8" rx="1" fill="currentColor" stroke="currentColor"/></svg>';
