@@ -137,7 +137,7 @@ for (const viewport of walletViewports) {
   });
 }
 
-test('a page on another origin requests an escrow; the widget refuses an unknown agent and pays into one the user approves', async ({ page }, testInfo) => {
+test('a page on another origin requests an escrow: refused with a code when it cannot be paid, paid when the user approves', async ({ page }, testInfo) => {
   test.setTimeout(120_000);
   const nodeOrigin = new URL(node.url).origin;
   await page.goto(shop.demoUrl(nodeOrigin));
@@ -177,4 +177,17 @@ test('a page on another origin requests an escrow; the widget refuses an unknown
   await mine(miner, 2);
   await expect.poll(async () => (await escrowOnNode(escrowId)).escrow?.status, { timeout: 10_000 }).toBe('EscrowLocked');
   expect((await escrowOnNode(escrowId)).escrow).toMatchObject({ client: widgetAddress, agent_account: agent, amount_exact: '0.05', task_hash: toHash0x(blake3(new TextEncoder().encode('shop-task'))) });
+
+  // A request that could never be paid is answered invalid_request, and one for a frozen agent agent_frozen, unasked.
+  const outcome = (change: Record<string, unknown>) => page.evaluate(({ agent, change }) => {
+    const element = document.querySelector('weft-wallet') as unknown as { requestEscrow(r: object): Promise<unknown> };
+    return element.requestEscrow({ agentAccount: agent, amount: '0.05', taskId: 'x', timeoutBlocks: 50, ...change }).then(() => 'paid', (e: { code: string; message: string }) => `${e.code}: ${e.message}`);
+  }, { agent, change });
+  expect(await outcome({ timeoutBlocks: 2 })).toBe('invalid_request: timeout: from 4 to 31536000 blocks, got 2');
+  expect(await outcome({ disputeWindow: 48 })).toMatch(/^invalid_request: dispute window: must end before the timeout/);
+  await node.rpc('freeze_agent_account', { agent_account: agent });
+  await mine(miner, 2);
+  await expect.poll(async () => (await node.rpc<{ account: { frozen: boolean } }>('get_agent_account', { agent_account: agent })).account.frozen, { timeout: 10_000 }).toBe(true);
+  expect(await outcome({})).toBe(`agent_frozen: the agent account ${agent} is frozen`);
+  await expect(widget.getByRole('heading', { name: 'Escrow request' })).toBeHidden();
 });

@@ -4,6 +4,8 @@
  * is the proven one, or "failed" with the reason, never the node's word alone. Reclaim is enabled only for an escrow
  * proven EscrowLocked with its timeout reached (escrow-check.ts reclaimability); otherwise the button stays disabled
  * and the reason is written beside it (and describes it for a screen reader). A status change is announced once.
+ * A settled escrow (Claimed, Refunded) never changes again (docs/settlement.md "Transitions"): once this tab has
+ * proven it settled, it is not read again.
  */
 import type { LightNode } from '../light/light-node.ts';
 import type { NodeClient } from '../lib/node-client.ts';
@@ -37,6 +39,8 @@ export function createEscrowList(options: {
 }): EscrowList {
   const { link, light, wallet } = options;
   const lastStatus = new Map<string, string>();
+  /** Proofs of escrows this tab has seen settled: final, so kept instead of read again on every block. */
+  const settledProofs = new Map<string, Awaited<ReturnType<typeof fetchVerifiedEscrow>>>();
   let running: Promise<void> | undefined;
   let again = false;
 
@@ -91,7 +95,7 @@ export function createEscrowList(options: {
     const changes: string[] = [];
     const trs: HTMLTableRowElement[] = [];
     for (const row of rows) {
-      const proven = await fetchVerifiedEscrow(link, light.chain, row.escrowId);
+      const proven = settledProofs.get(row.escrowId) ?? (await fetchVerifiedEscrow(link, light.chain, row.escrowId));
       const tr = document.createElement('tr');
       tr.dataset['escrowId'] = row.escrowId;
       Object.assign(tr.insertCell(), { textContent: shortId(row.escrowId), title: `escrow ${row.escrowId}, created by ${row.createHash}; task ${row.task}` });
@@ -105,6 +109,7 @@ export function createEscrowList(options: {
       const before = lastStatus.get(row.escrowId);
       if (before !== undefined && before !== status) changes.push(`escrow ${shortId(row.escrowId)} ${status}`);
       lastStatus.set(row.escrowId, status);
+      if (status === 'Claimed' || status === 'Refunded') settledProofs.set(row.escrowId, proven);
       if (row.lastStatus !== status) await escrowDb.putEscrow({ ...row, lastStatus: status });
     }
     body.replaceChildren(...trs);
