@@ -178,6 +178,27 @@ test('a page on another origin requests an escrow: refused with a code when it c
   await expect.poll(async () => (await escrowOnNode(escrowId)).escrow?.status, { timeout: 10_000 }).toBe('EscrowLocked');
   expect((await escrowOnNode(escrowId)).escrow).toMatchObject({ client: widgetAddress, agent_account: agent, amount_exact: '0.05', task_hash: toHash0x(blake3(new TextEncoder().encode('shop-task'))) });
 
+  // The widget keeps no list; the wallet page restored from the widget's phrase adds the escrow by its id, to reclaim it.
+  const phrase = (await widget.locator('#w-backup-words').textContent())!.trim();
+  const walletPage = await page.context().newPage();
+  await walletPage.goto(new URL('wallet.html', node.url).href);
+  await walletPage.getByLabel('My recovery phrase (restore)').check();
+  await walletPage.getByLabel('Wallet name').fill('from-widget');
+  await walletPage.locator('#create-password').fill('restored password');
+  await walletPage.getByRole('textbox', { name: /^Recovery phrase/ }).fill(phrase);
+  await walletPage.getByRole('button', { name: 'Restore wallet' }).click();
+  await expect(walletPage.getByRole('table', { name: 'Addresses and verified balances' }).locator(`tr[data-address="${widgetAddress}"]`)).toBeAttached({ timeout: 30_000 });
+  const track = walletPage.getByRole('form', { name: 'Add an escrow by its id' });
+  await track.getByRole('textbox').fill('0x12');
+  await track.getByRole('button', { name: 'Add to the list' }).click();
+  await expect(walletPage.locator('#escrow-track-id-error')).toHaveText('escrow id: expected 0x and 64 hex digits');
+  await track.getByRole('textbox').fill(escrowId);
+  await track.getByRole('button', { name: 'Add to the list' }).click();
+  const tracked = walletPage.getByRole('table', { name: 'Your escrows' }).locator(`tr[data-escrow-id="${escrowId}"]`);
+  await expect(tracked.locator('td').nth(3)).toHaveText('EscrowLocked', { timeout: 30_000 });
+  await expect(tracked.getByRole('button', { name: `Reclaim escrow ${escrowId}` })).toHaveAccessibleDescription(/^times out at DAA score \d+, \d+ blocks from now/);
+  await walletPage.close();
+
   // A request that could never be paid is answered invalid_request, and one for a frozen agent agent_frozen, unasked.
   const outcome = (change: Record<string, unknown>) => page.evaluate(({ agent, change }) => {
     const element = document.querySelector('weft-wallet') as unknown as { requestEscrow(r: object): Promise<unknown> };

@@ -15,8 +15,8 @@ export interface EscrowRow {
   readonly wallet: string;
   /** 0x-hex escrow id (docs/settlement.md "Escrows": BLAKE3 of the client and its nonce). */
   readonly escrowId: string;
-  /** The escrow_create transaction's hash. */
-  readonly createHash: string;
+  /** The escrow_create transaction's hash; absent for an escrow added to the list by its id. */
+  readonly createHash?: string;
   readonly client: string;
   readonly agent: string;
   /** Coins as decimal text. */

@@ -13,7 +13,7 @@ import type { LightNode } from '../light/light-node.ts';
 import type { NodeClient } from '../lib/node-client.ts';
 import { checkEscrowDraft, type EscrowDraft, type EscrowField } from './escrow-check.ts';
 import { createMemoryEscrowDb, openEscrowDb, type EscrowDb } from './escrow-db.ts';
-import { clearErrors, setFieldError, showError } from './form-errors.ts';
+import { clearErrors, runForm, setFieldError, showError } from './form-errors.ts';
 import type { WalletDb } from './wallet-db.ts';
 import { prepareEscrow, submitEscrow, type PreparedEscrow } from './wallet-escrow.ts';
 import { createEscrowList } from './wallet-escrow-list.ts';
@@ -155,6 +155,15 @@ export function wireEscrowCard(options: {
     } finally {
       button.disabled = false;
     }
+  };
+
+  const trackForm = $<HTMLFormElement>('escrow-track-form');
+  trackForm.onsubmit = (event) => {
+    event.preventDefault();
+    void runForm(trackForm, $<HTMLButtonElement>('escrow-track-button'), async () => {
+      await list.track($<HTMLInputElement>('escrow-track-id').value);
+      $<HTMLInputElement>('escrow-track-id').value = '';
+    }, { id: 'escrow-track-id' });
   };
 
   showAvailable();

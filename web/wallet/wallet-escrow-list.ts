@@ -9,9 +9,12 @@
  */
 import type { LightNode } from '../light/light-node.ts';
 import type { NodeClient } from '../lib/node-client.ts';
+import { decodeAddress, encodeAddress } from '../../src/crypto/address.ts';
+import { formatUnits } from '../../src/crypto/amount.ts';
+import { equalBytes, toHash0x } from '../../src/util/bytes.ts';
 import { reclaimability } from './escrow-check.ts';
 import type { EscrowDb, EscrowRow } from './escrow-db.ts';
-import { showError } from './form-errors.ts';
+import { FieldError, showError } from './form-errors.ts';
 import type { WalletDb } from './wallet-db.ts';
 import { pendingSends } from './wallet-history.ts';
 import { walletDefaultFeeCoins } from './wallet-web-limits.ts';
@@ -24,6 +27,11 @@ const reclaimFee = String(walletDefaultFeeCoins);
 export interface EscrowList {
   /** Re-reads every listed escrow's proven status (new block, new escrow); overlapping calls run once more after. */
   refresh(): Promise<void>;
+  /**
+   * Adds an escrow this wallet did not create here (paid through the widget, or listed before the site's data was
+   * cleared) by its id: proven to exist with one of this wallet's addresses as client. FieldError `id` if not.
+   */
+  track(idText: string): Promise<void>;
 }
 
 export function createEscrowList(options: {
@@ -98,7 +106,8 @@ export function createEscrowList(options: {
       const proven = settledProofs.get(row.escrowId) ?? (await fetchVerifiedEscrow(link, light.chain, row.escrowId));
       const tr = document.createElement('tr');
       tr.dataset['escrowId'] = row.escrowId;
-      Object.assign(tr.insertCell(), { textContent: shortId(row.escrowId), title: `escrow ${row.escrowId}, created by ${row.createHash}; task ${row.task}` });
+      const created = row.createHash === undefined ? 'added by its id' : `created by ${row.createHash}`;
+      Object.assign(tr.insertCell(), { textContent: shortId(row.escrowId), title: `escrow ${row.escrowId}, ${created}; task ${row.task}` });
       Object.assign(tr.insertCell(), { textContent: `${row.agent.slice(0, 12)}…${row.agent.slice(-6)}`, title: row.agent });
       Object.assign(tr.insertCell(), { className: 'num', textContent: row.amount });
       statusCell(tr.insertCell(), row, proven);
@@ -116,7 +125,26 @@ export function createEscrowList(options: {
     if (changes.length > 0) options.live.textContent = changes.join('; ');
   };
 
+  const track = async (idText: string) => {
+    const id = idText.trim().toLowerCase();
+    if (!/^0x[0-9a-f]{64}$/.test(id)) throw new FieldError('id', 'escrow id: expected 0x and 64 hex digits');
+    await light.synced();
+    const proven = await fetchVerifiedEscrow(link, light.chain, id);
+    if (!proven.ok) throw new Error(`cannot add the escrow: its proof failed (${proven.error.reason}: ${proven.error.message})`);
+    const { record, status } = proven.value;
+    if (record === null) throw new FieldError('id', 'escrow id: no escrow with this id (verified)');
+    const hrp = wallet.network.hrp;
+    const client = wallet.addresses().find((a) => a.type === 'standard' && equalBytes(decodeAddress(a.text, hrp), record.client));
+    if (client === undefined) throw new FieldError('id', `escrow id: its client ${encodeAddress(hrp, record.client)} is not an address of this wallet`);
+    await (await options.escrowDb).putEscrow({
+      wallet: wallet.name, escrowId: id, client: client.text, agent: encodeAddress(hrp, record.agent), amount: formatUnits(record.amount),
+      task: toHash0x(record.taskHash), timeoutDaaScore: Number(record.timeoutDaaScore), timeMs: Date.now(), lastStatus: status,
+    });
+    await list.refresh();
+  };
+
   const list: EscrowList = {
+    track,
     async refresh() {
       if (running) {
         again = true;
