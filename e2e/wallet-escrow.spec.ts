@@ -139,6 +139,7 @@ for (const viewport of walletViewports) {
 
 test('a page on another origin requests an escrow: refused with a code when it cannot be paid, paid when the user approves', async ({ page }, testInfo) => {
   test.setTimeout(120_000);
+  const consoleErrors = collectConsoleErrors(page);
   const nodeOrigin = new URL(node.url).origin;
   await page.goto(shop.demoUrl(nodeOrigin));
   const widget = await widgetFrame(page);
@@ -211,4 +212,5 @@ test('a page on another origin requests an escrow: refused with a code when it c
   await expect.poll(async () => (await node.rpc<{ account: { frozen: boolean } }>('get_agent_account', { agent_account: agent })).account.frozen, { timeout: 10_000 }).toBe(true);
   expect(await outcome({})).toBe(`agent_frozen: the agent account ${agent} is frozen`);
   await expect(widget.getByRole('heading', { name: 'Escrow request' })).toBeHidden();
+  expect(consoleErrors).toEqual([]);
 });

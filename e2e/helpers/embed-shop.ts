@@ -16,7 +16,10 @@ export interface EmbedShop {
 
 export async function startEmbedShop(): Promise<EmbedShop> {
   const server: Server = createServer((req, res) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== '/embed-demo.html') return void res.writeHead(404).end();
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    // The browser asks for a favicon: no content, so a page's console shows no failed load.
+    if (path === '/favicon.ico') return void res.writeHead(204).end();
+    if (path !== '/embed-demo.html') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(resolve('web/embed-demo.html')));
   });
   await new Promise<void>((done) => server.listen(0, done));

@@ -15,7 +15,7 @@ import type { NodeClient } from '../lib/node-client.ts';
 import { checkEscrowDraft, type EscrowDraft } from '../wallet/escrow-check.ts';
 import { fetchVerifiedAgent, prepareEscrow, submitEscrow } from '../wallet/wallet-escrow.ts';
 import type { UnlockedWallet } from '../wallet/wallet-keys.ts';
-import { widgetProtocol, type EscrowRequestMessage, type WidgetMessage } from './widget-protocol.ts';
+import { widgetProtocol, type EscrowRequestMessage, type PaymentErrorCode, type WidgetMessage } from './widget-protocol.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -48,7 +48,7 @@ export function createEscrowOffers(options: {
   const { link, light, hrp, fee } = options;
   let current: { request: EscrowRequestMessage; origin: string; agentChecked: boolean } | undefined;
   let armed = false;
-  const fail = (request: EscrowRequestMessage, origin: string, code: 'invalid_request' | 'agent_unknown' | 'agent_frozen' | 'busy' | 'rejected' | 'failed', message: string) =>
+  const fail = (request: EscrowRequestMessage, origin: string, code: PaymentErrorCode, message: string) =>
     options.reply({ weft: widgetProtocol, type: 'payment_error', id: request.id, code, message }, origin);
   const finish = () => {
     current = undefined;
