@@ -1,42 +1,20 @@
 // The embeddable <weft-wallet>: a shop page on another origin includes weft-wallet.js and asks for a payment; the
 // widget (an iframe of the real node's origin, keys in that origin's IndexedDB) shows the request with the shop's
 // origin, the user approves it there, the page gets the transaction hash and the node confirms the transaction.
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
-import { expect, test, type Frame, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { decodeTransaction } from '../src/codec/transaction.ts';
 import { fromHex } from '../src/util/bytes.ts';
+import { startEmbedShop, widgetFrame, type EmbedShop } from './helpers/embed-shop.ts';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
 
 let node: WalletTestNode;
-let shop: Server;
+let shop: EmbedShop;
 let shopUrl: string;
-
-/** The third-party page (web/embed-demo.html) on an origin that is not the node's; it includes the widget script
- *  from the node itself (`<node>/weft-wallet.js`, built by `npm run build`), as a real shop would. */
-async function startShop(): Promise<Server> {
-  const files: Record<string, [string, string]> = {
-    '/embed-demo.html': [resolve('web/embed-demo.html'), 'text/html; charset=utf-8'],
-  };
-  const server = createServer((req, res) => {
-    const file = files[new URL(req.url ?? '/', 'http://x').pathname];
-    if (!file) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': file[1] }).end(readFileSync(file[0]));
-  });
-  return new Promise((done) => server.listen(0, () => done(server)));
-}
-
-async function widgetFrame(page: Page): Promise<Frame> {
-  await expect.poll(() => page.frames().some((f) => f.url().includes('/widget.html'))).toBe(true);
-  return page.frames().find((f) => f.url().includes('/widget.html'))!;
-}
 
 test.beforeAll(async () => {
   node = await startWalletTestNode();
-  shop = await startShop();
-  shopUrl = `http://localhost:${(shop.address() as AddressInfo).port}`;
+  shop = await startEmbedShop();
+  shopUrl = shop.url;
 });
 
 test.afterAll(async () => {

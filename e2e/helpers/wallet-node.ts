@@ -10,6 +10,8 @@ export interface WalletTestNode {
   /** http://127.0.0.1:PORT/ */
   readonly url: string;
   readonly wsPort: number;
+  /** The admin API key (api.cookie), for helpers that call the node themselves (submit-block.ts). */
+  readonly apiKey: string;
   /** JSON-RPC over HTTP with the admin key. */
   rpc<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
   stop(): Promise<void>;
@@ -28,6 +30,7 @@ export async function startWalletTestNode(): Promise<WalletTestNode> {
     process: node,
     url,
     wsPort: ws.port as number,
+    apiKey,
     async rpc<T>(method: string, params: Record<string, unknown> = {}) {
       const response = await fetch(new URL('api/v1/rpc', url), {
         method: 'POST',

@@ -13,6 +13,7 @@ import type { WalletDb } from './wallet-db.ts';
 import { pendingSends, recordAddressEvent, refreshHistory } from './wallet-history.ts';
 import { browserRandomBytes, saveBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
 import { wireSendCard } from './wallet-send-form.ts';
+import { wireEscrowCard } from './wallet-escrow-form.ts';
 import { wireBackupCard } from './wallet-backup.ts';
 import { wireReceiveCard } from './wallet-receive.ts';
 import { createHistoryTable } from './wallet-history-table.ts';
@@ -51,7 +52,7 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
       Object.assign(row.insertCell(), { className: 'num', textContent: '…' });
       row.insertCell().textContent = 'checking';
     }
-    for (const id of ['send-from', 'sign-address']) fill($<HTMLSelectElement>(id), texts());
+    for (const id of ['send-from', 'sign-address', 'escrow-from']) fill($<HTMLSelectElement>(id), texts());
     receiveCard.addressesChanged(texts());
   };
 
@@ -76,6 +77,7 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
       }
     }
     sendCard.balancesChanged();
+    escrowCard.balancesChanged();
   };
 
   const showHistory = createHistoryTable($<HTMLTableElement>('history'), $('history-live'));
@@ -106,6 +108,7 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
     }
   };
   const sendCard = wireSendCard({ link, light, db, unlocked, balanceOf: (address) => balances.get(address), onSent: () => renderHistory() });
+  const escrowCard = wireEscrowCard({ link, light, db, unlocked, balanceOf: (address) => balances.get(address), onSent: () => renderHistory() });
   const addressesCard = $('addresses').closest<HTMLElement>('.card')!;
   const addressActions = { action: $('new-address').closest<HTMLElement>('.row')! };
 

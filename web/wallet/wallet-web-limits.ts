@@ -7,6 +7,16 @@ export const walletPendingChecksMax = 20;
 export const walletDefaultFeeCoins = 0.01;
 /** Message to sign: the node's sign_message bound (docs/api.md). */
 export const walletMessageCharsMax = 10_000;
+/** Escrow timeout in blocks: at least this many after the verified tip, so the escrow is accepted before it times out. */
+export const escrowTimeoutBlocksMin = 4;
+/** Escrow timeout in blocks: at most this many (about a year of 1-second blocks). */
+export const escrowTimeoutBlocksMax = 31_536_000;
+/** Blocks between the verified tip and the block that accepts a new escrow: a dispute window must end before the timeout by more. */
+export const escrowAcceptanceBlocks = 2;
+/** Task id text (create_escrow's task_id bound, docs/api.md). */
+export const escrowTaskCharsMax = 256;
+/** Escrows the wallet remembers per wallet (the oldest settled ones go first). */
+export const walletEscrowRowsMax = 200;
 /** Payment requests a widget holds waiting for the user; more are refused. */
 export const widgetPendingRequestsMax = 4;
 /** A widget message (postMessage payload, JSON) is refused past this size. */

@@ -6,8 +6,9 @@
  *
  *   const wallet = document.querySelector('weft-wallet');
  *   const hash = await wallet.requestPayment({ to: 'rweft1…', amount: 1.5 });
+ *   const { escrowId } = await wallet.requestEscrow({ agentAccount: 'rweft1…', amount: 2, taskId: 'job-7', timeoutBlocks: 1000 });
  */
-import { amountText, parseWidgetMessage, widgetProtocol, type PaymentRequestMessage, type WidgetMessage } from './widget-protocol.ts';
+import { amountText, parseWidgetMessage, widgetProtocol, type EscrowRequestMessage, type PaymentRequestMessage, type WidgetMessage } from './widget-protocol.ts';
 import { widgetPendingRequestsMax } from '../wallet/wallet-web-limits.ts';
 
 /** Where widget.html sits relative to the node's HTTP root in the built app (server/http/web-app.ts serves dist/web/web/<page>.html at /<page>.html). */
@@ -25,16 +26,25 @@ export class WeftPaymentError extends Error {
   }
 }
 
+/** What requestEscrow resolves with: the escrow's id (A2A escrowHash) and the escrow_create transaction's hash. */
+export interface EscrowResult {
+  readonly escrowId: string;
+  readonly hash: string;
+}
+
 interface Waiter {
-  resolve(hash: string): void;
+  resolve(result: string | EscrowResult): void;
   reject(error: Error): void;
 }
+
+type RequestMessage = PaymentRequestMessage | EscrowRequestMessage;
+const isBlocks = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 export class WeftWalletElement extends HTMLElement {
   #frame: HTMLIFrameElement | undefined;
   #origin = '';
   #ready = false;
-  #queue: PaymentRequestMessage[] = [];
+  #queue: RequestMessage[] = [];
   #waiters = new Map<number, Waiter>();
   #nextId = 1;
   /** `no_wallet`, `locked` or `ready`, as the widget last reported. */
@@ -78,17 +88,39 @@ export class WeftWalletElement extends HTMLElement {
     if (typeof request?.to !== 'string' || amount === undefined) {
       return Promise.reject(new WeftPaymentError('invalid_request', 'requestPayment: expected {to: address, amount: coins > 0 with ≤ 8 decimals}'));
     }
-    if (this.#waiters.size >= widgetPendingRequestsMax) return Promise.reject(new WeftPaymentError('busy', 'too many payment requests waiting'));
     const id = this.#nextId++;
-    const message: PaymentRequestMessage = { weft: widgetProtocol, type: 'request_payment', id, to: request.to, amount, ...(request.memo ? { memo: request.memo } : {}) };
-    return new Promise<string>((resolve, reject) => {
-      this.#waiters.set(id, { resolve, reject });
+    return this.#send({ weft: widgetProtocol, type: 'request_payment', id, to: request.to, amount, ...(request.memo ? { memo: request.memo } : {}) }) as Promise<string>;
+  }
+
+  /**
+   * Asks the user (in the widget) to lock `amount` coins in an escrow for `agentAccount` and `taskId` (text, or a 0x
+   * 32-byte hash), reclaimable after `timeoutBlocks`; resolves with the escrow id and transaction hash once sent.
+   */
+  requestEscrow(request: { agentAccount: string; amount: number | string; taskId: string; timeoutBlocks: number; disputeWindow?: number; arbiter?: string }): Promise<EscrowResult> {
+    const amount = amountText(request?.amount);
+    const ok = typeof request?.agentAccount === 'string' && amount !== undefined && typeof request.taskId === 'string' && isBlocks(request.timeoutBlocks)
+      && (request.disputeWindow === undefined || isBlocks(request.disputeWindow)) && (request.arbiter === undefined || typeof request.arbiter === 'string');
+    if (!ok) {
+      return Promise.reject(new WeftPaymentError('invalid_request', 'requestEscrow: expected {agentAccount, amount: coins > 0, taskId: text, timeoutBlocks: blocks, disputeWindow?, arbiter?}'));
+    }
+    const { agentAccount, taskId, timeoutBlocks, disputeWindow, arbiter } = request;
+    const message: EscrowRequestMessage = {
+      weft: widgetProtocol, type: 'request_escrow', id: this.#nextId++, agentAccount, amount: amount!, taskId, timeoutBlocks,
+      ...(disputeWindow === undefined ? {} : { disputeWindow }), ...(arbiter === undefined ? {} : { arbiter }),
+    };
+    return this.#send(message) as Promise<EscrowResult>;
+  }
+
+  #send(message: RequestMessage): Promise<string | EscrowResult> {
+    if (this.#waiters.size >= widgetPendingRequestsMax) return Promise.reject(new WeftPaymentError('busy', 'too many payment requests waiting'));
+    return new Promise((resolve, reject) => {
+      this.#waiters.set(message.id, { resolve, reject });
       if (this.#ready) this.#post(message);
       else this.#queue.push(message);
     });
   }
 
-  #post(message: PaymentRequestMessage): void {
+  #post(message: RequestMessage): void {
     this.#frame?.contentWindow?.postMessage(message, this.#origin);
   }
 
@@ -106,6 +138,7 @@ export class WeftWalletElement extends HTMLElement {
     if (waiter === undefined) return;
     this.#waiters.delete(message.id);
     if (message.type === 'payment_result') waiter.resolve(message.hash);
+    else if (message.type === 'escrow_result') waiter.resolve({ escrowId: message.escrowId, hash: message.hash });
     else waiter.reject(new WeftPaymentError(message.code, message.message));
   }
 }

@@ -14,7 +14,8 @@ import { sendFromTab } from '../wallet/wallet-send.ts';
 import { walletDefaultFeeCoins } from '../wallet/wallet-web-limits.ts';
 import { nodeNetwork } from '../wallet/wallet-network.ts';
 import { checkPayment } from './payment-check.ts';
-import { parsePaymentRequest, widgetProtocol, type PaymentRequestMessage, type WidgetMessage } from './widget-protocol.ts';
+import { parseEscrowRequest, parsePaymentRequest, widgetProtocol, type PaymentRequestMessage, type WidgetMessage } from './widget-protocol.ts';
+import { createEscrowOffers } from './escrow-request.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const widgetWalletName = 'widget';
@@ -39,7 +40,7 @@ interface WalletState {
   balanceUnits(): bigint | undefined;
 }
 
-function createRequestQueue(link: NodeClient, light: LightNode, hrp: string, wallet: WalletState) {
+function createRequestQueue(link: NodeClient, light: LightNode, hrp: string, wallet: WalletState, othersBusy: () => boolean) {
   let current: { request: PaymentRequestMessage; origin: string } | undefined;
   let armed = false;
   const fee = String(walletDefaultFeeCoins);
@@ -57,7 +58,7 @@ function createRequestQueue(link: NodeClient, light: LightNode, hrp: string, wal
     $('w-request-check').className = check.ok || check.problem === 'checking' || check.problem === 'locked' ? 'muted' : 'error';
   };
   const offer = (request: PaymentRequestMessage, origin: string) => {
-    if (current) return reply({ weft: widgetProtocol, type: 'payment_error', id: request.id, code: 'busy', message: 'another payment is waiting for the user' }, origin);
+    if (current || othersBusy()) return reply({ weft: widgetProtocol, type: 'payment_error', id: request.id, code: 'busy', message: 'another payment is waiting for the user' }, origin);
     current = { request, origin };
     clearError(); // an earlier request's failure is not this one's
     $('w-request-origin').textContent = origin;
@@ -91,7 +92,7 @@ function createRequestQueue(link: NodeClient, light: LightNode, hrp: string, wal
       finish({ weft: widgetProtocol, type: 'payment_error', id: request.id, code: 'failed', message: error instanceof Error ? error.message : String(error) });
     }
   };
-  return { offer, evaluate };
+  return { offer, evaluate, busy: () => current !== undefined };
 }
 
 /** Shows the first address's balance from a verified proof; returns it in base units (undefined when the proof failed). */
@@ -129,7 +130,11 @@ async function main(): Promise<void> {
   light.onStatus((s) => ($('w-light').textContent = describeLightNode(s)));
   let unlocked: UnlockedWallet | undefined;
   let balanceUnits: bigint | undefined;
-  const queue = createRequestQueue(link, light, network.hrp, { unlocked: () => unlocked, balanceUnits: () => balanceUnits });
+  const walletState = { unlocked: () => unlocked, balanceUnits: () => balanceUnits };
+  const queue = createRequestQueue(link, light, network.hrp, walletState, () => escrows.busy());
+  const escrows = createEscrowOffers({
+    link, light, hrp: network.hrp, fee: String(walletDefaultFeeCoins), armDelayMs: approveArmDelayMs, wallet: walletState, othersBusy: () => queue.busy(), reply, showError,
+  });
   // Status goes only to the embedder's origin; with neither ancestorOrigins nor a referrer it is not sent at all.
   const statusOrigin = embedderOrigin ?? (document.referrer ? new URL(document.referrer).origin : undefined);
   const status = (state: 'no_wallet' | 'locked' | 'ready') => statusOrigin && reply({ weft: widgetProtocol, type: 'status', state }, statusOrigin);
@@ -137,7 +142,11 @@ async function main(): Promise<void> {
   window.addEventListener('message', (event) => {
     if (event.source !== window.parent || (embedderOrigin !== undefined && event.origin !== embedderOrigin)) return;
     const request = parsePaymentRequest(event.data);
-    if (request) queue.offer(request, event.origin);
+    if (request) return queue.offer(request, event.origin);
+    const escrow = parseEscrowRequest(event.data);
+    if (escrow === undefined) return;
+    if ('invalid' in escrow) reply({ weft: widgetProtocol, type: 'payment_error', id: escrow.id, code: 'invalid_request', message: escrow.invalid }, event.origin);
+    else escrows.offer(escrow, event.origin);
   });
 
   const opened = async (wallet: UnlockedWallet) => {
@@ -145,10 +154,12 @@ async function main(): Promise<void> {
     $('w-create').hidden = $('w-unlock').hidden = true;
     $('w-wallet').hidden = false;
     queue.evaluate();
+    escrows.evaluate();
     status('ready');
     const refresh = async () => {
       balanceUnits = await showBalance(link, light, wallet);
       queue.evaluate();
+      escrows.evaluate();
     };
     await refresh();
     await link.subscribe('new_blocks', () => void refresh());
