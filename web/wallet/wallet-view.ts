@@ -15,6 +15,7 @@ import { browserRandomBytes, saveBrowserWallet, type UnlockedWallet } from './wa
 import { wireSendCard } from './wallet-send-form.ts';
 import { wireBackupCard } from './wallet-backup.ts';
 import { wireReceiveCard } from './wallet-receive.ts';
+import { wirePrivateCard, type PrivateCard } from './private-card.ts';
 import { createHistoryTable } from './wallet-history-table.ts';
 import { clearErrors, FieldError, showError } from './form-errors.ts';
 import type { NodeClient } from '../lib/node-client.ts';
@@ -143,6 +144,9 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
   }, { fields: { address: 'verify-address' } });
 
   renderAddresses();
+  // The private account scans on its own; each new block below scans again (private-card.ts).
+  let privateCard: PrivateCard | undefined;
+  void wirePrivateCard(link, db, unlocked).then((card) => (privateCard = card), (error) => ($('private-scan').textContent = `private account unavailable: ${(error as Error).message}`));
   void guard(addressesCard, async () => {
     await refreshBalances();
     await renderHistory();
@@ -156,6 +160,7 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
         setTimeout(() => {
           refreshQueued = false;
           void refreshBalances().then(renderHistory);
+          void privateCard?.refresh();
         }, Math.max(0, lastRefresh + refreshSpacingMs - Date.now()));
       }),
     );

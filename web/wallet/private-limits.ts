@@ -1,0 +1,12 @@
+/** Bounds of the tab's private account (docs/style.md habit 5: every bound named, unit last). */
+
+/** Decoy candidates kept in IndexedDB; the oldest leave first. */
+export const privateDecoysMax = 4_096;
+/** Blocks one scan pass reads before it saves its cursor (a long catch-up is saved as it goes). */
+export const privateScanBlocksPerPass = 50;
+/** Blocks re-read below the cursor when the block there changed (a reorganisation of the selected chain). */
+export const privateRescanDepthBlocks = 20;
+/** Blocks scanned per refresh at most; the next refresh goes on from the cursor. */
+export const privateScanBlocksMax = 2_000;
+/** Ring size on a test chain (regtest, devnet): consensus allows 1–16 there; 2 still hides the real input in a pair. */
+export const privateTestRingSize = 2;
