@@ -70,14 +70,14 @@ describe('the tab private account', () => {
     const spentRow = { ...rows[0]!, spentBy: toHex(txHash(spend)) };
     const held = [spentRow, ...rowsOf(second.found)].map((row) => ({ row, owned: openPrivateOutput(account.keys, row)! }));
     const state: PrivateState = { outputs: held, decoys: [], sends: [], tipDaaScore: 13, scannedHeight: 5 };
-    // Change from DAA 12 is accepted at 13 and matures at 14 on a test chain.
-    expect(privateBalance(state, chainId)).toEqual({ total: 95_000n, spendable: 0n, pendingOut: 0n });
-    expect(privateBalance({ ...state, tipDaaScore: 14 }, chainId).spendable).toBe(95_000n);
+    // Change carried at DAA 12 is accepted at 13: a ring member from 14 on, i.e. once 13 is the tip on a test chain.
+    expect(privateBalance({ ...state, tipDaaScore: 12 }, chainId)).toEqual({ total: 95_000n, spendable: 0n, pendingOut: 0n });
+    expect(privateBalance(state, chainId).spendable).toBe(95_000n);
     expect(privateHistory(state).map((r) => [r.type, r.amount, r.status])).toEqual([
       ['sent', 605_000n, 'confirmed'],
       ['received', 700_000n, 'confirmed'],
     ]);
-    const pending = { ...state, tipDaaScore: 14, sends: [{ wallet: 'tab', hash: 'ab'.repeat(32), keyImages: [held[1]!.row.keyImage], timeMs: 1, outflow: '50000' }] };
+    const pending = { ...state, sends: [{ wallet: 'tab', hash: 'ab'.repeat(32), keyImages: [held[1]!.row.keyImage], timeMs: 1, outflow: '50000' }] };
     expect(spendableOutputs(pending, chainId)).toEqual([]);
     expect(privateBalance(pending, chainId)).toEqual({ total: 0n, spendable: 0n, pendingOut: 50_000n });
     expect(privateHistory(pending)[0]).toMatchObject({ type: 'sent', amount: 50_000n, status: 'pending' });

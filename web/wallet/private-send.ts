@@ -11,7 +11,7 @@ import { formatUnits } from '../../src/crypto/amount.ts';
 import { decodeStealthAddress } from '../../src/crypto/stealth-address.ts';
 import { encodeTransaction } from '../../src/codec/transaction.ts';
 import { blake3 } from '../../src/crypto/blake3.ts';
-import { confidentialInputsMax, confidentialRules, isMature } from '../../src/kinds/confidential/rules.ts';
+import { confidentialInputsMax, confidentialRules } from '../../src/kinds/confidential/rules.ts';
 import type { RingMember } from '../../src/kinds/confidential/codec.ts';
 import { buildRingSpend } from '../../src/wallet/confidential.ts';
 import { fromHex, toHash0x, toHex } from '../../src/util/bytes.ts';
@@ -21,7 +21,7 @@ import { FieldError } from './form-errors.ts';
 import type { HeldOutput, PrivateAccount, PrivateState } from './private-account.ts';
 import type { PrivateDb } from './private-db.ts';
 import { privateTestRingSize } from './private-limits.ts';
-import { createdDaaScoreOf, spendableOutputs } from './private-summary.ts';
+import { matureForNextBlock, spendableOutputs } from './private-summary.ts';
 import { parseCoinText } from './send-check.ts';
 import { browserRandomBytes } from './wallet-keys.ts';
 
@@ -84,7 +84,7 @@ export async function sendPrivately(
   const ringSize = privateRingSize(network.chainId);
   const mine = new Set(state.outputs.map((o) => o.row.oneTimeKey));
   const candidates: RingMember[] = state.decoys
-    .filter((d) => !mine.has(d.oneTimeKey) && isMature(createdDaaScoreOf(d.daaScore), state.tipDaaScore, network.chainId))
+    .filter((d) => !mine.has(d.oneTimeKey) && matureForNextBlock(d.daaScore, state.tipDaaScore, network.chainId))
     .map((d) => ({ oneTimeKey: fromHex(d.oneTimeKey), commitment: fromHex(d.commitment) }));
   if (candidates.length < ringSize - 1) {
     throw new FieldError('amount', `a ring of ${ringSize} needs ${ringSize - 1} other mature outputs; this tab has seen ${candidates.length} so far`, 'privacy_error');

@@ -23,6 +23,9 @@ const sum = (outputs: readonly HeldOutput[]) => outputs.reduce((s, o) => s + o.o
  */
 export const createdDaaScoreOf = (daaScore: number): bigint => BigInt(daaScore) + 1n;
 
+/** Whether an output carried at `daaScore` may be a ring member of a transaction the block after the tip accepts. */
+export const matureForNextBlock = (daaScore: number, tipDaaScore: number, chainId: number): boolean => isMature(createdDaaScoreOf(daaScore), tipDaaScore + 1, chainId);
+
 function pendingKeyImages(state: PrivateState): Set<string> {
   return new Set(state.sends.flatMap((s) => s.keyImages));
 }
@@ -31,7 +34,7 @@ function pendingKeyImages(state: PrivateState): Set<string> {
 export function spendableOutputs(state: PrivateState, chainId: number): HeldOutput[] {
   const taken = pendingKeyImages(state);
   return state.outputs
-    .filter((o) => o.row.spentBy === undefined && !taken.has(o.row.keyImage) && isMature(createdDaaScoreOf(o.row.daaScore), state.tipDaaScore, chainId))
+    .filter((o) => o.row.spentBy === undefined && !taken.has(o.row.keyImage) && matureForNextBlock(o.row.daaScore, state.tipDaaScore, chainId))
     .sort((a, b) => (a.owned.amount < b.owned.amount ? 1 : a.owned.amount > b.owned.amount ? -1 : 0));
 }
 
