@@ -10,7 +10,7 @@ import { encodeBlock } from '../src/codec/block.ts';
 import { searchNonce } from '../src/consensus/pow.ts';
 import { fromHex, toHex } from '../src/util/bytes.ts';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
-import { collectConsoleErrors, createWalletInPage } from './helpers/wallet-page.ts';
+import { collectConsoleErrors, createWalletInPage, seriousA11yViolations } from './helpers/wallet-page.ts';
 
 let node: WalletTestNode;
 test.beforeAll(async () => {
@@ -58,6 +58,7 @@ test('the tab receives a shield, scans it, sends privately with a ring it signed
   await expect(history.first()).toHaveAttribute('data-hash', shield.hash.slice(2));
   await expect(history.first().locator('td')).toHaveText([/^0x/, 'received', '0.1', 'confirmed']);
   await page.locator('#private-card').screenshot({ path: testInfo.outputPath('wallet-private-card.png') });
+  expect(await seriousA11yViolations(page)).toEqual([]);
 
   // The tab sends 0.025 privately to another node wallet's stealth address.
   const { address: receiver } = await node.rpc<{ address: string }>('create_address', { wallet_name: 'node-receiver', address_type: 'stealth' });
