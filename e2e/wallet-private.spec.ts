@@ -63,7 +63,15 @@ test('the tab receives a shield, scans it, sends privately with a ring it signed
   // The tab sends 0.025 privately to another node wallet's stealth address.
   const { address: receiver } = await node.rpc<{ address: string }>('create_address', { wallet_name: 'node-receiver', address_type: 'stealth' });
   await card.getByLabel('To (stealth address)').fill(receiver);
+  // Refusals are said beside their field and sign nothing.
+  await card.getByLabel('Amount (coins)').fill('5');
+  await card.getByRole('button', { name: 'Sign and send privately' }).click();
+  await expect(page.locator('#private-amount-error')).toHaveText('insufficient private balance — 0.1 spendable in mature outputs, amount + fee is 5.001');
+  await card.getByLabel('To (stealth address)').fill(receiver.slice(0, -1));
   await card.getByLabel('Amount (coins)').fill('0.025');
+  await card.getByRole('button', { name: 'Sign and send privately' }).click();
+  await expect(page.locator('#private-to-error')).toContainText('to: not a rweft');
+  await card.getByLabel('To (stealth address)').fill(receiver);
   await card.getByRole('button', { name: 'Sign and send privately' }).click();
   await expect(page.locator('#private-result')).toHaveText(/^sent 0x[0-9a-f]{64} \(pending, ring of 2\)$/, { timeout: 30_000 });
   const sent = (await page.locator('#private-result').textContent())!.split(' ')[1]!;

@@ -16,7 +16,7 @@ import { getHeight } from '../lib/actions/get-height.ts';
 import { getTransaction } from '../lib/actions/get-transaction.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import type { PendingPrivateSend, PrivateDb, ScanCursor } from './private-db.ts';
-import { privateRescanDepthBlocks, privateScanBlocksMax, privateScanBlocksPerPass } from './private-limits.ts';
+import { privateRescanDepthBlocks, privateScanBlocksMax, privateScanBlocksPerPass, privateScanBurstReads, privateScanReadsPerSecond } from './private-limits.ts';
 import { openPrivateOutput, scanBlockJson, type DecoyRow, type PrivateOutputRow } from './private-scan.ts';
 import { saveBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
 import type { WalletDb } from './wallet-db.ts';
@@ -78,7 +78,11 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
     return { outputs, decoys, sends, tipDaaScore, scannedHeight: cursor?.height ?? -1 };
   };
 
-  const readBlock = (params: { height: number } | { hash: string }) => getBlock(link, params as never) as unknown as Promise<BlockJson>;
+  let reads = 0;
+  const readBlock = async (params: { height: number } | { hash: string }): Promise<BlockJson> => {
+    if (++reads > privateScanBurstReads) await new Promise((resolve) => setTimeout(resolve, 1_000 / privateScanReadsPerSecond));
+    return (await getBlock(link, params as never)) as unknown as BlockJson;
+  };
 
   /** Where to start: after the cursor, or below it when the block there is no longer on the selected chain. */
   const startHeight = async (cursor: ScanCursor | undefined): Promise<number> => {
@@ -98,6 +102,7 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
       await store.clear(walletName);
       cursor = undefined;
     }
+    reads = 0;
     const tip = (await getHeight(link)) as unknown as { height: number; daa_score: number };
     tipDaaScore = tip.daa_score;
     const rows = new Map((await store.outputs(walletName)).map((r) => [r.oneTimeKey, r]));

@@ -6,6 +6,8 @@
  */
 import { formatUnits } from '../../src/crypto/amount.ts';
 import type { RpcClient } from '../lib/node-client.ts';
+import type { LightNode } from '../light/light-node.ts';
+import { proveInputsSpendable } from './private-proofs.ts';
 import { addressQrSvgPath } from './address-qr.ts';
 import { runForm } from './form-errors.ts';
 import { openPrivateAccount, privateAccountOf, type PrivateAccount, type PrivateHistoryRow, type PrivateState } from './private-account.ts';
@@ -71,7 +73,7 @@ export interface PrivateCard {
   refresh(): Promise<void>;
 }
 
-export async function wirePrivateCard(link: RpcClient, walletDb: WalletDb, unlocked: UnlockedWallet): Promise<PrivateCard> {
+export async function wirePrivateCard(link: RpcClient, light: LightNode, walletDb: WalletDb, unlocked: UnlockedWallet): Promise<PrivateCard> {
   const { wallet } = unlocked;
   const stealth = await privateAccountOf(walletDb, unlocked);
   wireReceiveToggle(stealth.text);
@@ -120,7 +122,7 @@ export async function wirePrivateCard(link: RpcClient, walletDb: WalletDb, unloc
         to: $<HTMLInputElement>('private-to').value,
         amount: $<HTMLInputElement>('private-amount').value,
         fee: $<HTMLInputElement>('private-fee').value,
-      });
+      }, (inputs) => proveInputsSpendable(light.chain, link, inputs.map((i) => i.row), state.tipDaaScore + 1, wallet.network.chainId));
       $('private-result').textContent = `sent ${sent.hash} (${sent.status}, ring of ${sent.ringSize})`;
       render(await account.state());
       return true;

@@ -8,5 +8,12 @@ export const privateScanBlocksPerPass = 50;
 export const privateRescanDepthBlocks = 20;
 /** Blocks scanned per refresh at most; the next refresh goes on from the cursor. */
 export const privateScanBlocksMax = 2_000;
+/**
+ * Block reads a refresh makes at full speed; past them it paces itself to privateScanReadsPerSecond, so a long
+ * catch-up stays well inside the public WebSocket's 1,000 requests a minute (docs/auth.md "Rate limits") and leaves
+ * room for the page's balance and history reads.
+ */
+export const privateScanBurstReads = 100;
+export const privateScanReadsPerSecond = 8;
 /** Ring size on a test chain (regtest, devnet): consensus allows 1–16 there; 2 still hides the real input in a pair. */
 export const privateTestRingSize = 2;

@@ -70,6 +70,8 @@ export async function sendPrivately(
   account: PrivateAccount,
   state: PrivateState,
   request: PrivateSendRequest,
+  /** Proves the chosen inputs spendable against verified headers (private-proofs.ts) before anything is signed. */
+  proveInputs?: (inputs: readonly HeldOutput[]) => Promise<void>,
 ): Promise<{ hash: string; status: string; ringSize: number }> {
   let to;
   try {
@@ -89,6 +91,7 @@ export async function sendPrivately(
   if (candidates.length < ringSize - 1) {
     throw new FieldError('amount', `a ring of ${ringSize} needs ${ringSize - 1} other mature outputs; this tab has seen ${candidates.length} so far`, 'privacy_error');
   }
+  await proveInputs?.(chosen);
   const change = chosen.reduce((s, o) => s + o.owned.amount, 0n) - amount - fee;
   const self = { spendPublic: account.keys.spendPublic, viewPublic: account.keys.viewPublic };
   const tx = buildRingSpend({

@@ -146,7 +146,7 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
   renderAddresses();
   // The private account scans on its own; each new block below scans again (private-card.ts).
   let privateCard: PrivateCard | undefined;
-  void wirePrivateCard(link, db, unlocked).then((card) => (privateCard = card), (error) => ($('private-scan').textContent = `private account unavailable: ${(error as Error).message}`));
+  void wirePrivateCard(link, light, db, unlocked).then((card) => (privateCard = card), (error) => ($('private-scan').textContent = `private account unavailable: ${(error as Error).message}`));
   void guard(addressesCard, async () => {
     await refreshBalances();
     await renderHistory();
