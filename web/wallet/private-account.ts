@@ -2,8 +2,9 @@
  * The tab's private account (docs/wallet.md "Private account"): stealth account 0 of the unlocked wallet, derived
  * from its seed exactly as the node wallet derives it (src/wallet/stealth-accounts.ts, `m/44'/coin'/acct'/2'/0'`),
  * and the scan that finds what it owns. The scan reads the selected chain's blocks through the public get_block
- * (and any off-chain parent a chain block merges), from genesis the first time this browser opens the account and
- * from the IndexedDB cursor after that. An output or a spend counts only once get_transaction says a chain block
+ * (and any off-chain parent a chain block merges), from genesis the first time this browser opens the account (from
+ * privateFreshLookbackBlocks below the tip for a phrase generated here just now) and from the IndexedDB cursor after
+ * that. An output or a spend counts only once get_transaction says a chain block
  * accepted its transaction; a transaction still pending holds the cursor where it is, so it is read again.
  *
  * Keys stay in this tab: the node sees block reads and, when sending, a signed transaction.
@@ -16,7 +17,7 @@ import { getHeight } from '../lib/actions/get-height.ts';
 import { getTransaction } from '../lib/actions/get-transaction.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import type { PendingPrivateSend, PrivateDb, ScanCursor } from './private-db.ts';
-import { privateRescanDepthBlocks, privateScanBlocksMax, privateScanBlocksPerPass, privateScanBurstReads, privateScanReadsPerSecond } from './private-limits.ts';
+import { privateFreshLookbackBlocks, privateRescanDepthBlocks, privateScanBlocksMax, privateScanBlocksPerPass, privateScanBurstReads, privateScanReadsPerSecond } from './private-limits.ts';
 import { openPrivateOutput, scanBlockJson, type DecoyRow, type PrivateOutputRow } from './private-scan.ts';
 import { saveBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
 import type { WalletDb } from './wallet-db.ts';
@@ -65,7 +66,11 @@ export async function privateAccountOf(db: WalletDb, unlocked: UnlockedWallet): 
   return created;
 }
 
-export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName: string, account: StealthAccount): PrivateAccount {
+/**
+ * `fresh`: the wallet's phrase was generated in this tab just now, so the first scan starts
+ * privateFreshLookbackBlocks below the tip (for decoys) instead of at genesis.
+ */
+export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName: string, account: StealthAccount, fresh = false): PrivateAccount {
   const { keys } = account;
   let tipDaaScore = 0;
 
@@ -85,8 +90,8 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
   };
 
   /** Where to start: after the cursor, or below it when the block there is no longer on the selected chain. */
-  const startHeight = async (cursor: ScanCursor | undefined): Promise<number> => {
-    if (cursor === undefined) return 0;
+  const startHeight = async (cursor: ScanCursor | undefined, tipHeight: number): Promise<number> => {
+    if (cursor === undefined) return fresh ? Math.max(0, tipHeight - privateFreshLookbackBlocks) : 0;
     try {
       const there = await readBlock({ height: cursor.height });
       if (there.hash === cursor.hash) return cursor.height + 1;
@@ -113,7 +118,7 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
       return statusOf.get(hash)!;
     };
 
-    let height = await startHeight(cursor);
+    let height = await startHeight(cursor, tip.height);
     const last = Math.min(tip.height, height + privateScanBlocksMax - 1);
     const seenOffChain = new Set<string>();
     while (height <= last) {

@@ -79,7 +79,7 @@ export async function wirePrivateCard(link: RpcClient, light: LightNode, walletD
   wireReceiveToggle(stealth.text);
   $('private-address').textContent = stealth.text;
   const store: PrivateDb = await openPrivateDb();
-  const account: PrivateAccount = openPrivateAccount(link, store, wallet.name, stealth);
+  const account: PrivateAccount = openPrivateAccount(link, store, wallet.name, stealth, unlocked.fresh === true);
   let latest: PrivateState | undefined;
 
   const render = (state: PrivateState) => {

@@ -17,3 +17,8 @@ export const privateScanBurstReads = 100;
 export const privateScanReadsPerSecond = 8;
 /** Ring size on a test chain (regtest, devnet): consensus allows 1–16 there; 2 still hides the real input in a pair. */
 export const privateTestRingSize = 2;
+/**
+ * A wallet whose phrase this tab generated just now scans from this many blocks below the tip instead of from
+ * genesis: nothing older pays it, and the stretch still gives its first rings decoys.
+ */
+export const privateFreshLookbackBlocks = 1_000;
