@@ -86,7 +86,7 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
   let reads = 0;
   const readBlock = async (params: { height: number } | { hash: string }): Promise<BlockJson> => {
     if (++reads > privateScanBurstReads) await new Promise((resolve) => setTimeout(resolve, 1_000 / privateScanReadsPerSecond));
-    return (await getBlock(link, params as never)) as unknown as BlockJson;
+    return (await getBlock(link, params)) as unknown as BlockJson;
   };
 
   /** Where to start: after the cursor, or below it when the block there is no longer on the selected chain. */
@@ -101,6 +101,19 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
     return Math.max(0, cursor.height - privateRescanDepthBlocks);
   };
 
+  /** The chain block at `height` after the off-chain parents it merges that this refresh has not read yet. */
+  const blocksAt = async (height: number, seenOffChain: Set<string>): Promise<BlockJson[]> => {
+    const block = await readBlock({ height });
+    const merged: BlockJson[] = [];
+    for (const parent of block.parent_hashes) {
+      if (parent === block.previous_hash || seenOffChain.has(parent)) continue;
+      const read = await readBlock({ hash: parent });
+      seenOffChain.add(parent);
+      if (!(read as { is_chain_block?: boolean }).is_chain_block) merged.push(read);
+    }
+    return [...merged, block];
+  };
+
   const refresh = async (): Promise<PrivateState> => {
     let cursor = await store.cursor(walletName);
     if (cursor !== undefined && cursor.account !== account.text) {
@@ -108,7 +121,7 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
       cursor = undefined;
     }
     reads = 0;
-    const tip = (await getHeight(link)) as unknown as { height: number; daa_score: number };
+    const tip = await getHeight(link);
     tipDaaScore = tip.daa_score;
     const rows = new Map((await store.outputs(walletName)).map((r) => [r.oneTimeKey, r]));
     const byKeyImage = new Map([...rows.values()].map((r) => [r.keyImage, r]));
@@ -117,51 +130,46 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
       if (!statusOf.has(hash)) statusOf.set(hash, (await getTransaction(link, { hash: `0x${hash}` })).status);
       return statusOf.get(hash)!;
     };
+    const keep = (row: PrivateOutputRow, changed: Map<string, PrivateOutputRow>) => {
+      rows.set(row.oneTimeKey, row);
+      byKeyImage.set(row.keyImage, row);
+      changed.set(row.oneTimeKey, row);
+    };
+
+    /** Applies one block's scan; false (nothing applied) while one of its relevant transactions is still pending. */
+    const apply = async (body: BlockJson, changed: Map<string, PrivateOutputRow>, decoys: DecoyRow[]): Promise<boolean> => {
+      const scan = scanBlockJson(keys, body, new Set(byKeyImage.keys()));
+      const verdicts = new Map<string, string>();
+      for (const hash of scan.relevant) verdicts.set(hash, await status(hash));
+      if ([...verdicts.values()].some((v) => v === 'pending')) return false;
+      for (const found of scan.found) {
+        if (!settled(verdicts.get(found.txHash)!)) continue;
+        const spentBy = rows.get(found.oneTimeKey)?.spentBy;
+        keep({ ...found, wallet: walletName, ...(spentBy ? { spentBy } : {}) }, changed);
+      }
+      for (const spend of scan.spends) {
+        const row = byKeyImage.get(spend.keyImage);
+        if (row !== undefined && settled(verdicts.get(spend.txHash) ?? 'dropped')) keep({ ...row, spentBy: spend.txHash }, changed);
+      }
+      decoys.push(...scan.decoys.map((d) => ({ ...d, wallet: walletName })));
+      return true;
+    };
 
     let height = await startHeight(cursor, tip.height);
     const last = Math.min(tip.height, height + privateScanBlocksMax - 1);
     const seenOffChain = new Set<string>();
-    while (height <= last) {
+    let held = false;
+    while (height <= last && !held) {
       const changed = new Map<string, PrivateOutputRow>();
       const decoys: DecoyRow[] = [];
       let scanned: ScanCursor | undefined;
-      let held = false;
       for (let n = 0; n < privateScanBlocksPerPass && height <= last && !held; n++, height++) {
-        const block = await readBlock({ height });
-        const merged: BlockJson[] = [];
-        for (const parent of block.parent_hashes) {
-          if (parent === block.previous_hash || seenOffChain.has(parent)) continue;
-          const read = await readBlock({ hash: parent });
-          seenOffChain.add(parent);
-          if (!(read as { is_chain_block?: boolean }).is_chain_block) merged.push(read);
-        }
-        for (const body of [...merged, block]) {
-          const scan = scanBlockJson(keys, body, new Set(byKeyImage.keys()));
-          const verdicts = new Map<string, string>();
-          for (const hash of scan.relevant) verdicts.set(hash, await status(hash));
-          if ([...verdicts.values()].some((v) => v === 'pending')) held = true;
-          if (held) break;
-          for (const found of scan.found) {
-            if (!settled(verdicts.get(found.txHash)!)) continue;
-            const row = { ...found, wallet: walletName, ...(rows.get(found.oneTimeKey)?.spentBy ? { spentBy: rows.get(found.oneTimeKey)!.spentBy! } : {}) };
-            rows.set(row.oneTimeKey, row);
-            byKeyImage.set(row.keyImage, row);
-            changed.set(row.oneTimeKey, row);
-          }
-          for (const spend of scan.spends) {
-            const row = byKeyImage.get(spend.keyImage);
-            if (row === undefined || !settled(verdicts.get(spend.txHash) ?? 'dropped')) continue;
-            const spent = { ...row, spentBy: spend.txHash };
-            rows.set(row.oneTimeKey, spent);
-            byKeyImage.set(row.keyImage, spent);
-            changed.set(row.oneTimeKey, spent);
-          }
-          decoys.push(...scan.decoys.map((d) => ({ ...d, wallet: walletName })));
-        }
+        const bodies = await blocksAt(height, seenOffChain);
+        for (const body of bodies) if (!held) held = !(await apply(body, changed, decoys));
+        const block = bodies[bodies.length - 1]!;
         if (!held) scanned = { wallet: walletName, account: account.text, height: block.height, hash: block.hash };
       }
       if (scanned !== undefined) await store.saveScan(scanned, [...changed.values()], decoys);
-      if (held) break;
     }
     // A pending send leaves once the scan found its spend, or when the node no longer knows it as pending.
     for (const send of await store.sends(walletName)) {
