@@ -3,7 +3,8 @@
 // key and shows the private balance and history; the tab builds, proves and ring-signs a confidential transfer
 // itself and sends it to a node-wallet stealth address, which the node's owner view then holds; the explorer's
 // transaction page shows what is public (key images, ring members, one-time keys, commitments, view tags, fee) and
-// neither a sender nor an amount. Blocks are mined from the test process one at a time, so nothing races.
+// neither a sender nor an amount. Locking and unlocking brings the private state back from IndexedDB, which holds no
+// amount or secret. Blocks are mined from the test process one at a time, so nothing races.
 import { expect, test } from '@playwright/test';
 import { decodeHeader } from '../src/codec/header.ts';
 import { encodeBlock } from '../src/codec/block.ts';
@@ -85,6 +86,28 @@ test('the tab receives a shield, scans it, sends privately with a ring it signed
   expect(owner.confidential_balance_exact).toBe('0.025');
   const tx = await node.rpc<{ kind: string; status: string; ring_size: number }>('get_transaction', { hash: sent });
   expect(tx).toMatchObject({ kind: 'confidential_transfer', status: 'confirmed', ring_size: 2 });
+
+  // Locked and unlocked again: outputs, key images and the cursor come back from IndexedDB, amounts from the keys.
+  await page.getByRole('button', { name: 'Lock' }).click();
+  await page.locator('#unlock-password').fill('private password');
+  await page.getByRole('button', { name: 'Unlock wallet' }).click();
+  await expect(card.locator('#private-balance')).toHaveText('0.074 coins (0.074 spendable now)', { timeout: 30_000 });
+  await expect(history).toHaveCount(2);
+  const stored = await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('weft-wallet-private');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    return new Promise<Record<string, unknown>[]>((resolve) => {
+      const all = db.transaction('outputs').objectStore('outputs').getAll();
+      all.onsuccess = () => resolve(all.result as Record<string, unknown>[]);
+    });
+  });
+  // Two outputs found (the shield's and the change), one spent; no amount, mask or secret is stored.
+  expect(stored).toHaveLength(2);
+  expect(stored.filter((o) => o.spentBy === sent.slice(2))).toHaveLength(1);
+  for (const row of stored) expect(Object.keys(row).filter((k) => ['amount', 'mask', 'secretKey'].includes(k))).toEqual([]);
 
   // The explorer: what is public, and neither a sender nor an amount.
   await page.goto(new URL(`#/tx/${sent}`, node.url).href);
