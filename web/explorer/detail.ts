@@ -15,6 +15,7 @@ import { renderMempoolPage } from './mempool-page.ts';
 import { showNothingFound, type PageContext } from './page-context.ts';
 import { renderSupplyPage } from './supply-page.ts';
 import { renderTransactionPage } from './tx-page.ts';
+import { renderOutputPage } from './confidential-tx.ts';
 
 export type RouteRender = (ctx: PageContext, arg: string) => Promise<void>;
 
@@ -30,6 +31,7 @@ const routes = new Map<string, RouteRender>([
   ['search', async (ctx, arg) => showNothingFound(ctx, 'block, transaction or address', arg)],
   ['mempool', renderMempoolPage],
   ['supply', renderSupplyPage],
+  ['output', renderOutputPage],
   // Contract history and state are public reads (docs/auth.md "Public reads").
   ['contract', (ctx, arg) => renderContract(arg, { client: createHttpClient(ctx.urls.httpUrl), body: ctx.body, title: ctx.title })],
 ]);

@@ -6,6 +6,7 @@
  * their agent account and escrow (settlement-links.ts), contract kinds their receipt (contract-view.ts).
  */
 import { transactionContractSection } from './contract-view.ts';
+import { confidentialTxSection, shownByConfidentialSection } from './confidential-tx.ts';
 import { fetchVerifiedTransaction } from '../light/verified-transaction.ts';
 import { getTransaction } from '../lib/actions/get-transaction.ts';
 import { escapeHtml, formatCoins, formatInteger, linkHtml, timeHtml } from '../lib/format.ts';
@@ -51,7 +52,7 @@ export async function renderTransactionPage(ctx: PageContext, arg: string, stric
   const str = (k: string): string => (typeof tx[k] === 'string' ? (tx[k] as string) : '');
   const status = `${escapeHtml(String(tx.status))}${tx.status === 'pending' ? '' : `, ${formatInteger(Number(tx.confirmations))} confirmations`}`;
   const energy = Number(tx.energy_used) > 0 ? `${escapeHtml(str('energy_used_exact') || String(tx.energy_used))} units of energy` : undefined;
-  const others = Object.entries(tx).filter(([k]) => !shownFields.has(k) && !(k.endsWith('_exact') && k.slice(0, -6) in tx));
+  const others = Object.entries(tx).filter(([k]) => !shownFields.has(k) && !shownByConfidentialSection(tx, k) && !(k.endsWith('_exact') && k.slice(0, -6) in tx));
   ctx.body.innerHTML = `${inclusion}${fieldsTable([
     ['Hash', linkHtml('tx', str('hash'))],
     ['Status', status],
@@ -61,12 +62,12 @@ export async function renderTransactionPage(ctx: PageContext, arg: string, stric
     ['Amount', amountOf(tx, 'amount')],
     ['Fee', `${amountOf(tx, 'fee')}${tx.use_energy ? ' <span class="muted">(paid with energy)</span>' : ''}`],
     ['Energy used', energy],
-    ['Nonce', escapeHtml(str('nonce_exact') || String(tx.nonce))],
+    ['Nonce', tx.nonce === undefined ? undefined : escapeHtml(str('nonce_exact') || String(tx.nonce))],
     ['Block', str('block_hash') ? `${linkHtml('block', str('block_hash'))} <span class="muted">height ${formatInteger(Number(tx.block_height))}</span>` : '<span class="muted">none yet</span>'],
     ['Accepted by', str('accepting_block_hash') ? linkHtml('block', str('accepting_block_hash')) : undefined],
     [tx.status === 'pending' ? 'Seen' : 'Time', timeHtml(Number(tx.timestamp) * 1000)],
     ['Privacy', escapeHtml(str('privacy_level'))],
     ...others.map(([k, v]) => [k.replace(/_/g, ' '), genericValue(k, v, tx)] as const),
-  ], 'tx-fields')}${transactionSettlementSection(tx)}${transactionContractSection(tx)}`;
+  ], 'tx-fields')}${transactionSettlementSection(tx)}${confidentialTxSection(tx)}${transactionContractSection(tx)}`;
   return true;
 }

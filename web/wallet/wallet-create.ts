@@ -106,7 +106,7 @@ function startPhraseSteps(db: WalletDb, options: { name: string; network: Wallet
       const unlocked = await saveNewBrowserWallet(db, { ...options, payload: newWalletPayload(browserRandomBytes, mnemonic) });
       forget();
       $('confirm-step').hidden = true;
-      open(unlocked);
+      open({ ...unlocked, fresh: true });
     });
   };
 }

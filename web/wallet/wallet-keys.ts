@@ -15,6 +15,8 @@ export const browserRandomBytes: RandomBytes = (length) => crypto.getRandomValue
 export interface UnlockedWallet {
   readonly wallet: Wallet;
   readonly key: KeystoreKey;
+  /** A recovery phrase generated in this tab just now: nothing can have paid it before (the private scan starts late). */
+  readonly fresh?: true;
 }
 
 /** Passwords shorter than this are refused at creation (the keystore is only as strong as its password). */

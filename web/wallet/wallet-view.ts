@@ -16,6 +16,7 @@ import { wireSendCard } from './wallet-send-form.ts';
 import { wireEscrowCard } from './wallet-escrow-form.ts';
 import { wireBackupCard } from './wallet-backup.ts';
 import { wireReceiveCard } from './wallet-receive.ts';
+import { wirePrivateCard, type PrivateCard } from './private-card.ts';
 import { createHistoryTable } from './wallet-history-table.ts';
 import { clearErrors, FieldError, showError } from './form-errors.ts';
 import type { NodeClient } from '../lib/node-client.ts';
@@ -146,6 +147,9 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
   }, { fields: { address: 'verify-address' } });
 
   renderAddresses();
+  // The private account scans on its own; each new block below scans again (private-card.ts).
+  let privateCard: PrivateCard | undefined;
+  void wirePrivateCard(link, light, db, unlocked).then((card) => (privateCard = card), (error) => ($('private-scan').textContent = `private account unavailable: ${(error as Error).message}`));
   void guard(addressesCard, async () => {
     await refreshBalances();
     await renderHistory();
@@ -159,6 +163,7 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
         setTimeout(() => {
           refreshQueued = false;
           void refreshBalances().then(renderHistory);
+          void privateCard?.refresh();
         }, Math.max(0, lastRefresh + refreshSpacingMs - Date.now()));
       }),
     );

@@ -1,0 +1,183 @@
+/**
+ * The tab's private account (docs/wallet.md "Private account"): stealth account 0 of the unlocked wallet, derived
+ * from its seed exactly as the node wallet derives it (src/wallet/stealth-accounts.ts, `m/44'/coin'/acct'/2'/0'`),
+ * and the scan that finds what it owns. The scan reads the selected chain's blocks through the public get_block
+ * (and any off-chain parent a chain block merges), from genesis the first time this browser opens the account (from
+ * privateFreshLookbackBlocks below the tip for a phrase generated here just now) and from the IndexedDB cursor after
+ * that. An output or a spend counts only once get_transaction says a chain block
+ * accepted its transaction; a transaction still pending holds the cursor where it is, so it is read again.
+ *
+ * Keys stay in this tab: the node sees block reads and, when sending, a signed transaction.
+ */
+import type { MoneroKeys } from '../../src/crypto/monero/keys.ts';
+import type { StealthAccount } from '../../src/wallet/stealth-accounts.ts';
+import type { OwnedOutput } from '../../src/wallet/confidential.ts';
+import { getBlock } from '../lib/actions/get-block.ts';
+import { getHeight } from '../lib/actions/get-height.ts';
+import { getTransaction } from '../lib/actions/get-transaction.ts';
+import type { RpcClient } from '../lib/node-client.ts';
+import type { PendingPrivateSend, PrivateDb, ScanCursor } from './private-db.ts';
+import { privateFreshLookbackBlocks, privateRescanDepthBlocks, privateScanBlocksMax, privateScanBlocksPerPass, privateScanBurstReads, privateScanReadsPerSecond } from './private-limits.ts';
+import { openPrivateOutput, scanBlockJson, type DecoyRow, type PrivateOutputRow } from './private-scan.ts';
+import { saveBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
+import type { WalletDb } from './wallet-db.ts';
+
+/** An output the account holds, opened with its keys. */
+export interface HeldOutput {
+  readonly row: PrivateOutputRow;
+  readonly owned: OwnedOutput;
+}
+
+export interface PrivateHistoryRow {
+  readonly hash: string;
+  readonly type: 'received' | 'sent';
+  /** Units: received = what the transaction paid the account; sent = what left it (amount + fee, change netted). */
+  readonly amount: bigint;
+  readonly status: 'pending' | 'confirmed';
+  readonly daaScore: number;
+}
+
+export interface PrivateState {
+  readonly outputs: readonly HeldOutput[];
+  readonly decoys: readonly DecoyRow[];
+  readonly sends: readonly PendingPrivateSend[];
+  /** The tip's DAA score at the last scan (maturity is counted against it). */
+  readonly tipDaaScore: number;
+  readonly scannedHeight: number;
+}
+
+export interface PrivateAccount {
+  readonly account: StealthAccount;
+  readonly keys: MoneroKeys;
+  /** Scans from the cursor to the node's tip; resolves with the state as stored. */
+  refresh(): Promise<PrivateState>;
+  state(): Promise<PrivateState>;
+}
+
+type BlockJson = { height: number; hash: string; daa_score: number; parent_hashes: string[]; previous_hash: string | null; transactions?: unknown[] };
+const settled = (status: string) => status === 'confirmed' || status === 'final';
+
+/** Stealth account 0 of the wallet, created (and the keystore re-sealed) the first time the tab asks for it. */
+export async function privateAccountOf(db: WalletDb, unlocked: UnlockedWallet): Promise<StealthAccount> {
+  const existing = unlocked.wallet.stealth.list()[0];
+  if (existing !== undefined) return existing;
+  const created = unlocked.wallet.stealth.create();
+  await saveBrowserWallet(db, unlocked);
+  return created;
+}
+
+/**
+ * `fresh`: the wallet's phrase was generated in this tab just now, so the first scan starts
+ * privateFreshLookbackBlocks below the tip (for decoys) instead of at genesis.
+ */
+export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName: string, account: StealthAccount, fresh = false): PrivateAccount {
+  const { keys } = account;
+  let tipDaaScore = 0;
+
+  const state = async (): Promise<PrivateState> => {
+    const [rows, decoys, sends, cursor] = await Promise.all([store.outputs(walletName), store.decoys(walletName), store.sends(walletName), store.cursor(walletName)]);
+    const outputs = rows.flatMap((row) => {
+      const owned = openPrivateOutput(keys, row);
+      return owned === undefined ? [] : [{ row, owned }];
+    });
+    return { outputs, decoys, sends, tipDaaScore, scannedHeight: cursor?.height ?? -1 };
+  };
+
+  let reads = 0;
+  const readBlock = async (params: { height: number } | { hash: string }): Promise<BlockJson> => {
+    if (++reads > privateScanBurstReads) await new Promise((resolve) => setTimeout(resolve, 1_000 / privateScanReadsPerSecond));
+    return (await getBlock(link, params)) as unknown as BlockJson;
+  };
+
+  /** Where to start: after the cursor, or below it when the block there is no longer on the selected chain. */
+  const startHeight = async (cursor: ScanCursor | undefined, tipHeight: number): Promise<number> => {
+    if (cursor === undefined) return fresh ? Math.max(0, tipHeight - privateFreshLookbackBlocks) : 0;
+    try {
+      const there = await readBlock({ height: cursor.height });
+      if (there.hash === cursor.hash) return cursor.height + 1;
+    } catch {
+      // The chain is shorter than the cursor now: rescan below it.
+    }
+    return Math.max(0, cursor.height - privateRescanDepthBlocks);
+  };
+
+  /** The chain block at `height` after the off-chain parents it merges that this refresh has not read yet. */
+  const blocksAt = async (height: number, seenOffChain: Set<string>): Promise<BlockJson[]> => {
+    const block = await readBlock({ height });
+    const merged: BlockJson[] = [];
+    for (const parent of block.parent_hashes) {
+      if (parent === block.previous_hash || seenOffChain.has(parent)) continue;
+      const read = await readBlock({ hash: parent });
+      seenOffChain.add(parent);
+      if (!(read as { is_chain_block?: boolean }).is_chain_block) merged.push(read);
+    }
+    return [...merged, block];
+  };
+
+  const refresh = async (): Promise<PrivateState> => {
+    let cursor = await store.cursor(walletName);
+    if (cursor !== undefined && cursor.account !== account.text) {
+      await store.clear(walletName);
+      cursor = undefined;
+    }
+    reads = 0;
+    const tip = await getHeight(link);
+    tipDaaScore = tip.daa_score;
+    const rows = new Map((await store.outputs(walletName)).map((r) => [r.oneTimeKey, r]));
+    const byKeyImage = new Map([...rows.values()].map((r) => [r.keyImage, r]));
+    const statusOf = new Map<string, string>();
+    const status = async (hash: string) => {
+      if (!statusOf.has(hash)) statusOf.set(hash, (await getTransaction(link, { hash: `0x${hash}` })).status);
+      return statusOf.get(hash)!;
+    };
+    const keep = (row: PrivateOutputRow, changed: Map<string, PrivateOutputRow>) => {
+      rows.set(row.oneTimeKey, row);
+      byKeyImage.set(row.keyImage, row);
+      changed.set(row.oneTimeKey, row);
+    };
+
+    /** Applies one block's scan; false (nothing applied) while one of its relevant transactions is still pending. */
+    const apply = async (body: BlockJson, changed: Map<string, PrivateOutputRow>, decoys: DecoyRow[]): Promise<boolean> => {
+      const scan = scanBlockJson(keys, body, new Set(byKeyImage.keys()));
+      const verdicts = new Map<string, string>();
+      for (const hash of scan.relevant) verdicts.set(hash, await status(hash));
+      if ([...verdicts.values()].some((v) => v === 'pending')) return false;
+      for (const found of scan.found) {
+        if (!settled(verdicts.get(found.txHash)!)) continue;
+        const spentBy = rows.get(found.oneTimeKey)?.spentBy;
+        keep({ ...found, wallet: walletName, ...(spentBy ? { spentBy } : {}) }, changed);
+      }
+      for (const spend of scan.spends) {
+        const row = byKeyImage.get(spend.keyImage);
+        if (row !== undefined && settled(verdicts.get(spend.txHash) ?? 'dropped')) keep({ ...row, spentBy: spend.txHash }, changed);
+      }
+      decoys.push(...scan.decoys.map((d) => ({ ...d, wallet: walletName })));
+      return true;
+    };
+
+    let height = await startHeight(cursor, tip.height);
+    const last = Math.min(tip.height, height + privateScanBlocksMax - 1);
+    const seenOffChain = new Set<string>();
+    let held = false;
+    while (height <= last && !held) {
+      const changed = new Map<string, PrivateOutputRow>();
+      const decoys: DecoyRow[] = [];
+      let scanned: ScanCursor | undefined;
+      for (let n = 0; n < privateScanBlocksPerPass && height <= last && !held; n++, height++) {
+        const bodies = await blocksAt(height, seenOffChain);
+        for (const body of bodies) if (!held) held = !(await apply(body, changed, decoys));
+        const block = bodies[bodies.length - 1]!;
+        if (!held) scanned = { wallet: walletName, account: account.text, height: block.height, hash: block.hash };
+      }
+      if (scanned !== undefined) await store.saveScan(scanned, [...changed.values()], decoys);
+    }
+    // A pending send leaves once the scan found its spend, or when the node no longer knows it as pending.
+    for (const send of await store.sends(walletName)) {
+      const found = [...rows.values()].some((r) => r.spentBy === send.hash);
+      if (found || (await status(send.hash).catch(() => 'dropped')) === 'dropped') await store.deleteSend(walletName, send.hash);
+    }
+    return state();
+  };
+
+  return { account, keys, refresh, state };
+}

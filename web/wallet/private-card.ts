@@ -1,0 +1,137 @@
+/**
+ * The wallet page's private parts (docs/wallet.md "Private account"): the Receive card's Private choice (the
+ * account's stealth address as text and QR code) and the Private account card (balance, history, send privately).
+ * The account is stealth account 0 of the unlocked wallet (private-account.ts); scanning, signing and proving all
+ * run in this tab.
+ */
+import { formatUnits } from '../../src/crypto/amount.ts';
+import type { RpcClient } from '../lib/node-client.ts';
+import type { LightNode } from '../light/light-node.ts';
+import { proveInputsSpendable } from './private-proofs.ts';
+import { addressQrSvgPath } from './address-qr.ts';
+import { runForm } from './form-errors.ts';
+import { openPrivateAccount, privateAccountOf, type PrivateAccount, type PrivateHistoryRow, type PrivateState } from './private-account.ts';
+import { openPrivateDb, type PrivateDb } from './private-db.ts';
+import { sendPrivately } from './private-send.ts';
+import { privateBalance, privateHistory } from './private-summary.ts';
+import type { WalletDb } from './wallet-db.ts';
+import type { UnlockedWallet } from './wallet-keys.ts';
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const svgNs = 'http://www.w3.org/2000/svg';
+const shortHash = (hash: string): string => `${hash.slice(0, 10)}…${hash.slice(-6)}`;
+
+function drawQr(svg: SVGSVGElement, text: string): void {
+  const { side, path } = addressQrSvgPath(text);
+  svg.setAttribute('viewBox', `0 0 ${side} ${side}`);
+  const background = document.createElementNS(svgNs, 'rect');
+  Object.entries({ width: String(side), height: String(side), fill: '#fff' }).forEach(([k, v]) => background.setAttribute(k, v));
+  const modules = document.createElementNS(svgNs, 'path');
+  modules.setAttribute('d', path);
+  modules.setAttribute('fill', '#000');
+  svg.replaceChildren(background, modules);
+}
+
+function historyRow(row: PrivateHistoryRow): HTMLTableRowElement {
+  const tr = document.createElement('tr');
+  tr.dataset['hash'] = row.hash;
+  const link = Object.assign(document.createElement('a'), { href: `./#/tx/0x${row.hash}`, textContent: shortHash(`0x${row.hash}`), title: `0x${row.hash}` });
+  link.setAttribute('aria-label', `transaction 0x${row.hash}`);
+  tr.insertCell().append(link);
+  tr.insertCell().textContent = row.type;
+  Object.assign(tr.insertCell(), { className: 'num', textContent: formatUnits(row.amount) });
+  Object.assign(tr.insertCell(), { className: `status-${row.status}`, textContent: row.status });
+  return tr;
+}
+
+/** Shows the private Receive choice: the standard parts of the card hide while the stealth address shows. */
+function wireReceiveToggle(stealthAddress: string): void {
+  const standard = $('receive-standard');
+  const hidden = $('receive-private');
+  $('receive-private-text').textContent = stealthAddress;
+  drawQr(document.getElementById('receive-private-qr') as unknown as SVGSVGElement, stealthAddress);
+  for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="receive-kind"]')) {
+    radio.onchange = () => {
+      const priv = radio.value === 'private' && radio.checked;
+      standard.hidden = priv;
+      hidden.hidden = !priv;
+    };
+  }
+  $('receive-private-copy').onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(stealthAddress);
+      $('receive-private-copied').textContent = 'Stealth address copied.';
+    } catch {
+      getSelection()?.selectAllChildren($('receive-private-text'));
+      $('receive-private-copied').textContent = 'The browser did not allow copying: the address is selected, copy it with your keyboard or menu.';
+    }
+  };
+}
+
+export interface PrivateCard {
+  /** Scans new blocks (called on each new block; overlapping calls run once more after the current one). */
+  refresh(): Promise<void>;
+}
+
+export async function wirePrivateCard(link: RpcClient, light: LightNode, walletDb: WalletDb, unlocked: UnlockedWallet): Promise<PrivateCard> {
+  const { wallet } = unlocked;
+  const stealth = await privateAccountOf(walletDb, unlocked);
+  wireReceiveToggle(stealth.text);
+  $('private-address').textContent = stealth.text;
+  const store: PrivateDb = await openPrivateDb();
+  const account: PrivateAccount = openPrivateAccount(link, store, wallet.name, stealth, unlocked.fresh === true);
+  let latest: PrivateState | undefined;
+
+  const render = (state: PrivateState) => {
+    latest = state;
+    const balance = privateBalance(state, wallet.network.chainId);
+    $('private-balance').textContent = `${formatUnits(balance.total)} coins (${formatUnits(balance.spendable)} spendable now${balance.pendingOut > 0n ? `, ${formatUnits(balance.pendingOut)} leaving in a pending send` : ''})`;
+    $('private-scan').textContent = `scanned through block ${state.scannedHeight}`;
+    $<HTMLTableElement>('private-history').tBodies[0]!.replaceChildren(...privateHistory(state).map(historyRow));
+  };
+
+  let running: Promise<void> | undefined;
+  let again = false;
+  const refresh = async (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          render(await account.refresh());
+        } while (again);
+      } catch (error) {
+        $('private-scan').textContent = `scan stopped: ${(error as Error).message}`;
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  };
+
+  const form = $<HTMLFormElement>('private-send-form');
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    void runForm(form, $<HTMLButtonElement>('private-send'), async () => {
+      $('private-result').textContent = 'building the ring signature and range proof in this tab…';
+      const state = latest ?? (await account.state());
+      const sent = await sendPrivately(link, store, wallet.name, wallet.network, account, state, {
+        to: $<HTMLInputElement>('private-to').value,
+        amount: $<HTMLInputElement>('private-amount').value,
+        fee: $<HTMLInputElement>('private-fee').value,
+      }, (inputs) => proveInputsSpendable(light.chain, link, inputs.map((i) => i.row), state.tipDaaScore + 1, wallet.network.chainId));
+      $('private-result').textContent = `sent ${sent.hash} (${sent.status}, ring of ${sent.ringSize})`;
+      render(await account.state());
+      return true;
+    }, { to: 'private-to', amount: 'private-amount', fee: 'private-fee' }).then((done) => {
+      if (done !== true) $('private-result').textContent = '';
+    });
+  };
+
+  render(await account.state());
+  void refresh();
+  return { refresh };
+}

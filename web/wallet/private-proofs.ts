@@ -1,0 +1,40 @@
+/**
+ * Before the tab spends an output it proves, against headers its own light node verified (web/light/), that the
+ * output is in the state with the commitment the tab will sign for and that its key image is absent (unspent):
+ * `get_proof` on the `confidential_output` and `key_image` namespaces, checked with verifyRecordProof. So neither a
+ * reorganisation that dropped an output after the scan saw it nor a node that lied in get_block makes the tab sign
+ * a transaction consensus would refuse; the proven record's created DAA score also settles maturity exactly.
+ */
+import { isMature } from '../../src/kinds/confidential/rules.ts';
+import type { LightChain } from '../../src/light/light-chain.ts';
+import { verifyRecordProof } from '../../src/light/verify-account.ts';
+import { fromHex, toHex } from '../../src/util/bytes.ts';
+import { getProof } from '../lib/actions/get-proof.ts';
+import type { RpcClient } from '../lib/node-client.ts';
+import { checkWhenHeaderKnown } from '../light/proof-wait.ts';
+import { FieldError } from './form-errors.ts';
+import type { PrivateOutputRow } from './private-scan.ts';
+
+const short = (hex: string): string => `0x${hex.slice(0, 10)}…`;
+
+async function proven<N extends 'confidential_output' | 'key_image'>(chain: LightChain, link: RpcClient, namespace: N, id: string) {
+  const outcome = await checkWhenHeaderKnown(async () => verifyRecordProof(chain, namespace, fromHex(id), await getProof(link, { namespace, id: `0x${id}` })));
+  if (!outcome.ok) throw new Error(`cannot send: the ${namespace} proof of ${short(id)} failed (${outcome.error.reason}: ${outcome.error.message})`);
+  return outcome.value;
+}
+
+/** Throws a FieldError about the amount when an input is gone, changed, spent or not mature at `nextDaaScore`. */
+export async function proveInputsSpendable(chain: LightChain, link: RpcClient, inputs: readonly PrivateOutputRow[], nextDaaScore: number, chainId: number): Promise<void> {
+  for (const row of inputs) {
+    const output = await proven(chain, link, 'confidential_output', row.oneTimeKey);
+    const record = output.record as { commitment: Uint8Array; createdDaaScore: bigint } | null;
+    if (record === null || toHex(record.commitment) !== row.commitment) {
+      throw new FieldError('amount', `output ${short(row.oneTimeKey)} is not in the state verified at block ${output.blockHeight} (a reorganisation may have dropped it); wait for the next scan`, 'privacy_error');
+    }
+    if (!isMature(record.createdDaaScore, nextDaaScore, chainId)) {
+      throw new FieldError('amount', `output ${short(row.oneTimeKey)} matures at DAA score ${record.createdDaaScore} + maturity; try again after the next block`, 'privacy_error');
+    }
+    const image = await proven(chain, link, 'key_image', row.keyImage);
+    if (image.exists) throw new FieldError('amount', `output ${short(row.oneTimeKey)} is spent already (its key image is in the state at block ${image.blockHeight}); wait for the next scan`, 'privacy_error');
+  }
+}

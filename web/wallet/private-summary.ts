@@ -1,0 +1,71 @@
+/**
+ * What the private card shows, computed from the scanned state (private-account.ts): the balance (unspent outputs
+ * not held by a pending send), how much of it is mature enough to spend, and the history, one row per transaction
+ * that paid or spent the account. Amounts come from the outputs opened with the keys, so nothing here is stored.
+ */
+import { isMature } from '../../src/kinds/confidential/rules.ts';
+import type { HeldOutput, PrivateHistoryRow, PrivateState } from './private-account.ts';
+
+export interface PrivateBalance {
+  /** Unspent and not held by a pending send. */
+  readonly total: bigint;
+  /** Of `total`, the part in outputs mature enough to be a ring member in the next block. */
+  readonly spendable: bigint;
+  /** What pending sends took out, change not yet back. */
+  readonly pendingOut: bigint;
+}
+
+const sum = (outputs: readonly HeldOutput[]) => outputs.reduce((s, o) => s + o.owned.amount, 0n);
+
+/**
+ * The DAA score an output counts maturity from: the chain block after its carrier accepts it (a later one in a
+ * wide DAG, so a ring member may wait one block longer than counted here; the node then says ring_member_immature).
+ */
+export const createdDaaScoreOf = (daaScore: number): bigint => BigInt(daaScore) + 1n;
+
+/** Whether an output carried at `daaScore` may be a ring member of a transaction the block after the tip accepts. */
+export const matureForNextBlock = (daaScore: number, tipDaaScore: number, chainId: number): boolean => isMature(createdDaaScoreOf(daaScore), tipDaaScore + 1, chainId);
+
+function pendingKeyImages(state: PrivateState): Set<string> {
+  return new Set(state.sends.flatMap((s) => s.keyImages));
+}
+
+/** Unspent outputs no pending send holds, mature at the tip's DAA score, largest first. */
+export function spendableOutputs(state: PrivateState, chainId: number): HeldOutput[] {
+  const taken = pendingKeyImages(state);
+  return state.outputs
+    .filter((o) => o.row.spentBy === undefined && !taken.has(o.row.keyImage) && matureForNextBlock(o.row.daaScore, state.tipDaaScore, chainId))
+    .sort((a, b) => (a.owned.amount < b.owned.amount ? 1 : a.owned.amount > b.owned.amount ? -1 : 0));
+}
+
+export function privateBalance(state: PrivateState, chainId: number): PrivateBalance {
+  const taken = pendingKeyImages(state);
+  const unspent = state.outputs.filter((o) => o.row.spentBy === undefined && !taken.has(o.row.keyImage));
+  const pendingOut = state.sends.reduce((s, send) => s + BigInt(send.outflow), 0n);
+  return { total: sum(unspent), spendable: sum(spendableOutputs(state, chainId)), pendingOut };
+}
+
+/** One row per transaction: what it paid in, or what it took out (inputs spent − change back). Newest first. */
+export function privateHistory(state: PrivateState): PrivateHistoryRow[] {
+  const byTx = new Map<string, { paid: bigint; spent: bigint; daaScore: number }>();
+  const entry = (hash: string, daaScore: number) => {
+    const row = byTx.get(hash) ?? { paid: 0n, spent: 0n, daaScore };
+    byTx.set(hash, row);
+    return row;
+  };
+  for (const { row, owned } of state.outputs) {
+    entry(row.txHash, row.daaScore).paid += owned.amount;
+    if (row.spentBy !== undefined) entry(row.spentBy, row.daaScore).spent += owned.amount;
+  }
+  const rows: PrivateHistoryRow[] = [...byTx].map(([hash, t]) => ({
+    hash,
+    type: t.spent > 0n ? ('sent' as const) : ('received' as const),
+    amount: t.spent > 0n ? t.spent - t.paid : t.paid,
+    status: 'confirmed' as const,
+    daaScore: t.spent > 0n ? Math.max(t.daaScore, ...state.outputs.filter((o) => o.row.txHash === hash).map((o) => o.row.daaScore)) : t.daaScore,
+  }));
+  for (const send of state.sends) {
+    if (!byTx.has(send.hash)) rows.push({ hash: send.hash, type: 'sent', amount: BigInt(send.outflow), status: 'pending', daaScore: Number.MAX_SAFE_INTEGER });
+  }
+  return rows.sort((a, b) => b.daaScore - a.daaScore);
+}
