@@ -136,8 +136,16 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
   const escrowsInUse = new Set<string>();
   const inUse = (escrowId: string): boolean => escrowsInUse.has(escrowId) || options.store.taskOfEscrow(fromHex(escrowId.slice(2))) !== undefined;
 
-  /** The task's metadata: the request's, plus the task anchor when it names an escrow that can pay. */
-  function settle(metadata: JsonObject | undefined): JsonObject | undefined {
+  /**
+   * The task's metadata: the request's, plus the task anchor when it names an escrow that can pay. Only the agent
+   * writes `taskAnchor`: a client's would have the node follow, claim and hold an escrow nobody checked.
+   */
+  function settle(requested: JsonObject | undefined): JsonObject | undefined {
+    let metadata = requested;
+    if (metadata !== undefined && Object.hasOwn(metadata, 'taskAnchor')) {
+      const { taskAnchor: _ignored, ...rest } = metadata;
+      metadata = rest;
+    }
     const policy = options.settlement;
     if (policy === undefined) {
       if (metadata !== undefined && Object.hasOwn(metadata, 'chainSettlement')) {
@@ -189,6 +197,9 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
     });
     // Subscribing in the same tick as start(), before any event can be published (they come on later ticks).
     const subscription = stream ? hub.subscribe(started.taskId, []) : undefined;
+    const escrowId = (metadata?.taskAnchor as { escrow_id: string } | undefined)?.escrow_id;
+    // Once the task is stored, the store's index holds its escrow: the set keeps only requests in flight.
+    if (escrowId !== undefined) void started.first.then(() => options.store.taskOfEscrow(fromHex(escrowId.slice(2))) !== undefined && escrowsInUse.delete(escrowId), () => undefined);
     return { started, config, subscription };
   }
 
