@@ -15,7 +15,7 @@
  *
  * Any error answer, any task that does not complete, any claim refused exits 1 with the answer.
  *
- * Run: npx tsx bench/a2a-settlement.ts [pairs = 100] [samples = 5]   (~1 minute)
+ * Run: npx tsx bench/a2a-settlement.ts [pairs = 100] [samples = 5]   (~35 s; figures: docs/performance.md "A2A settlement (issue 15)")
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
