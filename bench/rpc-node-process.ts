@@ -62,9 +62,10 @@ export async function startBenchNode(extraArgs: readonly string[] = []): Promise
   };
 }
 
+const benchMiner = encodeAddress('rweft', Uint8Array.from({ length: 33 }, (_, i) => (i === 0 ? 0 : 7)));
+
 /** A solved next block as submit_block's hex: template from the node, nonce ground here (regtest: ~2 tries). */
-export async function solvedBlock(node: BenchNode): Promise<string> {
-  const miner = encodeAddress('rweft', Uint8Array.from({ length: 33 }, (_, i) => (i === 0 ? 0 : 7)));
+export async function solvedBlock(node: BenchNode, miner = benchMiner): Promise<string> {
   const template = (await node.rpc('get_block_template', { miner_address: miner })) as { header: string; transactions: string[] };
   let header = decodeHeader(fromHex(template.header.slice(2)));
   for (let nonce = 0n; ; nonce++) {

@@ -5,6 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLmdbStore } from '../server/storage/lmdb-store.ts';
+import { createKvTaskStore } from '../src/a2a/task-store.ts';
+import type { Task, TaskState } from '../src/a2a/types.ts';
+import { createMemoryStore } from '../src/storage/memory-store.ts';
+import { fromHex } from '../src/util/bytes.ts';
 import { jsonRpcBinding } from './helpers/a2a-bindings.ts';
 import { createScriptedExecutor, startA2aServer } from './helpers/a2a-fixtures.ts';
 
@@ -39,5 +43,35 @@ describe('A2A task persistence (LMDB)', () => {
     expect(resumed.task.status.state).toBe('TASK_STATE_COMPLETED');
     await server.close();
     await kv.close();
+  });
+});
+
+describe('the settlement index beside the tasks (src/a2a/settlement-index.ts)', () => {
+  const escrowId = `0x${'5a'.repeat(32)}`;
+  const anchored = (state: TaskState, settlement_status: string, claim?: object): Task => ({
+    id: 'task-1',
+    contextId: 'ctx-1',
+    status: { state, timestamp: '2026-11-26T00:00:00.000Z' },
+    metadata: { taskAnchor: { escrow_id: escrowId, agent_account: 'rweft1agent', settlement_status, ...(claim ? { claim } : {}) } },
+  });
+
+  it('names the task an escrow anchors from its first write, and follows a finished task until Claimed or Refunded', async () => {
+    const store = createKvTaskStore(createMemoryStore());
+    expect(store.taskOfEscrow(fromHex(escrowId.slice(2)))).toBeUndefined();
+    await store.put({ owner: 'o', task: anchored('TASK_STATE_WORKING', 'EscrowLocked') });
+    expect(store.taskOfEscrow(fromHex(escrowId.slice(2)))).toBe('task-1');
+    expect(store.followed()).toEqual([]);
+    await store.put({ owner: 'o', task: anchored('TASK_STATE_COMPLETED', 'EscrowLocked', { status: 'waiting' }) });
+    expect(store.followed().map((s) => s.task.metadata?.taskAnchor)).toMatchObject([{ claim: { status: 'waiting' } }]);
+    await store.put({ owner: 'o', task: anchored('TASK_STATE_COMPLETED', 'Claimed', { status: 'confirmed' }) });
+    expect(store.followed()).toEqual([]);
+    // The escrow stays taken after the task's settlement is over: one escrow, one task.
+    expect(store.taskOfEscrow(fromHex(escrowId.slice(2)))).toBe('task-1');
+  });
+
+  it('keeps a task without an anchor out of both', async () => {
+    const store = createKvTaskStore(createMemoryStore());
+    await store.put({ owner: 'o', task: { id: 'plain', contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' } } });
+    expect(store.followed()).toEqual([]);
   });
 });

@@ -159,6 +159,20 @@ describe('SendMessage with chainSettlement', () => {
     await expect(send(handler, request())).rejects.toMatchObject({ kind: 'chain_escrow_failed', details: { reason: 'escrow_in_use' } });
   });
 
+  it('keeps the escrow in use from the task store once the task is stored, and drops a task anchor the client wrote', async () => {
+    const { handler, store } = handlerWith(policy());
+    const sent = (await send(handler, request())) as { task: Task };
+    expect(store.taskOfEscrow(escrowId)).toBe(sent.task.id);
+    // A handler over the same store (a restarted node) still refuses the escrow.
+    const again = createA2aHandler({ store, executor: createScriptedExecutor(), clock: createManualClock(0), newId: () => 'x', card: handler.card, settlement: policy() });
+    await expect(send(again, request())).rejects.toMatchObject({ kind: 'chain_escrow_failed', details: { reason: 'escrow_in_use' } });
+    // Only the agent writes taskAnchor: a client's would make the node follow and hold an escrow nobody checked.
+    const other = new Uint8Array(32).fill(0x77);
+    const forged = (await send(handler, { note: 'n', taskAnchor: { escrow_id: `0x${toHex(other)}`, agent_account: encodeAddress(hrp, agent), settlement_status: 'EscrowLocked' } })) as { task: Task };
+    expect(forged.task.metadata).toEqual({ note: 'n' });
+    expect(store.taskOfEscrow(other)).toBeUndefined();
+  });
+
   it('refuses an escrow that cannot pay with -32104 and creates no task', async () => {
     const { handler, store } = handlerWith(policy());
     escrows.set(toHex(escrowId), locked({ amount: 1n }));

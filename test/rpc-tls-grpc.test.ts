@@ -9,6 +9,8 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeProtoPath, protoLoaderOptions } from '../server/grpc/grpc-server.ts';
+import { encodeTransaction } from '../src/codec/transaction.ts';
+import { decodeAddress } from '../src/crypto/address.ts';
 import { toHash0x } from '../src/util/bytes.ts';
 import { startRpcTestNode, type RpcTestNode } from './helpers/rpc-node.ts';
 
@@ -31,7 +33,7 @@ beforeAll(async () => {
     openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', subject, '-keyout', `${name}.key`, '-out', `${name}.csr`);
     openssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '1', '-extfile', `${name}.ext`, '-out', `${name}.pem`);
   }
-  t = await startRpcTestNode(['--tls-cert', file('server.pem'), '--tls-key', file('server.key'), '--tls-client-ca', file('ca.pem'), '--https-port', '0', '--grpc-port', '0']);
+  t = await startRpcTestNode(['--tls-cert', file('server.pem'), '--tls-key', file('server.key'), '--tls-client-ca', file('ca.pem'), '--https-port', '0', '--grpc-port', '0'], false);
   await t.mine();
   const loaded = grpc.loadPackageDefinition(protoLoader.loadSync(nodeProtoPath, protoLoaderOptions)) as any;
   NodeService = loaded.weft.v1.Node;
@@ -162,6 +164,70 @@ describe('gRPC with mutual TLS', () => {
     try {
       const error = await unary(c, 'GetBlockHeight', {}).catch((e: grpc.ServiceError) => e);
       expect(error.code).toBe(grpc.status.UNAVAILABLE);
+    } finally {
+      c.close();
+    }
+  });
+});
+
+describe('gRPC JSON-params RPCs generated from the method table', () => {
+  const json = async (c: NodeClient, rpc: string, params: unknown) => JSON.parse((await unaryWith(c, rpc, { json: JSON.stringify(params) }, ownerMetadata())).json);
+  /** Mines the pending transactions into a block and one more that accepts them. */
+  async function confirm() {
+    const pending = t.node.api.dispatcher.services.mempool!.pending();
+    await t.mine({ transactions: pending.map((r) => encodeTransaction(r.tx as Parameters<typeof encodeTransaction>[0])) });
+    await t.mine();
+  }
+
+  it('creates an agent account and locks an escrow over mutual TLS, read back with GetAgentAccount and GetEscrow', async () => {
+    const c = client(true);
+    try {
+      const agent = (await unaryWith(c, 'CreateAddress', {}, ownerMetadata())).json;
+      const [agentAddress, clientAddress] = [JSON.parse(agent).address as string, JSON.parse((await unaryWith(c, 'CreateAddress', {}, ownerMetadata())).json).address as string];
+      const hrp = t.node.chain.params.hrp;
+      for (const miner of [agentAddress, clientAddress, clientAddress]) await t.mine({ miner: decodeAddress(miner, hrp) });
+      await t.mine();
+      expect(await json(c, 'CreateAgentAccount', { agent_account: agentAddress })).toMatchObject({ kind: 'agent_create', status: 'pending', agent_account: agentAddress });
+      await confirm();
+      // Positional params, as over JSON-RPC: [agent_account].
+      const account = await json(c, 'GetAgentAccount', [agentAddress]);
+      expect(account.account).toMatchObject({ frozen: false, session_keys: [] });
+      const created = await json(c, 'CreateEscrow', { from: clientAddress, agent_account: agentAddress, amount: 0.05, task_id: 'grpc-task', timeout_in: 500, dispute_window: 2 });
+      expect(created.escrow_id).toMatch(/^0x[0-9a-f]{64}$/);
+      await confirm();
+      expect((await json(c, 'GetEscrow', { escrow_id: created.escrow_id })).escrow).toMatchObject({ status: 'EscrowLocked', amount: 0.05, client: clientAddress, agent_account: agentAddress });
+      // The same answer as JSON-RPC over HTTP, byte for byte.
+      const overHttp = (await t.rpc('get_escrow', { escrow_id: created.escrow_id })).text;
+      const overGrpc = (await unaryWith(c, 'GetEscrow', { json: JSON.stringify({ escrow_id: created.escrow_id }) }, ownerMetadata())).json;
+      expect(overHttp).toContain(overGrpc);
+    } finally {
+      c.close();
+    }
+  }, 60_000);
+
+  it('answers the same errors, scopes and parse failures as JSON-RPC', async () => {
+    const c = client(true);
+    try {
+      const unknown = `0x${'ab'.repeat(32)}`;
+      expect((await json(c, 'GetEscrow', { escrow_id: unknown })).escrow).toBeNull();
+      // A claim the chain would refuse: the same code and data as over HTTP, with the gRPC status of its kind.
+      const overHttp = (await t.rpc('claim_escrow', { escrow_id: unknown })).body.error;
+      expect(overHttp.code).toBeLessThan(0);
+      const refused = await unaryWith(c, 'ClaimEscrow', { json: JSON.stringify({ escrow_id: unknown }) }, ownerMetadata()).catch((e: grpc.ServiceError) => e);
+      expect(refused.metadata.get('weft-error-code')).toEqual([String(overHttp.code)]);
+      expect(JSON.parse(refused.metadata.get('weft-error-data')[0] as string)).toEqual(overHttp.data);
+      expect(refused.details).toBe(overHttp.message);
+      const badParams = await unaryWith(c, 'GetEscrow', { json: '{"escrow_id":"0x12"}' }, ownerMetadata()).catch((e: grpc.ServiceError) => e);
+      expect(badParams.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(badParams.metadata.get('weft-error-code')).toEqual(['-32602']);
+      const notJson = await unaryWith(c, 'GetSupply', { json: '{not json' }, ownerMetadata()).catch((e: grpc.ServiceError) => e);
+      expect(notJson.metadata.get('weft-error-code')).toEqual(['-32700']);
+      // create_escrow needs send_transactions: anonymous is refused before anything runs.
+      const anonymous = await unary(c, 'CreateEscrow', { json: '{}' }).catch((e: grpc.ServiceError) => e);
+      expect(anonymous.code).toBe(grpc.status.UNAUTHENTICATED);
+      expect(anonymous.metadata.get('weft-error-code')).toEqual(['-32001']);
+      // A public read needs no credentials, and empty text is no params.
+      expect(JSON.parse((await unary(c, 'GetSupply', { json: '' })).json)).toHaveProperty('circulating');
     } finally {
       c.close();
     }

@@ -161,6 +161,9 @@ export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2a
     ...(options.onSettlementError ? { onError: options.onSettlementError } : {}),
   });
   follower = followed;
+  // Tasks a previous process finished keep following the chain: pending claims to confirmation, waiting ones out.
+  for (const { task } of service.store.followed()) followed.resume(task);
+  if (followed.size > 0) void followed.tick();
   // After each acceptance the ledger's state is the new one: the follower reads it.
   const off = ledger!.onAcceptance(() => void followed.tick());
   return {

@@ -10,7 +10,7 @@ import { signAgentCard } from '../../src/a2a/card-sign.ts';
 import type { AgentExecutor } from '../../src/a2a/executor.ts';
 import { createA2aHandler, uuidFromBytes, type A2aHandler } from '../../src/a2a/handler.ts';
 import type { SettlementPolicy } from '../../src/a2a/settlement.ts';
-import { createKvTaskStore } from '../../src/a2a/task-store.ts';
+import { createKvTaskStore, type TaskStore } from '../../src/a2a/task-store.ts';
 import type { TerminalHook } from '../../src/a2a/task-runner.ts';
 import type { KvStore } from '../../src/storage/kv.ts';
 import { systemClock, type Clock } from '../../src/util/clock.ts';
@@ -38,6 +38,8 @@ export interface A2aServiceOptions {
 
 export interface A2aService {
   readonly handler: A2aHandler;
+  /** The tasks and their settlement index (the node's follower resumes from it on start). */
+  readonly store: TaskStore;
   readonly auth: A2aAuthConfig;
   readonly lenientVersion: boolean;
   readonly card: AgentCard;
@@ -78,6 +80,7 @@ export async function createA2aService(options: A2aServiceOptions): Promise<A2aS
   await handler.runner.recover();
   return {
     handler,
+    store,
     auth: options.auth,
     lenientVersion: options.lenientVersion ?? false,
     card,

@@ -1,7 +1,8 @@
 /**
  * gRPC on port 8082 with mutual TLS (@grpc/grpc-js): the `weft.v1.Node` service of proto/weft/v1/node.proto. Every
- * unary RPC is the JSON-RPC method of the same name run through the same dispatcher (so params, errors and metrics
- * agree); Subscribe streams a hub subscription. Errors map to gRPC status codes through the error table (src/errors.ts), with the JSON-RPC code and data in
+ * unary RPC is the JSON-RPC method of the same name run through the same dispatcher (so params, auth, errors and
+ * metrics agree): typed request fields are its params, a `JsonParams` request carries them as JSON text (the RPCs
+ * generated from the method table, server/grpc/generate-proto.ts); Subscribe streams a hub subscription. Errors map to gRPC status codes through the error table (src/errors.ts), with the JSON-RPC code and data in
  * the `weft-error-code` / `weft-error-data` trailers.
  */
 import { fileURLToPath } from 'node:url';
@@ -10,22 +11,18 @@ import * as protoLoader from '@grpc/proto-loader';
 import { grpcMessageBytesMax } from '../../src/limits.ts';
 import type { Identity } from '../../src/auth/identity.ts';
 import type { Dispatcher } from '../../src/rpc/dispatcher.ts';
-import { toErrorObject, toWireError } from '../../src/rpc/errors.ts';
+import { ParseError, toErrorObject, toWireError } from '../../src/rpc/errors.ts';
 import { stringifyJson } from '../../src/rpc/json.ts';
 import type { SubscriptionHub } from '../../src/rpc/subscription-hub.ts';
 import type { Logger } from '../logger.ts';
+import { snakeCase } from './rpc-names.ts';
 
 export const nodeProtoPath = fileURLToPath(new URL('../../proto/weft/v1/node.proto', import.meta.url));
 export const protoLoaderOptions: protoLoader.Options = { keepCase: true, longs: Number, enums: String, defaults: false, oneofs: false };
 
-/** RPCs whose result is the JSON-RPC result as JSON text; the others return typed messages. */
-const jsonResultRpcs = new Set([
-  'GetInfo', 'GetHeight', 'SendTransaction', 'SendRawTransaction', 'GetTransactionHistory', 'GetProof', 'GetTransactionProof',
-  'CreateAddress', 'SignMessage', 'VerifyMessage', 'GetMiningInfo', 'StartMining', 'StopMining', 'GetMiningStats', 'GetBlockTemplate',
-  'SubmitBlock', 'GetPeers',
-]);
-
-const snakeCase = (rpc: string): string => rpc.replace(/[A-Z]/g, (c, i: number) => (i === 0 ? '' : '_') + c.toLowerCase());
+/** The proto message name of an RPC's request or response: proto-loader keeps the descriptors beside grpc-js's fields. */
+const messageName = (method: object, side: 'requestType' | 'responseType'): string | undefined =>
+  (method as Partial<Record<typeof side, { type?: { name?: string } }>>)[side]?.type?.name;
 
 export interface GrpcServerHandle {
   readonly port: number;
@@ -60,6 +57,17 @@ function serviceError(error: unknown): Partial<grpc.StatusObject> {
   metadata.set('weft-error-code', String(object.code));
   if (object.data !== undefined) metadata.set('weft-error-data', stringifyJson(object.data));
   return { code: row.grpc as grpc.status, details: object.message, metadata };
+}
+
+/** A JsonParams request → JSON-RPC params (an object or an array); empty text is no params, bad JSON is -32700. */
+function jsonParamsOf(request: Record<string, unknown>): { params: unknown } | { params: undefined; error: ParseError } {
+  const text = typeof request.json === 'string' ? request.json.trim() : '';
+  if (text === '') return { params: {} };
+  try {
+    return { params: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { params: undefined, error: new ParseError(error instanceof SyntaxError ? error.message : 'invalid JSON') };
+  }
 }
 
 /** proto3 request → JSON-RPC params: unset optional fields are absent, empty repeated fields too. */
@@ -97,12 +105,19 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
   for (const [rpc, method] of Object.entries(service)) {
     if (method.responseStream) continue;
     const jsonName = snakeCase(rpc);
+    const jsonParams = messageName(method, 'requestType') === 'JsonParams';
+    const jsonResult = messageName(method, 'responseType') === 'JsonResult';
     handlers[rpc] = (call: grpc.ServerUnaryCall<Record<string, unknown>, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-      const params = paramsOf(call.request);
-      Promise.resolve(options.authorize?.(call.metadata, call.getPeer(), jsonName, params))
-        .then((identity) => dispatcher.call(jsonName, params, { transport: 'grpc', id: undefined, ...(identity ? { identity } : {}) }))
+      Promise.resolve()
+        .then(async () => {
+          // As on HTTP, a refusal (bad credentials, a rate limit) answers before a parse error does.
+          const parsed = jsonParams ? jsonParamsOf(call.request) : { params: paramsOf(call.request) };
+          const identity = await options.authorize?.(call.metadata, call.getPeer(), jsonName, parsed.params);
+          if ('error' in parsed) throw parsed.error;
+          return dispatcher.call(jsonName, parsed.params, { transport: 'grpc', id: undefined, ...(identity ? { identity } : {}) });
+        })
         .then(
-        (result) => callback(null, jsonResultRpcs.has(rpc) ? { json: stringifyJson(result) } : typedResult(result)),
+        (result) => callback(null, jsonResult ? { json: stringifyJson(result) } : typedResult(result)),
         (error: unknown) => callback(serviceError(error)),
       );
     };

@@ -2,6 +2,7 @@
  * The 11 A2A operations (A2A 1.0 §3.1), once, behind every binding: JSON-RPC, HTTP+JSON, SSE, WebSocket and gRPC
  * all parse their transport into (params, CallContext) and call these. Params are ProtoJSON, validated here.
  */
+import { fromHex } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
 import type { Principal } from './auth.ts';
 import type { AgentCard } from './card.ts';
@@ -128,11 +129,23 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
     }
   }
 
-  /** Escrows that anchor a task of this process (kept in memory; the chain's state has each escrow's outcome). */
+  /**
+   * Escrows taken by a request whose task is not stored yet. Once stored, the task store's escrow index has it
+   * (settlement-index.ts), which a restart keeps.
+   */
   const escrowsInUse = new Set<string>();
+  const inUse = (escrowId: string): boolean => escrowsInUse.has(escrowId) || options.store.taskOfEscrow(fromHex(escrowId.slice(2))) !== undefined;
 
-  /** The task's metadata: the request's, plus the task anchor when it names an escrow that can pay. */
-  function settle(metadata: JsonObject | undefined): JsonObject | undefined {
+  /**
+   * The task's metadata: the request's, plus the task anchor when it names an escrow that can pay. Only the agent
+   * writes `taskAnchor`: a client's would have the node follow, claim and hold an escrow nobody checked.
+   */
+  function settle(requested: JsonObject | undefined): JsonObject | undefined {
+    let metadata = requested;
+    if (metadata !== undefined && Object.hasOwn(metadata, 'taskAnchor')) {
+      const { taskAnchor: _ignored, ...rest } = metadata;
+      metadata = rest;
+    }
     const policy = options.settlement;
     if (policy === undefined) {
       if (metadata !== undefined && Object.hasOwn(metadata, 'chainSettlement')) {
@@ -144,7 +157,7 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
     if (request === undefined) return metadata;
     const anchor = checkChainSettlement(request, policy);
     // One escrow pays for one task: a second task on it would be work the agent can never be paid for.
-    if (escrowsInUse.has(anchor.escrow_id)) throw settlementRefused('escrow_in_use', `escrow ${anchor.escrow_id} already pays for another task`);
+    if (inUse(anchor.escrow_id)) throw settlementRefused('escrow_in_use', `escrow ${anchor.escrow_id} already pays for another task`);
     escrowsInUse.add(anchor.escrow_id);
     return { ...metadata, taskAnchor: { ...anchor } };
   }
@@ -184,6 +197,9 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
     });
     // Subscribing in the same tick as start(), before any event can be published (they come on later ticks).
     const subscription = stream ? hub.subscribe(started.taskId, []) : undefined;
+    const escrowId = (metadata?.taskAnchor as { escrow_id: string } | undefined)?.escrow_id;
+    // Once the task is stored, the store's index holds its escrow: the set keeps only requests in flight.
+    if (escrowId !== undefined) void started.first.then(() => options.store.taskOfEscrow(fromHex(escrowId.slice(2))) !== undefined && escrowsInUse.delete(escrowId), () => undefined);
     return { started, config, subscription };
   }
 

@@ -11,11 +11,13 @@
  *
  * Each change is stored in the task's metadata and sent as a status update to its streams and webhooks (the task
  * runner's `annotate`). The follower is driven by `tick()`, once per accepted chain block; the node's state is read
- * through ports, so it is pure over them.
+ * through ports, so it is pure over them. The set of followed tasks is the task store's (settlement-index.ts): a
+ * restarted node `resume`s each, so its anchor keeps following the chain and a pending claim reaches confirmation.
  */
 import { escrowStatusName, EscrowStatus } from '../kinds/escrow/escrow-record.ts';
 import { fromHex } from '../util/bytes.ts';
 import type { EscrowSnapshot, TaskAnchor } from './settlement.ts';
+import { followsChain, taskAnchorOf } from './settlement-index.ts';
 import type { JsonObject, Task } from './types.ts';
 
 export type ClaimStatus = 'waiting' | 'pending' | 'confirmed' | 'refused';
@@ -41,17 +43,15 @@ interface Watched {
 export interface SettlementFollower {
   /** The terminal hook of the task runner: the anchor as the final status update carries it. */
   onTerminal(task: Task): JsonObject | undefined;
+  /**
+   * Follows again a finished task stored before a restart (the task store's `followed()`), from its anchor as stored:
+   * a pending claim is checked against the node's transactions, a dropped one submitted again.
+   */
+  resume(task: Task): void;
   /** One step for every followed task: claims what can be claimed, reports what the chain did. */
   tick(): Promise<void>;
   /** Tasks still followed. */
   readonly size: number;
-}
-
-function anchorOf(task: Task): TaskAnchor | undefined {
-  const anchor = task.metadata?.taskAnchor as unknown;
-  if (typeof anchor !== 'object' || anchor === null) return undefined;
-  const { escrow_id } = anchor as Partial<TaskAnchor>;
-  return typeof escrow_id === 'string' && /^0x[0-9a-f]{64}$/.test(escrow_id) ? (anchor as TaskAnchor) : undefined;
 }
 
 export function createSettlementFollower(ports: SettlementFollowerPorts): SettlementFollower {
@@ -105,7 +105,7 @@ export function createSettlementFollower(ports: SettlementFollowerPorts): Settle
 
   const follower: SettlementFollower = {
     onTerminal(task) {
-      const anchor = anchorOf(task);
+      const anchor = taskAnchorOf(task);
       if (anchor === undefined) return undefined;
       const completed = task.status.state === 'TASK_STATE_COMPLETED';
       const next: TaskAnchor = completed ? { ...anchor, claim: { status: 'waiting' } } : anchor;
@@ -113,6 +113,14 @@ export function createSettlementFollower(ports: SettlementFollowerPorts): Settle
       // After the terminal state is stored (the runner's queue runs annotate after it).
       queueMicrotask(() => void follower.tick());
       return completed ? { taskAnchor: { ...next } as unknown as JsonObject } : undefined;
+    },
+    resume(task) {
+      const anchor = taskAnchorOf(task);
+      if (anchor === undefined || !followsChain(task) || watched.has(task.id)) return;
+      const completed = task.status.state === 'TASK_STATE_COMPLETED';
+      // A completed task stored by a process that never followed it (recover() marks only unfinished ones failed).
+      const next: TaskAnchor = completed && anchor.claim === undefined ? { ...anchor, claim: { status: 'waiting' } } : anchor;
+      watched.set(task.id, { anchor: next, escrowId: fromHex(anchor.escrow_id.slice(2)), completed });
     },
     tick() {
       // One pass at a time; a tick asked for during a pass runs once after it.

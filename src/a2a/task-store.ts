@@ -5,11 +5,14 @@
  *   a t | taskId                                   → {task, owner} as UTF-8 JSON
  *   a i | len u8 | owner | statusMs u64 BE | taskId → ''   per-owner index, newest last; ListTasks walks it backwards
  *   a p | len u8 | taskId | configId               → TaskPushNotificationConfig as UTF-8 JSON
+ *   a e, a f                                       settlement: escrow → task, tasks still following the chain
+ *                                                  (settlement-index.ts)
  *
- * A task and its index move in one atomic batch, so a crash never leaves an index entry without its task.
+ * A task and its indexes move in one atomic batch, so a crash never leaves an index entry without its task.
  */
 import type { KvOp, KvStore } from '../storage/kv.ts';
 import { compareBytes, concatBytes } from '../util/bytes.ts';
+import { escrowTaskKey, followedPrefix, settlementIndexOps } from './settlement-index.ts';
 import type { Task, TaskPushNotificationConfig, TaskState } from './types.ts';
 
 export interface StoredTask {
@@ -40,6 +43,10 @@ export interface TaskStore {
   list(filter: TaskFilter, pageSize: number, pageToken: string): TaskPage;
   /** Every task not in a terminal state (the node marks them failed after a restart). */
   unfinished(): StoredTask[];
+  /** The id of the task the escrow anchors, if any (one escrow, one task; settlement-index.ts). */
+  taskOfEscrow(escrowId: Uint8Array): string | undefined;
+  /** Finished tasks whose anchor still follows the chain: the settlement follower resumes them on start. */
+  followed(): StoredTask[];
   getPushConfig(taskId: string, id: string): TaskPushNotificationConfig | undefined;
   listPushConfigs(taskId: string): TaskPushNotificationConfig[];
   putPushConfig(config: TaskPushNotificationConfig & { taskId: string; id: string }): Promise<void>;
@@ -113,6 +120,7 @@ export function createKvTaskStore(kv: KvStore): TaskStore {
       if (previous) ops.push({ type: 'del', key: indexKey(previous.owner, statusMs(previous.task), previous.task.id) });
       ops.push({ type: 'put', key: taskKey(stored.task.id), value: enc.encode(JSON.stringify(stored)) });
       ops.push({ type: 'put', key: indexKey(stored.owner, statusMs(stored.task), stored.task.id), value: new Uint8Array(0) });
+      ops.push(...settlementIndexOps(previous?.task, stored.task));
       await kv.write(ops);
     },
     list(filter, pageSize, pageToken) {
@@ -141,6 +149,18 @@ export function createKvTaskStore(kv: KvStore): TaskStore {
       for (const [, value] of kv.entries({ prefix: Uint8Array.of(A, T.task) })) {
         const stored = readJson<StoredTask>(value);
         if (!terminal.has(stored.task.status.state)) out.push(stored);
+      }
+      return out;
+    },
+    taskOfEscrow(escrowId) {
+      const bytes = kv.get(escrowTaskKey(escrowId));
+      return bytes === undefined ? undefined : dec.decode(bytes);
+    },
+    followed() {
+      const out: StoredTask[] = [];
+      for (const [key] of kv.entries({ prefix: followedPrefix })) {
+        const stored = get(dec.decode(key.subarray(followedPrefix.length)));
+        if (stored !== undefined) out.push(stored);
       }
       return out;
     },

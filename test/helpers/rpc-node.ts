@@ -25,8 +25,9 @@ export interface RpcTestNode {
   close(): Promise<void>;
 }
 
-export async function startRpcTestNode(extraArgs: readonly string[] = [], withPorts = true): Promise<RpcTestNode> {
-  const dir = mkdtempSync(join(tmpdir(), 'weft-rpc-'));
+/** `datadir`: a directory the caller owns (a restart test starts a second node on it); close() then leaves it. */
+export async function startRpcTestNode(extraArgs: readonly string[] = [], withPorts = true, datadir?: string): Promise<RpcTestNode> {
+  const dir = datadir ?? mkdtempSync(join(tmpdir(), 'weft-rpc-'));
   const config = loadConfig(['--network', 'regtest', '--datadir', dir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0', ...extraArgs]);
   let node: RunningNode | undefined;
   const ledger = createMemoryLedger(() => node!.chain.selectedTip().hash);
@@ -65,7 +66,7 @@ export async function startRpcTestNode(extraArgs: readonly string[] = [], withPo
     },
     async close() {
       await running.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (datadir === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
