@@ -51,10 +51,15 @@ describe('three mining nodes', () => {
     // the depth rules are lifted out of its reach: this test is about convergence, test/chain-depth-rules.test.ts
     // about the rules.
     const mine = ['--mine', '--threads', '1', '--regtest-merge-depth', '100000', '--regtest-finality-depth', '1000000'];
-    const a = await startP2pProcess(da, mine);
-    const b = await startP2pProcess(db, [...mine, '--addnode', `127.0.0.1:${a.p2pPort}`]);
-    const lonely = await startP2pProcess(dc, mine);
-    processes.push(a, b, lonely);
+    // Each is registered as soon as it runs, so a later start that times out leaves no miner behind.
+    const started = async (p: Promise<P2pProcess>): Promise<P2pProcess> => {
+      const process = await p;
+      processes.push(process);
+      return process;
+    };
+    const a = await started(startP2pProcess(da, mine));
+    const b = await started(startP2pProcess(db, [...mine, '--addnode', `127.0.0.1:${a.p2pPort}`]));
+    const lonely = await started(startP2pProcess(dc, mine));
 
     // Phase 1: a and b mine together (each commits the other's blocks); c mines alone.
     await until(() => a.committed().length >= 12 && b.committed().length >= 12 && lonely.committed().length >= 6, 90_000, 'phase 1 blocks');

@@ -18,9 +18,12 @@ export interface P2pProcess {
 
 export async function startP2pProcess(datadir: string, extra: readonly string[] = []): Promise<P2pProcess> {
   const proc = startNodeProcess(['--network', 'regtest', '--datadir', datadir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0', '--log-level', 'info', ...extra]);
-  const p2p = await proc.waitFor((l) => l.msg === 'p2p listening', 60_000);
-  const http = await proc.waitFor((l) => l.msg === 'http listening', 60_000);
-  const ws = await proc.waitFor((l) => l.msg === 'websocket listening', 60_000);
+  // A start that never gets there kills its process: a test that fails must not leave a miner running.
+  const listening = (msg: string) => proc.waitFor((l) => l.msg === msg, 60_000);
+  const [p2p, http, ws] = await Promise.all([listening('p2p listening'), listening('http listening'), listening('websocket listening')]).catch((error: unknown) => {
+    proc.child.kill('SIGKILL');
+    throw error;
+  });
   const httpPort = http.port as number;
   return {
     proc,
