@@ -10,6 +10,7 @@
  */
 import { encodeAbiValues } from '../src/vm/abi.ts';
 import { execute } from '../src/vm/execute.ts';
+import { memoryImport } from '../src/vm/host-abi.ts';
 import { createErc20Bench } from './evm-erc20.ts';
 import { prepare, prepareModule } from '../src/vm/prepare.ts';
 import { contractBytes, memoryStorage } from '../test/helpers/vm-contracts.ts';
@@ -61,7 +62,9 @@ const compute = wasmModule({
   exports: [['fib', 0, 0], ['countdown', 0, 1]],
 }) as Uint8Array<ArrayBuffer>;
 const plain = new WebAssembly.Instance(new WebAssembly.Module(compute)).exports;
-const metered = new WebAssembly.Instance(new WebAssembly.Module(prepareModule(compute).code)).exports;
+const meteredModule = prepareModule(compute);
+const meteredMemory = new WebAssembly.Memory({ initial: meteredModule.memoryPages, maximum: meteredModule.memoryPages });
+const metered = new WebAssembly.Instance(new WebAssembly.Module(meteredModule.code), { env: { [memoryImport]: meteredMemory } }).exports;
 (metered.__weft_gas as WebAssembly.Global).value = 1n << 61n;
 for (const [name, n] of [['fib', 27], ['countdown', 50_000_000]] as const) {
   const f = (e: WebAssembly.Exports) => e[name] as (n: number) => bigint;

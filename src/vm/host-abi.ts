@@ -69,4 +69,5 @@ export function isHostFunctionName(name: string): name is HostFunctionName {
 export const reservedExportPrefix = '__weft_';
 export const gasGlobalExport = '__weft_gas';
 export const stackGlobalExport = '__weft_sp';
-export const memoryExport = '__weft_memory';
+/** The memory a prepared module imports from `env` (initial = maximum): the host hands every call a zeroed one. */
+export const memoryImport = '__weft_memory';

@@ -2,9 +2,10 @@
  * Emits the instrumented module (docs/contracts.md "Instrumentation") from a parsed module and its scanned bodies:
  *
  * - two globals appended after the module's own (so no index moves and no original instruction can name them):
- *   `__weft_gas` (mut i64, gas left) and `__weft_sp` (mut i32, stack-budget slots in use), both exported, and the
- *   memory exported as `__weft_memory` for the host;
- * - the memory fixed at initial = maximum = its declared maximum;
+ *   `__weft_gas` (mut i64, gas left) and `__weft_sp` (mut i32, stack-budget slots in use), both exported;
+ * - the memory fixed at initial = maximum = its declared maximum, and imported as `env.__weft_memory` after the
+ *   host functions rather than defined, so the host can hand each call a zeroed memory from a pool instead of having
+ *   the engine reserve a new one per instance (memory-pool.ts);
  * - two locals appended to every body (sp0 i32, gas-left i64), and every body rewritten as
  *       if ((sp0 = sp) > max − frame | (gas -= entry) < 0) { <cold path> unreachable }   ;; one test on entry
  *       sp = sp0 + frame;  block (result T)  <body, return → br>  end;  sp = sp0          ;; only if it calls
@@ -13,12 +14,12 @@
  *   as two separate checks would (over the budget: gas as before the entry charge, sp above the budget), which is
  *   how the host tells stack exhaustion and out-of-gas from other traps (execute.ts).
  *
- * Unchanged sections (types, imports, functions, table, elements, data) are copied byte for byte; custom sections
- * are dropped. The output is a pure function of the input and the schedule.
+ * Unchanged sections (types, functions, table, elements, data) are copied byte for byte, the function imports
+ * too; custom sections are dropped. The output is a pure function of the input and the schedule.
  */
 import { vmStackSlotsMax } from '../limits.ts';
 import { resultBlockType, type ScannedBody } from './code-scan.ts';
-import { gasGlobalExport, memoryExport, stackGlobalExport } from './host-abi.ts';
+import { gasGlobalExport, hostModuleName, memoryImport, stackGlobalExport } from './host-abi.ts';
 import { ExportKind, type ParsedModule } from './module-reader.ts';
 import { emptyBlockType, Op, ValType } from './opcodes.ts';
 import { createCursor, readU32 } from './wasm-cursor.ts';
@@ -110,12 +111,22 @@ export function instrumentModule(module: ParsedModule, bodies: readonly ScannedB
   };
 
   copy(SectionId.type);
-  copy(SectionId.import);
+
+  // The module's own imports as they are, then its memory, now imported: memory index 0 is the only memory either
+  // way, and function indices count function imports only, so no index in the code moves.
+  const imports = createWriter(64);
+  const importRange = sections.get(SectionId.import);
+  if (importRange) {
+    const c = createCursor(bytes, importRange.start, importRange.end);
+    imports.u32(readU32(c) + 1).bytes(bytes.subarray(c.pos, importRange.end));
+  } else {
+    imports.u32(1);
+  }
+  imports.name(hostModuleName).name(memoryImport).u8(ExportKind.memory).u8(0x01).u32(module.memoryPages).u32(module.memoryPages);
+  out.section(SectionId.import, imports.finish());
+
   copy(SectionId.function);
   copy(SectionId.table);
-
-  const memory = createWriter(8).u32(1).u8(0x01).u32(module.memoryPages).u32(module.memoryPages);
-  out.section(SectionId.memory, memory.finish());
 
   const globals = createWriter(64).u32(module.globalCount + 2);
   if (module.globalEntries) globals.bytes(bytes.subarray(module.globalEntries.start, module.globalEntries.end));
@@ -123,11 +134,10 @@ export function instrumentModule(module: ParsedModule, bodies: readonly ScannedB
   globals.u8(ValType.i32).u8(1).u8(Op.i32Const).s32(0).u8(Op.end);
   out.section(SectionId.global, globals.finish());
 
-  const exports = createWriter(64).u32(module.exports.length + 3);
+  const exports = createWriter(64).u32(module.exports.length + 2);
   if (module.exportEntries) exports.bytes(bytes.subarray(module.exportEntries.start, module.exportEntries.end));
   exports.name(gasGlobalExport).u8(ExportKind.global).u32(gasGlobal);
   exports.name(stackGlobalExport).u8(ExportKind.global).u32(spGlobal);
-  exports.name(memoryExport).u8(ExportKind.memory).u32(0);
   out.section(SectionId.export, exports.finish());
 
   copy(SectionId.element);
