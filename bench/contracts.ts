@@ -62,7 +62,7 @@ const compute = wasmModule({
   exports: [['fib', 0, 0], ['countdown', 0, 1]],
 }) as Uint8Array<ArrayBuffer>;
 const plain = new WebAssembly.Instance(new WebAssembly.Module(compute)).exports;
-const meteredModule = prepareModule(compute);
+const meteredModule = prepareModule(compute, undefined, { keepExports: true });
 const meteredMemory = new WebAssembly.Memory({ initial: meteredModule.memoryPages, maximum: meteredModule.memoryPages });
 const metered = new WebAssembly.Instance(new WebAssembly.Module(meteredModule.code), { env: { [memoryImport]: meteredMemory } }).exports;
 (metered.__weft_gas as WebAssembly.Global).value = 1n << 61n;

@@ -139,10 +139,10 @@ describe('failures are told apart', () => {
   it('an engine resource error is a node fault, thrown, never a result', () => {
     // A module that skipped instrumentation: it recurses until V8 throws RangeError.
     const raw = wasmModule({
-      types: [[[], []]],
-      funcs: [{ type: 0, code: [0x10, 0x00] }],
+      types: [[[I32], []]],
+      funcs: [{ type: 0, code: [0x41, 0x00, 0x10, 0x00] }],
       globals: [[I64, 1, 0x42, 0x00, 0x0b], [I32, 1, 0x41, 0x00, 0x0b]],
-      exports: [['run', 0, 0], ['__weft_gas', 3, 0], ['__weft_sp', 3, 1]],
+      exports: [['__weft_call', 0, 0], ['__weft_gas', 3, 0], ['__weft_sp', 3, 1]],
     }) as Uint8Array<ArrayBuffer>;
     const fake: PreparedContract = { ...prepareModule(runModule([])), code: raw };
     expect(() => run(fake)).toThrow(VmFaultError);
@@ -262,6 +262,34 @@ describe('every call starts from a fresh memory', () => {
   });
 });
 
+// Entry points in export order b, a, __start, plus `c` (i32) → (), not an entry point. Memory: "ab" at 0. `a` and `b`
+// return their own letter, prefixed by what __start left at 8 (which a fresh memory only has if __start ran first).
+const returnLetter = (at: number): number[] => [...i32(8), ...i32(at), 0x28, 0x00, 0x00, 0x3a, 0x00, 0x01, ...i32(8), ...i32(2), 0x10, 0x00];
+const dispatchModule = prepareModule(
+  wasmModule({
+    types: [[[], []], [[I32, I32], []], [[I32], []]],
+    imports: [['env', 'set_return', 0, [1]]],
+    funcs: [
+      { type: 0, code: returnLetter(1) },
+      { type: 0, code: returnLetter(0) },
+      { type: 2, code: [] },
+      { type: 0, code: [...i32(8), ...i32(0x53), 0x3a, 0x00, 0x00] },
+    ],
+    exports: [['b', 0, 1], ['a', 0, 2], ['c', 0, 3], ['__start', 0, 4], ['b_again', 0, 1]],
+    data: [[0x00, ...i32(0), 0x0b, 2, 0x61, 0x62]],
+  }),
+);
+
+describe('entry points', () => {
+  it('run through the one dispatcher export, by their sorted index, after __start', () => {
+    expect(dispatchModule.entryPoints).toEqual(['__start', 'a', 'b', 'b_again']);
+    for (const [entry, letter] of [['a', 'a'], ['b', 'b'], ['b_again', 'b']]) {
+      expect(run(dispatchModule, { entry })).toMatchObject({ status: 'ok', returnData: new TextEncoder().encode(`S${letter}`) });
+    }
+    expect(run(dispatchModule, { entry: 'c' }).status).toBe('no_entry');
+  });
+});
+
 // f(n): n % 3 == 0 → 7n; else sum n + (n-1) + … down to 0, returning early (sum - 1) once it passes 1000.
 // fib(n): the doubly recursive Fibonacci. Returns at several depths, a br_table, if/else with a result, recursion.
 const fBody = [
@@ -284,7 +312,7 @@ const computeModule = wasmModule({
 
 describe('instrumented code computes what the original computes', () => {
   const original = new WebAssembly.Instance(new WebAssembly.Module(computeModule as Uint8Array<ArrayBuffer>)).exports;
-  const prepared = prepareModule(computeModule);
+  const prepared = prepareModule(computeModule, undefined, { keepExports: true });
   const memory = new WebAssembly.Memory({ initial: prepared.memoryPages, maximum: prepared.memoryPages });
   const instance = new WebAssembly.Instance(new WebAssembly.Module(prepared.code), { env: { [memoryImport]: memory } }).exports;
   (instance.__weft_gas as WebAssembly.Global).value = 1n << 62n;

@@ -40,7 +40,7 @@ describe('instrumented modules compute what their originals compute (differentia
         (bytes, args) => {
           runs++;
           const { wasm, funcCount } = translateToModule(bytes);
-          const prepared = prepareModule(wasm);
+          const prepared = prepareModule(wasm, undefined, { keepExports: true });
           const original = new WebAssembly.Instance(new WebAssembly.Module(wasm as Uint8Array<ArrayBuffer>)).exports;
           const memory = new WebAssembly.Memory({ initial: prepared.memoryPages, maximum: prepared.memoryPages });
           const metered = new WebAssembly.Instance(new WebAssembly.Module(prepared.code), { env: { [memoryImport]: memory } }).exports;

@@ -13,7 +13,7 @@ import { vmInputBytesMax, vmStackSlotsMax } from '../limits.ts';
 import { compareBytes } from '../util/bytes.ts';
 import { VmFaultError } from './errors.ts';
 import { callBaseGas } from './gas-schedule.ts';
-import { gasGlobalExport, memoryImport, stackGlobalExport } from './host-abi.ts';
+import { callExport, gasGlobalExport, memoryImport, stackGlobalExport } from './host-abi.ts';
 import {
   createHostCall,
   hostOf,
@@ -125,23 +125,26 @@ function run(request: CallRequest, module: WebAssembly.Module, host: Host, call:
   } catch (cause) {
     throw new VmFaultError('instantiating a prepared module failed', cause);
   }
-  const gas = instance.exports[gasGlobalExport] as WebAssembly.Global;
-  const sp = instance.exports[stackGlobalExport] as WebAssembly.Global;
+  const exports = instance.exports;
+  const gas = exports[gasGlobalExport] as WebAssembly.Global;
+  const sp = exports[stackGlobalExport] as WebAssembly.Global;
+  const dispatch = exports[callExport] as (entry: number) => void;
   call.gas = gas;
   gas.value = gasLimit - base;
-  const used = (): bigint => {
-    const left = gas.value as bigint;
-    return gasLimit - (left > 0n ? left : 0n);
-  };
-
+  const start = prepared.entryPoints.indexOf(startEntry);
   try {
-    if (prepared.entryPoints.includes(startEntry)) (instance.exports[startEntry] as () => void)();
-    (instance.exports[request.entry] as () => void)();
+    if (start >= 0) dispatch(start);
+    dispatch(prepared.entryPoints.indexOf(request.entry));
   } catch (error) {
-    return classify(error, used(), (gas.value as bigint) < 0n, (sp.value as number) > vmStackSlotsMax);
+    return classify(error, gasUsed(gasLimit, gas), (gas.value as bigint) < 0n, (sp.value as number) > vmStackSlotsMax);
   }
   const writes = [...call.writes.values()].sort((a, b) => (a.variable < b.variable ? -1 : a.variable > b.variable ? 1 : compareBytes(a.key, b.key)));
-  return { status: 'ok', gasUsed: used(), returnData: call.returnData, writes, events: call.events, transfers: call.transfers };
+  return { status: 'ok', gasUsed: gasUsed(gasLimit, gas), returnData: call.returnData, writes, events: call.events, transfers: call.transfers };
+}
+
+function gasUsed(gasLimit: bigint, gas: WebAssembly.Global): bigint {
+  const left = gas.value as bigint;
+  return gasLimit - (left > 0n ? left : 0n);
 }
 
 function classify(error: unknown, gasUsed: bigint, outOfGas: boolean, stackExhausted: boolean): CallResult {

@@ -67,6 +67,8 @@ export function isHostFunctionName(name: string): name is HostFunctionName {
 
 /** Names the VM itself exports from a prepared module; a contract may not export names with this prefix. */
 export const reservedExportPrefix = '__weft_';
+/** `(i32) → ()`: runs the entry point at that index of PreparedContract.entryPoints (the module's only function export). */
+export const callExport = '__weft_call';
 export const gasGlobalExport = '__weft_gas';
 export const stackGlobalExport = '__weft_sp';
 /** The memory a prepared module imports from `env` (initial = maximum): the host hands every call a zeroed one. */
