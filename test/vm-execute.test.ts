@@ -290,6 +290,29 @@ describe('entry points', () => {
   });
 });
 
+// Variable names at 0 ("ok_Name9"), 16 ("bad-name") and 32 (0xe9, é in Latin-1), each checked with storage_has.
+const namesData = [0x00, ...i32(0), 0x0b, 33, ...new TextEncoder().encode('ok_Name9'), ...new Array(8).fill(0), ...new TextEncoder().encode('bad-name'), ...new Array(8).fill(0), 0xe9];
+const hasName = (ptr: number, len: number): number[] => [...i32(ptr), ...i32(len), ...i32(40), ...i32(1), 0x10, 0x00, 0x1a];
+const namesModule = prepareModule(
+  wasmModule({
+    types: [[[], []], [[I32, I32, I32, I32], [I32]]],
+    imports: [['env', 'storage_has', 0, [1]]],
+    funcs: [hasName(0, 8), hasName(16, 8), hasName(32, 1), hasName(0, 65), hasName(0, 0)].map((code) => ({ type: 0, code })),
+    exports: [['good', 0, 1], ['dash', 0, 2], ['latin1', 0, 3], ['long', 0, 4], ['empty', 0, 5]],
+    data: [namesData],
+  }),
+);
+
+describe('variable names', () => {
+  it('are 1–64 bytes of [A-Za-z0-9_]; anything else traps', () => {
+    expect(run(namesModule, { entry: 'good' }).status).toBe('ok');
+    expect(run(namesModule, { entry: 'dash' })).toMatchObject({ status: 'trap', detail: 'a variable name outside [A-Za-z0-9_]' });
+    expect(run(namesModule, { entry: 'latin1' })).toMatchObject({ status: 'trap', detail: 'a variable name outside [A-Za-z0-9_]' });
+    expect(run(namesModule, { entry: 'long' })).toMatchObject({ status: 'trap', detail: 'a variable name of 65 bytes' });
+    expect(run(namesModule, { entry: 'empty' })).toMatchObject({ status: 'trap', detail: 'a variable name of 0 bytes' });
+  });
+});
+
 // f(n): n % 3 == 0 → 7n; else sum n + (n-1) + … down to 0, returning early (sum - 1) once it passes 1000.
 // fib(n): the doubly recursive Fibonacci. Returns at several depths, a br_table, if/else with a result, recursion.
 const fBody = [

@@ -21,7 +21,6 @@ import {
   vmStorageValueBytesMax,
   vmVariableNameBytesMax,
 } from '../limits.ts';
-import { toHex } from '../util/bytes.ts';
 import type { GasSchedule } from './gas-schedule.ts';
 import type { HostFunctionName } from './host-abi.ts';
 
@@ -117,11 +116,21 @@ export interface Host {
   current: HostCall | undefined;
 }
 
-const variableName = /^[A-Za-z0-9_]+$/;
+/** Bytes allowed in a variable name: [A-Za-z0-9_]. */
+const nameByte = new Uint8Array(256);
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_') nameByte[ch.charCodeAt(0)] = 1;
 const isAddressType = (type: number): boolean => Object.values(AddressType).includes(type as never);
-const latin1 = new TextDecoder('latin1');
 const utf8 = new TextDecoder('utf-8');
-const slot = (name: string, k: Uint8Array): string => `${name}\u0000${toHex(k)}`;
+/** One character per byte: cheaper than hex or a TextDecoder for the short strings of names and buffered-write keys. */
+const byteString = (bytes: Uint8Array): string => String.fromCharCode.apply(null, bytes as unknown as number[]);
+
+/** A storage entry a host call names: the variable, the key (copied out of memory) and its buffered-write slot. */
+interface Entry {
+  readonly name: string;
+  readonly key: Uint8Array;
+  /** `name ‖ 0 ‖ key`, a character per byte: names hold no 0, so distinct entries have distinct slots. */
+  readonly slot: string;
+}
 
 const hosts = new WeakMap<GasSchedule, Host>();
 
@@ -153,19 +162,18 @@ function createHost(schedule: GasSchedule): Host {
     return bytes.subarray(start, start + length);
   };
   const write = (c: HostCall, ptr: number, data: Uint8Array): void => region(c, ptr, data.length).set(data);
-  const variable = (c: HostCall, ptr: number, len: number): string => {
-    if (len >>> 0 > vmVariableNameBytesMax || len === 0) throw new HostTrapSignal(`a variable name of ${len >>> 0} bytes`);
-    const name = latin1.decode(region(c, ptr, len));
-    if (!variableName.test(name)) throw new HostTrapSignal('a variable name outside [A-Za-z0-9_]');
-    return name;
+  const entry = (c: HostCall, vp: number, vl: number, kp: number, kl: number): Entry => {
+    if (vl >>> 0 > vmVariableNameBytesMax || vl === 0) throw new HostTrapSignal(`a variable name of ${vl >>> 0} bytes`);
+    const nameBytes = region(c, vp, vl);
+    for (let i = 0; i < nameBytes.length; i++) if (!nameByte[nameBytes[i]!]) throw new HostTrapSignal('a variable name outside [A-Za-z0-9_]');
+    if (kl >>> 0 > vmStorageKeyBytesMax) throw new HostTrapSignal(`a storage key of ${kl >>> 0} bytes`);
+    const name = byteString(nameBytes);
+    const key = region(c, kp, kl).slice();
+    return { name, key, slot: `${name}\u0000${byteString(key)}` };
   };
-  const key = (c: HostCall, ptr: number, len: number): Uint8Array => {
-    if (len >>> 0 > vmStorageKeyBytesMax) throw new HostTrapSignal(`a storage key of ${len >>> 0} bytes`);
-    return region(c, ptr, len).slice();
-  };
-  const read = (c: HostCall, name: string, k: Uint8Array): Uint8Array | undefined => {
-    const pending = c.writes.get(slot(name, k));
-    return pending ? pending.value : c.storage.get(name, k);
+  const read = (c: HostCall, e: Entry): Uint8Array | undefined => {
+    const pending = c.writes.get(e.slot);
+    return pending ? pending.value : c.storage.get(e.name, e.key);
   };
 
   const functions: Record<HostFunctionName, (...args: never[]) => unknown> = {
@@ -199,7 +207,7 @@ function createHost(schedule: GasSchedule): Host {
     storage_read: (vp: number, vl: number, kp: number, kl: number, out: number, cap: number) => {
       const c = call();
       charge(c, g.readBase + g.readKeyByte * ((vl >>> 0) + (kl >>> 0)));
-      const value = read(c, variable(c, vp, vl), key(c, kp, kl));
+      const value = read(c, entry(c, vp, vl, kp, kl));
       if (value === undefined) return -1;
       charge(c, g.readValueByte * value.length);
       if (value.length <= cap >>> 0) write(c, out, value);
@@ -209,24 +217,22 @@ function createHost(schedule: GasSchedule): Host {
       const c = call();
       charge(c, g.writeBase + g.writeByte * ((vl >>> 0) + (kl >>> 0) + (vall >>> 0)));
       if (vall >>> 0 > vmStorageValueBytesMax) throw new HostTrapSignal(`a stored value of ${vall >>> 0} bytes`);
-      const name = variable(c, vp, vl);
-      const k = key(c, kp, kl);
-      if (read(c, name, k) === undefined) charge(c, g.newEntry);
-      c.writes.set(slot(name, k), { variable: name, key: k, value: region(c, valp, vall).slice() });
+      const e = entry(c, vp, vl, kp, kl);
+      if (read(c, e) === undefined) charge(c, g.newEntry);
+      c.writes.set(e.slot, { variable: e.name, key: e.key, value: region(c, valp, vall).slice() });
     },
     storage_remove: (vp: number, vl: number, kp: number, kl: number) => {
       const c = call();
       charge(c, g.removeBase + g.readKeyByte * ((vl >>> 0) + (kl >>> 0)));
-      const name = variable(c, vp, vl);
-      const k = key(c, kp, kl);
-      const existed = read(c, name, k) !== undefined;
-      c.writes.set(slot(name, k), { variable: name, key: k, value: undefined });
+      const e = entry(c, vp, vl, kp, kl);
+      const existed = read(c, e) !== undefined;
+      c.writes.set(e.slot, { variable: e.name, key: e.key, value: undefined });
       return existed ? 1 : 0;
     },
     storage_has: (vp: number, vl: number, kp: number, kl: number) => {
       const c = call();
       charge(c, g.hasBase + g.readKeyByte * ((vl >>> 0) + (kl >>> 0)));
-      return read(c, variable(c, vp, vl), key(c, kp, kl)) === undefined ? 0 : 1;
+      return read(c, entry(c, vp, vl, kp, kl)) === undefined ? 0 : 1;
     },
     caller: (out: number) => {
       const c = call();
