@@ -116,6 +116,20 @@ export interface Host {
   current: HostCall | undefined;
 }
 
+// The limits the host functions check, read once: under tsx (how the node runs) each read of an imported binding is
+// a getter call, and these are read on every host call.
+const max = Object.freeze({
+  eventDataBytes: vmEventDataBytesMax,
+  events: vmEventsMax,
+  eventTopicBytes: vmEventTopicBytesMax,
+  hashInputBytes: vmHashInputBytesMax,
+  returnBytes: vmReturnBytesMax,
+  revertMessageBytes: vmRevertMessageBytesMax,
+  storageKeyBytes: vmStorageKeyBytesMax,
+  storageValueBytes: vmStorageValueBytesMax,
+  variableNameBytes: vmVariableNameBytesMax,
+});
+
 /** Bytes allowed in a variable name: [A-Za-z0-9_]. */
 const nameByte = new Uint8Array(256);
 for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_') nameByte[ch.charCodeAt(0)] = 1;
@@ -163,10 +177,10 @@ function createHost(schedule: GasSchedule): Host {
   };
   const write = (c: HostCall, ptr: number, data: Uint8Array): void => region(c, ptr, data.length).set(data);
   const entry = (c: HostCall, vp: number, vl: number, kp: number, kl: number): Entry => {
-    if (vl >>> 0 > vmVariableNameBytesMax || vl === 0) throw new HostTrapSignal(`a variable name of ${vl >>> 0} bytes`);
+    if (vl >>> 0 > max.variableNameBytes || vl === 0) throw new HostTrapSignal(`a variable name of ${vl >>> 0} bytes`);
     const nameBytes = region(c, vp, vl);
     for (let i = 0; i < nameBytes.length; i++) if (!nameByte[nameBytes[i]!]) throw new HostTrapSignal('a variable name outside [A-Za-z0-9_]');
-    if (kl >>> 0 > vmStorageKeyBytesMax) throw new HostTrapSignal(`a storage key of ${kl >>> 0} bytes`);
+    if (kl >>> 0 > max.storageKeyBytes) throw new HostTrapSignal(`a storage key of ${kl >>> 0} bytes`);
     const name = byteString(nameBytes);
     const key = region(c, kp, kl).slice();
     return { name, key, slot: `${name}\u0000${byteString(key)}` };
@@ -190,14 +204,14 @@ function createHost(schedule: GasSchedule): Host {
     set_return: (ptr: number, len: number) => {
       const c = call();
       charge(c, g.copyBase + g.copyByte * (len >>> 0));
-      if (len >>> 0 > vmReturnBytesMax) throw new HostTrapSignal(`return data of ${len >>> 0} bytes`);
+      if (len >>> 0 > max.returnBytes) throw new HostTrapSignal(`return data of ${len >>> 0} bytes`);
       c.returnData = region(c, ptr, len).slice();
     },
     revert: (ptr: number, len: number) => {
       const c = call();
       charge(c, g.copyBase + g.copyByte * (len >>> 0));
       const bytes = region(c, ptr, len);
-      throw new RevertSignal(utf8.decode(bytes.subarray(0, vmRevertMessageBytesMax)));
+      throw new RevertSignal(utf8.decode(bytes.subarray(0, max.revertMessageBytes)));
     },
     abort: (messagePtr: number) => {
       const c = call();
@@ -216,7 +230,7 @@ function createHost(schedule: GasSchedule): Host {
     storage_write: (vp: number, vl: number, kp: number, kl: number, valp: number, vall: number) => {
       const c = call();
       charge(c, g.writeBase + g.writeByte * ((vl >>> 0) + (kl >>> 0) + (vall >>> 0)));
-      if (vall >>> 0 > vmStorageValueBytesMax) throw new HostTrapSignal(`a stored value of ${vall >>> 0} bytes`);
+      if (vall >>> 0 > max.storageValueBytes) throw new HostTrapSignal(`a stored value of ${vall >>> 0} bytes`);
       const e = entry(c, vp, vl, kp, kl);
       if (read(c, e) === undefined) charge(c, g.newEntry);
       c.writes.set(e.slot, { variable: e.name, key: e.key, value: region(c, valp, vall).slice() });
@@ -282,14 +296,14 @@ function createHost(schedule: GasSchedule): Host {
     emit_event: (tp: number, tl: number, dp: number, dl: number) => {
       const c = call();
       charge(c, g.eventBase + g.eventByte * ((tl >>> 0) + (dl >>> 0)));
-      if (tl >>> 0 > vmEventTopicBytesMax || dl >>> 0 > vmEventDataBytesMax) throw new HostTrapSignal('an event over its size limit');
-      if (c.events.length >= vmEventsMax) throw new HostTrapSignal(`more than ${vmEventsMax} events`);
+      if (tl >>> 0 > max.eventTopicBytes || dl >>> 0 > max.eventDataBytes) throw new HostTrapSignal('an event over its size limit');
+      if (c.events.length >= max.events) throw new HostTrapSignal(`more than ${max.events} events`);
       c.events.push({ topic: region(c, tp, tl).slice(), data: region(c, dp, dl).slice() });
     },
     blake3: (ptr: number, len: number, out: number) => {
       const c = call();
       charge(c, g.hashBase + g.hashByte * (len >>> 0));
-      if (len >>> 0 > vmHashInputBytesMax) throw new HostTrapSignal(`hashing ${len >>> 0} bytes`);
+      if (len >>> 0 > max.hashInputBytes) throw new HostTrapSignal(`hashing ${len >>> 0} bytes`);
       write(c, out, blake3(region(c, ptr, len)));
     },
   };
@@ -302,7 +316,7 @@ function createHost(schedule: GasSchedule): Host {
 function assemblyScriptString(memory: Uint8Array, ptr: number): string {
   if (ptr < 4 || ptr > memory.length) return 'abort';
   const view = new DataView(memory.buffer, memory.byteOffset, memory.byteLength);
-  const bytes = Math.min(view.getUint32(ptr - 4, true), vmRevertMessageBytesMax * 2, memory.length - ptr);
+  const bytes = Math.min(view.getUint32(ptr - 4, true), max.revertMessageBytes * 2, memory.length - ptr);
   let text = '';
   for (let i = 0; i + 1 < bytes; i += 2) text += String.fromCharCode(view.getUint16(ptr + i, true));
   return text;
