@@ -138,13 +138,19 @@ const utf8 = new TextDecoder('utf-8');
 /** One character per byte: cheaper than hex or a TextDecoder for the short strings of names and buffered-write keys. */
 const byteString = (bytes: Uint8Array): string => String.fromCharCode.apply(null, bytes as unknown as number[]);
 
-/** A storage entry a host call names: the variable, the key (copied out of memory) and its buffered-write slot. */
+/** A storage entry a host call names: the variable and the key (copied out of memory). */
 interface Entry {
   readonly name: string;
   readonly key: Uint8Array;
-  /** `name ‖ 0 ‖ key`, a character per byte: names hold no 0, so distinct entries have distinct slots. */
-  readonly slot: string;
+  /** Its buffered-write slot, built when first needed (see slotOf). */
+  slot: string | undefined;
 }
+
+/** `name ‖ 0 ‖ key`, a character per byte: names hold no 0, so distinct entries have distinct slots. */
+const slotOf = (e: Entry): string => (e.slot ??= `${e.name}\u0000${byteString(e.key)}`);
+
+/** The variable names seen last, checked and decoded once: a contract uses a handful, on every storage call. */
+const namesKept = 8;
 
 const hosts = new WeakMap<GasSchedule, Host>();
 
@@ -176,17 +182,28 @@ function createHost(schedule: GasSchedule): Host {
     return bytes.subarray(start, start + length);
   };
   const write = (c: HostCall, ptr: number, data: Uint8Array): void => region(c, ptr, data.length).set(data);
+  const names: { readonly bytes: Uint8Array; readonly name: string }[] = [];
+  let nextName = 0;
+  const variableName = (bytes: Uint8Array): string => {
+    seen: for (const kept of names) {
+      if (kept.bytes.length !== bytes.length) continue;
+      for (let i = 0; i < bytes.length; i++) if (kept.bytes[i] !== bytes[i]) continue seen;
+      return kept.name;
+    }
+    for (let i = 0; i < bytes.length; i++) if (!nameByte[bytes[i]!]) throw new HostTrapSignal('a variable name outside [A-Za-z0-9_]');
+    const name = byteString(bytes);
+    names[nextName] = { bytes: bytes.slice(), name };
+    nextName = (nextName + 1) % namesKept;
+    return name;
+  };
   const entry = (c: HostCall, vp: number, vl: number, kp: number, kl: number): Entry => {
     if (vl >>> 0 > max.variableNameBytes || vl === 0) throw new HostTrapSignal(`a variable name of ${vl >>> 0} bytes`);
-    const nameBytes = region(c, vp, vl);
-    for (let i = 0; i < nameBytes.length; i++) if (!nameByte[nameBytes[i]!]) throw new HostTrapSignal('a variable name outside [A-Za-z0-9_]');
+    const name = variableName(region(c, vp, vl));
     if (kl >>> 0 > max.storageKeyBytes) throw new HostTrapSignal(`a storage key of ${kl >>> 0} bytes`);
-    const name = byteString(nameBytes);
-    const key = region(c, kp, kl).slice();
-    return { name, key, slot: `${name}\u0000${byteString(key)}` };
+    return { name, key: region(c, kp, kl).slice(), slot: undefined };
   };
   const read = (c: HostCall, e: Entry): Uint8Array | undefined => {
-    const pending = c.writes.get(e.slot);
+    const pending = c.writes.size === 0 ? undefined : c.writes.get(slotOf(e));
     return pending ? pending.value : c.storage.get(e.name, e.key);
   };
 
@@ -233,14 +250,14 @@ function createHost(schedule: GasSchedule): Host {
       if (vall >>> 0 > max.storageValueBytes) throw new HostTrapSignal(`a stored value of ${vall >>> 0} bytes`);
       const e = entry(c, vp, vl, kp, kl);
       if (read(c, e) === undefined) charge(c, g.newEntry);
-      c.writes.set(e.slot, { variable: e.name, key: e.key, value: region(c, valp, vall).slice() });
+      c.writes.set(slotOf(e), { variable: e.name, key: e.key, value: region(c, valp, vall).slice() });
     },
     storage_remove: (vp: number, vl: number, kp: number, kl: number) => {
       const c = call();
       charge(c, g.removeBase + g.readKeyByte * ((vl >>> 0) + (kl >>> 0)));
       const e = entry(c, vp, vl, kp, kl);
       const existed = read(c, e) !== undefined;
-      c.writes.set(e.slot, { variable: e.name, key: e.key, value: undefined });
+      c.writes.set(slotOf(e), { variable: e.name, key: e.key, value: undefined });
       return existed ? 1 : 0;
     },
     storage_has: (vp: number, vl: number, kp: number, kl: number) => {
