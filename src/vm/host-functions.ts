@@ -173,7 +173,8 @@ function createHost(schedule: GasSchedule): Host {
     c.gas!.value = left;
     if (left < 0n) throw new OutOfGasSignal();
   };
-  const memoryBytes = (c: HostCall): Uint8Array => (c.view.buffer === c.memory.buffer ? c.view : (c.view = new Uint8Array(c.memory.buffer)));
+  // A detached buffer's views have length 0, so only then is the memory asked for its new one.
+  const memoryBytes = (c: HostCall): Uint8Array => (c.view.length > 0 ? c.view : (c.view = new Uint8Array(c.memory.buffer)));
   const region = (c: HostCall, ptr: number, len: number): Uint8Array => {
     const bytes = memoryBytes(c);
     const start = ptr >>> 0;
