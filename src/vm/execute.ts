@@ -138,8 +138,13 @@ function run(request: CallRequest, module: WebAssembly.Module, host: Host, call:
   } catch (error) {
     return classify(error, gasUsed(gasLimit, gas), (gas.value as bigint) < 0n, (sp.value as number) > vmStackSlotsMax);
   }
-  const writes = [...call.writes.values()].sort((a, b) => (a.variable < b.variable ? -1 : a.variable > b.variable ? 1 : compareBytes(a.key, b.key)));
+  const writes = [...call.writes.values()].sort(byEntry);
   return { status: 'ok', gasUsed: gasUsed(gasLimit, gas), returnData: call.returnData, writes, events: call.events, transfers: call.transfers };
+}
+
+/** (variable, key) order: how a call's writes are handed back. */
+function byEntry(a: StorageWrite, b: StorageWrite): number {
+  return a.variable < b.variable ? -1 : a.variable > b.variable ? 1 : compareBytes(a.key, b.key);
 }
 
 function gasUsed(gasLimit: bigint, gas: WebAssembly.Global): bigint {
