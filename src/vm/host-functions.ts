@@ -23,6 +23,7 @@ import {
 } from '../limits.ts';
 import type { GasSchedule } from './gas-schedule.ts';
 import type { HostFunctionName } from './host-abi.ts';
+import { PendingWrites } from './pending-writes.ts';
 
 /** Reads the contract's committed storage: (variable name, key) → value, or undefined when absent. */
 export interface ContractStoragePort {
@@ -85,7 +86,7 @@ export interface HostCall {
   view: Uint8Array;
   spendable: bigint;
   returnData: Uint8Array;
-  readonly writes: Map<string, StorageWrite>;
+  readonly writes: PendingWrites;
   readonly events: ContractEvent[];
   readonly transfers: ValueTransfer[];
 }
@@ -100,7 +101,7 @@ export function createHostCall(input: Uint8Array, context: CallContext, storage:
     view: new Uint8Array(memory.buffer),
     spendable: (context.balance ?? 0n) + context.value,
     returnData: new Uint8Array(0),
-    writes: new Map(),
+    writes: new PendingWrites(),
     events: [],
     transfers: [],
   };
@@ -135,19 +136,14 @@ const nameByte = new Uint8Array(256);
 for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_') nameByte[ch.charCodeAt(0)] = 1;
 const isAddressType = (type: number): boolean => Object.values(AddressType).includes(type as never);
 const utf8 = new TextDecoder('utf-8');
-/** One character per byte: cheaper than hex or a TextDecoder for the short strings of names and buffered-write keys. */
+/** One character per byte, for variable names (checked to be [A-Za-z0-9_] first). */
 const byteString = (bytes: Uint8Array): string => String.fromCharCode.apply(null, bytes as unknown as number[]);
 
 /** A storage entry a host call names: the variable and the key (copied out of memory). */
 interface Entry {
   readonly name: string;
   readonly key: Uint8Array;
-  /** Its buffered-write slot, built when first needed (see slotOf). */
-  slot: string | undefined;
 }
-
-/** `name ‖ 0 ‖ key`, a character per byte: names hold no 0, so distinct entries have distinct slots. */
-const slotOf = (e: Entry): string => (e.slot ??= `${e.name}\u0000${byteString(e.key)}`);
 
 /** The variable names seen last, checked and decoded once: a contract uses a handful, on every storage call. */
 const namesKept = 8;
@@ -201,10 +197,10 @@ function createHost(schedule: GasSchedule): Host {
     if (vl >>> 0 > max.variableNameBytes || vl === 0) throw new HostTrapSignal(`a variable name of ${vl >>> 0} bytes`);
     const name = variableName(region(c, vp, vl));
     if (kl >>> 0 > max.storageKeyBytes) throw new HostTrapSignal(`a storage key of ${kl >>> 0} bytes`);
-    return { name, key: region(c, kp, kl).slice(), slot: undefined };
+    return { name, key: region(c, kp, kl).slice() };
   };
   const read = (c: HostCall, e: Entry): Uint8Array | undefined => {
-    const pending = c.writes.size === 0 ? undefined : c.writes.get(slotOf(e));
+    const pending = c.writes.get(e.name, e.key);
     return pending ? pending.value : c.storage.get(e.name, e.key);
   };
 
@@ -251,14 +247,14 @@ function createHost(schedule: GasSchedule): Host {
       if (vall >>> 0 > max.storageValueBytes) throw new HostTrapSignal(`a stored value of ${vall >>> 0} bytes`);
       const e = entry(c, vp, vl, kp, kl);
       if (read(c, e) === undefined) charge(c, g.newEntry);
-      c.writes.set(slotOf(e), { variable: e.name, key: e.key, value: region(c, valp, vall).slice() });
+      c.writes.set({ variable: e.name, key: e.key, value: region(c, valp, vall).slice() });
     },
     storage_remove: (vp: number, vl: number, kp: number, kl: number) => {
       const c = call();
       charge(c, g.removeBase + g.readKeyByte * ((vl >>> 0) + (kl >>> 0)));
       const e = entry(c, vp, vl, kp, kl);
       const existed = read(c, e) !== undefined;
-      c.writes.set(slotOf(e), { variable: e.name, key: e.key, value: undefined });
+      c.writes.set({ variable: e.name, key: e.key, value: undefined });
       return existed ? 1 : 0;
     },
     storage_has: (vp: number, vl: number, kp: number, kl: number) => {
