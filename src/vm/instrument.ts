@@ -14,8 +14,12 @@
  *   as two separate checks would (over the budget: gas as before the entry charge, sp above the budget), which is
  *   how the host tells stack exhaustion and out-of-gas from other traps (execute.ts).
  *
- * Unchanged sections (types, functions, table, elements, data) are copied byte for byte, the function imports
- * too; custom sections are dropped. The output is a pure function of the input and the schedule.
+ * - one more function, the dispatcher `__weft_call(i)` (its type appended too), which with the two globals is all
+ *   the module exports: the contract's own exports are dropped, since the engine builds every export of every
+ *   instance (emitDispatcher).
+ *
+ * The types, function imports, functions, table, elements and data are copied byte for byte (with the appended
+ * entries after them); custom sections are dropped. The output is a pure function of the input and the schedule.
  */
 import { vmStackSlotsMax } from '../limits.ts';
 import { resultBlockType, type ScannedBody } from './code-scan.ts';
