@@ -7,9 +7,10 @@ import { vmStackSlotsMax } from '../src/limits.ts';
 import { VmFaultError } from '../src/vm/errors.ts';
 import { execute, type CallResult } from '../src/vm/execute.ts';
 import { callBaseGas } from '../src/vm/gas-schedule.ts';
+import { memoryImport } from '../src/vm/host-abi.ts';
 import { prepareModule, type PreparedContract } from '../src/vm/prepare.ts';
 import { memoryStorage, type MemoryStorage } from './helpers/vm-contracts.ts';
-import { I32, I64, runModule, u32, wasmModule } from './helpers/wasm-module.ts';
+import { I32, I64, runModule, s64, u32, wasmModule } from './helpers/wasm-module.ts';
 
 const context = { caller: new Uint8Array(33).fill(1), self: new Uint8Array(33).fill(2), value: 0n, blockHeight: 7n, blockTimestamp: 1_700_000_000n };
 
@@ -138,10 +139,10 @@ describe('failures are told apart', () => {
   it('an engine resource error is a node fault, thrown, never a result', () => {
     // A module that skipped instrumentation: it recurses until V8 throws RangeError.
     const raw = wasmModule({
-      types: [[[], []]],
-      funcs: [{ type: 0, code: [0x10, 0x00] }],
+      types: [[[I32], []]],
+      funcs: [{ type: 0, code: [0x41, 0x00, 0x10, 0x00] }],
       globals: [[I64, 1, 0x42, 0x00, 0x0b], [I32, 1, 0x41, 0x00, 0x0b]],
-      exports: [['run', 0, 0], ['__weft_gas', 3, 0], ['__weft_sp', 3, 1], ['__weft_memory', 2, 0]],
+      exports: [['__weft_call', 0, 0], ['__weft_gas', 3, 0], ['__weft_sp', 3, 1]],
     }) as Uint8Array<ArrayBuffer>;
     const fake: PreparedContract = { ...prepareModule(runModule([])), code: raw };
     expect(() => run(fake)).toThrow(VmFaultError);
@@ -197,6 +198,121 @@ describe('storage', () => {
   });
 });
 
+// Memory: 0x2a at 100 (a data segment). `scribble` overwrites it and writes 0xffffffff at 96, 104 and the last word;
+// `look` copies the last word to 108 and returns memory[96, 112). `grow0` grows by 0 pages (which renews the JS
+// buffer of the memory) before returning the same bytes through the host.
+const i32 = (n: number): number[] => [0x41, ...s64(n)];
+const i32Store = (at: number, value: number[]): number[] => [...i32(at), ...value, 0x36, 0x02, 0x00];
+const minusOne = i32(-1);
+const scribble = [...i32Store(96, minusOne), ...i32Store(104, minusOne), ...i32Store(65_532, minusOne), ...i32(100), ...i32(0x77), 0x3a, 0x00, 0x00];
+const returnWindow = [...i32(96), ...i32(16), 0x10, 0x00];
+const look = [...i32Store(108, [...i32(65_532), 0x28, 0x02, 0x00]), ...returnWindow];
+const memoryModule = prepareModule(
+  wasmModule({
+    types: [[[], []], [[I32, I32], []]],
+    imports: [['env', 'set_return', 0, [1]]],
+    funcs: [
+      { type: 0, code: look },
+      { type: 0, code: [...scribble, ...look] },
+      { type: 0, code: [...scribble, 0x00] },
+      { type: 0, code: [0x41, 0x00, 0x40, 0x00, 0x1a, ...returnWindow] },
+    ],
+    exports: [['look', 0, 1], ['scribble', 0, 2], ['scribble_then_trap', 0, 3], ['grow0', 0, 4]],
+    data: [[0x00, ...i32(100), 0x0b, 1, 0x2a]],
+  }),
+);
+
+describe('every call starts from a fresh memory', () => {
+  const fresh = Uint8Array.of(0, 0, 0, 0, 0x2a, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  const ok = (entry: string): Extract<CallResult, { status: 'ok' }> => {
+    const result = run(memoryModule, { entry });
+    if (result.status !== 'ok') throw new Error(`${entry}: ${result.status}`);
+    return result;
+  };
+
+  it('nothing a call wrote, returned or trapped after survives into the next (memories are reused, zeroed)', () => {
+    const first = ok('look');
+    expect(first.returnData).toEqual(fresh);
+    expect(ok('scribble').returnData).toEqual(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0x77, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff));
+    expect(ok('look')).toEqual(first);
+    expect(run(memoryModule, { entry: 'scribble_then_trap' }).status).toBe('trap');
+    expect(ok('look')).toEqual(first);
+  });
+
+  it('a call nested in a host function gets a memory of its own, and the outer call carries on with its own', () => {
+    let inner: CallResult | undefined;
+    const storage = { get: () => ((inner = run(memoryModule, { entry: 'scribble' })), undefined) };
+    const reader = prepareModule(
+      wasmModule({
+        types: [[[], []], [[I32, I32], []], [[I32, I32, I32, I32, I32, I32], [I32]]],
+        imports: [['env', 'set_return', 0, [1]], ['env', 'storage_read', 0, [2]]],
+        funcs: [{ type: 0, code: [...i32Store(96, minusOne), 0x41, 0, 0x41, 1, 0x41, 0, 0x41, 0, 0x41, 0, 0x41, 0, 0x10, 0x01, 0x1a, ...returnWindow] }],
+        exports: [['run', 0, 2]],
+        data: [[0x00, 0x41, 0, 0x0b, 1, 0x61]],
+      }),
+    );
+    const outer = execute({ prepared: reader, entry: 'run', input: new Uint8Array(0), context, storage, gasLimit: 10_000_000n });
+    expect(inner).toMatchObject({ status: 'ok' });
+    expect(outer).toMatchObject({ status: 'ok', returnData: Uint8Array.of(0xff, 0xff, 0xff, 0xff, ...new Array(12).fill(0)) });
+    expect(ok('look').returnData).toEqual(fresh);
+  });
+
+  it('the host still reads the memory after memory.grow by 0 renews its buffer', () => {
+    expect(ok('grow0').returnData).toEqual(fresh);
+  });
+});
+
+// Entry points in export order b, a, __start, plus `c` (i32) → (), not an entry point. Memory: "ab" at 0. `a` and `b`
+// return their own letter, prefixed by what __start left at 8 (which a fresh memory only has if __start ran first).
+const returnLetter = (at: number): number[] => [...i32(8), ...i32(at), 0x28, 0x00, 0x00, 0x3a, 0x00, 0x01, ...i32(8), ...i32(2), 0x10, 0x00];
+const dispatchModule = prepareModule(
+  wasmModule({
+    types: [[[], []], [[I32, I32], []], [[I32], []]],
+    imports: [['env', 'set_return', 0, [1]]],
+    funcs: [
+      { type: 0, code: returnLetter(1) },
+      { type: 0, code: returnLetter(0) },
+      { type: 2, code: [] },
+      { type: 0, code: [...i32(8), ...i32(0x53), 0x3a, 0x00, 0x00] },
+    ],
+    exports: [['b', 0, 1], ['a', 0, 2], ['c', 0, 3], ['__start', 0, 4], ['b_again', 0, 1]],
+    data: [[0x00, ...i32(0), 0x0b, 2, 0x61, 0x62]],
+  }),
+);
+
+describe('entry points', () => {
+  it('run through the one dispatcher export, by their sorted index, after __start', () => {
+    expect(dispatchModule.entryPoints).toEqual(['__start', 'a', 'b', 'b_again']);
+    for (const [entry, letter] of [['a', 'a'], ['b', 'b'], ['b_again', 'b']]) {
+      expect(run(dispatchModule, { entry })).toMatchObject({ status: 'ok', returnData: new TextEncoder().encode(`S${letter}`) });
+    }
+    expect(run(dispatchModule, { entry: 'c' }).status).toBe('no_entry');
+  });
+});
+
+// Variable names at 0 ("ok_Name9"), 16 ("bad-name") and 32 (0xe9, é in Latin-1), each checked with storage_has.
+const namesData = [0x00, ...i32(0), 0x0b, 33, ...new TextEncoder().encode('ok_Name9'), ...new Array(8).fill(0), ...new TextEncoder().encode('bad-name'), ...new Array(8).fill(0), 0xe9];
+const hasName = (ptr: number, len: number): number[] => [...i32(ptr), ...i32(len), ...i32(40), ...i32(1), 0x10, 0x00, 0x1a];
+const namesModule = prepareModule(
+  wasmModule({
+    types: [[[], []], [[I32, I32, I32, I32], [I32]]],
+    imports: [['env', 'storage_has', 0, [1]]],
+    funcs: [hasName(0, 8), hasName(16, 8), hasName(32, 1), hasName(0, 65), hasName(0, 0)].map((code) => ({ type: 0, code })),
+    exports: [['good', 0, 1], ['dash', 0, 2], ['latin1', 0, 3], ['long', 0, 4], ['empty', 0, 5]],
+    data: [namesData],
+  }),
+);
+
+describe('variable names', () => {
+  it('are 1–64 bytes of [A-Za-z0-9_]; anything else traps', () => {
+    expect(run(namesModule, { entry: 'good' }).status).toBe('ok');
+    expect(run(namesModule, { entry: 'dash' })).toMatchObject({ status: 'trap', detail: 'a variable name outside [A-Za-z0-9_]' });
+    expect(run(namesModule, { entry: 'latin1' })).toMatchObject({ status: 'trap', detail: 'a variable name outside [A-Za-z0-9_]' });
+    expect(run(namesModule, { entry: 'long' })).toMatchObject({ status: 'trap', detail: 'a variable name of 65 bytes' });
+    expect(run(namesModule, { entry: 'empty' })).toMatchObject({ status: 'trap', detail: 'a variable name of 0 bytes' });
+  });
+});
+
 // f(n): n % 3 == 0 → 7n; else sum n + (n-1) + … down to 0, returning early (sum - 1) once it passes 1000.
 // fib(n): the doubly recursive Fibonacci. Returns at several depths, a br_table, if/else with a result, recursion.
 const fBody = [
@@ -219,7 +335,9 @@ const computeModule = wasmModule({
 
 describe('instrumented code computes what the original computes', () => {
   const original = new WebAssembly.Instance(new WebAssembly.Module(computeModule as Uint8Array<ArrayBuffer>)).exports;
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(prepareModule(computeModule).code)).exports;
+  const prepared = prepareModule(computeModule, undefined, { keepExports: true });
+  const memory = new WebAssembly.Memory({ initial: prepared.memoryPages, maximum: prepared.memoryPages });
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(prepared.code), { env: { [memoryImport]: memory } }).exports;
   (instance.__weft_gas as WebAssembly.Global).value = 1n << 62n;
   const call = (exports: WebAssembly.Exports, name: string, n: number): bigint => (exports[name] as (n: number) => bigint)(n);
 

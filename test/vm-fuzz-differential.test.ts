@@ -4,7 +4,7 @@
 // instrumented one must leave its stack budget at zero after every call that returns.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gasGlobalExport, memoryExport, stackGlobalExport } from '../src/vm/host-abi.ts';
+import { gasGlobalExport, memoryImport, stackGlobalExport } from '../src/vm/host-abi.ts';
 import { prepareModule } from '../src/vm/prepare.ts';
 import { translateToModule } from './helpers/wasm-fuzz-modules.ts';
 
@@ -40,13 +40,14 @@ describe('instrumented modules compute what their originals compute (differentia
         (bytes, args) => {
           runs++;
           const { wasm, funcCount } = translateToModule(bytes);
-          const prepared = prepareModule(wasm);
+          const prepared = prepareModule(wasm, undefined, { keepExports: true });
           const original = new WebAssembly.Instance(new WebAssembly.Module(wasm as Uint8Array<ArrayBuffer>)).exports;
-          const metered = new WebAssembly.Instance(new WebAssembly.Module(prepared.code)).exports;
+          const memory = new WebAssembly.Memory({ initial: prepared.memoryPages, maximum: prepared.memoryPages });
+          const metered = new WebAssembly.Instance(new WebAssembly.Module(prepared.code), { env: { [memoryImport]: memory } }).exports;
           const gas = metered[gasGlobalExport] as WebAssembly.Global;
           const sp = metered[stackGlobalExport] as WebAssembly.Global;
           gas.value = unlimitedGas;
-          const memoryOf = (e: WebAssembly.Exports, name: string): Uint8Array => new Uint8Array((e[name] as WebAssembly.Memory).buffer);
+          const originalMemory = (): Uint8Array => new Uint8Array((original.memory as WebAssembly.Memory).buffer);
 
           for (let k = 0; k < funcCount; k++) {
             for (const [a, b] of args) {
@@ -54,7 +55,7 @@ describe('instrumented modules compute what their originals compute (differentia
               const expected = outcome(() => (original[`f${k}`] as (a: number, b: bigint) => bigint)(a, b));
               const actual = outcome(() => (metered[`f${k}`] as (a: number, b: bigint) => bigint)(a, b));
               expect(actual).toEqual(expected);
-              expect(firstDifference(memoryOf(metered, memoryExport), memoryOf(original, 'memory'))).toBe(-1);
+              expect(firstDifference(new Uint8Array(memory.buffer), originalMemory())).toBe(-1);
               expect((gas.value as bigint) < before).toBe(true); // every call pays something
               if ('trap' in expected) {
                 traps++;

@@ -117,21 +117,29 @@ describe('prepare accepts', () => {
     expect(WebAssembly.validate(prepared.code)).toBe(true);
   });
 
-  it('and fixes the memory at its declared maximum, exporting gas, stack and memory for the host', () => {
+  it('and fixes the memory at its declared maximum, imported from the host, exporting only the dispatcher, gas and stack', () => {
     const prepared = prepareModule(runModule([], { memory: [0x01, 1, 3] }));
     const module = new WebAssembly.Module(prepared.code);
-    expect(WebAssembly.Module.exports(module).map((e) => `${e.name}:${e.kind}`)).toEqual([
-      'run:function',
-      '__weft_gas:global',
-      '__weft_sp:global',
-      '__weft_memory:memory',
-    ]);
-    const instance = new WebAssembly.Instance(module, {});
-    const memory = instance.exports.__weft_memory as WebAssembly.Memory;
-    expect(memory.buffer.byteLength).toBe(3 * 65_536);
+    expect(WebAssembly.Module.exports(module).map((e) => `${e.name}:${e.kind}`)).toEqual(['__weft_call:function', '__weft_gas:global', '__weft_sp:global']);
+    expect(WebAssembly.Module.imports(module)).toEqual([{ module: 'env', name: '__weft_memory', kind: 'memory' }]);
+    expect(prepared.memoryPages).toBe(3);
+    const instantiate = (memory: WebAssembly.Memory): WebAssembly.Instance => new WebAssembly.Instance(module, { env: { __weft_memory: memory } });
+    const memory = new WebAssembly.Memory({ initial: 3, maximum: 3 });
+    expect(() => instantiate(memory)).not.toThrow();
     expect(memory.grow(0)).toBe(3);
     expect(() => memory.grow(1)).toThrow(RangeError);
-    expect(prepared.memoryPages).toBe(3);
+    // Only a memory of exactly that fixed size fits the import: none that could grow, none smaller or larger.
+    for (const limits of [{ initial: 3 }, { initial: 3, maximum: 4 }, { initial: 2, maximum: 3 }, { initial: 4, maximum: 4 }]) {
+      expect(() => instantiate(new WebAssembly.Memory(limits))).toThrow(WebAssembly.LinkError);
+    }
+  });
+
+  it('and imports the memory after the host functions, so no function index moves', () => {
+    const prepared = prepareModule(wasmModule({ types: [[[], []], [[], [I32]]], imports: [inputLenImport], funcs: [{ type: 0, code: [0x10, 0x00, 0x1a] }], exports: [['run', 0, 1]] }));
+    expect(WebAssembly.Module.imports(new WebAssembly.Module(prepared.code)).map((i) => `${i.module}.${i.name}:${i.kind}`)).toEqual([
+      'env.input_len:function',
+      'env.__weft_memory:memory',
+    ]);
   });
 
   it('the example contracts as asc builds them', () => {
@@ -151,7 +159,7 @@ describe('prepare is deterministic', () => {
     }
   });
 
-  it('pins the prepared bytes of a hand-built module (a change to instrumentation is a new prepare version)', () => {
+  it('pins the prepared bytes of a hand-built module (a change to instrumentation must keep every gas and result)', () => {
     const prepared = prepareModule(runModule([0x03, 0x40, 0x41, 0x01, 0x0d, 0x00, 0x0b, 0x0f]));
     expect(toHex(prepared.code)).toBe(PINNED_LOOP_MODULE);
   });
@@ -189,10 +197,13 @@ describe('prepare is deterministic', () => {
   });
 });
 
-// loop { i32.const 1; br_if 0 } return — decoded: two temporaries appended to the locals (sp0 i32, gas-left i64);
+// loop { i32.const 1; br_if 0 } return — decoded: type 1 (i32) → () added; the memory imported as env.__weft_memory
+// (1 page, fixed); the gas and stack globals and __weft_call (function 1, type 1) the only exports; in `run`, two
+// temporaries appended to the locals (sp0 i32, gas-left i64);
 // entry: one test for the stack budget (sp0 > 16384 − 9, the frame being 8 fixed + 1 operand) or-ed with the entry
 // charge of 11 (the loop marker 0 + 9 frame slots + 2), the cold path restoring gas and raising sp when the budget
 // tripped; a leaf, so sp is not raised and nothing is wrapped; loop; charge 4 (i32.const, br_if, + 2); after br_if:
-// charge 3 (end 0, return 1, + 2); `return` kept; end.
+// charge 3 (end 0, return 1, + 2); `return` kept; end. Then __weft_call: two blocks, br_table [0] default 1, after
+// the inner block `call 0; return`, after the outer one `unreachable`.
 const PINNED_LOOP_MODULE =
-  '0061736d0100000001040160000003020100050401010101060b027e0142000b7f0141000b0730040372756e00000a5f5f776566745f6761730300095f5f776566745f737003010d5f5f776566745f6d656d6f727902000a68016602017f017e2301220041f7ff004a2300420b7d220124002001420053720440200041f7ff004a04402001420b7c2400200041096a24010b000b0340230042047d2201240020014200530440000b41010d000b230042037d2201240020014200530440000b0f0b';
+  '0061736d0100000001080260000060017f0002170103656e760d5f5f776566745f6d656d6f7279020101010303020001060b027e0142000b7f0141000b0728030b5f5f776566745f63616c6c00010a5f5f776566745f6761730300095f5f776566745f737003010a7b026602017f017e2301220041f7ff004a2300420b7d220124002001420053720440200041f7ff004a04402001420b7c2400200041096a24010b000b0340230042047d2201240020014200530440000b41010d000b230042037d2201240020014200530440000b0f0b12000240024020000e0100010b10000f0b000b';

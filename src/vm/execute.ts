@@ -13,18 +13,22 @@ import { vmInputBytesMax, vmStackSlotsMax } from '../limits.ts';
 import { compareBytes } from '../util/bytes.ts';
 import { VmFaultError } from './errors.ts';
 import { callBaseGas } from './gas-schedule.ts';
-import { gasGlobalExport, stackGlobalExport } from './host-abi.ts';
+import { callExport, gasGlobalExport, memoryImport, stackGlobalExport } from './host-abi.ts';
 import {
-  createHost,
+  createHostCall,
+  hostOf,
   HostTrapSignal,
   OutOfGasSignal,
   RevertSignal,
   type CallContext,
   type ContractEvent,
   type ContractStoragePort,
+  type Host,
+  type HostCall,
   type StorageWrite,
   type ValueTransfer,
 } from './host-functions.ts';
+import { releaseMemory, takeMemory } from './memory-pool.ts';
 import type { PreparedContract } from './prepare.ts';
 
 export interface CallRequest {
@@ -99,30 +103,53 @@ export function execute(request: CallRequest): CallResult {
   if (refusal) return { status: 'no_entry', gasUsed: base, detail: refusal };
 
   const module = compile(prepared);
-  const host = createHost(prepared.schedule, request.input, request.context, request.storage);
+  const host = hostOf(prepared.schedule);
+  const memory = takeMemory(prepared.memoryPages);
+  const call = createHostCall(request.input, request.context, request.storage, memory);
+  const outer = host.current; // a call made from inside a host function (none is today) resumes the outer one after
+  host.current = call;
+  try {
+    return run(request, module, host, call, base);
+  } finally {
+    host.current = outer;
+    releaseMemory(memory, prepared.memoryPages);
+  }
+}
+
+function run(request: CallRequest, module: WebAssembly.Module, host: Host, call: HostCall, base: bigint): CallResult {
+  const { prepared, gasLimit } = request;
   let instance: WebAssembly.Instance;
   try {
-    instance = new WebAssembly.Instance(module, { env: host.imports });
+    host.imports.env[memoryImport] = call.memory;
+    instance = new WebAssembly.Instance(module, host.imports);
   } catch (cause) {
     throw new VmFaultError('instantiating a prepared module failed', cause);
   }
-  host.bind(instance);
-  const gas = instance.exports[gasGlobalExport] as WebAssembly.Global;
-  const sp = instance.exports[stackGlobalExport] as WebAssembly.Global;
+  const exports = instance.exports;
+  const gas = exports[gasGlobalExport] as WebAssembly.Global;
+  const sp = exports[stackGlobalExport] as WebAssembly.Global;
+  const dispatch = exports[callExport] as (entry: number) => void;
+  call.gas = gas;
   gas.value = gasLimit - base;
-  const used = (): bigint => {
-    const left = gas.value as bigint;
-    return gasLimit - (left > 0n ? left : 0n);
-  };
-
+  const start = prepared.entryPoints.indexOf(startEntry);
   try {
-    if (prepared.entryPoints.includes(startEntry)) (instance.exports[startEntry] as () => void)();
-    (instance.exports[request.entry] as () => void)();
+    if (start >= 0) dispatch(start);
+    dispatch(prepared.entryPoints.indexOf(request.entry));
   } catch (error) {
-    return classify(error, used(), (gas.value as bigint) < 0n, (sp.value as number) > vmStackSlotsMax);
+    return classify(error, gasUsed(gasLimit, gas), (gas.value as bigint) < 0n, (sp.value as number) > vmStackSlotsMax);
   }
-  const writes = [...host.writes.values()].sort((a, b) => (a.variable < b.variable ? -1 : a.variable > b.variable ? 1 : compareBytes(a.key, b.key)));
-  return { status: 'ok', gasUsed: used(), returnData: host.returnData, writes, events: host.events, transfers: host.transfers };
+  const writes = [...call.writes.values()].sort(byEntry);
+  return { status: 'ok', gasUsed: gasUsed(gasLimit, gas), returnData: call.returnData, writes, events: call.events, transfers: call.transfers };
+}
+
+/** (variable, key) order: how a call's writes are handed back. */
+function byEntry(a: StorageWrite, b: StorageWrite): number {
+  return a.variable < b.variable ? -1 : a.variable > b.variable ? 1 : compareBytes(a.key, b.key);
+}
+
+function gasUsed(gasLimit: bigint, gas: WebAssembly.Global): bigint {
+  const left = gas.value as bigint;
+  return gasLimit - (left > 0n ? left : 0n);
 }
 
 function classify(error: unknown, gasUsed: bigint, outOfGas: boolean, stackExhausted: boolean): CallResult {

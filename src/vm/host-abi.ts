@@ -67,6 +67,9 @@ export function isHostFunctionName(name: string): name is HostFunctionName {
 
 /** Names the VM itself exports from a prepared module; a contract may not export names with this prefix. */
 export const reservedExportPrefix = '__weft_';
+/** `(i32) → ()`: runs the entry point at that index of PreparedContract.entryPoints (the module's only function export). */
+export const callExport = '__weft_call';
 export const gasGlobalExport = '__weft_gas';
 export const stackGlobalExport = '__weft_sp';
-export const memoryExport = '__weft_memory';
+/** The memory a prepared module imports from `env` (initial = maximum): the host hands every call a zeroed one. */
+export const memoryImport = '__weft_memory';

@@ -2,9 +2,10 @@
  * Emits the instrumented module (docs/contracts.md "Instrumentation") from a parsed module and its scanned bodies:
  *
  * - two globals appended after the module's own (so no index moves and no original instruction can name them):
- *   `__weft_gas` (mut i64, gas left) and `__weft_sp` (mut i32, stack-budget slots in use), both exported, and the
- *   memory exported as `__weft_memory` for the host;
- * - the memory fixed at initial = maximum = its declared maximum;
+ *   `__weft_gas` (mut i64, gas left) and `__weft_sp` (mut i32, stack-budget slots in use), both exported;
+ * - the memory fixed at initial = maximum = its declared maximum, and imported as `env.__weft_memory` after the
+ *   host functions rather than defined, so the host can hand each call a zeroed memory from a pool instead of having
+ *   the engine reserve a new one per instance (memory-pool.ts);
  * - two locals appended to every body (sp0 i32, gas-left i64), and every body rewritten as
  *       if ((sp0 = sp) > max − frame | (gas -= entry) < 0) { <cold path> unreachable }   ;; one test on entry
  *       sp = sp0 + frame;  block (result T)  <body, return → br>  end;  sp = sp0          ;; only if it calls
@@ -13,12 +14,16 @@
  *   as two separate checks would (over the budget: gas as before the entry charge, sp above the budget), which is
  *   how the host tells stack exhaustion and out-of-gas from other traps (execute.ts).
  *
- * Unchanged sections (types, imports, functions, table, elements, data) are copied byte for byte; custom sections
- * are dropped. The output is a pure function of the input and the schedule.
+ * - one more function, the dispatcher `__weft_call(i)` (its type appended too), which with the two globals is all
+ *   the module exports: the contract's own exports are dropped, since the engine builds every export of every
+ *   instance (emitDispatcher).
+ *
+ * The types, function imports, functions, table, elements and data are copied byte for byte (with the appended
+ * entries after them); custom sections are dropped. The output is a pure function of the input and the schedule.
  */
 import { vmStackSlotsMax } from '../limits.ts';
 import { resultBlockType, type ScannedBody } from './code-scan.ts';
-import { gasGlobalExport, memoryExport, stackGlobalExport } from './host-abi.ts';
+import { callExport, gasGlobalExport, hostModuleName, memoryImport, stackGlobalExport } from './host-abi.ts';
 import { ExportKind, type ParsedModule } from './module-reader.ts';
 import { emptyBlockType, Op, ValType } from './opcodes.ts';
 import { createCursor, readU32 } from './wasm-cursor.ts';
@@ -98,24 +103,66 @@ function emitBody(bytes: Uint8Array, body: ScannedBody, g: Globals): Uint8Array 
   return w.finish();
 }
 
-export function instrumentModule(module: ParsedModule, bodies: readonly ScannedBody[]): Uint8Array<ArrayBuffer> {
+/** An entry point: an exported () → () function, by its export name. */
+export interface EntryPoint {
+  readonly name: string;
+  readonly index: number;
+}
+
+/**
+ * `__weft_call(i)`: calls entries[i] and returns, traps on an index past the end. One export instead of one per entry
+ * point, because the engine builds every export of every instance (V8: microseconds each, most of instantiation).
+ * Host glue, not contract code: no charge and no frame, so gas and the stack budget are as if the entry were called
+ * directly.
+ */
+function emitDispatcher(entries: readonly EntryPoint[]): Uint8Array {
+  const w = createWriter(16 + entries.length * 8).u32(0); // no locals
+  for (let k = 0; k <= entries.length; k++) w.u8(Op.block).u8(emptyBlockType);
+  w.u8(Op.localGet).u32(0).u8(Op.brTable).u32(entries.length);
+  entries.forEach((_, k) => w.u32(k));
+  w.u32(entries.length).u8(Op.end); // default: the outermost block, past every call
+  for (const entry of entries) w.u8(Op.call).u32(entry.index).u8(Op.return).u8(Op.end);
+  return w.u8(Op.unreachable).u8(Op.end).finish();
+}
+
+export interface InstrumentOptions {
+  /** Also export the original module's exports as they are (tests and the metering bench call non-entry functions). */
+  readonly keepExports?: boolean;
+}
+
+export function instrumentModule(module: ParsedModule, bodies: readonly ScannedBody[], entries: readonly EntryPoint[], options: InstrumentOptions = {}): Uint8Array<ArrayBuffer> {
   const { bytes, sections } = module;
   const gasGlobal = module.globalCount;
   const spGlobal = module.globalCount + 1;
+  // The dispatcher's type and function come after all of the module's own, so no index moves.
+  const dispatcherType = module.types.length;
+  const dispatcher = module.funcTypes.length;
   const out = createWriter(bytes.length * 2 + 256);
   out.bytes(bytes.subarray(0, 8));
   const copy = (id: number): void => {
     const range = sections.get(id);
     if (range) out.section(id, bytes.subarray(range.start, range.end));
   };
+  /** A vector section with `added` more entries (`extra`) after the module's own, which are copied as they are. */
+  const extend = (id: number, added: number, extra: Uint8Array): void => {
+    const range = sections.get(id);
+    const w = createWriter(64 + extra.length + (range ? range.end - range.start : 0));
+    if (range) {
+      const c = createCursor(bytes, range.start, range.end);
+      w.u32(readU32(c) + added).bytes(bytes.subarray(c.pos, range.end));
+    } else {
+      w.u32(added);
+    }
+    out.section(id, w.bytes(extra).finish());
+  };
 
-  copy(SectionId.type);
-  copy(SectionId.import);
-  copy(SectionId.function);
+  extend(SectionId.type, 1, createWriter(8).u8(0x60).u32(1).u8(ValType.i32).u32(0).finish());
+  // The memory, now imported after the host functions: memory index 0 is the only memory either way, and function
+  // indices count function imports only, so no index in the code moves.
+  const memoryType = createWriter(8).u8(0x01).u32(module.memoryPages).u32(module.memoryPages).finish();
+  extend(SectionId.import, 1, createWriter(32).name(hostModuleName).name(memoryImport).u8(ExportKind.memory).bytes(memoryType).finish());
+  extend(SectionId.function, 1, createWriter(8).u32(dispatcherType).finish());
   copy(SectionId.table);
-
-  const memory = createWriter(8).u32(1).u8(0x01).u32(module.memoryPages).u32(module.memoryPages);
-  out.section(SectionId.memory, memory.finish());
 
   const globals = createWriter(64).u32(module.globalCount + 2);
   if (module.globalEntries) globals.bytes(bytes.subarray(module.globalEntries.start, module.globalEntries.end));
@@ -123,23 +170,23 @@ export function instrumentModule(module: ParsedModule, bodies: readonly ScannedB
   globals.u8(ValType.i32).u8(1).u8(Op.i32Const).s32(0).u8(Op.end);
   out.section(SectionId.global, globals.finish());
 
-  const exports = createWriter(64).u32(module.exports.length + 3);
-  if (module.exportEntries) exports.bytes(bytes.subarray(module.exportEntries.start, module.exportEntries.end));
+  const exports = createWriter(64).u32(3 + (options.keepExports ? module.exports.length : 0));
+  exports.name(callExport).u8(ExportKind.func).u32(dispatcher);
   exports.name(gasGlobalExport).u8(ExportKind.global).u32(gasGlobal);
   exports.name(stackGlobalExport).u8(ExportKind.global).u32(spGlobal);
-  exports.name(memoryExport).u8(ExportKind.memory).u32(0);
+  if (options.keepExports && module.exportEntries) exports.bytes(bytes.subarray(module.exportEntries.start, module.exportEntries.end));
   out.section(SectionId.export, exports.finish());
 
   copy(SectionId.element);
 
-  if (bodies.length > 0) {
-    const code = createWriter(bytes.length + bodies.length * 96).u32(bodies.length);
-    for (const body of bodies) {
-      const emitted = emitBody(bytes, body, { gas: gasGlobal, sp: spGlobal });
-      code.u32(emitted.length).bytes(emitted);
-    }
-    out.section(SectionId.code, code.finish());
+  const code = createWriter(bytes.length + bodies.length * 96).u32(bodies.length + 1);
+  for (const body of bodies) {
+    const emitted = emitBody(bytes, body, { gas: gasGlobal, sp: spGlobal });
+    code.u32(emitted.length).bytes(emitted);
   }
+  const dispatch = emitDispatcher(entries);
+  code.u32(dispatch.length).bytes(dispatch);
+  out.section(SectionId.code, code.finish());
 
   copy(SectionId.data);
   return out.finish();

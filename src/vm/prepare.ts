@@ -12,7 +12,7 @@ import { toHex } from '../util/bytes.ts';
 import { scanBody } from './code-scan.ts';
 import { PrepareError } from './errors.ts';
 import { gasScheduleV1, type GasSchedule } from './gas-schedule.ts';
-import { instrumentModule } from './instrument.ts';
+import { instrumentModule, type InstrumentOptions } from './instrument.ts';
 import { ExportKind, readModule } from './module-reader.ts';
 
 /** The newest prepare version; a change to rules, instrumentation or gas is a new version (activated at a height). */
@@ -30,7 +30,10 @@ export interface PreparedContract {
   readonly originalBytes: number;
   readonly schedule: GasSchedule;
   readonly memoryPages: number;
-  /** Exported functions of type () → (), sorted: the entry points (a call may use those not starting with `__`). */
+  /**
+   * Exported functions of type () → (), sorted: the entry points (a call may use those not starting with `__`); the
+   * prepared module runs entry point i as `__weft_call(i)`.
+   */
   readonly entryPoints: readonly string[];
 }
 
@@ -57,8 +60,11 @@ export function prepare(bytes: Uint8Array, version: number = vmVersionLatest): P
   return prepared;
 }
 
-/** prepare() without the cache: the pure function itself (tests call it twice to see identical bytes). */
-export function prepareModule(bytes: Uint8Array, version: number = vmVersionLatest): PreparedContract {
+/**
+ * prepare() without the cache: the pure function itself (tests call it twice to see identical bytes). `options` is
+ * for tests and benches only (instrument.ts): a node never sets it.
+ */
+export function prepareModule(bytes: Uint8Array, version: number = vmVersionLatest, options: InstrumentOptions = {}): PreparedContract {
   const schedule = gasScheduleOf(version);
   if (bytes.length > vmModuleBytesMax) throw new PrepareError('too-large', `the module is ${bytes.length} bytes, at most ${vmModuleBytesMax}`);
   const codeHash = blake3(bytes);
@@ -73,16 +79,15 @@ export function prepareModule(bytes: Uint8Array, version: number = vmVersionLate
   // Types, stack shapes and the rest of Wasm validation: the engine's validator, which the spec makes deterministic
   // for this feature set, and whose implementation limits are far above ours (src/limits.ts "Contract VM").
   if (!WebAssembly.validate(bytes as Uint8Array<ArrayBuffer>)) throw new PrepareError('invalid', 'the module fails WebAssembly validation');
-  const code = instrumentModule(module, bodies);
-  assert(WebAssembly.validate(code), 'the instrumented module of a valid module must validate');
-
-  const entryPoints = module.exports
+  const entries = module.exports
     .filter((e) => {
       if (e.kind !== ExportKind.func) return false;
       const type = module.types[module.funcTypes[e.index]!]!;
       return type.params.length === 0 && type.results.length === 0;
     })
-    .map((e) => e.name)
-    .sort();
-  return Object.freeze({ version, codeHash, code, originalBytes: bytes.length, schedule, memoryPages: module.memoryPages, entryPoints: Object.freeze(entryPoints) });
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const code = instrumentModule(module, bodies, entries, options);
+  assert(WebAssembly.validate(code), 'the instrumented module of a valid module must validate');
+  const entryPoints = Object.freeze(entries.map((e) => e.name));
+  return Object.freeze({ version, codeHash, code, originalBytes: bytes.length, schedule, memoryPages: module.memoryPages, entryPoints });
 }
