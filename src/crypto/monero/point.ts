@@ -54,20 +54,21 @@ export function decodeSubgroupPoint(bytes: Uint8Array, what = 'key image'): Poin
  * strict decoder of vartime.ts, tested against noble's), the point in the limb arithmetic of the verifiers.
  */
 export function decodePublicExt(bytes: Uint8Array, what = 'public key'): Ext {
-  const e = decodeCurveExt(bytes, what);
+  const e = decodePointExt(bytes, what);
   if (isIdentity(mulEightExt(e))) throw new PrivacyEncodingError(`${what}: a small-order point`);
   return e;
 }
 
 /** `decodeSubgroupPoint` on the verification path (as `decodePublicExt`). */
 export function decodeSubgroupExt(bytes: Uint8Array, what = 'key image'): Ext {
-  const e = decodeCurveExt(bytes, what);
+  const e = decodePointExt(bytes, what);
   if (isIdentity(e)) throw new PrivacyEncodingError(`${what}: the identity`);
   if (!isIdentity(straus([strausTerm(e, Point.Fn.ORDER)]))) throw new PrivacyEncodingError(`${what}: has a torsion component`);
   return e;
 }
 
-function decodeCurveExt(bytes: Uint8Array, what: string): Ext {
+/** `decodePoint` on the verification path (as `decodePublicExt`): any curve point, torsion and identity included. */
+export function decodePointExt(bytes: Uint8Array, what = 'point'): Ext {
   if (bytes.length !== pointBytes) throw new PrivacyEncodingError(`${what}: got ${bytes.length} bytes, expected 32`);
   const e = decodeExt(bytes);
   if (e === undefined) throw new PrivacyEncodingError(`${what}: not a canonical curve point`);
