@@ -9,7 +9,7 @@
  */
 import { hashToEcExt } from './hash-to-ec.ts';
 import { decodePublicExt, decodeSubgroupExt, type Point } from './point.ts';
-import { fromPoint, toPoint, type Ext } from './vartime.ts';
+import { fromPoint, ownedExt, toPoint, type Ext } from './vartime.ts';
 import { toHex } from '../../util/bytes.ts';
 
 /** Entries per map: a few MB at most, small beside a node's other caches. */
@@ -27,7 +27,7 @@ const hashedPoints = new Map<string, Decoded>();
 function remember(map: Map<string, Decoded>, key: string, make: () => Ext): Decoded {
   const hit = map.get(key);
   if (hit !== undefined) return hit;
-  const value: Decoded = { ext: make() };
+  const value: Decoded = { ext: ownedExt(make()) };
   if (map.size >= decodedPointsMax) map.delete(map.keys().next().value!);
   map.set(key, value);
   return value;

@@ -14,7 +14,7 @@
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import {
-  add as feAdd, canonical, carry, equals, fe, feFromBigint, feFromBytes, feToBigint, feToBytes, invert, isCanonicalBytes,
+  add as feAdd, canonical, carry, equals, fe, feCopy, feFromBigint, feFromBytes, feToBigint, feToBytes, invert, isCanonicalBytes, limbCount,
   isOdd, isZero, mul, sqr, sqrtRatio, sub as feSub, type Fe,
 } from './field25519.ts';
 
@@ -48,11 +48,23 @@ function newExt(): Ext {
 }
 
 function copyExt(a: Ext): Ext {
-  return { X: a.X.slice(), Y: a.Y.slice(), Z: a.Z.slice(), T: a.T.slice() };
+  return { X: feCopy(a.X), Y: feCopy(a.Y), Z: feCopy(a.Z), T: feCopy(a.T) };
+}
+
+/** A copy of a in one allocation of its own, not in field25519.ts's shared slabs: for points kept long. */
+export function ownedExt(a: Ext): Ext {
+  const n = limbCount;
+  const own = new Float64Array(4 * n);
+  const e = { X: own.subarray(0, n), Y: own.subarray(n, 2 * n), Z: own.subarray(2 * n, 3 * n), T: own.subarray(3 * n) };
+  e.X.set(a.X);
+  e.Y.set(a.Y);
+  e.Z.set(a.Z);
+  e.T.set(a.T);
+  return e;
 }
 
 /** The neutral element; never written to (every in-place operation here writes to its own accumulator). */
-export const identity: Ext = { X: fe(), Y: one.slice(), Z: one.slice(), T: fe() };
+export const identity: Ext = ownedExt({ X: fe(), Y: one, Z: one, T: fe() });
 
 export function fromPoint(point: PointT): Ext {
   return { X: feFromBigint(point.X), Y: feFromBigint(point.Y), Z: feFromBigint(point.Z), T: feFromBigint(point.T) };
@@ -144,7 +156,7 @@ export function double(a: Ext, withT = true): Ext {
 }
 
 export function negate(a: Ext): Ext {
-  const o = { X: fe(), Y: a.Y.slice(), Z: a.Z.slice(), T: fe() };
+  const o = { X: fe(), Y: feCopy(a.Y), Z: feCopy(a.Z), T: fe() };
   feSub(o.X, zero, a.X);
   carry(o.X, o.X);
   feSub(o.T, zero, a.T);
@@ -180,7 +192,7 @@ export function decodeExt(bytes: Uint8Array): Ext | undefined {
   }
   const T = fe();
   mul(T, x, y);
-  return { X: x, Y: y, Z: one.slice(), T };
+  return { X: x, Y: y, Z: feCopy(one), T };
 }
 
 /** 8·a, as noble's `isSmallOrder` (8·P = O) and Monero's ge_mul8 need it. */
@@ -195,7 +207,7 @@ export function mulEightExt(a: Ext): Ext {
 /** The standard 32-byte encodings of `points`, with one field inversion for all of them (Montgomery's trick). */
 export function encodeAll(points: readonly Ext[]): Uint8Array[] {
   const prefix: Fe[] = new Array(points.length);
-  let acc = one.slice();
+  let acc = feCopy(one);
   for (let i = 0; i < points.length; i++) {
     prefix[i] = acc;
     const next = fe();
@@ -234,16 +246,33 @@ export function oddMultiples(point: Ext, w: number): Cached[] {
   return table;
 }
 
+// Digit arrays come from shared slabs for the reason field25519.ts gives for its elements (each above 64 bytes).
+const wnafBits = new Uint8Array(300);
+const digitSlabBytes = 16384;
+let digitSlab = new Int8Array(digitSlabBytes);
+let digitSlabUsed = 0;
+
+function digitArray(length: number): Int8Array {
+  if (digitSlabUsed + length > digitSlabBytes) {
+    digitSlab = new Int8Array(digitSlabBytes);
+    digitSlabUsed = 0;
+  }
+  const digits = digitSlab.subarray(digitSlabUsed, digitSlabUsed + length);
+  digitSlabUsed += length;
+  return digits;
+}
+
 /** Width-w non-adjacent form of k (0 ≤ k < 2^256), least significant digit first (odd digits in ±[1, 2^(w−1)), or 0). */
 export function wnafDigits(k: bigint, w: number): Int8Array {
   // On a bit array of plain numbers: the BigInt is read once, 4 bits per hex digit.
-  const bits = new Uint8Array(258 + w);
+  const bits = wnafBits;
+  bits.fill(0);
   const hex = k.toString(16);
   for (let h = 0; h < hex.length; h++) {
     const nibble = parseInt(hex[hex.length - 1 - h]!, 16);
     for (let b = 0; b < 4; b++) bits[4 * h + b] = (nibble >> b) & 1;
   }
-  const digits = new Int8Array(256 + w);
+  const digits = digitArray(256 + w);
   const window = 1 << w;
   for (let i = 0; i < 256 + w; i++) {
     if (bits[i] === 0) continue;
@@ -293,8 +322,8 @@ export function straus(terms: readonly StrausTerm[]): Ext {
 }
 
 /** Signed base-2^c digits of k (each in [−2^(c−1), 2^(c−1)]), least significant first. */
-function signedWindows(k: bigint, c: number, windows: number): Int32Array {
-  const out = new Int32Array(windows);
+function signedWindows(k: bigint, c: number, windows: number): number[] {
+  const out: number[] = new Array(windows);
   const mask = BigInt((1 << c) - 1);
   const half = 1 << (c - 1);
   let borrow = 0;
