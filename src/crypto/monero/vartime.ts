@@ -1,7 +1,7 @@
 /**
  * Variable-time ed25519 arithmetic for PUBLIC scalars and points only (verification): the inner loops of CLSAG and
  * Bulletproofs+ verification, on the limb field of field25519.ts instead of noble's BigInt Point class. Same group,
- * same results; what changes is the cost of one group operation (about 40% of noble's Point's time through the
+ * same results; what changes is the cost of one group operation (about 30% of noble's Point's time through the
  * allocating `add`/`double` in bench/field25519.ts, less in place inside the loops: straight-line float limbs,
  * doublings that skip T when another doubling follows) and the algorithms on top: Straus with a shared doubling
  * chain and per-point wNAF tables, Pippenger with signed digits, one field inversion for several encodings. Points enter from noble
