@@ -1,5 +1,6 @@
 /**
- * Privacy verification speed (issue 17 "Done when"), all in one run, one thread, pure noble/BigInt:
+ * Privacy verification speed (issue 17 "Done when"), all in one run, one thread, plain TypeScript (the baseline on
+ * noble, Weft's verifiers on the limb field of src/crypto/monero/field25519.ts):
  *  (a) CLSAG verify at ring 16: Weft's verifier against `naiveClsagVerify` below, a straightforward noble
  *      implementation with one scalar multiplication per term (target ≥ 4×);
  *  (b) Bulletproofs+ (2 outputs): one batch of 16 proofs against 16 single verifications (target ≥ 3× per proof);

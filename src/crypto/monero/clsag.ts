@@ -12,10 +12,10 @@
  */
 import { concatBytes } from '../../util/bytes.ts';
 import { PrivacyEncodingError, PrivacyProofError } from './errors.ts';
-import { G, decodeSubgroupPoint, encodePoint, mulBase, mulEight, mulSecret, type Point } from './point.ts';
-import { cachedHashToEc, cachedPublicPoint, cachedSubgroupPoint } from './decoded-points.ts';
+import { G, decodeSubgroupExt, encodePoint, mulBase, mulSecret, type Point } from './point.ts';
+import { cachedHashToEc, cachedHashToEcExt, cachedPublicExt, cachedPublicPoint, cachedSubgroupExt } from './decoded-points.ts';
 import { decodeScalar, encodeScalar, hashToScalar, invEight, mod, paddedDomain, randomScalar, type RandomBytes } from './scalar.ts';
-import { add, cached, encodeAll, fromPoint, negate, oddMultiples, straus, strausTerm, wnafDigits, type Cached, type Ext } from './vartime.ts';
+import { add, cached, encodeAll, fromPoint, mulEightExt, negate, oddMultiples, straus, strausTerm, wnafDigits, type Cached, type Ext } from './vartime.ts';
 
 const domainAgg0 = paddedDomain('CLSAG_agg_0');
 const domainAgg1 = paddedDomain('CLSAG_agg_1');
@@ -77,17 +77,17 @@ const imageWindow = 7;
 let baseTable: readonly Cached[] | undefined;
 
 interface DecodedMember {
-  readonly P: Point;
-  readonly C: Point;
-  readonly hashedP: Point;
+  readonly P: Ext;
+  readonly C: Ext;
+  readonly hashedP: Ext;
 }
 
-/** Ring members decoded (strictly, remembered across signatures: decoded-points.ts) with Hp(P). */
+/** Ring members decoded (strictly, remembered across signatures: decoded-points.ts) with Hp(P), in limb form. */
 function decodeRing(ring: readonly ClsagRingMember[]): DecodedMember[] {
   return ring.map((m, i) => ({
-    P: cachedPublicPoint(m.publicKey, `ring key ${i}`),
-    C: cachedPublicPoint(m.commitment, `ring commitment ${i}`),
-    hashedP: cachedHashToEc(m.publicKey),
+    P: cachedPublicExt(m.publicKey, `ring key ${i}`),
+    C: cachedPublicExt(m.commitment, `ring commitment ${i}`),
+    hashedP: cachedHashToEcExt(m.publicKey),
   }));
 }
 
@@ -97,12 +97,12 @@ function decodeRing(ring: readonly ClsagRingMember[]): DecodedMember[] {
  * once and given a table; each round is then two Straus sums (three and two terms) sharing nothing but tables, and
  * L and R are encoded with one inversion. All scalars here are public (responses and challenges).
  */
-function rounds(ring: readonly DecodedMember[], pseudoOut: Point, I: Point, D: Point, muP: bigint, muC: bigint, roundPrefix: Uint8Array) {
+function rounds(ring: readonly DecodedMember[], pseudoOut: Ext, I: Ext, D: Ext, muP: bigint, muC: bigint, roundPrefix: Uint8Array) {
   baseTable ??= oddMultiples(fromPoint(G), baseWindow);
-  const image = straus([strausTerm(fromPoint(I), muP), strausTerm(fromPoint(D), muC)]);
+  const image = straus([strausTerm(I, muP), strausTerm(D, muC)]);
   const imageTable = oddMultiples(image, imageWindow);
-  const minusOffset = cached(negate(fromPoint(pseudoOut)));
-  const members = ring.map((m) => ({ P: fromPoint(m.P), offsetC: add(fromPoint(m.C), minusOffset), hashedP: fromPoint(m.hashedP) }));
+  const minusOffset = cached(negate(pseudoOut));
+  const members = ring.map((m) => ({ P: m.P, offsetC: add(m.C, minusOffset), hashedP: m.hashedP }));
   return (i: number, s: bigint, c: bigint): bigint => {
     const m = members[i]!;
     const L: Ext = straus([{ table: baseTable!, digits: wnafDigits(s, baseWindow) }, strausTerm(m.P, mod(muP * c)), strausTerm(m.offsetC, mod(muC * c))]);
@@ -131,17 +131,19 @@ export function signClsag(input: ClsagSignInput, random: RandomBytes): { signatu
   const p = mod(input.secretKey);
   const z = mod(input.commitmentMaskDifference);
   // Refuse to sign for secrets that do not open the ring member: such a signature could never verify.
-  if (p === 0n || !mulBase(p).equals(ring[l]!.P)) throw new PrivacyProofError('secret_mismatch', 'secret key does not open ring member');
-  if (z === 0n || !mulBase(z).equals(ring[l]!.C.subtract(pseudoOut))) {
+  const Pl = cachedPublicPoint(input.ring[l]!.publicKey, `ring key ${l}`);
+  const Cl = cachedPublicPoint(input.ring[l]!.commitment, `ring commitment ${l}`);
+  if (p === 0n || !mulBase(p).equals(Pl)) throw new PrivacyProofError('secret_mismatch', 'secret key does not open ring member');
+  if (z === 0n || !mulBase(z).equals(Cl.subtract(pseudoOut))) {
     throw new PrivacyProofError('secret_mismatch', 'commitment mask difference does not open C_l − pseudoOut');
   }
-  const Hl = ring[l]!.hashedP;
+  const Hl = cachedHashToEc(input.ring[l]!.publicKey);
   const I = mulSecret(Hl, p);
   const D = mulSecret(Hl, z);
   const keyImage = encodePoint(I);
   const D8inv = encodePoint(D.multiplyUnsafe(invEight));
   const { muP, muC, roundPrefix } = transcript({ ...input, keyImage }, D8inv);
-  const round = rounds(ring, pseudoOut, I, D, muP, muC, roundPrefix);
+  const round = rounds(ring, fromPoint(pseudoOut), fromPoint(I), fromPoint(D), muP, muC, roundPrefix);
 
   // The signer's own round multiplies secrets (a), so it stays on noble's constant-time path.
   const a = randomScalar(random);
@@ -164,9 +166,9 @@ export function assertClsag(statement: ClsagStatement, signature: ClsagSignature
   if (signature.s.length !== n) throw new PrivacyEncodingError(`responses: got ${signature.s.length}, expected ${n}`);
   const s = signature.s.map((b, i) => decodeScalar(b, `response ${i}`));
   const c1 = decodeScalar(signature.c1, 'c1');
-  const I = cachedSubgroupPoint(statement.keyImage, 'key image');
-  const D = mulEight(decodeSubgroupPoint(signature.D, 'auxiliary key image'));
-  const pseudoOut = cachedPublicPoint(statement.pseudoOut, 'pseudo-output');
+  const I = cachedSubgroupExt(statement.keyImage, 'key image');
+  const D = mulEightExt(decodeSubgroupExt(signature.D, 'auxiliary key image'));
+  const pseudoOut = cachedPublicExt(statement.pseudoOut, 'pseudo-output');
   const ring = decodeRing(statement.ring);
   const { muP, muC, roundPrefix } = transcript(statement, signature.D);
   const round = rounds(ring, pseudoOut, I, D, muP, muC, roundPrefix);

@@ -2,101 +2,124 @@
  * Monero's hash-to-point: `ge_fromfe_frombytes_vartime` (crypto-ops.c), a CryptoNote-specific Elligator-style map
  * that is NOT RFC 9380 (noble's `ed25519_hasher` gives different points), and `hash_to_ec` = 8·map(keccak(x)),
  * called `biased_hash_to_ec` on Monero master. Key images, ring signatures, CLSAG and the Bulletproofs+ generators
- * all go through it. Field arithmetic is BigInt mod p = 2^255 − 19 (variable time: inputs are public).
+ * all go through it. Its input is always public (a one-time key, a generator seed), so it runs on the
+ * variable-time limb field of field25519.ts: one (p − 5)/8 power by ref10's addition chain per point.
  */
-import { bytesToNumberLE } from '@noble/curves/utils.js';
 import { assert } from '../../errors.ts';
-import { Point, mulEight, type Point as PointT } from './point.ts';
+import { add, carry, equals, fe, feFromBigint, feFromBytes, isOdd, isZero, mul, powP58, sqr, sqrtMinusOne, sub, type Fe } from './field25519.ts';
+import { type Point as PointT } from './point.ts';
 import { fastHash } from './scalar.ts';
+import { mulEightExt, toPoint, type Ext } from './vartime.ts';
 
-const Fp = Point.Fp;
-const p: bigint = Fp.ORDER;
+const p = (1n << 255n) - 19n;
 const A = 486662n;
 
-function fmod(a: bigint): bigint {
-  const r = a % p;
-  return r < 0n ? r + p : r;
+function powMod(base: bigint, exp: bigint): bigint {
+  let result = 1n;
+  base %= p;
+  for (; exp > 0n; exp >>= 1n) {
+    if (exp & 1n) result = (result * base) % p;
+    base = (base * base) % p;
+  }
+  return result;
 }
 
-function pow(base: bigint, exp: bigint): bigint {
-  return Fp.pow(fmod(base), exp);
-}
-
-/** A square root of a (a must be a square); which of the two roots does not matter, the map forces the sign. */
-function sqrt(a: bigint): bigint {
-  let r = pow(a, (p + 3n) / 8n);
-  if (fmod(r * r - a) !== 0n) r = fmod(r * sqrtMinusOne);
-  assert(fmod(r * r - a) === 0n, 'hash-to-ec constant is a square');
+/** A square root of a square a (setup only, BigInt): which root does not matter, the map forces the sign. */
+function sqrtOfSquare(a: bigint): bigint {
+  a = ((a % p) + p) % p;
+  let r = powMod(a, (p + 3n) / 8n);
+  if ((r * r - a) % p !== 0n) r = (r * powMod(2n, (p - 1n) / 4n)) % p;
+  assert((r * r - a) % p === 0n, 'hash-to-ec constant is a square');
   return r;
 }
 
-/** x^(2^n) mod p. */
-function squarings(x: bigint, n: number): bigint {
-  for (let i = 0; i < n; i++) x = (x * x) % p;
-  return x;
-}
-
-/**
- * z^((p − 5)/8) = z^(2^252 − 3) by ref10's fe_pow22523 chain: 250 squarings and 11 multiplications, about half the
- * work of square-and-multiply over an exponent of 250 one-bits.
- */
-function powP58(z: bigint): bigint {
-  const z2 = (z * z) % p;
-  const z9 = (squarings(z2, 2) * z) % p;
-  const z11 = (z9 * z2) % p;
-  const z5 = (squarings(z11, 1) * z9) % p; // z^(2^5 − 1)
-  const z10 = (squarings(z5, 5) * z5) % p;
-  const z20 = (squarings(z10, 10) * z10) % p;
-  const z40 = (squarings(z20, 20) * z20) % p;
-  const z50 = (squarings(z40, 10) * z10) % p;
-  const z100 = (squarings(z50, 50) * z50) % p;
-  const z200 = (squarings(z100, 100) * z100) % p;
-  const z250 = (squarings(z200, 50) * z50) % p;
-  return (squarings(z250, 2) * z) % p;
-}
-
-const sqrtMinusOne = pow(2n, (p - 1n) / 4n);
 const aTimesAPlus2 = A * (A + 2n);
+const sqrtM1 = powMod(2n, (p - 1n) / 4n);
 // Monero's fe_fffb1..4: square roots of ∓2A(A+2) and ∓√−1·A(A+2).
-const fffb1 = sqrt(fmod(-2n * aTimesAPlus2));
-const fffb2 = sqrt(fmod(2n * aTimesAPlus2));
-const fffb3 = sqrt(fmod(-sqrtMinusOne * aTimesAPlus2));
-const fffb4 = sqrt(fmod(sqrtMinusOne * aTimesAPlus2));
+const fffb1 = feFromBigint(sqrtOfSquare(-2n * aTimesAPlus2));
+const fffb2 = feFromBigint(sqrtOfSquare(2n * aTimesAPlus2));
+const fffb3 = feFromBigint(sqrtOfSquare(-sqrtM1 * aTimesAPlus2));
+const fffb4 = feFromBigint(sqrtOfSquare(sqrtM1 * aTimesAPlus2));
+const twoASquared = feFromBigint(2n * A * A);
+const minusTwoA = feFromBigint(-2n * A);
+const minusA = feFromBigint(-A);
+const one = feFromBigint(1n);
+const zero = fe();
 
-/** `ge_fromfe_frombytes_vartime`: 32 bytes → a curve point (not yet in the prime subgroup). */
-export function mapToPoint(bytes32: Uint8Array): PointT {
-  // All 256 bits count (no top-bit mask), then reduce mod p: exactly what Monero's loader does.
-  const u = fmod(bytesToNumberLE(bytes32));
-  const v = fmod(2n * u * u);
-  const w = fmod(v + 1n);
-  let x = fmod(w * w - 2n * A * A * u * u);
+/** `ge_fromfe_frombytes_vartime`: 32 bytes → a curve point (not yet in the prime subgroup), extended coordinates. */
+export function mapToExt(bytes32: Uint8Array): Ext {
+  // All 256 bits count (no top-bit mask), reduced mod p: exactly what Monero's loader does (2^255 ≡ 19).
+  const u = feFromBytes(bytes32);
+  if ((bytes32[31]! & 0x80) !== 0) u[0] = u[0]! + 19;
+  const u2 = fe();
+  sqr(u2, u);
+  const w = fe();
+  add(w, u2, u2); // v = 2u²
+  add(w, w, one); // w = v + 1
+  const x = fe();
+  const t = fe();
+  sqr(x, w);
+  mul(t, twoASquared, u2);
+  sub(x, x, t); // x = w² − 2A²u²
   // fe_divpowm1(w, x): candidate √(w/x) = w·x³·(w·x⁷)^((p−5)/8).
-  const x3 = pow(x, 3n);
-  let X = fmod(w * x3 * powP58(fmod(w * x3 * x3 * x)));
-  x = fmod(X * X * x);
-  let z: bigint;
-  let sign: bigint;
-  if (fmod(w - x) === 0n || fmod(w + x) === 0n) {
-    X = fmod(X * (fmod(w - x) === 0n ? fffb2 : fffb1) * u);
-    z = fmod(-2n * A * u * u);
-    sign = 0n;
+  const x3 = fe();
+  sqr(x3, x);
+  mul(x3, x3, x);
+  const X = fe();
+  mul(t, x3, x3);
+  mul(t, t, x);
+  mul(t, t, w); // w·x⁷
+  powP58(t, t);
+  mul(X, w, x3);
+  mul(X, X, t);
+  sqr(t, X);
+  mul(x, t, x); // X²·x
+  const wMinusX = fe();
+  const wPlusX = fe();
+  sub(wMinusX, w, x);
+  add(wPlusX, w, x);
+  const z = fe();
+  let sign: boolean;
+  if (isZero(wMinusX) || isZero(wPlusX)) {
+    mul(X, X, isZero(wMinusX) ? fffb2 : fffb1);
+    mul(X, X, u);
+    mul(z, minusTwoA, u2);
+    sign = false;
   } else {
-    x = fmod(x * sqrtMinusOne);
-    X = fmod(X * (fmod(w - x) !== 0n ? fffb3 : fffb4));
-    z = fmod(-A);
-    sign = 1n;
+    mul(x, x, sqrtMinusOne);
+    mul(X, X, equals(w, x) ? fffb4 : fffb3);
+    z.set(minusA);
+    sign = true;
   }
-  if ((X & 1n) !== sign) X = fmod(-X);
-  const Z = fmod(z + w);
-  const Y = fmod(z - w);
-  X = fmod(X * Z);
+  if (isOdd(X) !== sign) {
+    sub(X, zero, X);
+    carry(X, X);
+  }
+  const Z = fe();
+  const Y = fe();
+  add(Z, z, w);
+  sub(Y, z, w);
+  mul(X, X, Z);
   // The point is (X/Z, Y/Z); in extended coordinates (X·Z, Y·Z, Z², X·Y), which saves the field inversion.
-  const point = new Point(fmod(X * Z), fmod(Y * Z), fmod(Z * Z), fmod(X * Y));
-  point.assertValidity();
+  const point = { X: fe(), Y: fe(), Z: fe(), T: fe() } satisfies { X: Fe; Y: Fe; Z: Fe; T: Fe };
+  mul(point.X, X, Z);
+  mul(point.Y, Y, Z);
+  sqr(point.Z, Z);
+  mul(point.T, X, Y);
   return point;
 }
 
+/** `ge_fromfe_frombytes_vartime` as a noble point. */
+export function mapToPoint(bytes32: Uint8Array): PointT {
+  return toPoint(mapToExt(bytes32));
+}
+
 /** Monero `hash_to_ec` (master: `biased_hash_to_ec`): 8·map(keccak(data)), a point of the prime subgroup. */
+export function hashToEcExt(data: Uint8Array): Ext {
+  return mulEightExt(mapToExt(fastHash(data)));
+}
+
+/** `hashToEcExt` as a noble point. */
 export function hashToEc(data: Uint8Array): PointT {
-  return mulEight(mapToPoint(fastHash(data)));
+  return toPoint(hashToEcExt(data));
 }

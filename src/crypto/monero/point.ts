@@ -12,7 +12,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { PrivacyEncodingError } from './errors.ts';
 import { mod } from './scalar.ts';
-import { fromPoint, isIdentity, msm, straus, strausTerm, toPoint } from './vartime.ts';
+import { decodeExt, fromPoint, isIdentity, msm, mulEightExt, straus, strausTerm, toPoint, type Ext } from './vartime.ts';
 
 export const Point = ed25519.Point;
 export type Point = InstanceType<typeof ed25519.Point>;
@@ -47,6 +47,32 @@ export function decodeSubgroupPoint(bytes: Uint8Array, what = 'key image'): Poin
   if (p.is0()) throw new PrivacyEncodingError(`${what}: the identity`);
   if (!isTorsionFree(p)) throw new PrivacyEncodingError(`${what}: has a torsion component`);
   return p;
+}
+
+/**
+ * `decodePublicPoint` on the verification path: the same encodings accepted and refused with the same errors (the
+ * strict decoder of vartime.ts, tested against noble's), the point in the limb arithmetic of the verifiers.
+ */
+export function decodePublicExt(bytes: Uint8Array, what = 'public key'): Ext {
+  const e = decodePointExt(bytes, what);
+  if (isIdentity(mulEightExt(e))) throw new PrivacyEncodingError(`${what}: a small-order point`);
+  return e;
+}
+
+/** `decodeSubgroupPoint` on the verification path (as `decodePublicExt`). */
+export function decodeSubgroupExt(bytes: Uint8Array, what = 'key image'): Ext {
+  const e = decodePointExt(bytes, what);
+  if (isIdentity(e)) throw new PrivacyEncodingError(`${what}: the identity`);
+  if (!isIdentity(straus([strausTerm(e, Point.Fn.ORDER)]))) throw new PrivacyEncodingError(`${what}: has a torsion component`);
+  return e;
+}
+
+/** `decodePoint` on the verification path (as `decodePublicExt`): any curve point, torsion and identity included. */
+export function decodePointExt(bytes: Uint8Array, what = 'point'): Ext {
+  if (bytes.length !== pointBytes) throw new PrivacyEncodingError(`${what}: got ${bytes.length} bytes, expected 32`);
+  const e = decodeExt(bytes);
+  if (e === undefined) throw new PrivacyEncodingError(`${what}: not a canonical curve point`);
+  return e;
 }
 
 /** l·P = O, through the variable-time Straus chain (the point is public): about half noble's `isTorsionFree`. */

@@ -1,140 +1,233 @@
 /**
  * Variable-time ed25519 arithmetic for PUBLIC scalars and points only (verification): the inner loops of CLSAG and
- * Bulletproofs+ verification, written on bare BigInt extended coordinates instead of noble's Point class. Same
- * group, same results; what changes is the cost of one group operation (about 3 µs here instead of 7 µs: no
- * per-operation validation or object checks, the field reduction specialised to p = 2^255 − 19 and done lazily,
- * and doublings that skip the T coordinate when the next step is another doubling) and the algorithms on top:
- * Straus with a shared doubling chain and per-point wNAF tables, Pippenger with signed digits, and one field
- * inversion for several encodings. Points enter from noble (`fromPoint`, after noble's strict decoding) and leave
- * as encodings or noble points, so decoding rules stay exactly those of point.ts.
+ * Bulletproofs+ verification, on the limb field of field25519.ts instead of noble's BigInt Point class. Same group,
+ * same results; what changes is the cost of one group operation (about 30% of noble's Point's time through the
+ * allocating `add`/`double` in bench/field25519.ts, less in place inside the loops: straight-line float limbs,
+ * doublings that skip T when another doubling follows) and the algorithms on top: Straus with a shared doubling
+ * chain and per-point wNAF tables, Pippenger with signed digits, one field inversion for several encodings. Points enter from noble
+ * (`fromPoint`) or from the strict decoder here (`decodeExt`, which accepts exactly the encodings noble's strict
+ * `fromBytes` accepts) and leave as encodings or noble points. Signing never comes here: secrets stay on noble's
+ * constant-time path (point.ts `mulSecret`, `mulBase`).
  *
- * Field elements here are "loosely reduced": non-negative and below 2^256 (so possibly ≥ p); every value is reduced
- * fully before it is encoded or compared. Twisted Edwards a = −1, formulas of Hisil–Wong–Carter–Dawson 2008.
+ * Every coordinate of an Ext is kept "carried" (field25519.ts bounds) and reduced to [0, p) only to be encoded or
+ * compared. Twisted Edwards a = −1, formulas of Hisil–Wong–Carter–Dawson 2008 (ref10's ge_add/ge_sub/ge_p2_dbl).
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
+import {
+  add as feAdd, canonical, carry, equals, fe, feCopy, feFromBigint, feFromBytes, feToBigint, feToBytes, invert, isCanonicalBytes, limbCount,
+  isOdd, isZero, mul, sqr, sqrtRatio, sub as feSub, type Fe,
+} from './field25519.ts';
 
 // noble directly, not point.ts: point.ts builds its subgroup check on this module.
 const Point = ed25519.Point;
 type PointT = InstanceType<typeof Point>;
 
-const p: bigint = Point.Fp.ORDER;
-const p4 = 4n * p;
-const low255 = (1n << 255n) - 1n;
-const d2: bigint = (2n * Point.CURVE().d) % p;
-
-/** A loosely reduced representative of a (any non-negative a below ~2^520): 2^255 ≡ 19 (mod p), twice. */
-function red(a: bigint): bigint {
-  const r = (a & low255) + 19n * (a >> 255n);
-  return (r & low255) + 19n * (r >> 255n);
-}
-
-function full(a: bigint): bigint {
-  return a % p;
-}
+const one: Fe = feFromBigint(1n);
+const zero: Fe = fe();
+const d: Fe = feFromBigint(Point.CURVE().d);
+const d2: Fe = feFromBigint(2n * Point.CURVE().d);
 
 /** Extended coordinates: x = X/Z, y = Y/Z, T = X·Y/Z. */
 export interface Ext {
-  readonly X: bigint;
-  readonly Y: bigint;
-  readonly Z: bigint;
-  readonly T: bigint;
+  readonly X: Fe;
+  readonly Y: Fe;
+  readonly Z: Fe;
+  readonly T: Fe;
 }
 
 /** A point prepared as an addend: (Y − X, Y + X, 2Z, 2d·T). */
 export interface Cached {
-  readonly ymx: bigint;
-  readonly ypx: bigint;
-  readonly z2: bigint;
-  readonly t2d: bigint;
+  readonly ymx: Fe;
+  readonly ypx: Fe;
+  readonly z2: Fe;
+  readonly t2d: Fe;
 }
 
-export const identity: Ext = { X: 0n, Y: 1n, Z: 1n, T: 0n };
+function newExt(): Ext {
+  return { X: fe(), Y: fe(), Z: fe(), T: fe() };
+}
+
+function copyExt(a: Ext): Ext {
+  return { X: feCopy(a.X), Y: feCopy(a.Y), Z: feCopy(a.Z), T: feCopy(a.T) };
+}
+
+/** A copy of a in one allocation of its own, not in field25519.ts's shared slabs: for points kept long. */
+export function ownedExt(a: Ext): Ext {
+  const n = limbCount;
+  const own = new Float64Array(4 * n);
+  const e = { X: own.subarray(0, n), Y: own.subarray(n, 2 * n), Z: own.subarray(2 * n, 3 * n), T: own.subarray(3 * n) };
+  e.X.set(a.X);
+  e.Y.set(a.Y);
+  e.Z.set(a.Z);
+  e.T.set(a.T);
+  return e;
+}
+
+/** The neutral element; never written to (every in-place operation here writes to its own accumulator). */
+export const identity: Ext = ownedExt({ X: fe(), Y: one, Z: one, T: fe() });
 
 export function fromPoint(point: PointT): Ext {
-  return { X: point.X, Y: point.Y, Z: point.Z, T: point.T };
+  return { X: feFromBigint(point.X), Y: feFromBigint(point.Y), Z: feFromBigint(point.Z), T: feFromBigint(point.T) };
 }
 
 export function toPoint(e: Ext): PointT {
-  return new Point(full(e.X), full(e.Y), full(e.Z), full(e.T));
+  return new Point(feToBigint(e.X), feToBigint(e.Y), feToBigint(e.Z), feToBigint(e.T));
 }
 
 export function cached(e: Ext): Cached {
-  return { ymx: e.Y - e.X + p4, ypx: e.Y + e.X, z2: 2n * e.Z, t2d: red(e.T * d2) };
+  const c = { ymx: fe(), ypx: fe(), z2: fe(), t2d: fe() };
+  feSub(c.ymx, e.Y, e.X);
+  feAdd(c.ypx, e.Y, e.X);
+  feAdd(c.z2, e.Z, e.Z);
+  mul(c.t2d, e.T, d2);
+  return c;
 }
 
-/** a + b; T only when `withT` (left 0 otherwise: only a doubling may follow). */
+// Scratch for the in-place operations (one thread; no operation here calls another while they are live).
+const tA = fe();
+const tB = fe();
+const tC = fe();
+const tD = fe();
+const tE = fe();
+const tF = fe();
+const tG = fe();
+const tH = fe();
+
+/** o = a ± b (o may be a); T only when `withT` (else stale: only a doubling may follow). */
+function addInto(o: Ext, a: Ext, b: Cached, withT: boolean, minus: boolean): void {
+  feSub(tE, a.Y, a.X);
+  mul(tA, tE, minus ? b.ypx : b.ymx);
+  feAdd(tE, a.Y, a.X);
+  mul(tB, tE, minus ? b.ymx : b.ypx);
+  mul(tC, a.T, b.t2d);
+  mul(tD, a.Z, b.z2);
+  feSub(tE, tB, tA);
+  if (minus) {
+    feAdd(tF, tD, tC);
+    feSub(tG, tD, tC);
+  } else {
+    feSub(tF, tD, tC);
+    feAdd(tG, tD, tC);
+  }
+  feAdd(tH, tB, tA);
+  mul(o.X, tE, tF);
+  mul(o.Y, tG, tH);
+  mul(o.Z, tF, tG);
+  if (withT) mul(o.T, tE, tH);
+}
+
+/** o = 2·a (o may be a); T only when `withT`. */
+function doubleInto(o: Ext, a: Ext, withT: boolean): void {
+  sqr(tA, a.X);
+  sqr(tB, a.Y);
+  sqr(tC, a.Z);
+  feAdd(tC, tC, tC);
+  feAdd(tD, a.X, a.Y);
+  sqr(tD, tD);
+  feAdd(tH, tA, tB);
+  feSub(tE, tH, tD);
+  feSub(tG, tA, tB);
+  feAdd(tF, tC, tG);
+  mul(o.X, tE, tF);
+  mul(o.Y, tG, tH);
+  mul(o.Z, tF, tG);
+  if (withT) mul(o.T, tE, tH);
+}
+
+/** a + b; T only when `withT` (left stale otherwise: only a doubling may follow). */
 export function add(a: Ext, b: Cached, withT = true): Ext {
-  const A = red((a.Y - a.X + p4) * b.ymx);
-  const B = red((a.Y + a.X) * b.ypx);
-  const C = red(a.T * b.t2d);
-  const D = red(a.Z * b.z2);
-  const E = B - A + p4;
-  const F = D - C + p4;
-  const G = D + C;
-  const H = B + A;
-  return { X: red(E * F), Y: red(G * H), Z: red(F * G), T: withT ? red(E * H) : 0n };
+  const o = newExt();
+  addInto(o, a, b, withT, false);
+  return o;
 }
 
 /** a − b; T as in `add`. */
 export function sub(a: Ext, b: Cached, withT = true): Ext {
-  const A = red((a.Y - a.X + p4) * b.ypx);
-  const B = red((a.Y + a.X) * b.ymx);
-  const C = red(a.T * b.t2d);
-  const D = red(a.Z * b.z2);
-  const E = B - A + p4;
-  const F = D + C;
-  const G = D - C + p4;
-  const H = B + A;
-  return { X: red(E * F), Y: red(G * H), Z: red(F * G), T: withT ? red(E * H) : 0n };
+  const o = newExt();
+  addInto(o, a, b, withT, true);
+  return o;
 }
 
-/** 2·a; T is computed only when `withT` (the next step adds), else left 0 and must not be read. */
+/** 2·a; T is computed only when `withT` (the next step adds), else stale and must not be read. */
 export function double(a: Ext, withT = true): Ext {
-  const A = red(a.X * a.X);
-  const B = red(a.Y * a.Y);
-  const C = 2n * red(a.Z * a.Z);
-  const s = a.X + a.Y;
-  const H = A + B;
-  const E = H - red(s * s) + p4;
-  const G = A - B + p4;
-  const F = C + G;
-  return { X: red(E * F), Y: red(G * H), Z: red(F * G), T: withT ? red(E * H) : 0n };
+  const o = newExt();
+  doubleInto(o, a, withT);
+  return o;
 }
 
 export function negate(a: Ext): Ext {
-  return { X: p4 - a.X, Y: a.Y, Z: a.Z, T: p4 - a.T };
+  const o = { X: fe(), Y: feCopy(a.Y), Z: feCopy(a.Z), T: fe() };
+  feSub(o.X, zero, a.X);
+  carry(o.X, o.X);
+  feSub(o.T, zero, a.T);
+  carry(o.T, o.T);
+  return o;
 }
 
 export function isIdentity(a: Ext): boolean {
-  return full(a.X) === 0n && full(a.Y) === full(a.Z);
+  return isZero(a.X) && equals(a.Y, a.Z);
 }
 
-/** Field inversion of a non-zero element (noble's extended Euclid). */
-function inv(a: bigint): bigint {
-  return Point.Fp.inv(full(a));
+/**
+ * The point of a 32-byte encoding with exactly the rules of noble's strict `fromBytes` (RFC 8032 §5.1.3, Monero
+ * `ge_frombytes_vartime`): y < p, x² = (y² − 1)/(d·y² + 1) must have a root, no x = 0 with the sign bit set. Undefined
+ * for a refused encoding. Small order and torsion are the callers' checks (point.ts).
+ */
+export function decodeExt(bytes: Uint8Array): Ext | undefined {
+  if (bytes.length !== 32 || !isCanonicalBytes(bytes)) return undefined;
+  const y = feFromBytes(bytes);
+  const u = fe();
+  const v = fe();
+  sqr(u, y);
+  mul(v, u, d);
+  feAdd(v, v, one);
+  feSub(u, u, one);
+  const x = sqrtRatio(u, v);
+  if (x === undefined) return undefined;
+  const signBit = (bytes[31]! & 0x80) !== 0;
+  if (signBit && isZero(x)) return undefined;
+  if (isOdd(x) !== signBit) {
+    feSub(x, zero, x);
+    carry(x, x);
+  }
+  const T = fe();
+  mul(T, x, y);
+  return { X: x, Y: y, Z: feCopy(one), T };
+}
+
+/** 8·a, as noble's `isSmallOrder` (8·P = O) and Monero's ge_mul8 need it. */
+export function mulEightExt(a: Ext): Ext {
+  const o = newExt();
+  doubleInto(o, a, false);
+  doubleInto(o, o, false);
+  doubleInto(o, o, true);
+  return o;
 }
 
 /** The standard 32-byte encodings of `points`, with one field inversion for all of them (Montgomery's trick). */
 export function encodeAll(points: readonly Ext[]): Uint8Array[] {
-  const prefix: bigint[] = new Array(points.length);
-  let acc = 1n;
+  const prefix: Fe[] = new Array(points.length);
+  let acc = feCopy(one);
   for (let i = 0; i < points.length; i++) {
     prefix[i] = acc;
-    acc = red(acc * points[i]!.Z);
+    const next = fe();
+    mul(next, acc, points[i]!.Z);
+    acc = next;
   }
-  let inverse = inv(acc);
+  const inverse = fe();
+  invert(inverse, acc);
   const out: Uint8Array[] = new Array(points.length);
+  const zInv = fe();
+  const x = fe();
+  const y = fe();
   for (let i = points.length - 1; i >= 0; i--) {
-    const zInv = red(inverse * prefix[i]!);
-    inverse = red(inverse * points[i]!.Z);
-    const x = full(red(points[i]!.X * zInv));
-    let y = full(red(points[i]!.Y * zInv));
-    const bytes = new Uint8Array(32);
-    for (let k = 0; k < 32; k++) {
-      bytes[k] = Number(y & 0xffn);
-      y >>= 8n;
-    }
-    if ((x & 1n) === 1n) bytes[31]! |= 0x80;
+    mul(zInv, inverse, prefix[i]!);
+    mul(inverse, inverse, points[i]!.Z);
+    mul(x, points[i]!.X, zInv);
+    mul(y, points[i]!.Y, zInv);
+    const bytes = feToBytes(y);
+    canonical(x, x);
+    if ((x[0]! & 1) === 1) bytes[31]! |= 0x80;
     out[i] = bytes;
   }
   return out;
@@ -145,24 +238,41 @@ export function oddMultiples(point: Ext, w: number): Cached[] {
   const count = 1 << (w - 2);
   const twice = cached(double(point));
   const table: Cached[] = [cached(point)];
-  let current = point;
+  const current = copyExt(point);
   for (let i = 1; i < count; i++) {
-    current = add(current, twice);
+    addInto(current, current, twice, true, false);
     table.push(cached(current));
   }
   return table;
 }
 
+// Digit arrays come from shared slabs for the reason field25519.ts gives for its elements (each above 64 bytes).
+const wnafBits = new Uint8Array(300);
+const digitSlabBytes = 16384;
+let digitSlab = new Int8Array(digitSlabBytes);
+let digitSlabUsed = 0;
+
+function digitArray(length: number): Int8Array {
+  if (digitSlabUsed + length > digitSlabBytes) {
+    digitSlab = new Int8Array(digitSlabBytes);
+    digitSlabUsed = 0;
+  }
+  const digits = digitSlab.subarray(digitSlabUsed, digitSlabUsed + length);
+  digitSlabUsed += length;
+  return digits;
+}
+
 /** Width-w non-adjacent form of k (0 ≤ k < 2^256), least significant digit first (odd digits in ±[1, 2^(w−1)), or 0). */
 export function wnafDigits(k: bigint, w: number): Int8Array {
   // On a bit array of plain numbers: the BigInt is read once, 4 bits per hex digit.
-  const bits = new Uint8Array(258 + w);
+  const bits = wnafBits;
+  bits.fill(0);
   const hex = k.toString(16);
   for (let h = 0; h < hex.length; h++) {
     const nibble = parseInt(hex[hex.length - 1 - h]!, 16);
     for (let b = 0; b < 4; b++) bits[4 * h + b] = (nibble >> b) & 1;
   }
-  const digits = new Int8Array(256 + w);
+  const digits = digitArray(256 + w);
   const window = 1 << w;
   for (let i = 0; i < 256 + w; i++) {
     if (bits[i] === 0) continue;
@@ -195,33 +305,33 @@ export function strausTerm(point: Ext, scalar: bigint, w = 5): StrausTerm {
 export function straus(terms: readonly StrausTerm[]): Ext {
   let top = -1;
   for (const t of terms) for (let i = t.digits.length - 1; i > top; i--) if (t.digits[i] !== 0) top = i;
-  let acc = identity;
+  const acc = copyExt(identity);
   for (let i = top; i >= 0; i--) {
     let last = -1;
     for (let t = 0; t < terms.length; t++) if (terms[t]!.digits[i] !== 0) last = t;
     // T only where an addition follows, or on the result (callers may add to it).
-    if (i !== top) acc = double(acc, last >= 0 || i === 0);
+    if (i !== top) doubleInto(acc, acc, last >= 0 || i === 0);
     for (let t = 0; t <= last; t++) {
       const digit = terms[t]!.digits[i]!;
       const withT = t !== last || i === 0;
-      if (digit > 0) acc = add(acc, terms[t]!.table[(digit - 1) >> 1]!, withT);
-      else if (digit < 0) acc = sub(acc, terms[t]!.table[(-digit - 1) >> 1]!, withT);
+      if (digit > 0) addInto(acc, acc, terms[t]!.table[(digit - 1) >> 1]!, withT, false);
+      else if (digit < 0) addInto(acc, acc, terms[t]!.table[(-digit - 1) >> 1]!, withT, true);
     }
   }
   return acc;
 }
 
 /** Signed base-2^c digits of k (each in [−2^(c−1), 2^(c−1)]), least significant first. */
-function signedWindows(k: bigint, c: number, windows: number): Int32Array {
-  const out = new Int32Array(windows);
+function signedWindows(k: bigint, c: number, windows: number): number[] {
+  const out: number[] = new Array(windows);
   const mask = BigInt((1 << c) - 1);
   const half = 1 << (c - 1);
-  let carry = 0;
+  let borrow = 0;
   for (let j = 0; j < windows; j++) {
-    let digit = Number(k & mask) + carry;
+    let digit = Number(k & mask) + borrow;
     k >>= BigInt(c);
-    carry = digit > half ? 1 : 0;
-    if (carry === 1) digit -= 1 << c;
+    borrow = digit > half ? 1 : 0;
+    if (borrow === 1) digit -= 1 << c;
     out[j] = digit;
   }
   return out;
@@ -243,10 +353,23 @@ function sumBuckets(buckets: readonly (Ext | undefined)[]): Ext | undefined {
   let sum: Ext | undefined;
   for (let b = buckets.length - 1; b >= 0; b--) {
     const bucket = buckets[b];
-    if (bucket !== undefined) running = running === undefined ? bucket : add(running, cached(bucket));
-    if (running !== undefined) sum = sum === undefined ? running : add(sum, cached(running));
+    if (bucket !== undefined) {
+      if (running === undefined) running = copyExt(bucket);
+      else addInto(running, running, cached(bucket), true, false);
+    }
+    if (running === undefined) continue;
+    if (sum === undefined) sum = copyExt(running);
+    else addInto(sum, sum, cached(running), true, false);
   }
   return sum;
+}
+
+/** buckets[|digit| − 1] ±= addend, the bucket made on first use. */
+function addToBucket(buckets: (Ext | undefined)[], digit: number, addend: Cached): void {
+  const at = Math.abs(digit) - 1;
+  let bucket = buckets[at];
+  if (bucket === undefined) buckets[at] = bucket = copyExt(identity);
+  addInto(bucket, bucket, addend, true, digit < 0);
 }
 
 /** Σ scalars[i]·points[i] (scalars in [0, l), public): Straus or signed-digit Pippenger, whichever costs fewer operations. */
@@ -262,19 +385,18 @@ export function msm(points: readonly Ext[], scalars: readonly bigint[]): Ext {
   const bucketCount = 1 << (c - 1);
   let total: Ext | undefined;
   for (let j = windows - 1; j >= 0; j--) {
-    if (total !== undefined) for (let k = 0; k < c; k++) total = double(total, k === c - 1);
+    if (total !== undefined) for (let k = 0; k < c; k++) doubleInto(total, total, k === c - 1);
     const buckets: (Ext | undefined)[] = new Array(bucketCount).fill(undefined);
     for (let i = 0; i < n; i++) {
       const digit = digits[i]![j]!;
-      if (digit === 0) continue;
-      const at = Math.abs(digit) - 1;
-      const bucket = buckets[at] ?? identity;
-      buckets[at] = digit > 0 ? add(bucket, addends[i]!) : sub(bucket, addends[i]!);
+      if (digit !== 0) addToBucket(buckets, digit, addends[i]!);
     }
     const sum = sumBuckets(buckets);
-    if (sum !== undefined) total = total === undefined ? sum : add(total, cached(sum));
+    if (sum === undefined) continue;
+    if (total === undefined) total = sum;
+    else addInto(total, total, cached(sum), true, false);
   }
-  return total ?? identity;
+  return total ?? copyExt(identity);
 }
 
 /**
@@ -288,10 +410,10 @@ const fixedWindows = Math.ceil(254 / fixedWindow) + 1;
 /** The shifted multiples of one fixed base (about 260 doublings, once). */
 export function fixedBaseTable(base: Ext): Cached[] {
   const table: Cached[] = [];
-  let current = base;
+  const current = copyExt(base);
   for (let j = 0; j < fixedWindows; j++) {
     table.push(cached(current));
-    if (j < fixedWindows - 1) for (let k = 0; k < fixedWindow; k++) current = double(current, k === fixedWindow - 1);
+    if (j < fixedWindows - 1) for (let k = 0; k < fixedWindow; k++) doubleInto(current, current, k === fixedWindow - 1);
   }
   return table;
 }
@@ -304,11 +426,8 @@ export function fixedMsm(tables: readonly (readonly Cached[])[], scalars: readon
     const table = tables[i]!;
     for (let j = 0; j < fixedWindows; j++) {
       const digit = digits[j]!;
-      if (digit === 0) continue;
-      const at = Math.abs(digit) - 1;
-      const bucket = buckets[at] ?? identity;
-      buckets[at] = digit > 0 ? add(bucket, table[j]!) : sub(bucket, table[j]!);
+      if (digit !== 0) addToBucket(buckets, digit, table[j]!);
     }
   });
-  return sumBuckets(buckets) ?? identity;
+  return sumBuckets(buckets) ?? copyExt(identity);
 }

@@ -11,9 +11,9 @@
  */
 import { concatBytes } from '../../../util/bytes.ts';
 import { PrivacyEncodingError, PrivacyProofError } from '../errors.ts';
-import { cachedSubgroupPoint } from '../decoded-points.ts';
-import { decodePoint, mulEight, type Point } from '../point.ts';
-import { add, cached, fixedMsm, fromPoint, isIdentity, msm } from '../vartime.ts';
+import { cachedSubgroupExt } from '../decoded-points.ts';
+import { decodePointExt } from '../point.ts';
+import { add, cached, fixedMsm, isIdentity, msm, mulEightExt, type Ext } from '../vartime.ts';
 import { decodeScalar, encodeScalar, encodeVarint, fastHash, hashToScalar, invertScalars, mod } from '../scalar.ts';
 import { logPaddedOutputs, roundsFor, sumOfPowers, transcriptUpdate, windowedVector, type BulletproofPlus } from './common.ts';
 import { generatorTables, initialTranscript, rangeBits } from './generators.ts';
@@ -25,12 +25,12 @@ const batchWeightDomain = new TextEncoder().encode('weft/bulletproof_plus/batch_
 interface Decoded {
   readonly proof: BulletproofPlus;
   readonly M: number;
-  readonly V8: Point[];
-  readonly A8: Point;
-  readonly A18: Point;
-  readonly B8: Point;
-  readonly L8: Point[];
-  readonly R8: Point[];
+  readonly V8: Ext[];
+  readonly A8: Ext;
+  readonly A18: Ext;
+  readonly B8: Ext;
+  readonly L8: Ext[];
+  readonly R8: Ext[];
   readonly r1: bigint;
   readonly s1: bigint;
   readonly d1: bigint;
@@ -51,8 +51,8 @@ function decodeProof(proof: BulletproofPlus, index: number): Decoded {
   const s1 = decodeScalar(proof.s1, 'range proof s1');
   const d1 = decodeScalar(proof.d1, 'range proof d1');
   // V is the commitment ×8⁻¹: a torsioned V would let two encodings stand for one commitment.
-  const V8 = proof.V.map((v, j) => mulEight(cachedSubgroupPoint(v, `range proof V[${j}]`)));
-  const point8 = (b: Uint8Array, what: string): Point => mulEight(decodePoint(b, `range proof ${what}`));
+  const V8 = proof.V.map((v, j) => mulEightExt(cachedSubgroupExt(v, `range proof V[${j}]`)));
+  const point8 = (b: Uint8Array, what: string): Ext => mulEightExt(decodePointExt(b, `range proof ${what}`));
   let transcript = encodeScalar(transcriptUpdate(initialTranscript, encodeScalar(hashToScalar(...proof.V))));
   const y = transcriptUpdate(transcript, proof.A);
   if (y === 0n) throw new PrivacyProofError('zero_challenge', 'range proof: y is zero');
@@ -108,7 +108,7 @@ export function assertBulletproofsPlus(proofs: readonly BulletproofPlus[]): void
   const hi: bigint[] = new Array(maxMN).fill(0n);
   let gScalar = 0n;
   let hScalar = 0n;
-  const points: Point[] = [];
+  const points: Ext[] = [];
   const scalars: bigint[] = [];
   // One inversion for all the challenges and y's of the batch.
   const inverses = invertScalars(decoded.flatMap((d) => [...d.x, d.y]));
@@ -172,7 +172,7 @@ export function assertBulletproofsPlus(proofs: readonly BulletproofPlus[]): void
   });
   // The proofs' own points in one MSM; G, H, Gi and Hi through their fixed-base tables.
   const fixed = fixedMsm(generatorTables(maxMN), [gScalar, hScalar, ...gi, ...hi]);
-  if (!isIdentity(add(msm(points.map(fromPoint), scalars), cached(fixed)))) {
+  if (!isIdentity(add(msm(points, scalars), cached(fixed)))) {
     throw new PrivacyProofError('range_proof_invalid', `range proof batch of ${proofs.length} does not verify`);
   }
 }
