@@ -1,4 +1,4 @@
-// Initial block download between node processes: a node started late syncs a 20,000-block regtest DAG
+// Initial block download between node processes: a node started late syncs a 10,000-block regtest DAG
 // headers-first from two peers; it is killed with SIGKILL in the middle of the sync, restarted, resumes from what it
 // had committed and converges on the peers' tip. Progress (percent, blocks/s, ETA) shows in its logs.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { copyDatadir, startP2pProcess, type P2pProcess } from './helpers/p2p-process.ts';
 import { regtestDatadir } from './helpers/regtest-dag.ts';
 
-const blocks = 20_000;
+const blocks = 10_000;
 const dirs: string[] = [];
 const processes: P2pProcess[] = [];
 afterAll(async () => {
@@ -23,7 +23,7 @@ function tempDir(name: string): string {
 }
 
 describe('initial block download between node processes', () => {
-  it('syncs 20,000 blocks from two peers, survives kill -9 mid-sync, resumes and converges', async () => {
+  it('syncs 10,000 blocks from two peers, survives kill -9 mid-sync, resumes and converges', async () => {
     const source = await regtestDatadir(blocks);
     const serving: P2pProcess[] = [];
     for (const name of ['a', 'b']) {
@@ -43,7 +43,7 @@ describe('initial block download between node processes', () => {
     await first.proc.waitFor((l) => l.event === 'sync_started', 30_000);
     const progress = await first.proc.waitFor((l) => l.event === 'sync_progress' && (l.applied as number) > 0, 120_000);
     expect(progress).toMatchObject({ percent: expect.any(Number), blocksPerSecond: expect.any(Number) });
-    // Killed early, going by /health (log lines reach the test with some lag; a 20k sync takes only seconds).
+    // Killed early, going by /health (log lines reach the test with some lag; a 10k sync takes only seconds).
     for (let h = await first.health(); (h.blocks as number) < 300; h = await first.health()) await new Promise((r) => setTimeout(r, 20));
     await first.kill();
     const reported = first.committed().length;

@@ -69,7 +69,7 @@ export async function sendInPage(page: Page, options: { from?: string; to: strin
   await send.getByLabel('Amount (coins)').fill(options.amount);
   await send.getByRole('button', { name: 'Review send' }).click();
   await expect(page.getByRole('heading', { name: 'Review before signing' })).toBeVisible({ timeout: 30_000 });
-  await page.getByRole('button', { name: 'Sign and send' }).click();
+  await page.getByRole('button', { name: 'Sign and send', exact: true }).click();
   await expect(page.locator('#send-result')).toHaveText(/^sent 0x[0-9a-f]{64} \((pending|confirmed|final)\)$/, { timeout: 30_000 });
   return (await page.locator('#send-result').textContent())!.split(' ')[1]!;
 }
