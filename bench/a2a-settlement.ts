@@ -20,16 +20,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeTransaction } from '../src/codec/transaction.ts';
-import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { devnetParams, regtestParams } from '../src/consensus/params.ts';
 import { encodeAddress } from '../src/crypto/address.ts';
-import { agentAddSessionKeyKind } from '../src/kinds/agent/agent-add-session-key.ts';
-import { agentCreateKind } from '../src/kinds/agent/agent-create.ts';
-import { sessionScopeBit } from '../src/kinds/agent/agent-record.ts';
 import { escrowCreateKind } from '../src/kinds/escrow/escrow-create.ts';
 import { escrowIdOf } from '../src/kinds/escrow/escrow-record.ts';
 import { fromHex, toHex } from '../src/util/bytes.ts';
-import { client, controller, owner, signed } from '../test/helpers/agent-fixtures.ts';
+import { claimingAgentTransactions, client, owner, signed } from '../test/helpers/agent-fixtures.ts';
 import { solvedBlock, startBenchNode } from './rpc-node-process.ts';
 
 const pairs = Number(process.argv[2] ?? 100);
@@ -76,10 +72,7 @@ for (const miner of [owner.address, client.address, client.address]) await mine(
 await mine();
 const sessionKey = fromHex(((await rpc('create_address', {})).public_key as string).replace(/^0x/, ''));
 const ownerNonce = await nonceOf(owner.address);
-await rpcBatch([
-  rawTx(signed(agentCreateKind, { controller: controller.publicKey, identityProofHash: undefined }, owner, ownerNonce)),
-  rawTx(signed(agentAddSessionKeyKind, { publicKey: sessionKey, allowedKinds: sessionScopeBit.get(TxKind.EscrowClaim)!, txCap: 10n ** 8n, totalCap: 10n ** 12n, expiryDaaScore: 10n ** 9n }, owner, ownerNonce + 1n)),
-]);
+await rpcBatch(claimingAgentTransactions(sessionKey, ownerNonce, { txCap: 10n ** 8n, totalCap: 10n ** 12n, expiryDaaScore: 10n ** 9n }).map(rawTx));
 await mine();
 await mine();
 

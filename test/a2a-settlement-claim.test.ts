@@ -8,14 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeTransaction } from '../src/codec/transaction.ts';
 import { encodeAddress } from '../src/crypto/address.ts';
-import { agentAddSessionKeyKind } from '../src/kinds/agent/agent-add-session-key.ts';
-import { agentCreateKind } from '../src/kinds/agent/agent-create.ts';
 import { escrowCreateKind } from '../src/kinds/escrow/escrow-create.ts';
 import { escrowIdOf } from '../src/kinds/escrow/escrow-record.ts';
-import { sessionScopeBit } from '../src/kinds/agent/agent-record.ts';
-import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { fromHex, toHex } from '../src/util/bytes.ts';
-import { client, controller, owner, signed } from './helpers/agent-fixtures.ts';
+import { claimingAgentTransactions, client, owner, signed } from './helpers/agent-fixtures.ts';
 import { startRpcTestNode, type RpcTestNode } from './helpers/rpc-node.ts';
 
 describe('the node claims the escrow of a completed settled task', () => {
@@ -60,10 +56,7 @@ describe('the node claims the escrow of a completed settled task', () => {
     // The agent's session key lives in the node wallet; the owner key stays with the test (the agent's operator).
     const sessionKey = fromHex(((await t.rpc('create_address', {})).body.result.public_key as string).replace(/^0x/, ''));
     const n = nonceOf(owner.address);
-    await confirm([
-      encodeTransaction(signed(agentCreateKind, { controller: controller.publicKey, identityProofHash: undefined }, owner, n)),
-      encodeTransaction(signed(agentAddSessionKeyKind, { publicKey: sessionKey, allowedKinds: sessionScopeBit.get(TxKind.EscrowClaim)!, txCap: 10n ** 8n, totalCap: 10n ** 9n, expiryDaaScore: 100_000n }, owner, n + 1n)),
-    ]);
+    await confirm(claimingAgentTransactions(sessionKey, n).map(encodeTransaction));
   }, 60_000);
   afterAll(async () => {
     await t?.close();

@@ -6,7 +6,8 @@ import { publicKeyFromPrivate } from '../../src/crypto/keys.ts';
 import { agentAddSessionKeyKind } from '../../src/kinds/agent/agent-add-session-key.ts';
 import { agentCreateKind } from '../../src/kinds/agent/agent-create.ts';
 import { agentFundEnergyPoolKind } from '../../src/kinds/agent/agent-fund-energy-pool.ts';
-import { decodeAgentRecord, sessionScopeMask, type AgentRecord } from '../../src/kinds/agent/agent-record.ts';
+import { decodeAgentRecord, sessionScopeBit, sessionScopeMask, type AgentRecord } from '../../src/kinds/agent/agent-record.ts';
+import { TxKind } from '../../src/codec/transaction-kinds.ts';
 import type { AgentTransaction } from '../../src/kinds/agent/envelope.ts';
 import { signAgentTransaction } from '../../src/kinds/agent/sign-agent-transaction.ts';
 import { decodeEscrowRecord, escrowedAmount, type EscrowRecord } from '../../src/kinds/escrow/escrow-record.ts';
@@ -201,6 +202,21 @@ export const session = actor(3);
 export const client = actor(4);
 export const arbiter = actor(5);
 export const stranger = actor(6);
+
+/**
+ * What an A2A agent node needs on chain to claim its escrows: `owner`'s agent account (controller `controller`) and
+ * a session key scoped for escrow claims only, whose private key the node's wallet holds.
+ */
+export function claimingAgentTransactions(
+  sessionKey: Uint8Array,
+  ownerNonce: bigint,
+  limits: { txCap: bigint; totalCap: bigint; expiryDaaScore: bigint } = { txCap: 10n ** 8n, totalCap: 10n ** 9n, expiryDaaScore: 100_000n },
+) {
+  return [
+    signed(agentCreateKind, { controller: controller.publicKey, identityProofHash: undefined }, owner, ownerNonce),
+    signed(agentAddSessionKeyKind, { publicKey: sessionKey, allowedKinds: sessionScopeBit.get(TxKind.EscrowClaim)!, ...limits }, owner, ownerNonce + 1n),
+  ];
+}
 
 export const sessionTxCap = 1_000_000n;
 export const sessionTotalCap = 1_500_000n;
