@@ -57,7 +57,24 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
     receiveCard.addressesChanged(texts());
   };
 
-  const refreshBalances = async () => {
+  // One refresh at a time: a refresh asked for while one runs runs once more after it, so an older read (a proof
+  // still waiting for its header) can never land after a newer one and leave a stale balance on screen.
+  let refreshing: Promise<void> | undefined;
+  let refreshAgain = false;
+  const refreshBalances = (): Promise<void> => {
+    if (refreshing) {
+      refreshAgain = true;
+      return refreshing;
+    }
+    refreshing = (async () => {
+      do {
+        refreshAgain = false;
+        await readBalances();
+      } while (refreshAgain);
+    })().finally(() => (refreshing = undefined));
+    return refreshing;
+  };
+  const readBalances = async () => {
     lastRefresh = Date.now();
     await light.synced();
     for (const row of $<HTMLTableElement>('addresses').tBodies[0]!.rows) {
