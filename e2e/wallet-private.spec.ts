@@ -6,11 +6,8 @@
 // neither a sender nor an amount. Locking and unlocking brings the private state back from IndexedDB, which holds no
 // amount or secret. Blocks are mined from the test process one at a time, so nothing races.
 import { expect, test } from '@playwright/test';
-import { decodeHeader } from '../src/codec/header.ts';
-import { encodeBlock } from '../src/codec/block.ts';
-import { searchNonce } from '../src/consensus/pow.ts';
-import { fromHex, toHex } from '../src/util/bytes.ts';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
+import { mineOneBlock } from './helpers/submit-block.ts';
 import { collectConsoleErrors, createWalletInPage, seriousA11yViolations } from './helpers/wallet-page.ts';
 
 let node: WalletTestNode;
@@ -20,13 +17,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => node?.stop());
 
 async function mine(minerAddress: string, blocks = 1): Promise<void> {
-  for (let i = 0; i < blocks; i++) {
-    const t = await node.rpc<{ header: string; pre_pow_hash: string; target: string; transactions: string[] }>('get_block_template', { miner_address: minerAddress });
-    const found = searchNonce(fromHex(t.pre_pow_hash.slice(2)), BigInt(t.target), 0n, 1 << 20);
-    if (found.nonce === null) throw new Error('no nonce in 2^20 tries');
-    const header = { ...decodeHeader(fromHex(t.header.slice(2))), nonce: found.nonce };
-    await node.rpc('submit_block', { block: `0x${toHex(encodeBlock({ header, transactions: t.transactions.map((x) => fromHex(x.slice(2))) }))}` });
-  }
+  for (let i = 0; i < blocks; i++) await mineOneBlock(node.url.replace(/\/$/, ''), node.apiKey, minerAddress);
 }
 
 test('the tab receives a shield, scans it, sends privately with a ring it signed, and the explorer shows only the public parts', async ({ page }, testInfo) => {
