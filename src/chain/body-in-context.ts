@@ -1,7 +1,7 @@
 /**
- * Body in context, the last validation stage (rusty-kaspa's body processor): the state root (docs/design.md
- * "Consensus") — the block's mergeset accepted, in consensus order, onto its selected parent's state through the
- * ChainStateMachine port (state-port.ts). Nothing is written: the state machine's rows come back for the commit stage.
+ * Body in context, the last validation stage: the state root (docs/design.md "Consensus") — the block's mergeset
+ * accepted, in consensus order, onto its selected parent's state through the ChainStateMachine port (state-port.ts).
+ * Nothing is written: the state machine's rows go on to the commit stage.
  */
 import type { BlockHeader } from '../codec/header.ts';
 import type { BlockId, GhostdagData, GhostdagEngine } from '../consensus/ghostdag.ts';

@@ -1,10 +1,9 @@
 /**
- * The commit stage (rusty-kaspa's virtual processor and its commit): a block that passed every validation stage is
- * added to the GHOSTDAG engine and the block index, and its whole batch is assembled here — the engine's rows, the
- * index rows (skip, tips), the header and block rows, the state machine's rows, and, when it becomes the selected tip,
- * the move of the selected chain with the state machine's rows for it. Every row a block commits goes through
- * `assembleBlockBatch` (genesis and the replay at open go through `indexBlock`); the batch is then written as one
- * atomic store write by `createBatchWriter`.
+ * The commit stage, after every validation stage passed: the block is added to the GHOSTDAG engine and the block
+ * index, and its whole batch is assembled here — the engine's rows, the index rows (skip, tips), the header and block
+ * rows, the state machine's rows, and, when it becomes the selected tip, the selected chain's move with the state
+ * machine's rows for it. Every row a block commits goes through `assembleBlockBatch` (genesis and the replay at open
+ * use `indexBlock`); `createBatchWriter` then writes each batch as one atomic store write.
  */
 import { encodeHeader, type BlockHeader } from '../codec/header.ts';
 import type { BlockId, GhostdagData, GhostdagEngine } from '../consensus/ghostdag.ts';

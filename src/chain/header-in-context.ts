@@ -1,8 +1,8 @@
 /**
- * Header in context, the pipeline's third stage (after header in isolation and PoW; rusty-kaspa's header processor):
- * GHOSTDAG of the block's parents, the rules against its selected parent (validate-header.ts), then the depth rules —
- * bounded merge depth and finality (depth-rules.ts). It reads the DAG and writes nothing; what it computed is handed
- * on to the body-in-context and commit stages.
+ * Header in context (after header in isolation, PoW and body in isolation; rusty-kaspa's header processor does the
+ * same after PoW): GHOSTDAG of the block's parents, the rules against its selected parent (validate-header.ts), then
+ * the depth rules — bounded merge depth and finality (depth-rules.ts). It reads the DAG and writes nothing; what it
+ * computed goes on to the body-in-context and commit stages.
  */
 import type { BlockHeader } from '../codec/header.ts';
 import type { BlockId, GhostdagData, GhostdagEngine } from '../consensus/ghostdag.ts';
