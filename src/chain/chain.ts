@@ -3,10 +3,10 @@
  * consensus data (GHOSTDAG, reachability) in one atomic batch, keeps the tips, the selected tip and the virtual
  * selected chain (height → block) up to date, and holds orphans until their parents arrive.
  *
- * The pipeline's stages, each in its own file (docs/chain.md "Pipeline"): header in isolation and PoW
- * (validate-header.ts), body in isolation (validate-body.ts), header in context (header-in-context.ts), body in
- * context (body-in-context.ts), then the commit (commit-block.ts). Opening the store is chain-open.ts; this file wires
- * them together and holds the chain's mutable state (the selected tip, listeners, orphans).
+ * The pipeline's stages, each in its own file (docs/chain.md "Pipeline"): header in isolation and PoW with the
+ * duplicate, refused and orphan gates (admit-block.ts), body in isolation (validate-body.ts), header in context
+ * (header-in-context.ts), body in context (body-in-context.ts), then the commit (commit-block.ts). Opening the store
+ * is chain-open.ts; this file wires them together and holds the chain's mutable state (the selected tip, listeners).
  *
  * Memory is bounded: per-block data lives in the store and is read through bounded caches (docs/storage.md); opening
  * reads a few rows (counts, tips, selected tip), never every block.
@@ -18,7 +18,6 @@
 import { decodeBlock, encodeBlock, type Block } from '../codec/block.ts';
 import { createGhostdagEngine, type BlockId, type GhostdagData, type GhostdagEngine } from '../consensus/ghostdag.ts';
 import type { NetworkParams } from '../consensus/params.ts';
-import { blockHash } from '../consensus/pow.ts';
 import { openKvConsensusStore } from '../consensus/consensus-kv-store.ts';
 import { asProofVerifier, type ProofVerifier } from '../crypto/proof-check.ts';
 import { nobleVerifier, type SignatureVerifier } from '../crypto/verifier.ts';
@@ -27,6 +26,7 @@ import type { KvStore } from '../storage/kv.ts';
 import type { ReadCacheStats } from '../storage/read-cache.ts';
 import { fromHex, toHex } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
+import { admitBlock } from './admit-block.ts';
 import type { IndexedBlock } from './block-index.ts';
 import { processBodyInContext } from './body-in-context.ts';
 import { consensusCacheEntries } from './cache-budget.ts';
@@ -43,7 +43,6 @@ import { createPendingStore } from './pending-store.ts';
 import type { AccountLookup, BlockStateInput, ChainStateMachine, ChainStateMachineFactory } from './state-port.ts';
 import { createStoredBlockIndex } from './stored-block-index.ts';
 import { validateBodyInIsolation } from './validate-body.ts';
-import { validateHeaderInIsolation, validatePow } from './validate-header.ts';
 import { orderedMergesetOf, virtualParentsWithinMergeDepth } from './virtual.ts';
 
 export type AddBlockResult =
@@ -206,23 +205,9 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     async addBlock(block) {
       const fatal = writer.fatal();
       if (fatal) throw fatal;
-      const header = block.header;
-      const target = validateHeaderInIsolation(header, params, clock.nowMs());
-      const hash = blockHash(header);
-      const id = toHex(hash);
-      if (engine.has(id)) return { status: 'duplicate', id };
-      if (invalid.has(id, hash)) throw new BlockRuleError('context.parents.invalid', `block ${id} failed validation before`);
-      if (orphans.has(id)) return { status: 'orphan', id, missing: header.parents.map(toHex).filter((p) => !engine.has(p)) };
-      validatePow(hash, target);
-      if (header.parents.some((p) => invalid.has(toHex(p), p))) {
-        invalid.mark(id, hash, 'context.parents.invalid');
-        throw new BlockRuleError('context.parents.invalid', 'a parent is a block that failed validation');
-      }
-      const missing = header.parents.map(toHex).filter((p) => !engine.has(p));
-      if (missing.length > 0) {
-        orphans.add(id, block, missing);
-        return { status: 'orphan', id, missing };
-      }
+      const admission = admitBlock({ params, nowMs: clock.nowMs(), engine, invalid, orphans }, block);
+      if (admission.status !== 'admitted') return admission;
+      const { id, hash } = admission;
       let processed: ReturnType<typeof process>;
       try {
         processed = process(block, hash, id);
