@@ -3,6 +3,11 @@
  * consensus data (GHOSTDAG, reachability) in one atomic batch, keeps the tips, the selected tip and the virtual
  * selected chain (height → block) up to date, and holds orphans until their parents arrive.
  *
+ * The pipeline's stages, each in its own file (docs/chain.md "Pipeline"): header in isolation and PoW with the
+ * duplicate, refused and orphan gates (admit-block.ts), body in isolation (validate-body.ts), header in context
+ * (header-in-context.ts), body in context (body-in-context.ts), then the commit (commit-block.ts). Opening the store
+ * is chain-open.ts; this file wires them together and holds the chain's mutable state (the selected tip, listeners).
+ *
  * Memory is bounded: per-block data lives in the store and is read through bounded caches (docs/storage.md); opening
  * reads a few rows (counts, tips, selected tip), never every block.
  *
@@ -11,35 +16,34 @@
  * is durable. A failed write poisons the chain: in-memory state may be ahead of disk, so the node must restart.
  */
 import { decodeBlock, encodeBlock, type Block } from '../codec/block.ts';
-import { decodeHeader, encodeHeader, type BlockHeader } from '../codec/header.ts';
 import { createGhostdagEngine, type BlockId, type GhostdagData, type GhostdagEngine } from '../consensus/ghostdag.ts';
-import { genesisHash, type NetworkParams } from '../consensus/params.ts';
-import { blockHash, compactToTarget, workFromTarget } from '../consensus/pow.ts';
-import { assert } from '../errors.ts';
-import type { KvOp, KvStore } from '../storage/kv.ts';
-import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
-import type { Clock } from '../util/clock.ts';
-import type { IndexedBlock } from './block-index.ts';
-import { blockRows, chainKeys, storedBlockOrder, storedTips, tipsRow } from './chain-store.ts';
-import { createSelectedChainIndex } from './selected-chain.ts';
+import type { NetworkParams } from '../consensus/params.ts';
 import { openKvConsensusStore } from '../consensus/consensus-kv-store.ts';
-import type { ReadCacheStats } from '../storage/read-cache.ts';
-import { consensusCacheEntries } from './cache-budget.ts';
-import { createStoredBlockIndex } from './stored-block-index.ts';
-import { expectedBits, pastMedianTimeMs } from './child-rules.ts';
-import { BlockRuleError, ChainStorageError } from './errors.ts';
-import { createOrphanPool, type OrphanPool } from './orphan-pool.ts';
-import { createBoundedSet } from '../util/bounded-set.ts';
-import { invalidBlocksMax } from '../limits.ts';
-import { validateBodyInIsolation } from './validate-body.ts';
-import { ghostdagOfParents, validateHeaderAgainstParent, validateHeaderInIsolation, validatePow } from './validate-header.ts';
 import { asProofVerifier, type ProofVerifier } from '../crypto/proof-check.ts';
 import { nobleVerifier, type SignatureVerifier } from '../crypto/verifier.ts';
+import { assert } from '../errors.ts';
+import type { KvStore } from '../storage/kv.ts';
+import type { ReadCacheStats } from '../storage/read-cache.ts';
+import { fromHex, toHex } from '../util/bytes.ts';
+import type { Clock } from '../util/clock.ts';
+import { admitBlock } from './admit-block.ts';
+import type { IndexedBlock } from './block-index.ts';
+import { processBodyInContext } from './body-in-context.ts';
+import { consensusCacheEntries } from './cache-budget.ts';
+import { openStoredChain } from './chain-open.ts';
+import { chainKeys, storedTips } from './chain-store.ts';
+import { expectedBits, pastMedianTimeMs } from './child-rules.ts';
+import { assembleBlockBatch } from './commit-block.ts';
+import { finalityPoint } from './depth-rules.ts';
+import { BlockRuleError } from './errors.ts';
+import { processHeaderInContext } from './header-in-context.ts';
+import { createInvalidBlocks } from './invalid-blocks.ts';
+import { createOrphanPool, type OrphanPool } from './orphan-pool.ts';
 import { createPendingStore } from './pending-store.ts';
 import type { AccountLookup, BlockStateInput, ChainStateMachine, ChainStateMachineFactory } from './state-port.ts';
-import { chooseVirtualParents, orderedMergesetOf } from './virtual.ts';
-import { finalityPoint, mergeDepthRoot, mergeDepthViolations } from './depth-rules.ts';
-import { compareHashesDefault } from '../consensus/ghostdag-order.ts';
+import { createStoredBlockIndex } from './stored-block-index.ts';
+import { validateBodyInIsolation } from './validate-body.ts';
+import { orderedMergesetOf, virtualParentsWithinMergeDepth } from './virtual.ts';
 
 export type AddBlockResult =
   | { readonly status: 'accepted'; readonly block: IndexedBlock; readonly selectedTipChanged: boolean }
@@ -131,8 +135,6 @@ export interface ChainOptions {
   readonly cacheMb?: number;
 }
 
-const workOfBits = (bits: number): bigint => workFromTarget(compactToTarget(bits));
-
 export async function openChain(options: ChainOptions): Promise<Chain> {
   const { params, clock } = options;
   const verifier = asProofVerifier(options.verifier ?? nobleVerifier) as ProofVerifier;
@@ -144,92 +146,15 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   const engine = createGhostdagEngine({ k: params.ghostdagK, mergesetSizeLimit: params.mergesetSizeLimit, store: consensus });
   const numberOf = (id: BlockId): number => consensus.numberOf(id)!;
   const index = createStoredBlockIndex(store, engine, numberOf, entries.blocks);
-  // The DAG's tips by id, with their hashes for the tips row written in every block's batch.
   const tips = new Map<BlockId, Uint8Array>(storedTips(store).map((hash) => [toHex(hash), hash]));
   const orphans: OrphanPool = createOrphanPool(options.orphanCapacity);
   const listeners = new Set<(event: BlockAcceptedEvent) => void>();
   const conflictListeners = new Set<(event: FinalityConflictEvent) => void>();
-  // Refused blocks: the recent ones in memory, every one in the store (chainKeys.invalid), so that a restarted node
-  // neither downloads nor validates again a block it already refused. Each row cost its sender real PoW.
-  const invalid = createBoundedSet<BlockId>(invalidBlocksMax);
-  const isInvalid = (id: BlockId, hash: Uint8Array = fromHex(id)): boolean => invalid.has(id) || store.has(chainKeys.invalid(hash));
-  const markInvalid = (id: BlockId, hash: Uint8Array, rule: string): void => {
-    invalid.add(id);
-    // Best effort: a marker lost to a crash only means validating that block once more.
-    void store.write([{ type: 'put', key: chainKeys.invalid(hash), value: invalidRuleBytes(rule) }]).catch(() => undefined);
-  };
-  let selectedTip: IndexedBlock;
-  let pendingWrite: Promise<void> = Promise.resolve();
-  let fatal: Error | undefined;
+  const invalid = createInvalidBlocks(store);
 
-  // GHOSTDAG's own order (blue work, then hash) so the selected tip is exactly the virtual's selected parent.
-  const isBetterTip = (a: IndexedBlock, b: IndexedBlock): boolean => engine.compareBlocks(a.id, b.id) > 0;
-
-  /** Indexes a block the engine just added; returns its entry and its index rows (skip, tips) for the batch. */
-  const indexBlock = (id: BlockId, hash: Uint8Array, header: BlockHeader): { entry: IndexedBlock; ops: KvOp[] } => {
-    const { entry, ops } = index.add(id, hash, header);
-    for (const p of header.parents) tips.delete(toHex(p));
-    tips.set(id, hash);
-    ops.push(tipsRow(tips.values()));
-    return { entry, ops };
-  };
-
-  const commit = (ops: KvOp[]): Promise<void> => {
-    const write = store.write(ops).catch((cause: unknown) => {
-      fatal ??= new ChainStorageError('a block batch failed to commit; restart the node', cause);
-      throw fatal;
-    });
-    // The batch is in the read-your-writes view from here on.
-    selectedChain.flushed();
-    pendingWrite = write;
-    return write;
-  };
-
-  // --- start: read the stored tips and selected tip, or write genesis ---
-  const genesisId = toHex(genesisHash(params));
-  // A store written before the consensus tables has blocks past the engine's count: replay those once (and, after a
-  // crash during that, the rest of them); a current store has none, and this reads one row.
-  let replayedAtOpen = 0;
-  let replayOps: KvOp[] = [];
-  for (const { seq, hash } of storedBlockOrder(store, engine.size())) {
-    const headerBytes = store.get(chainKeys.header(hash));
-    assert(headerBytes !== undefined && seq === engine.size(), `stored block ${toHex(hash)} (order ${seq}) has no header row or is out of order`);
-    const header = decodeHeader(headerBytes);
-    const id = toHex(hash);
-    if (seq === 0) {
-      assert(id === genesisId, `stored genesis ${id} is not ${params.name}'s genesis ${genesisId}`);
-      tips.clear();
-      engine.addGenesis(id, workOfBits(header.bits));
-    } else {
-      engine.addBlock(id, header.parents.map(toHex), workOfBits(header.bits));
-    }
-    replayOps.push(...engine.drainWrites(), ...indexBlock(id, hash, header).ops);
-    if (++replayedAtOpen % 1_000 === 0) {
-      await store.write(replayOps);
-      replayOps = [];
-    }
-  }
-  if (replayOps.length > 0) await store.write(replayOps);
-  const storedTipId = engine.selectedTip();
-  const selectedChain = createSelectedChainIndex(store, index.get, storedTipId === undefined ? 0 : index.get(storedTipId)!.height + 1, entries.chain);
-  if (engine.size() === 0) {
-    const header = params.genesis;
-    const hash = blockHash(header);
-    engine.addGenesis(genesisId, workOfBits(header.bits));
-    const { entry, ops } = indexBlock(genesisId, hash, header);
-    const genesisBlock: Block = { header, transactions: [] };
-    const moved = selectedChain.moveTo(entry).ops;
-    selectedTip = entry;
-    await commit([...engine.drainWrites(), ...ops, ...blockRows(hash, encodeHeader(header), encodeBlock(genesisBlock)), ...moved]);
-  } else {
-    const storedTip = store.get(chainKeys.selectedTip);
-    selectedTip = index.get(engine.selectedTip()!)!;
-    // The tip row, the chain index and the engine's rows commit in the block's batch, so they must agree.
-    assert(storedTip !== undefined && equalBytes(storedTip, selectedTip.hash), 'stored selected tip disagrees with the GHOSTDAG tip');
-    assert(selectedChain.at(selectedTip.height) === selectedTip.id && selectedChain.at(selectedTip.height + 1) === undefined, 'stored chain index disagrees with the selected tip');
-    assert(tips.has(selectedTip.id), 'stored tips do not hold the selected tip');
-  }
-  const genesis = index.get(genesisId)!;
+  const opened = await openStoredChain({ params, store, engine, index, tips, chainCacheEntries: entries.chain });
+  const { selectedChain, writer, genesis, replayedAtOpen } = opened;
+  let selectedTip = opened.selectedTip;
 
   const childRules = (sp: IndexedBlock) => ({
     bits: expectedBits(params, sp),
@@ -243,73 +168,27 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     return finalityMemo.point;
   };
 
-  /** Bounded merge depth, then finality: both before anything is written (rusty-kaspa checks them in header-in-context). */
-  const checkDepthRules = (id: BlockId, data: GhostdagData, sp: IndexedBlock): void => {
-    const root = mergeDepthRoot(sp, data.blueScore, params.mergeDepth);
-    const deep = mergeDepthViolations(engine, data, root.id);
-    if (deep.length > 0) {
-      throw new BlockRuleError('context.merge-depth.violated', `it merges ${deep.length} red block(s) (${deep[0]}…) outside the future of its merge depth root ${root.id}, and no blue it merges covers them`);
-    }
-    // Only a block that would become the selected tip can move the virtual selected chain.
-    const tipWork = engine.get(selectedTip.id)!.blueWork;
-    const leads = data.blueWork > tipWork || (data.blueWork === tipWork && compareHashesDefault(id, selectedTip.id) > 0);
-    if (!leads) return;
-    const point = currentFinalityPoint();
-    if (point.id === sp.id || engine.isChainAncestorOf(point.id, sp.id)) return;
-    const event: FinalityConflictEvent = { block: id, finalityPoint: point.id, selectedTip: selectedTip.id };
-    for (const listener of conflictListeners) listener(event);
-    throw new BlockRuleError('context.finality.violated', `its selected chain leaves the finality point ${point.id} (blue score ${point.header.blueScore}); the selected chain never reorganises below it`);
-  };
-
+  /** The stages after PoW, in order; throws at the first broken rule, before anything is written. */
   const process = (block: Block, hash: Uint8Array, id: BlockId): { entry: IndexedBlock; durable: Promise<void>; changed: boolean } => {
     const header = block.header;
     const transactions = validateBodyInIsolation(block, params, verifier);
     const encoded = encodeBlock(block);
-    const parentIds = header.parents.map(toHex);
-    const work = workOfBits(header.bits);
-    const data = ghostdagOfParents(engine, parentIds, work);
-    const sp = index.get(data.selectedParent!)!;
-    validateHeaderAgainstParent(header, data, sp, params);
-    checkDepthRules(id, data, sp);
-    // Body in context: the state root (docs/design.md "Consensus") — the mergeset accepted onto the selected parent's state.
-    const stateInput: BlockStateInput = { ghostdag: data, mergeset: orderedMergesetOf(engine, data), miner: header.miner, daaScore: header.daaScore };
-    const prepared = machine?.prepareBlock(stateInput, { id, hash, header, transactions });
-    const expectedRoot = prepared?.stateRoot ?? params.genesis.stateRoot;
-    if (!equalBytes(header.stateRoot, expectedRoot)) {
-      throw new BlockRuleError('body.state-root.mismatch', `state root ${toHex(header.stateRoot)}, the mergeset's acceptance gives ${toHex(expectedRoot)}`);
-    }
+    const inContext = processHeaderInContext({ params, engine, index, selectedTip, finalityPoint: currentFinalityPoint, conflictListeners }, id, header);
+    const prepared = processBodyInContext({ params, engine, machine }, { id, hash, header, transactions, ghostdag: inContext.ghostdag });
     // --- commit: nothing above wrote anything ---
-    engine.addBlock(id, parentIds, work);
-    const indexed = indexBlock(id, hash, header);
-    const entry = indexed.entry;
-    const ops = [...engine.drainWrites(), ...indexed.ops, ...blockRows(hash, encodeHeader(header), encoded)];
-    if (prepared) ops.push(...prepared.ops);
-    let changed = false;
-    let removed: IndexedBlock[] = [];
-    let added: IndexedBlock[] = [];
-    if (isBetterTip(entry, selectedTip)) {
-      const move = selectedChain.moveTo(entry);
-      ops.push(...move.ops);
-      ({ removed, added } = move);
-      if (machine) ops.push(...machine.chainMoved(removed, added, id));
-      selectedTip = entry;
-      changed = true;
-    }
-    const durable = commit(ops);
-    const event: BlockAcceptedEvent = {
-      block: entry,
-      ghostdag: data,
-      selectedTipChanged: changed,
-      removedFromChain: removed.map((b) => b.id),
-      addedToChain: added.map((b) => b.id),
-    };
+    const { entry, ops, event } = assembleBlockBatch(
+      { engine, index, tips, selectedChain, machine, selectedTip },
+      { id, hash, header, encoded, parentIds: inContext.parentIds, work: inContext.work, ghostdag: inContext.ghostdag, prepared },
+    );
+    if (event.selectedTipChanged) selectedTip = entry;
+    const durable = writer.write(ops);
     durable.then(
       () => {
         for (const listener of listeners) listener(event);
       },
       () => undefined,
     );
-    return { entry, durable, changed };
+    return { entry, durable, changed: event.selectedTipChanged };
   };
 
   /** Children that were waiting for `parentId` get their turn; their failures are theirs alone. */
@@ -324,30 +203,17 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     engine,
     genesis,
     async addBlock(block) {
+      const fatal = writer.fatal();
       if (fatal) throw fatal;
-      const header = block.header;
-      const target = validateHeaderInIsolation(header, params, clock.nowMs());
-      const hash = blockHash(header);
-      const id = toHex(hash);
-      if (engine.has(id)) return { status: 'duplicate', id };
-      if (isInvalid(id, hash)) throw new BlockRuleError('context.parents.invalid', `block ${id} failed validation before`);
-      if (orphans.has(id)) return { status: 'orphan', id, missing: header.parents.map(toHex).filter((p) => !engine.has(p)) };
-      validatePow(hash, target);
-      if (header.parents.some((p) => isInvalid(toHex(p), p))) {
-        markInvalid(id, hash, 'context.parents.invalid');
-        throw new BlockRuleError('context.parents.invalid', 'a parent is a block that failed validation');
-      }
-      const missing = header.parents.map(toHex).filter((p) => !engine.has(p));
-      if (missing.length > 0) {
-        orphans.add(id, block, missing);
-        return { status: 'orphan', id, missing };
-      }
+      const admission = admitBlock({ params, nowMs: clock.nowMs(), engine, invalid, orphans }, block);
+      if (admission.status !== 'admitted') return admission;
+      const { id, hash } = admission;
       let processed: ReturnType<typeof process>;
       try {
         processed = process(block, hash, id);
       } catch (error) {
         // Only rule failures of a block whose PoW checked out are remembered: they cost real work to make.
-        if (error instanceof BlockRuleError) markInvalid(id, hash, error.rule);
+        if (error instanceof BlockRuleError) invalid.mark(id, hash, error.rule);
         throw error;
       }
       const { entry, durable, changed } = processed;
@@ -356,7 +222,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       return { status: 'accepted', block: entry, selectedTipChanged: changed };
     },
     has: (id) => engine.has(id),
-    isInvalid: (id) => !engine.has(id) && isInvalid(id),
+    isInvalid: (id) => !engine.has(id) && invalid.has(id),
     get: (id) => index.get(id),
     getBlock(id) {
       const entry = index.get(id);
@@ -378,15 +244,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     blockCount: () => engine.size(),
     orphanCount: () => orphans.size(),
     childRules,
-    virtualParents() {
-      // Tips whose merge would break bounded merge depth are left out (rusty-kaspa's remove_bounded_merge_breaking_parents).
-      const chosen = chooseVirtualParents(engine, [...tips.keys()], params.maxParents);
-      const root = mergeDepthRoot(index.get(chosen.ghostdag.selectedParent!)!, chosen.ghostdag.blueScore, params.mergeDepth);
-      const deep = mergeDepthViolations(engine, chosen.ghostdag, root.id);
-      if (deep.length === 0) return chosen;
-      const kept = chosen.parents.filter((p) => !deep.some((red) => red === p || engine.isDagAncestorOf(red, p)));
-      return chooseVirtualParents(engine, kept, params.maxParents);
-    },
+    virtualParents: () => virtualParentsWithinMergeDepth(engine, index.get, [...tips.keys()], params),
     orderedMergeset: (data) => orderedMergesetOf(engine, data),
     childState(parents, miner) {
       const ghostdag = engine.computeBlock(parents, 1n);
@@ -405,16 +263,13 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       return () => conflictListeners.delete(listener);
     },
     finalityPoint: currentFinalityPoint,
-    settled: () => pendingWrite.catch(() => undefined),
+    settled: writer.settled,
     cacheStats: () => [...engine.cacheStats(), index.cacheStats(), selectedChain.stats()],
     replayedAtOpen,
   };
   machine = options.stateMachine?.({ chain, store });
   return chain;
 }
-
-const utf8 = new TextEncoder();
-const invalidRuleBytes = (rule: string): Uint8Array => utf8.encode(rule);
 
 const emptyAccounts: AccountLookup = { account: () => ({ balance: 0n, nonce: 0n, energy: 0n }) };
 
