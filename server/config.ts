@@ -69,6 +69,8 @@ export interface NodeConfig {
   readonly alertsFrom: string;
   /** Public base URL of the alerts service for links in mails (default http://<host>:<rpc-port>/alerts). */
   readonly alertsUrl: string | undefined;
+  /** Keep every block body, index row and state (docs/storage.md "Pruning"); default false: prune below the pruning point. */
+  readonly archive: boolean;
 }
 
 /** Flag / config key → how to read it. Config files use the same names without the leading dashes. */
@@ -85,6 +87,8 @@ const keys = {
   'cache-mb': 'integer',
   'regtest-merge-depth': 'integer',
   'regtest-finality-depth': 'integer',
+  'regtest-pruning-depth': 'integer',
+  archive: 'boolean',
   'rpc-port': 'port',
   'ws-port': 'port',
   'p2p-port': 'port',
@@ -208,7 +212,7 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
   if (!['mainnet', 'testnet', 'devnet', 'regtest'].includes(network)) {
     throw new ConfigError(`network must be mainnet, testnet, devnet or regtest, got '${network}'`);
   }
-  const params = depthOverrides(network, getNetworkParams(network), str('regtest-merge-depth'), str('regtest-finality-depth'));
+  const params = depthOverrides(network, getNetworkParams(network), str('regtest-merge-depth'), str('regtest-finality-depth'), str('regtest-pruning-depth'));
   const port = (k: Key, fallback: number): number => (str(k) === undefined ? fallback : integer(k, str(k)!, 0, 65535));
   return {
     network,
@@ -240,6 +244,7 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
     smtpUrl: str('smtp-url'),
     alertsFrom: str('alerts-from') ?? 'weft-node@localhost',
     alertsUrl: str('alerts-url')?.replace(/\/+$/, ''),
+    archive: str('archive') === undefined ? false : boolean('archive', str('archive')!),
   };
 }
 
@@ -247,11 +252,13 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
  * Regtest only (Bitcoin Core's -vbparams idea): tests whose nodes mine apart for an unbounded time (a partition whose
  * length depends on the box's load) lift the depth rules out of reach; every other network's depths are consensus.
  */
-function depthOverrides(network: NetworkName, params: NetworkParams, mergeText: string | undefined, finalityText: string | undefined): NetworkParams {
-  if (mergeText === undefined && finalityText === undefined) return params;
-  if (network !== 'regtest') throw new ConfigError('regtest-merge-depth and regtest-finality-depth apply to --network regtest only');
+function depthOverrides(network: NetworkName, params: NetworkParams, mergeText: string | undefined, finalityText: string | undefined, pruningText: string | undefined): NetworkParams {
+  if (mergeText === undefined && finalityText === undefined && pruningText === undefined) return params;
+  if (network !== 'regtest') throw new ConfigError('regtest-merge-depth, regtest-finality-depth and regtest-pruning-depth apply to --network regtest only');
   const finalityDepth = finalityText === undefined ? params.finalityDepth : integer('regtest-finality-depth', finalityText, 2, 1 << 30);
   const mergeDepth = mergeText === undefined ? params.mergeDepth : integer('regtest-merge-depth', mergeText, 1, 1 << 30);
+  const pruningDepth = pruningText === undefined ? Math.max(params.pruningDepth, 2 * finalityDepth) : integer('regtest-pruning-depth', pruningText, 3, 1 << 30);
   if (mergeDepth >= finalityDepth) throw new ConfigError(`regtest-merge-depth (${mergeDepth}) must be below regtest-finality-depth (${finalityDepth})`);
-  return Object.freeze({ ...params, mergeDepth, finalityDepth });
+  if (pruningDepth <= finalityDepth) throw new ConfigError(`regtest-pruning-depth (${pruningDepth}) must be above regtest-finality-depth (${finalityDepth})`);
+  return Object.freeze({ ...params, mergeDepth, finalityDepth, pruningDepth });
 }

@@ -41,6 +41,9 @@ export function createNodeMetrics(services: RpcServices): NodeMetrics {
   gauge('weft_blue_score', 'Blue score of the selected tip', () => services.chain.selectedTip().header.blueScore);
   gauge('weft_dag_blocks', 'Blocks in the DAG', () => services.chain.blockCount());
   gauge('weft_dag_tips', 'Tips of the DAG', () => services.chain.tips().length);
+  // docs/storage.md "Pruning": 0 on an archive node.
+  gauge('weft_pruning_point_blue_score', 'Blue score of the pruning point (0: archive node, or not moved yet)', () => services.chain.pruning?.()?.pruningPoint.header.blueScore ?? 0);
+  gauge('weft_pruning_rounds', 'Pruning rounds finished since start', () => services.chain.pruning?.()?.rounds ?? 0);
   gauge('weft_difficulty', 'Difficulty of the selected tip', () => networkStats(services.chain).difficulty);
   gauge('weft_mempool_size', 'Transactions in the mempool (0 without a mempool)', () => services.mempool?.size() ?? 0);
   gauge('weft_peers', 'Connected peers', () => services.peers?.peers().length ?? 0);

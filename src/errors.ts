@@ -113,6 +113,8 @@ const spec = {
   smart_contract_error: [C.SmartContractError, 422, S.FailedPrecondition, 'smart_contract_error', weft],
   transaction_not_found: [C.ServerError, 404, S.NotFound, 'transaction_not_found', weft],
   transaction_pending: [C.ServerError, 500, S.Internal, 'transaction_pending', weft],
+  /** Data below the pruning point, deleted by this (pruned) node: an archive node has it (docs/storage.md "Pruning"). */
+  data_pruned: [C.ServerError, 410, S.NotFound, 'data_pruned', weft],
 
   // Consensus: a block that breaks a rule. submit_block answers these as -40005 (it wraps them in a MiningError).
   /** A chain validation rule (src/chain/errors.ts BlockRuleError). */

@@ -39,6 +39,11 @@ export const invalidBlocksMax = 10_000;
 export const cacheMbDefault = 256;
 /** The smallest budget `--cache-mb` accepts: below it, block processing thrashes (a reindex touches thousands of nodes). */
 export const cacheMbMin = 16;
+/**
+ * Row deletes in one pruning batch (docs/storage.md "Pruning"): the longest a batch of the background pruner holds the
+ * store's writer, so block commits queue behind at most this many deletes.
+ */
+export const pruneBatchOpsMax = 4_000;
 
 // --- RPC: JSON-RPC, REST, WebSocket, gRPC (src/rpc/, server/http, server/ws, server/grpc; docs/api.md "Limits") ---
 

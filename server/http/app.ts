@@ -14,6 +14,7 @@ import { restError } from './http-errors.ts';
 import { mountRestRoutes } from './rest-routes.ts';
 import { mountWebApp } from './web-app.ts';
 import type { AccessControl } from '../auth/access-control.ts';
+import type { PrunerStatus } from '../../src/chain/pruner.ts';
 import { syncHealthFields } from '../p2p/sync-health.ts';
 
 export interface HttpAppDeps {
@@ -26,6 +27,19 @@ export interface HttpAppDeps {
   readonly access?: AccessControl | undefined;
   /** The WebSocket port once listening (for the web app's /web-config.json); config.wsPort when absent. */
   readonly wsPort?: () => number;
+}
+
+/** docs/storage.md "Pruning": an archive keeps everything; a pruned node names its pruning point and progress. */
+function pruningHealth(status: PrunerStatus | undefined) {
+  if (status === undefined) return { archive: true };
+  return {
+    archive: false,
+    pruning_point: toHash0x(status.pruningPoint.hash),
+    pruning_point_blue_score: status.pruningPoint.header.blueScore,
+    pruning_point_height: status.pruningPoint.height,
+    pruned_through: toHash0x(status.prunedThrough.hash),
+    running: status.running,
+  };
 }
 
 export function createHttpApp(deps: HttpAppDeps): Hono {
@@ -58,6 +72,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
       peers: peers?.peers().length ?? 0,
       uptime_seconds: Math.floor((node.clock.nowMs() - node.startedAtMs) / 1000),
       mining: stats ? { running: stats.running, backend: stats.backend, hashes: stats.hashes, blocks_found: stats.blocksFound } : { running: false },
+      pruning: pruningHealth(chain.pruning?.()),
     };
   };
   // Liveness must not fail while a node syncs (a restart would only start the sync over); readiness may.

@@ -99,9 +99,31 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   const store: LmdbStore = openLmdbStore(join(config.datadir, 'chain'));
   const startedAt = Date.now();
   // Block bodies' signatures go through libsecp256k1 (Wasm); the ledger computes every block's state root.
-  const { chain, ledger } = await openLedgerChain({ params: config.params, store, clock: systemClock, verifier: fastVerifier, cacheMb: config.cacheMb });
+  const { chain, ledger } = await openLedgerChain({
+    params: config.params,
+    store,
+    clock: systemClock,
+    verifier: fastVerifier,
+    cacheMb: config.cacheMb,
+    archive: config.archive,
+    onPruning: (event) =>
+      event.type === 'round'
+        ? logger.info({ event: 'pruning_round', from: toHash0x(event.from.hash), to: toHash0x(event.to.hash), toBlueScore: event.to.header.blueScore, blocks: event.blocks, ms: event.ms }, 'pruned below the new pruning point')
+        : logger.error({ event: 'pruning_failed', err: event.error }, 'pruning stopped: the node keeps running and keeps everything from here on; restart it to retry'),
+  });
+  const pruning = chain.pruning();
   logger.info(
-    { network: config.network, datadir: config.datadir, blocks: chain.blockCount(), height: chain.selectedTip().height, replayed: chain.replayedAtOpen, cacheMb: config.cacheMb, ms: Date.now() - startedAt },
+    {
+      network: config.network,
+      datadir: config.datadir,
+      blocks: chain.blockCount(),
+      height: chain.selectedTip().height,
+      replayed: chain.replayedAtOpen,
+      cacheMb: config.cacheMb,
+      archive: config.archive,
+      pruningPoint: pruning ? toHash0x(pruning.pruningPoint.hash) : undefined,
+      ms: Date.now() - startedAt,
+    },
     'chain loaded',
   );
 
@@ -260,6 +282,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
         clearInterval(pruneTokens);
         await alerts?.close();
         await access.close();
+        await chain.stopPruning();
         await chain.settled();
         await store.flush();
         await store.close();

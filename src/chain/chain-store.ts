@@ -7,7 +7,7 @@
  *   K | hash           → hash        the block's skip ancestor on its selected chain (block-index.ts)
  *   C | height (u64 BE)→ hash        the virtual selected chain (height = selected-chain length from genesis)
  *   I | hash           → rule        a block refused by a consensus rule
- *   M | name           → value       chain metadata (the selected tip, the tips)
+ *   M | name           → value       chain metadata (the selected tip, the tips, the pruning point and progress)
  *
  * The consensus tables (O, S, D, N and the engine's M rows: insertion order, block numbers, GHOSTDAG data,
  * reachability) are src/consensus/consensus-rows.ts; the engine stages them and the chain writes them in the batch.
@@ -31,6 +31,12 @@ export const chainKeys = {
   selectedTip: concatBytes(Uint8Array.of(T.meta), enc.encode('selected-tip')),
   /** The DAG's tips, their hashes back to back. */
   tips: concatBytes(Uint8Array.of(T.meta), enc.encode('tips')),
+  /** The pruning point (src/chain/pruning-point.ts): hash. Absent: genesis, or an archive node. */
+  pruningPoint: concatBytes(Uint8Array.of(T.meta), enc.encode('pruning-point')),
+  /** The pruning point whose round finished: everything in its past is gone. */
+  prunedThrough: concatBytes(Uint8Array.of(T.meta), enc.encode('pruned-through')),
+  /** During a round: u64 BE height of the last selected-chain block whose rows are gone (the state's garbage too). */
+  pruneProgress: concatBytes(Uint8Array.of(T.meta), enc.encode('prune-progress')),
   /** A block refused by a consensus rule after its PoW checked out; the value is the rule (UTF-8). */
   invalid: (hash: Uint8Array) => concatBytes(Uint8Array.of(T.invalid), hash),
 };

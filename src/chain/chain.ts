@@ -40,6 +40,7 @@ import { processHeaderInContext } from './header-in-context.ts';
 import { createInvalidBlocks } from './invalid-blocks.ts';
 import { createOrphanPool, type OrphanPool } from './orphan-pool.ts';
 import { createPendingStore } from './pending-store.ts';
+import { openPruner, type PrunerStatus, type PruningEvent } from './pruner.ts';
 import type { AccountLookup, BlockStateInput, ChainStateMachine, ChainStateMachineFactory } from './state-port.ts';
 import { createStoredBlockIndex } from './stored-block-index.ts';
 import { validateBodyInIsolation } from './validate-body.ts';
@@ -114,6 +115,14 @@ export interface Chain {
   cacheStats(): ReadCacheStats[];
   /** Blocks replayed at open: 0 unless the store predates the consensus tables (docs/storage.md "Upgrading"). */
   readonly replayedAtOpen: number;
+  /** The pruning point and the pruner's progress; undefined on an archive (docs/storage.md "Pruning"). */
+  pruning(): PrunerStatus | undefined;
+  /** Whether a known block is below the pruning point: its body, transactions and state are gone or going. */
+  isPruned(id: BlockId): boolean;
+  /** Resolves when no pruning round is running or owed (tests, benches). */
+  pruningSettled(): Promise<void>;
+  /** Stops pruning after the batch in flight (shutdown: the next open finishes the round). */
+  stopPruning(): Promise<void>;
 }
 
 export interface ChainOptions {
@@ -133,6 +142,10 @@ export interface ChainOptions {
   readonly stateMachine?: ChainStateMachineFactory;
   /** Megabytes the per-block caches may hold (`--cache-mb`); default cacheMbDefault (src/limits.ts). */
   readonly cacheMb?: number;
+  /** Keep everything (`--archive`); default false: prune below the pruning point (docs/storage.md "Pruning"). */
+  readonly archive?: boolean;
+  /** Each finished pruning round, and the error that stops the pruner. */
+  readonly onPruning?: (event: PruningEvent) => void;
 }
 
 export async function openChain(options: ChainOptions): Promise<Chain> {
@@ -155,6 +168,18 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   const opened = await openStoredChain({ params, store, engine, index, tips, chainCacheEntries: entries.chain });
   const { selectedChain, writer, genesis, replayedAtOpen } = opened;
   let selectedTip = opened.selectedTip;
+  const pruner = options.archive
+    ? undefined
+    : openPruner({
+        params,
+        store,
+        engine,
+        get: index.get,
+        chainAt: (height) => chain.blockAtHeight(height),
+        genesis,
+        machine: () => machine,
+        onEvent: options.onPruning ?? (() => undefined),
+      });
 
   const childRules = (sp: IndexedBlock) => ({
     bits: expectedBits(params, sp),
@@ -180,11 +205,15 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       { engine, index, tips, selectedChain, machine, selectedTip },
       { id, hash, header, encoded, parentIds: inContext.parentIds, work: inContext.work, ghostdag: inContext.ghostdag, prepared },
     );
-    if (event.selectedTipChanged) selectedTip = entry;
+    if (event.selectedTipChanged) {
+      selectedTip = entry;
+      if (pruner) ops.push(...pruner.tipMoved(entry));
+    }
     const durable = writer.write(ops);
     durable.then(
       () => {
         for (const listener of listeners) listener(event);
+        pruner?.kick();
       },
       () => undefined,
     );
@@ -266,8 +295,22 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     settled: writer.settled,
     cacheStats: () => [...engine.cacheStats(), index.cacheStats(), selectedChain.stats()],
     replayedAtOpen,
+    pruning: () => pruner?.status(),
+    isPruned: (id) => pruner?.isPruned(id) ?? false,
+    pruningSettled: async () => {
+      await writer.settled();
+      await pruner?.idle();
+    },
+    stopPruning: async () => pruner?.stop(),
   };
-  machine = options.stateMachine?.({ chain, store });
+  machine = options.stateMachine?.({ chain, store, pruning: pruner !== undefined });
+  if (pruner) {
+    // A store written with other parameters, or by an archive, gets its pruning point now; a round owed since the
+    // last run (a crash, a shutdown mid-round) resumes.
+    const moved = pruner.tipMoved(selectedTip);
+    if (moved.length > 0) await writer.write(moved);
+    pruner.kick();
+  }
   return chain;
 }
 

@@ -51,7 +51,32 @@ export interface ChainStateMachine {
   previewBlock(input: BlockStateInput): { readonly stateRoot: Uint8Array; readonly accounts: AccountLookup };
   /** Index rows to rewrite when the selected chain moves; `removed` deepest-first, `added` ascending. */
   chainMoved(removed: readonly IndexedBlock[], added: readonly IndexedBlock[], cause: BlockId): KvOp[];
+  /**
+   * A pruning round's state garbage (docs/storage.md "Pruning"), as bounded delete batches the chain writes in
+   * order, in the background. Only asked of a pruning node; run before any of the round's blocks' rows go.
+   */
+  pruneState(round: PruningRound): Iterable<KvOp[]>;
+  /**
+   * The rows to delete for selected-chain block `chainBlock` of a pruning round and the blocks of its mergeset
+   * (`merged`, which fall below the pruning point with it): read before the chain deletes their bodies.
+   */
+  pruneRows(chainBlock: IndexedBlock, merged: readonly IndexedBlock[]): KvOp[];
+}
+
+/** The pruning point moved from `from` to `to`: the blocks in to's past and not in from's go (from included). */
+export interface PruningRound {
+  readonly from: IndexedBlock;
+  readonly to: IndexedBlock;
+  /** Whether a block is one of the round's pruned blocks. */
+  readonly isPruned: (id: BlockId) => boolean;
+  /** The pruned blocks, in selected-chain order of the chain block that merges each. */
+  readonly pruned: () => Iterable<IndexedBlock>;
 }
 
 /** Built once by openChain, after the stored DAG is replayed; `store` is the chain's read-your-writes view. */
-export type ChainStateMachineFactory = (context: { readonly chain: Chain; readonly store: KvStore }) => ChainStateMachine;
+export type ChainStateMachineFactory = (context: {
+  readonly chain: Chain;
+  readonly store: KvStore;
+  /** True unless the node is an archive: the machine logs what each block writes so that pruning can find it. */
+  readonly pruning: boolean;
+}) => ChainStateMachine;

@@ -54,6 +54,21 @@ export interface NetworkParams {
    * unless a blue it merges covers it. Below finalityDepth, so nothing past the finality point is ever merged.
    */
   readonly mergeDepth: number;
+  /**
+   * Blue-score depth of the pruning point below the selected tip (src/chain/pruning-point.ts, docs/storage.md
+   * "Pruning"): bodies, transaction-index rows and state below it are deleted unless the node is an archive. Node
+   * policy, not a header field: it must only exceed finalityDepth, so every state a reorganisation can return to and
+   * every block a new block can merge stays whole.
+   */
+  readonly pruningDepth: number;
+}
+
+/**
+ * Kaspa's pruning depth formula (rusty-kaspa consensus/core/config/params.rs): two finality depths, plus room for
+ * the blocks a mergeset can pull from below a finality boundary (4·mergesetSizeLimit·k), plus 2k + 2.
+ */
+function kaspaPruningDepth(finalityDepth: number, mergesetSizeLimit: number, k: number): number {
+  return 2 * finalityDepth + 4 * mergesetSizeLimit * k + 2 * k + 2;
 }
 
 export class UnknownNetworkError extends WeftError {
@@ -113,6 +128,7 @@ export const mainnetParams: NetworkParams = Object.freeze({
   daaWindowBlocks: 2641,
   finalityDepth: 43_200,
   mergeDepth: 3_600,
+  pruningDepth: kaspaPruningDepth(43_200, common.mergesetSizeLimit, common.ghostdagK),
   genesis: genesisHeader(1_767_225_600_000, 0x1e040000, 341_477n),
 });
 
@@ -124,6 +140,7 @@ export const testnetParams: NetworkParams = Object.freeze({
   daaWindowBlocks: 2641,
   finalityDepth: 43_200,
   mergeDepth: 3_600,
+  pruningDepth: kaspaPruningDepth(43_200, common.mergesetSizeLimit, common.ghostdagK),
   genesis: genesisHeader(1_767_312_000_000, 0x1e100000, 1_386_759n),
 });
 
@@ -135,6 +152,7 @@ export const devnetParams: NetworkParams = Object.freeze({
   daaWindowBlocks: 120,
   finalityDepth: 100,
   mergeDepth: 50,
+  pruningDepth: kaspaPruningDepth(100, common.mergesetSizeLimit, common.ghostdagK),
   genesis: genesisHeader(1_767_398_400_000, 0x1f008000, 124_955n),
 });
 
@@ -150,6 +168,7 @@ export const regtestParams: NetworkParams = Object.freeze({
   daaWindowBlocks: 120,
   finalityDepth: 100,
   mergeDepth: 50,
+  pruningDepth: kaspaPruningDepth(100, common.mergesetSizeLimit, common.ghostdagK),
   genesis: genesisHeader(1_767_484_800_000, 0x207fffff, 0n),
 });
 

@@ -84,6 +84,20 @@ export class TransactionNotFoundError extends RpcError {
   }
 }
 
+/**
+ * Data this node had and deleted with the blocks below its pruning point (docs/storage.md "Pruning"). -32000 with
+ * reason `data_pruned`, HTTP 410: not "not found" — it exists, and an archive node (`--archive`) serves it.
+ */
+export class DataPrunedError extends RpcError {
+  constructor(what: string, pruningPoint: { readonly hash: string; readonly blueScore: number }) {
+    super('data_pruned', `${what} is pruned: this node keeps bodies, transactions and state only from its pruning point ${pruningPoint.hash} (blue score ${pruningPoint.blueScore}) on; ask an archive node`, {
+      reason: 'data_pruned',
+      pruning_point: pruningPoint.hash,
+      pruning_point_blue_score: pruningPoint.blueScore,
+    });
+  }
+}
+
 /** A transaction that is known but in no block yet (pending): nothing to prove inclusion against. -32000. */
 export class TransactionPendingError extends RpcError {
   constructor(hash: string) {

@@ -8,6 +8,7 @@ import type { Block } from '../codec/block.ts';
 import type { AnyTransaction, Transaction } from '../codec/transaction.ts';
 import type { AddBlockResult, BlockAcceptedEvent } from '../chain/chain.ts';
 import type { IndexedBlock } from '../chain/block-index.ts';
+import type { PrunerStatus } from '../chain/pruner.ts';
 import type { BlockId, GhostdagEngine } from '../consensus/ghostdag.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import type { BlockTemplate } from '../mining/template.ts';
@@ -37,6 +38,10 @@ export interface ChainView {
   onBlockAccepted(listener: (event: BlockAcceptedEvent) => void): () => void;
   /** The chain's per-block caches (the full node's, for /metrics); absent on chains without any. */
   cacheStats?(): readonly ReadCacheStats[];
+  /** The pruning point and the pruner's progress; undefined on an archive node (docs/storage.md "Pruning"). */
+  pruning?(): PrunerStatus | undefined;
+  /** Whether a block is below the pruning point: its body, transactions and state are gone (false on an archive). */
+  isPruned?(id: BlockId): boolean;
 }
 
 /** docs/design.md "Consensus" transaction states, as the APIs show them. */

@@ -12,6 +12,8 @@
  *                                         → tx hash [32] | merged block [32] | position u32 BE | direction u8
  *   E | accepting block | tx hash         → a contract transaction's receipt (src/kinds/contract-receipt.ts; immutable)
  *                                                                                    (follows the selected chain)
+ *   W | block hash                        → the trie nodes the block's update wrote, 32-byte hashes back to back
+ *                                           (pruned nodes only; src/state/state-pruning.ts)
  */
 import type { BlockTransaction } from '../chain/state-port.ts';
 import type { Chain } from '../chain/chain.ts';
@@ -23,7 +25,7 @@ import { concatBytes, fromHex } from '../util/bytes.ts';
 import { decodeAcceptanceRecord, zeroTotals, type AcceptanceRecord } from './acceptance-record.ts';
 import { ledgerRecordCacheBlocksMax, ledgerTxCacheBlocksMax } from './ledger-limits.ts';
 
-export const ledgerTables = { trie: 0x54, acceptance: 0x41, inclusion: 0x58, txBytes: 0x52, mergedBy: 0x47, history: 0x59, receipt: 0x45 } as const;
+export const ledgerTables = { trie: 0x54, acceptance: 0x41, inclusion: 0x58, txBytes: 0x52, mergedBy: 0x47, history: 0x59, receipt: 0x45, writeLog: 0x57 } as const;
 
 /** Direction of a history row, from the address's point of view. */
 export const HistoryDirection = { Out: 1, In: 2, Self: 3 } as const;
@@ -54,6 +56,9 @@ export const ledgerKeys = {
   historyPrefix: (address: Uint8Array) => concatBytes(tag(ledgerTables.history), address),
   /** A contract transaction's receipt as accepted by a chain block (node-local, not in the state trie). */
   receipt: (acceptingBlock: Uint8Array, txHash: Uint8Array) => concatBytes(tag(ledgerTables.receipt), acceptingBlock, txHash),
+  receiptPrefix: (acceptingBlock: Uint8Array) => concatBytes(tag(ledgerTables.receipt), acceptingBlock),
+  writeLog: (blockHash: Uint8Array) => concatBytes(tag(ledgerTables.writeLog), blockHash),
+  writeLogPrefix: tag(ledgerTables.writeLog),
 };
 
 export interface HistoryRow {

@@ -23,7 +23,7 @@ import type { BlockId } from '../consensus/ghostdag.ts';
 import { emissionCapUnits } from '../consensus/emission.ts';
 import type { KvStore } from '../storage/kv.ts';
 import { assert } from '../errors.ts';
-import { toHex } from '../util/bytes.ts';
+import { fromHex, toHex } from '../util/bytes.ts';
 import type { RecordNamespace } from '../kinds/kind.ts';
 import { acceptMergeset, type AcceptanceResult } from './acceptance.ts';
 import type { AcceptanceRecord } from './acceptance-record.ts';
@@ -31,6 +31,7 @@ import { encodeAcceptanceRecord } from './acceptance-record.ts';
 import type { Account, AccountReader } from './account.ts';
 import { accountKey, decodeAccount, emptyStoredAccount, encodeAccount, isEmptyAccount, type StoredAccount } from './account-codec.ts';
 import { settleEnergy } from './energy.ts';
+import { createStatePruning } from './state-pruning.ts';
 import { createLedgerReads, ledgerKeys } from './ledger-rows.ts';
 import { readReceipt, receiptRows } from './receipt-rows.ts';
 import type { ContractReceipt } from '../kinds/contract-receipt.ts';
@@ -143,10 +144,11 @@ function publicAccount(account: StoredAccount, daaScore: number): Account {
   return { balance: settled.balance, nonce: settled.nonce, energy: settled.energy };
 }
 
-export function createLedger(context: { readonly chain: Chain; readonly store: KvStore }): { ledger: Ledger; machine: ChainStateMachine } {
+export function createLedger(context: { readonly chain: Chain; readonly store: KvStore; readonly pruning?: boolean }): { ledger: Ledger; machine: ChainStateMachine } {
   const { chain, store } = context;
   const trie: StateTrie = createStateTrie({ store, prefix: ledgerKeys.trieprefix });
   const reads = createLedgerReads(chain, store);
+  const pruning = createStatePruning(store, reads);
   const listeners = new Set<(event: AcceptanceEvent) => void>();
   const pendingEvents = new Map<BlockId, AcceptanceEvent>();
   const previews: Array<{ key: string; value: ReturnType<ChainStateMachine['previewBlock']> }> = [];
@@ -216,6 +218,8 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
       ops.push({ type: 'put', key: ledgerKeys.acceptance(block.hash), value: encodeAcceptanceRecord(record) });
       ops.push(...inclusionRows(block.hash, block.transactions));
       ops.push(...receiptRows(block.hash, result.blocks, reads));
+      const log = context.pruning ? pruning.writeLogRow(block.hash, ops) : undefined;
+      if (log) ops.push(log);
       return { stateRoot: root, ops };
     },
     previewBlock(input) {
@@ -239,6 +243,8 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
       pendingEvents.set(cause, event);
       return ops;
     },
+    pruneState: (round) => pruning.pruneState(round),
+    pruneRows: (chainBlock, merged) => pruning.pruneRows(chainBlock, merged),
   };
 
   // Acceptance events go out once the block that moved the chain is durable (the chain's own event).
@@ -279,7 +285,8 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
     contractReceipt: (acceptingBlock, txHash) => readReceipt(store, acceptingBlock, txHash),
     getAddressHistory: (address, limit, offset) => getAddressHistory(txContext, address, limit, offset),
     countAddressHistory: (address) => countAddressHistory(txContext, address),
-    acceptanceOf: (id) => (chain.has(id) ? reads.record(id) : undefined),
+    // A pruned block's record is gone with it (docs/storage.md "Pruning"): unknown, like a block never seen.
+    acceptanceOf: (id) => (chain.has(id) && (id === chain.genesis.id || store.has(ledgerKeys.acceptance(fromHex(id)))) ? reads.record(id) : undefined),
     mergedBy(id) {
       const row = store.get(ledgerKeys.mergedBy(chain.get(id)?.hash ?? new Uint8Array(32)));
       return row === undefined ? null : toHex(row);

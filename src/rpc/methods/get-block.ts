@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { IndexedBlock } from '../../chain/block-index.ts';
-import { toHex } from '../../util/bytes.ts';
+import { toHash0x, toHex } from '../../util/bytes.ts';
+import { assertNotPruned } from '../pruned.ts';
 import { BlockNotFoundError, InvalidParamsError } from '../errors.ts';
 import { defineMethod, type RpcCallContext } from '../method.ts';
 import type { ChainView } from '../ports.ts';
@@ -8,10 +9,13 @@ import { blockResult, recordResult } from '../result-schemas.ts';
 import { hashSchema, heightSchema, parseHash } from '../schemas.ts';
 import { blockJson } from '../views.ts';
 
-/** The block JSON of a known entry; its body is in the store whenever its index entry exists. */
+/** The block JSON of a known entry; its body is in the store unless the node pruned it (DataPrunedError then). */
 export function renderBlock(chain: ChainView, entry: IndexedBlock, includeTransactions: boolean): Record<string, unknown> {
   const block = chain.getBlock(entry.id);
-  if (block === undefined) throw new BlockNotFoundError(`block ${toHex(entry.hash)} has no stored body`);
+  if (block === undefined) {
+    assertNotPruned(chain, entry.id, `the body of block ${toHash0x(entry.hash)}`);
+    throw new BlockNotFoundError(`block ${toHex(entry.hash)} has no stored body`);
+  }
   return blockJson(chain, entry, block, includeTransactions);
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { merklePath } from '../../codec/merkle.ts';
 import { blake3 } from '../../crypto/blake3.ts';
 import { equalBytes, toHash0x, toHex } from '../../util/bytes.ts';
+import { assertNotPruned } from '../pruned.ts';
 import { BlockNotFoundError, TransactionNotFoundError, TransactionPendingError } from '../errors.ts';
 import { defineMethod, need } from '../method.ts';
 import { hashResult, transactionStatusResult } from '../result-schemas.ts';
@@ -39,7 +40,10 @@ export const getTransactionProof = defineMethod({
     const { chain } = ctx.services;
     const id = toHex(record.blockHash);
     const block = chain.getBlock(id);
-    if (block === undefined) throw new BlockNotFoundError(`block ${toHash0x(record.blockHash)} has no stored body`);
+    if (block === undefined) {
+      assertNotPruned(chain, id, `the body of block ${toHash0x(record.blockHash)}`);
+      throw new BlockNotFoundError(`block ${toHash0x(record.blockHash)} has no stored body`);
+    }
     const leaves = block.transactions.map((bytes) => blake3(bytes));
     const index = leaves.findIndex((leaf) => equalBytes(leaf, hash));
     if (index < 0) throw new TransactionNotFoundError(toHash0x(hash));
