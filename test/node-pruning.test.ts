@@ -117,9 +117,11 @@ describe('a pruned node beside an archive node', () => {
       if (answer.error) expect(answer.error.data?.reason, hash).toBe('data_pruned');
     }
     expect((await rpc(archive, archiveDir, 'start_mining', { threads: 1, gpu_mining: false })).error).toBeUndefined();
-    // And it keeps following as the archive mines on.
+    // It keeps following as the archive mines on, and mines itself: its blocks reach the archive.
     const height = (await pruned.health()).height as number;
     await until('the pruned node past its height', async () => (((await pruned.health()).height as number) > height + 2 ? true : undefined));
+    expect((await rpc(pruned, prunedDir, 'start_mining', { threads: 1, gpu_mining: false })).error).toBeUndefined();
+    await until('a block mined by the pruned node', async () => (((await pruned.health()).mining as { blocks_found: number }).blocks_found > 0 ? true : undefined));
     await Promise.all([pruned.stop(), archive.stop()]);
   }, 240_000);
 });
