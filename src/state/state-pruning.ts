@@ -42,18 +42,17 @@ export function createStatePruning(store: KvStore, reads: LedgerReads): StatePru
     return { type: 'put', key: ledgerKeys.writeLog(blockHash), value: log };
   };
 
-  /** A Bloom filter of every node in the write logs of blocks the round keeps. */
+  /** A Bloom filter of every node in the write logs of blocks the round keeps: one pass to size it, one to fill it. */
   const keptWrites = (round: PruningRound) => {
-    const kept = () => {
-      const rows: Uint8Array[] = [];
+    function* keptLogs(): Generator<Uint8Array> {
       for (const [key, value] of store.entries({ prefix: ledgerKeys.writeLogPrefix })) {
-        if (!round.isPruned(toHex(key.subarray(1)))) rows.push(value);
+        if (!round.isPruned(toHex(key.subarray(1)))) yield value;
       }
-      return rows;
-    };
-    const rows = kept();
-    const bloom = createHashBloom(rows.reduce((n, r) => n + r.length / hashBytes, 0));
-    for (const row of rows) for (let at = 0; at < row.length; at += hashBytes) bloom.add(row.subarray(at, at + hashBytes));
+    }
+    let members = 0;
+    for (const log of keptLogs()) members += log.length / hashBytes;
+    const bloom = createHashBloom(members);
+    for (const log of keptLogs()) for (let at = 0; at < log.length; at += hashBytes) bloom.add(log.subarray(at, at + hashBytes));
     return bloom;
   };
 

@@ -19,6 +19,8 @@ import { concatBytes, equalBytes, toHex } from '../util/bytes.ts';
 import { isEmptyHash, keyBit, stateDepthMax } from './trie-hash.ts';
 import { decodeTrieNode, type TrieNode } from './trie-node.ts';
 
+const seenMax = 100_000;
+
 export interface TrieGarbageInput {
   readonly store: KvStore;
   /** The trie's key prefix in the store. */
@@ -69,12 +71,14 @@ export function* trieGarbage(input: TrieGarbageInput, counts: TrieGarbageCounts 
     return false;
   };
 
+  // Write logs repeat a node a block rewrote; checking it twice is only wasted reads, so the memory is bounded.
   const seen = new Set<string>();
   let ops: KvOp[] = [];
   let looked = 0;
   const consider = (hash: Uint8Array): void => {
     const id = toHex(hash);
     if (seen.has(id)) return;
+    if (seen.size >= seenMax) seen.clear();
     seen.add(id);
     counts.candidates++;
     looked++;
