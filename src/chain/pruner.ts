@@ -15,6 +15,7 @@
 import type { BlockId, GhostdagEngine } from '../consensus/ghostdag.ts';
 import { readU64be, u64be } from '../consensus/consensus-rows.ts';
 import type { NetworkParams } from '../consensus/params.ts';
+import { assert } from '../errors.ts';
 import { pruneBatchOpsMax } from '../limits.ts';
 import type { KvOp, KvStore } from '../storage/kv.ts';
 import { toHex } from '../util/bytes.ts';
@@ -71,7 +72,7 @@ export function openPruner(ctx: PrunerContext): Pruner {
     const hash = store.get(key);
     if (hash === undefined) return genesis;
     const block = ctx.get(toHex(hash));
-    if (block === undefined) throw new Error(`the stored pruning row names an unknown block ${toHex(hash)}`);
+    assert(block !== undefined, `the store's pruning row names an unknown block ${toHex(hash)}`);
     return block;
   };
   let point = stored(chainKeys.pruningPoint);
