@@ -128,3 +128,16 @@ export const vmPreparedCacheEntriesMax = 256;
 export const contractTxGasLimitMax = 20_000_000;
 /** A contract method name: an export name, ASCII [A-Za-z0-9_]. */
 export const contractMethodBytesMax = 64;
+
+// --- State snapshots (src/state/snapshot*.ts, docs/state-trie.md "Snapshots") ---
+
+/**
+ * Leaves in one snapshot chunk. With ~100-byte leaves a full chunk is ~0.8 MB, one p2p message well under
+ * p2pMessageBytesMax (4 MiB), and 100,000 accounts take 13 chunks.
+ */
+export const snapshotChunkEntriesMax = 8_192;
+/**
+ * Encoded leaves of one chunk (32-byte key, u16 value length, value): stops a chunk of large values (contract
+ * storage up to 4,096 bytes) at ~1 MiB. One leaf of the largest value always fits.
+ */
+export const snapshotChunkLeafBytesMax = 1024 * 1024;

@@ -30,7 +30,7 @@ import {
   stateValueBytesMax,
   type StateHash,
 } from './trie-hash.ts';
-import { equalBytes, toHex } from '../util/bytes.ts';
+import { compareBytes, equalBytes, toHex } from '../util/bytes.ts';
 
 /** Pending nodes not yet in the store: lowercase hex node hash → stored node bytes. */
 export type StateOverlay = Map<string, Uint8Array>;
@@ -59,8 +59,11 @@ export interface StateTrie {
   readonly overlay: StateOverlay | undefined;
   /** The value under `key` in the state `root`, or undefined. Throws StateError 'node-missing' for unknown roots. */
   get(root: Uint8Array, key: Uint8Array): Uint8Array | undefined;
-  /** Every [key, value] of the state `root`, in ascending key order (snapshots, audits, tests). */
-  entries(root: Uint8Array): Generator<readonly [Uint8Array, Uint8Array]>;
+  /**
+   * Every [key, value] of the state `root` with key ≥ `from` (all when absent), in ascending key order (snapshots,
+   * audits, tests). Subtrees left of `from`'s path are not read.
+   */
+  entries(root: Uint8Array, from?: Uint8Array): Generator<readonly [Uint8Array, Uint8Array]>;
   /** The new root and its node writes (not written); the overlay, if any, gets the nodes too. */
   applyUpdates(root: Uint8Array, updates: StateUpdates): StateUpdate;
   /** A proof of `key`'s value, or of its absence, under `root` (check it with verifyProof). */
@@ -109,15 +112,19 @@ export function createStateTrie(options: StateTrieOptions): StateTrie {
     }
   };
 
-  function* entries(nodeHash: Uint8Array): Generator<readonly [Uint8Array, Uint8Array]> {
+  /** `from` is set while the walk is still on `from`'s path; off it, every key is greater. */
+  function* entries(nodeHash: Uint8Array, depth: number, from?: Uint8Array): Generator<readonly [Uint8Array, Uint8Array]> {
     if (isEmptyHash(nodeHash)) return;
     const node = readNode(nodeHash);
     if (node.kind === 'leaf') {
-      yield [node.key.slice(), node.value.slice()] as const;
+      if (from === undefined || compareBytes(node.key, from) >= 0) yield [node.key.slice(), node.value.slice()] as const;
       return;
     }
-    yield* entries(node.left);
-    yield* entries(node.right);
+    if (depth >= stateDepthMax) {
+      throw new StateError('node-corrupt', `internal state node ${toHex(nodeHash)} at depth ${depth}: too deep`);
+    }
+    if (from === undefined || keyBit(from, depth) === 0) yield* entries(node.left, depth + 1, from);
+    yield* entries(node.right, depth + 1, from !== undefined && keyBit(from, depth) === 1 ? from : undefined);
   }
 
   return {
@@ -127,9 +134,10 @@ export function createStateTrie(options: StateTrieOptions): StateTrie {
       const leaf = walk(root, key);
       return leaf !== undefined && equalBytes(leaf.key, key) ? leaf.value.slice() : undefined;
     },
-    entries(root) {
+    entries(root, from) {
       checkLength(root, stateHashBytes, 'state root');
-      return entries(root);
+      if (from !== undefined) checkLength(from, stateKeyBytes, 'start key');
+      return entries(root, 0, from);
     },
     applyUpdates(root, updates) {
       checkLength(root, stateHashBytes, 'state root');
