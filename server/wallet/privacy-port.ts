@@ -24,6 +24,7 @@ import { isConfidentialTransaction } from '../../src/wallet/confidential-scan.ts
 import { signRingMessage } from '../../src/wallet/ring-message.ts';
 import type { StealthAccount } from '../../src/wallet/stealth-accounts.ts';
 import { trackConfidentialOutputs, type OutputStatus } from './confidential-outputs.ts';
+import { walletScanStore } from './saved-scan.ts';
 import type { WalletService } from './wallet-service.ts';
 
 export interface PrivacyPortOptions {
@@ -56,7 +57,12 @@ export function createPrivacyPort(options: PrivacyPortOptions): PrivacyPort & { 
   const random: RandomBytes = options.random ?? ((n) => new Uint8Array(nodeRandomBytes(n)));
   const { chainId, hrp } = chain.params;
   const rules = confidentialRules(chainId);
-  const outputs = trackConfidentialOutputs({ chain, record: options.record, accounts: () => wallets.stealthAccounts().map((s) => s.account) });
+  const outputs = trackConfidentialOutputs({
+    chain,
+    record: options.record,
+    accounts: () => wallets.stealthAccounts().map((s) => ({ wallet: s.wallet.name, account: s.account })),
+    store: walletScanStore(wallets),
+  });
 
   const accountOf = (text: string): StealthAccount | undefined => wallets.stealthAccounts().find((s) => s.account.text === text.toLowerCase())?.account;
   const ownAccount = (text: string): StealthAccount => accountOf(text) ?? refuse('not_in_wallet', `stealth address ${text} is in none of this node's wallets`);

@@ -13,6 +13,11 @@ export const walletNameCharsMax = 64;
 /** A keystore file, read whole before parsing. */
 export const keystoreFileBytesMax = 4_000_000;
 /**
+ * A sealed wallet attachment file (the node wallet's scanned outputs, ~0.7 kB of hex per output: ~90,000 outputs),
+ * read whole before parsing.
+ */
+export const walletAttachmentBytesMax = 64_000_000;
+/**
  * scrypt cost accepted from a keystore file: a hostile file must not make opening it cost gigabytes.
  * N ≤ 2^20 with r = 8 is 1 GiB, the most any sane setting asks for.
  */
