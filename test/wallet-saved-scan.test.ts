@@ -18,7 +18,7 @@ import { toHex } from '../src/util/bytes.ts';
 import { createManualClock } from '../src/util/clock.ts';
 import { buildShield } from '../src/wallet/confidential.ts';
 import { openAttachment, openKeystore, type SealedAttachment } from '../src/wallet/keystore.ts';
-import { trackConfidentialOutputs, type ScanStore } from '../server/wallet/confidential-outputs.ts';
+import { scanSaveIntervalBlocks, trackConfidentialOutputs, type ScanStore } from '../server/wallet/confidential-outputs.ts';
 import { createPrivacyPort } from '../server/wallet/privacy-port.ts';
 import { parseSavedScan, savedScanPurpose, type SavedScan } from '../server/wallet/saved-scan.ts';
 import { attachmentFilePath, loadAttachmentFile } from '../server/wallet/wallet-files.ts';
@@ -121,6 +121,19 @@ describe('the node wallet saves what its scan found', () => {
     expect(f.ledger.account(bob.address).balance - before).toBe(490_000n);
     expect(second.port.ownedOutputs(account)).toEqual([]);
     second.port.close();
+
+    // A restarted wallet catches up on its own: an output arriving while nobody asks is found although its block is
+    // pruned before the first question.
+    const third = openPort(f, datadir);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const late = shieldTo(f, account, 300_000n, 5);
+    const lateCarrier = await confirm(f, late);
+    for (let i = 0; i < 40; i++) await f.mine();
+    await f.chain.settled();
+    await f.chain.pruningSettled();
+    expect(f.chain.getBlock(lateCarrier)).toBeUndefined();
+    expect(third.port.ownedOutputs(account)!.map((o) => [o.amount, toHex(o.txHash)])).toEqual([[300_000n, toHex(txHash(late))]]);
+    third.port.close();
   }, 120_000);
 
   it('seals the saved file: no amount, key image, secret or address in the clear; only its wallet key opens it', async () => {
@@ -203,6 +216,11 @@ describe('a saved scan is checked against the chain', () => {
     // above the fork and so past the resumed cursor, is found.
     const later = trackConfidentialOutputs({ chain: f.chain, record, accounts, store: memoryStore(saves) });
     expect(later.unspent(account).map((s) => s.output.amount)).toEqual([200_000n]);
+
+    // Without a find or a close, the cursor is saved every scanSaveIntervalBlocks selected-chain blocks.
+    for (let i = 0; i < scanSaveIntervalBlocks; i++) tip = await f.mine({ parents: [tip] });
+    await f.chain.settled();
+    expect(saves.get('default')!.cursors.get(account.text)).toBe(tip);
     later.close();
   }, 60_000);
 });

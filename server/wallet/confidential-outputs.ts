@@ -2,7 +2,7 @@
  * The node wallet's view of the confidential world (docs/privacy.md "Wallets"): which outputs its stealth accounts
  * own, and the pool of outputs it draws decoys from. Blocks are scanned as they arrive (every block, blue or red:
  * whether an output counts is decided when it is read, against the virtual state), and the stored chain is
- * scanned once, lazily, the first time an account is asked about (or when an account is added) — for an account
+ * scanned once, when the wallet starts (catchUp) or an account is first asked about or added — for an account
  * whose wallet saved a scan, only past its saved cursor: the owned outputs found are saved per wallet (sealed,
  * saved-scan.ts), because a pruned node deletes the bodies they were found in.
  *
@@ -36,6 +36,8 @@ export interface ConfidentialOutputs {
   decoyCandidates(exclude: ReadonlySet<string>): RingMember[];
   /** The virtual state's DAA score as the wallet counts maturity (the selected tip's). */
   daaScore(): number;
+  /** Scans the stored chain for accounts not scanned yet (past their saved cursors); later blocks as they come. */
+  catchUp(): void;
   close(): void;
 }
 
@@ -221,6 +223,7 @@ export function trackConfidentialOutputs(options: ConfidentialOutputsOptions): C
       return out;
     },
     daaScore,
+    catchUp: ensureScanned,
     close() {
       unsubscribe();
       if (blocksSinceSave > 0) saveAll();

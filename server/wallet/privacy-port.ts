@@ -63,6 +63,25 @@ export function createPrivacyPort(options: PrivacyPortOptions): PrivacyPort & { 
     accounts: () => wallets.stealthAccounts().map((s) => ({ wallet: s.wallet.name, account: s.account })),
     store: walletScanStore(wallets),
   });
+  // Catch up soon after start rather than on first use: on a pruned node, blocks that arrive while nobody asks would
+  // lose their bodies before the scan reached them. A failure here (a wallet that does not unlock) is left for the
+  // first call to report.
+  const catchUp = () => {
+    try {
+      outputs.catchUp();
+    } catch {
+      // reported by the first call that needs the wallets
+    }
+  };
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  const scheduleCatchUp = () => {
+    pending ??= setTimeout(() => {
+      pending = undefined;
+      catchUp();
+    }, 0);
+    pending.unref();
+  };
+  scheduleCatchUp();
 
   const accountOf = (text: string): StealthAccount | undefined => wallets.stealthAccounts().find((s) => s.account.text === text.toLowerCase())?.account;
   const ownAccount = (text: string): StealthAccount => accountOf(text) ?? refuse('not_in_wallet', `stealth address ${text} is in none of this node's wallets`);
@@ -152,6 +171,7 @@ export function createPrivacyPort(options: PrivacyPortOptions): PrivacyPort & { 
   return {
     createStealthAccount(walletName) {
       const { account } = wallets.createStealthAccount(walletName);
+      scheduleCatchUp();
       return { text: account.text, spendPublic: encodePoint(account.keys.spendPublic), viewPublic: encodePoint(account.keys.viewPublic), path: account.path };
     },
     ownedOutputs(text) {
@@ -190,6 +210,9 @@ export function createPrivacyPort(options: PrivacyPortOptions): PrivacyPort & { 
       return signRingMessage(account.keys, message, decoys, random);
     },
     randomBytes: random,
-    close: outputs.close,
+    close() {
+      clearTimeout(pending);
+      outputs.close();
+    },
   };
 }
