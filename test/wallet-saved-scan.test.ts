@@ -1,9 +1,10 @@
 // The node wallet keeps what its stealth-account scan found (docs/privacy.md "Wallets"): on a chain that prunes, an
 // output shielded to a node-wallet account is found again after the wallet and its privacy port restart on the same
-// datadir although the block that carried it has no body any more, and it is spent; a wallet without the saved scan
-// finds nothing there. The saved file is sealed: no amount, key image, secret or account in the clear, and it opens
-// under the wallet's key only. A saved output the state does not hold (its block left the chain) never counts, and a
-// cursor on a branch that left the chain resumes the scan where that branch forked.
+// datadir although the block that carried it has no body any more, and it is spent with a decoy from that pruned
+// block (the saved decoy pool); a wallet without the saved scan finds nothing there. The saved file is sealed: no
+// amount, key image, secret or account in the clear, and it opens under the wallet's key only. A saved output the
+// state does not hold (its block left the chain) never counts, and a cursor on a branch that left the chain resumes
+// the scan where that branch forked.
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { regtestParams, type NetworkParams } from '../src/consensus/params.ts';
 import { decodeStealthAddress } from '../src/crypto/stealth-address.ts';
 import { nobleVerifier } from '../src/crypto/verifier.ts';
 import type { AnyTransaction } from '../src/kinds/kind.ts';
+import type { SignedRingSpend } from '../src/kinds/confidential/ring-spend.ts';
 import { createMempool } from '../src/mempool/mempool.ts';
 import { toHex } from '../src/util/bytes.ts';
 import { createManualClock } from '../src/util/clock.ts';
@@ -113,8 +115,10 @@ describe('the node wallet saves what its scan found', () => {
       inputs: [{ kind: 'stealth', address: account, amount: 500_000n }],
       outputs: [{ kind: 'transparent', address: bob.address, amount: 490_000n }],
       fee: 10_000n,
-      ringSize: 1,
-    });
+      ringSize: 2,
+    }) as SignedRingSpend;
+    // Its decoy is the stranger's output of the pruned shield block: the saved decoy pool, not the recent bodies.
+    expect(spend.inputs[0]!.ring.map((m) => toHex(m.oneTimeKey)).sort()).toEqual([toHex(shield.outputs[0]!.oneTimeKey), toHex(shield.outputs[1]!.oneTimeKey)].sort());
     const before = f.ledger.account(bob.address).balance;
     await confirm(f, spend);
     expect(f.ledger.getTransaction(txHash(spend))?.accepted).toBe(true);

@@ -10,6 +10,7 @@
  * and its key image is absent from the key-image set (spent outputs leave). So the scan may over-collect, never
  * mislead.
  */
+import { randomInt } from 'node:crypto';
 import type { Chain } from '../../src/chain/chain.ts';
 import type { BlockId } from '../../src/consensus/ghostdag.ts';
 import { decodeTransaction } from '../../src/codec/transaction.ts';
@@ -61,6 +62,8 @@ export interface ScanStore {
  * costs at most a rescan of this many blocks' mergesets, whose bodies are far above any pruning point.
  */
 export const scanSaveIntervalBlocks = 64;
+/** Decoys saved per wallet (~130 bytes of hex each): a uniform sample of the pool when it holds more. */
+export const savedDecoysMax = 16_384;
 
 export function trackConfidentialOutputs(options: ConfidentialOutputsOptions): ConfidentialOutputs {
   const { chain, record, store } = options;
@@ -126,6 +129,17 @@ export function trackConfidentialOutputs(options: ConfidentialOutputsOptions): C
     return block === undefined ? 0 : block.height + 1;
   };
 
+  // The decoy pool is saved too, as a uniform sample: after a restart a pruned node reads only recent bodies, and a
+  // ring of recent decoys around an older real output would point at it.
+  const sampleDecoys = (): RingMember[] => {
+    const pool = [...seen.values()];
+    for (let i = 0; i < Math.min(savedDecoysMax, pool.length); i++) {
+      const j = i + randomInt(pool.length - i);
+      [pool[i], pool[j]] = [pool[j]!, pool[i]!];
+    }
+    return pool.slice(0, savedDecoysMax);
+  };
+
   const save = (wallet: string) => {
     if (store === undefined) return;
     const accounts = [...cursors.keys()].filter((a) => walletOf.get(a) === wallet);
@@ -133,6 +147,7 @@ export function trackConfidentialOutputs(options: ConfidentialOutputsOptions): C
     store.save(wallet, {
       cursors: new Map(accounts.map((a) => [a, cursors.get(a)!])),
       outputs: [...owned.values()].filter((o) => mine.has(o.account)),
+      decoys: sampleDecoys(),
     });
   };
 
@@ -158,6 +173,7 @@ export function trackConfidentialOutputs(options: ConfidentialOutputsOptions): C
       const saved = store?.load(wallet);
       for (const o of saved?.outputs ?? []) owned.set(toHex(o.oneTimeKey), o);
       for (const [account, cursor] of saved?.cursors ?? []) cursors.set(account, cursor);
+      for (const d of saved?.decoys ?? []) seen.set(toHex(d.oneTimeKey), d);
     }
     const groups = new Map<number, StealthAccount[]>();
     for (const { account } of fresh) {

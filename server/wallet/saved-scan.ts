@@ -1,10 +1,11 @@
 /**
  * What the node wallet's scan of one wallet found, as the JSON payload it seals beside the keystore
  * (docs/privacy.md "Wallets"): per stealth account the block up to which the stored chain is scanned for it (the
- * scan cursor), and the owned outputs found. The payload is authenticated before it is parsed, so a bad shape is a
+ * scan cursor), the owned outputs found, and a sample of the decoy pool. The payload is authenticated before it is parsed, so a bad shape is a
  * bug or another version, never an attacker: it is refused whole.
  */
 import { KeystoreFormatError } from '../../src/wallet/errors.ts';
+import type { RingMember } from '../../src/kinds/confidential/codec.ts';
 import type { ScannedOutput } from '../../src/wallet/confidential-scan.ts';
 import { fromHex, toHex } from '../../src/util/bytes.ts';
 import type { ScanStore } from './confidential-outputs.ts';
@@ -18,6 +19,8 @@ export interface SavedScan {
   /** Stealth address text → id of the block whose past (and itself) is scanned for that account. */
   readonly cursors: ReadonlyMap<string, string>;
   readonly outputs: readonly ScannedOutput[];
+  /** Outputs of the chain seen by the scan (public): decoy candidates, each checked against the state when drawn. */
+  readonly decoys: readonly RingMember[];
 }
 
 interface OutputJson {
@@ -46,7 +49,8 @@ export function savedScanPayload(scan: SavedScan): unknown {
     amount: o.amount.toString(),
     keyImage: toHex(o.keyImage),
   }));
-  return { version: savedScanVersion, cursors: Object.fromEntries(scan.cursors), outputs };
+  const decoys = scan.decoys.map((d) => toHex(d.oneTimeKey) + toHex(d.commitment));
+  return { version: savedScanVersion, cursors: Object.fromEntries(scan.cursors), outputs, decoys };
 }
 
 function bad(what: string): never {
@@ -75,7 +79,7 @@ function parseOutput(value: unknown): ScannedOutput {
 }
 
 export function parseSavedScan(payload: unknown): SavedScan {
-  const p = payload as { version?: unknown; cursors?: unknown; outputs?: unknown } | null;
+  const p = payload as { version?: unknown; cursors?: unknown; outputs?: unknown; decoys?: unknown } | null;
   if (typeof p !== 'object' || p === null || p.version !== savedScanVersion) bad(`expected version ${savedScanVersion}`);
   if (typeof p.cursors !== 'object' || p.cursors === null || Array.isArray(p.cursors)) bad('cursors: expected an object');
   const cursors = new Map<string, string>();
@@ -84,7 +88,12 @@ export function parseSavedScan(payload: unknown): SavedScan {
     cursors.set(account, id);
   }
   if (!Array.isArray(p.outputs)) bad('outputs: expected an array');
-  return { cursors, outputs: p.outputs.map(parseOutput) };
+  if (!Array.isArray(p.decoys)) bad('decoys: expected an array');
+  const decoys = p.decoys.map((d: unknown): RingMember => {
+    if (typeof d !== 'string' || !/^[0-9a-f]{128}$/.test(d)) bad('decoy: expected 64 bytes of hex (one-time key, commitment)');
+    return { oneTimeKey: fromHex(d.slice(0, 64)), commitment: fromHex(d.slice(64)) };
+  });
+  return { cursors, outputs: p.outputs.map(parseOutput), decoys };
 }
 
 /**
