@@ -5,7 +5,7 @@
 // amount, key image, secret or account in the clear, and it opens under the wallet's key only. A saved output the
 // state does not hold (its block left the chain) never counts, and a cursor on a branch that left the chain resumes
 // the scan where that branch forked.
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -172,6 +172,18 @@ describe('the node wallet saves what its scan found', () => {
     expect(() => openAttachment({ header: key.header, key: new Uint8Array(32) }, savedScanPurpose, file)).toThrow(/does not authenticate/);
     expect(() => openAttachment(key, 'keys', { ...file, purpose: 'keys' })).toThrow(/does not authenticate/);
     expect(() => openAttachment(key, savedScanPurpose, { ...file, cipher: keystore.cipher, ciphertext: keystore.ciphertext })).toThrow(/does not authenticate/);
+
+    // A saved scan that does not open (here one flipped ciphertext byte) is set aside, not overwritten, and the
+    // wallet rescans the bodies it still has.
+    const flipped = file.ciphertext.slice(0, 10) + (file.ciphertext[10] === '0' ? '1' : '0') + file.ciphertext.slice(11);
+    writeFileSync(path, JSON.stringify({ ...file, ciphertext: flipped }));
+    const reopened = openPort(f, datadir);
+    expect(reopened.port.ownedOutputs(account)!.map((o) => o.amount)).toEqual([123_457n]);
+    reopened.port.close();
+    const aside = readdirSync(join(datadir, 'wallets')).filter((n) => n.startsWith('default.outputs.json.unreadable-'));
+    expect(aside).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(datadir, 'wallets', aside[0]!), 'utf8')).ciphertext).toBe(flipped);
+    expect(parseSavedScan(reopened.wallets.loadAttachment('default', savedScanPurpose)).outputs.map((o) => o.amount)).toEqual([123_457n]);
   }, 60_000);
 });
 

@@ -97,18 +97,19 @@ export function parseSavedScan(payload: unknown): SavedScan {
 }
 
 /**
- * Each wallet's scan, sealed under its keystore key beside it. A saved scan that does not open (corrupt, or another
- * version) counts as none: the stored chain is rescanned for that wallet and the next save replaces the file.
+ * Each wallet's scan, sealed under its keystore key beside it. A saved scan that does not open (corrupt, another
+ * version) is set aside, never overwritten, and counts as none: the stored chain is rescanned for that wallet.
  */
-export function walletScanStore(wallets: Pick<WalletService, 'loadAttachment' | 'saveAttachment'>): ScanStore {
+export function walletScanStore(wallets: Pick<WalletService, 'loadAttachment' | 'saveAttachment' | 'setAsideAttachment'>): ScanStore {
   return {
     load(wallet) {
       try {
         const payload = wallets.loadAttachment(wallet, savedScanPurpose);
         return payload === undefined ? undefined : parseSavedScan(payload);
       } catch (error) {
-        if (error instanceof KeystoreFormatError) return undefined;
-        throw error;
+        if (!(error instanceof KeystoreFormatError)) throw error;
+        wallets.setAsideAttachment(wallet, savedScanPurpose);
+        return undefined;
       }
     },
     save: (wallet, scan) => wallets.saveAttachment(wallet, savedScanPurpose, savedScanPayload(scan)),

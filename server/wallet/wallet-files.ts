@@ -59,6 +59,16 @@ export function saveAttachmentFile(datadir: string, file: SealedAttachment): voi
   writeFileAtomic(attachmentFilePath(datadir, file.name, file.purpose), `${JSON.stringify(file)}\n`);
 }
 
+/** Moves an attachment file aside (`.unreadable-<ms>`): what does not open now is kept, never overwritten. */
+export function setAsideAttachmentFile(datadir: string, name: string, purpose: string, nowMs: number): void {
+  const path = attachmentFilePath(datadir, name, purpose);
+  try {
+    renameSync(path, `${path}.unreadable-${nowMs}`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
 /** The parsed JSON of a wallet's attachment file, or undefined when there is none. */
 export function loadAttachmentFile(datadir: string, name: string, purpose: string): unknown {
   return readJsonFile(attachmentFilePath(datadir, name, purpose), walletAttachmentBytesMax);

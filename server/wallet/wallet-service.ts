@@ -31,6 +31,7 @@ import {
   resolveWalletPassphrase,
   saveAttachmentFile,
   saveKeystoreFile,
+  setAsideAttachmentFile,
   type PassphraseSource,
 } from './wallet-files.ts';
 
@@ -72,6 +73,8 @@ export interface WalletService {
   saveAttachment(walletName: string, purpose: string, payload: unknown): void;
   /** The attachment's payload, undefined when none was saved; throws KeystoreFormatError when it does not open. */
   loadAttachment(walletName: string, purpose: string): unknown;
+  /** Renames an attachment that does not open to `<file>.unreadable-<ms>`, for the operator to inspect. */
+  setAsideAttachment(walletName: string, purpose: string): void;
   /** The mnemonic, for an operator's backup (CLI), never for RPC. */
   exportMnemonic(name: string): string;
 }
@@ -176,6 +179,7 @@ export function createWalletService(options: WalletServiceOptions): WalletServic
       const file = loadAttachmentFile(datadir, walletName, purpose);
       return file === undefined ? undefined : openAttachment(key, purpose, file);
     },
+    setAsideAttachment: (walletName, purpose) => setAsideAttachmentFile(datadir, walletName, purpose, Date.now()),
     exportMnemonic: (name) => wallet(name).payload().mnemonic,
   };
 }
