@@ -20,7 +20,8 @@ import { toHex } from '../src/util/bytes.ts';
 import { createManualClock } from '../src/util/clock.ts';
 import { buildShield } from '../src/wallet/confidential.ts';
 import { openAttachment, openKeystore, type SealedAttachment } from '../src/wallet/keystore.ts';
-import { scanSaveIntervalBlocks, trackConfidentialOutputs, type ScanStore } from '../server/wallet/confidential-outputs.ts';
+import { trackConfidentialOutputs, type ScanStore } from '../server/wallet/confidential-outputs.ts';
+import { scanSaveIntervalBlocks } from '../src/wallet/wallet-limits.ts';
 import { createPrivacyPort } from '../server/wallet/privacy-port.ts';
 import { parseSavedScan, savedScanPurpose, type SavedScan } from '../server/wallet/saved-scan.ts';
 import { attachmentFilePath, loadAttachmentFile } from '../server/wallet/wallet-files.ts';
@@ -215,7 +216,7 @@ describe('a saved scan is checked against the chain', () => {
     const winning = shieldTo(f, account.text, 200_000n, 4);
     const side = await f.mine({ parents: [base], transactions: [encodeTransaction(losing)] });
     const saves = new Map<string, SavedScan>();
-    const early = trackConfidentialOutputs({ chain: f.chain, record, accounts, store: memoryStore(saves) });
+    const early = trackConfidentialOutputs({ chain: f.chain, record, accounts, store: memoryStore(saves), random: seededRandom(9) });
     expect(early.unspent(account).map((s) => s.output.amount)).toEqual([300_000n]);
     early.close();
     expect(saves.get('default')!.outputs.map((o) => o.amount)).toEqual([300_000n]);
@@ -230,7 +231,7 @@ describe('a saved scan is checked against the chain', () => {
 
     // The side block's output is saved, but the state never took it: it does not count. The winner's shield,
     // above the fork and so past the resumed cursor, is found.
-    const later = trackConfidentialOutputs({ chain: f.chain, record, accounts, store: memoryStore(saves) });
+    const later = trackConfidentialOutputs({ chain: f.chain, record, accounts, store: memoryStore(saves), random: seededRandom(9) });
     expect(later.unspent(account).map((s) => s.output.amount)).toEqual([200_000n]);
 
     // Without a find or a close, the cursor is saved every scanSaveIntervalBlocks selected-chain blocks.

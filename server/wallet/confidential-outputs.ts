@@ -10,7 +10,6 @@
  * and its key image is absent from the key-image set (spent outputs leave). So the scan may over-collect, never
  * mislead.
  */
-import { randomInt } from 'node:crypto';
 import type { Chain } from '../../src/chain/chain.ts';
 import type { BlockId } from '../../src/consensus/ghostdag.ts';
 import { decodeTransaction } from '../../src/codec/transaction.ts';
@@ -22,6 +21,8 @@ import type { RecordNamespace } from '../../src/kinds/kind.ts';
 import { isConfidentialTransaction, scanTransaction, type ScannedOutput } from '../../src/wallet/confidential-scan.ts';
 import type { StealthAccount } from '../../src/wallet/stealth-accounts.ts';
 import { toHex } from '../../src/util/bytes.ts';
+import { savedDecoysMax, scanSaveIntervalBlocks } from '../../src/wallet/wallet-limits.ts';
+import type { RandomBytes } from '../../src/crypto/monero/scalar.ts';
 import type { SavedScan } from './saved-scan.ts';
 
 export interface OutputStatus {
@@ -49,6 +50,8 @@ export interface ConfidentialOutputsOptions {
   readonly accounts: () => readonly { wallet: string; account: StealthAccount }[];
   /** Where each wallet's scan is kept across restarts; without one every start rescans the stored chain. */
   readonly store?: ScanStore;
+  /** Draws the saved decoy sample. */
+  readonly random: RandomBytes;
 }
 
 export interface ScanStore {
@@ -57,13 +60,6 @@ export interface ScanStore {
   save(wallet: string, scan: SavedScan): void;
 }
 
-/**
- * Selected-chain blocks between saves while nothing owned is found (a found output is saved at once): a kill -9
- * costs at most a rescan of this many blocks' mergesets, whose bodies are far above any pruning point.
- */
-export const scanSaveIntervalBlocks = 64;
-/** Decoys saved per wallet (~130 bytes of hex each): a uniform sample of the pool when it holds more. */
-export const savedDecoysMax = 16_384;
 
 export function trackConfidentialOutputs(options: ConfidentialOutputsOptions): ConfidentialOutputs {
   const { chain, record, store } = options;
@@ -134,7 +130,8 @@ export function trackConfidentialOutputs(options: ConfidentialOutputsOptions): C
   const sampleDecoys = (): RingMember[] => {
     const pool = [...seen.values()];
     for (let i = 0; i < Math.min(savedDecoysMax, pool.length); i++) {
-      const j = i + randomInt(pool.length - i);
+      const draw = options.random(4);
+      const j = i + (new DataView(draw.buffer, draw.byteOffset, 4).getUint32(0) % (pool.length - i));
       [pool[i], pool[j]] = [pool[j]!, pool[i]!];
     }
     return pool.slice(0, savedDecoysMax);

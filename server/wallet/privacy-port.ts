@@ -62,6 +62,7 @@ export function createPrivacyPort(options: PrivacyPortOptions): PrivacyPort & { 
     record: options.record,
     accounts: () => wallets.stealthAccounts().map((s) => ({ wallet: s.wallet.name, account: s.account })),
     store: walletScanStore(wallets),
+    random,
   });
   // Catch up soon after start rather than on first use: on a pruned node, blocks that arrive while nobody asks would
   // lose their bodies before the scan reached them. A failure here (a wallet that does not unlock) is left for the
