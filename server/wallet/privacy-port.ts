@@ -24,6 +24,7 @@ import { isConfidentialTransaction } from '../../src/wallet/confidential-scan.ts
 import { signRingMessage } from '../../src/wallet/ring-message.ts';
 import type { StealthAccount } from '../../src/wallet/stealth-accounts.ts';
 import { trackConfidentialOutputs, type OutputStatus } from './confidential-outputs.ts';
+import { walletScanStore } from './saved-scan.ts';
 import type { WalletService } from './wallet-service.ts';
 
 export interface PrivacyPortOptions {
@@ -56,7 +57,32 @@ export function createPrivacyPort(options: PrivacyPortOptions): PrivacyPort & { 
   const random: RandomBytes = options.random ?? ((n) => new Uint8Array(nodeRandomBytes(n)));
   const { chainId, hrp } = chain.params;
   const rules = confidentialRules(chainId);
-  const outputs = trackConfidentialOutputs({ chain, record: options.record, accounts: () => wallets.stealthAccounts().map((s) => s.account) });
+  const outputs = trackConfidentialOutputs({
+    chain,
+    record: options.record,
+    accounts: () => wallets.stealthAccounts().map((s) => ({ wallet: s.wallet.name, account: s.account })),
+    store: walletScanStore(wallets),
+    random,
+  });
+  // Catch up soon after start rather than on first use: on a pruned node, blocks that arrive while nobody asks would
+  // lose their bodies before the scan reached them. A failure here (a wallet that does not unlock) is left for the
+  // first call to report.
+  const catchUp = () => {
+    try {
+      outputs.catchUp();
+    } catch {
+      // reported by the first call that needs the wallets
+    }
+  };
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  const scheduleCatchUp = () => {
+    pending ??= setTimeout(() => {
+      pending = undefined;
+      catchUp();
+    }, 0);
+    pending.unref();
+  };
+  scheduleCatchUp();
 
   const accountOf = (text: string): StealthAccount | undefined => wallets.stealthAccounts().find((s) => s.account.text === text.toLowerCase())?.account;
   const ownAccount = (text: string): StealthAccount => accountOf(text) ?? refuse('not_in_wallet', `stealth address ${text} is in none of this node's wallets`);
@@ -146,6 +172,7 @@ export function createPrivacyPort(options: PrivacyPortOptions): PrivacyPort & { 
   return {
     createStealthAccount(walletName) {
       const { account } = wallets.createStealthAccount(walletName);
+      scheduleCatchUp();
       return { text: account.text, spendPublic: encodePoint(account.keys.spendPublic), viewPublic: encodePoint(account.keys.viewPublic), path: account.path };
     },
     ownedOutputs(text) {
@@ -184,6 +211,9 @@ export function createPrivacyPort(options: PrivacyPortOptions): PrivacyPort & { 
       return signRingMessage(account.keys, message, decoys, random);
     },
     randomBytes: random,
-    close: outputs.close,
+    close() {
+      clearTimeout(pending);
+      outputs.close();
+    },
   };
 }

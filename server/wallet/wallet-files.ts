@@ -1,16 +1,17 @@
 /**
  * Keystore files on disk (Node only): `<datadir>/wallets/<name>.json`, mode 0600 in a 0700 directory, written
  * atomically (temp file, fsync, rename) so a crash mid-save leaves the old file or the new one, never half of each.
- * Also the node's wallet passphrase: configured (config / WEFT_WALLET_PASSPHRASE), else a generated secret in
+ * Next to each, its sealed attachments (`<name>.<purpose>.json`, same mode and atomic write; a dot keeps them out
+ * of the wallet names). Also the node's wallet passphrase: configured (config / WEFT_WALLET_PASSPHRASE), else a generated secret in
  * `<datadir>/wallet.secret` (mode 0600) — docs/wallet.md "Unlocking" says why.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { KeystoreFormatError } from '../../src/wallet/errors.ts';
-import type { KeystoreFile } from '../../src/wallet/keystore.ts';
+import type { KeystoreFile, SealedAttachment } from '../../src/wallet/keystore.ts';
 import { checkWalletName } from '../../src/wallet/wallet.ts';
-import { keystoreFileBytesMax } from '../../src/wallet/wallet-limits.ts';
+import { keystoreFileBytesMax, walletAttachmentBytesMax } from '../../src/wallet/wallet-limits.ts';
 
 export const walletsDirName = 'wallets';
 export const walletSecretFileName = 'wallet.secret';
@@ -47,9 +48,38 @@ export function saveKeystoreFile(datadir: string, file: KeystoreFile): void {
   writeFileAtomic(walletFilePath(datadir, file.name), `${JSON.stringify(file, null, 2)}\n`);
 }
 
+/** `<datadir>/wallets/<name>.<purpose>.json`: a wallet's sealed attachment. */
+export function attachmentFilePath(datadir: string, name: string, purpose: string): string {
+  if (!/^[a-z]{1,32}$/.test(purpose)) throw new KeystoreFormatError(`attachment purpose "${purpose}": expected 1–32 lowercase letters`);
+  return join(walletsDir(datadir), `${checkWalletName(name)}.${purpose}.json`);
+}
+
+export function saveAttachmentFile(datadir: string, file: SealedAttachment): void {
+  mkdirSync(walletsDir(datadir), { recursive: true, mode: dirMode });
+  writeFileAtomic(attachmentFilePath(datadir, file.name, file.purpose), `${JSON.stringify(file)}\n`);
+}
+
+/** Moves an attachment file aside (`.unreadable-<ms>`): what does not open now is kept, never overwritten. */
+export function setAsideAttachmentFile(datadir: string, name: string, purpose: string, nowMs: number): void {
+  const path = attachmentFilePath(datadir, name, purpose);
+  try {
+    renameSync(path, `${path}.unreadable-${nowMs}`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/** The parsed JSON of a wallet's attachment file, or undefined when there is none. */
+export function loadAttachmentFile(datadir: string, name: string, purpose: string): unknown {
+  return readJsonFile(attachmentFilePath(datadir, name, purpose), walletAttachmentBytesMax);
+}
+
 /** The parsed JSON of a wallet file, or undefined when there is none. */
 export function loadKeystoreFile(datadir: string, name: string): unknown {
-  const path = walletFilePath(datadir, name);
+  return readJsonFile(walletFilePath(datadir, name), keystoreFileBytesMax);
+}
+
+function readJsonFile(path: string, bytesMax: number): unknown {
   let size: number;
   try {
     size = statSync(path).size;
@@ -57,7 +87,7 @@ export function loadKeystoreFile(datadir: string, name: string): unknown {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  if (size > keystoreFileBytesMax) throw new KeystoreFormatError(`${path}: ${size} bytes, at most ${keystoreFileBytesMax}`);
+  if (size > bytesMax) throw new KeystoreFormatError(`${path}: ${size} bytes, at most ${bytesMax}`);
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch {

@@ -9,7 +9,7 @@ import { randomBytes as nodeRandomBytes } from 'node:crypto';
 import type { RandomBytes } from '../../src/crypto/keys.ts';
 import { auxRandBytes } from '../../src/crypto/keys.ts';
 import { KeystoreFormatError, WalletParamError } from '../../src/wallet/errors.ts';
-import { createKeystoreKey, openKeystore, sealKeystore, type KeystoreKey, type ScryptParams } from '../../src/wallet/keystore.ts';
+import { createKeystoreKey, openAttachment, openKeystore, sealAttachment, sealKeystore, type KeystoreKey, type ScryptParams } from '../../src/wallet/keystore.ts';
 import type { MessageSignatureType } from '../../src/wallet/message.ts';
 import type { StealthAccount } from '../../src/wallet/stealth-accounts.ts';
 import { buildTransfer, type BuiltTransfer, type TransferRequest } from '../../src/wallet/transfer.ts';
@@ -24,7 +24,16 @@ import {
   type WalletAddressType,
   type WalletNetwork,
 } from '../../src/wallet/wallet.ts';
-import { listWalletNames, loadKeystoreFile, resolveWalletPassphrase, saveKeystoreFile, type PassphraseSource } from './wallet-files.ts';
+import {
+  listWalletNames,
+  loadAttachmentFile,
+  loadKeystoreFile,
+  resolveWalletPassphrase,
+  saveAttachmentFile,
+  saveKeystoreFile,
+  setAsideAttachmentFile,
+  type PassphraseSource,
+} from './wallet-files.ts';
 
 export const defaultWalletName = 'default';
 /** Wallets one node keeps unlocked; also bounds the scan of `findAddress`. */
@@ -57,6 +66,15 @@ export interface WalletService {
   createStealthAccount(walletName: string | undefined): { wallet: Wallet; account: StealthAccount };
   /** Every stealth account of every wallet in the datadir. */
   stealthAccounts(): { wallet: Wallet; account: StealthAccount }[];
+  /**
+   * A secret the node keeps for a wallet beside its keystore (`<name>.<purpose>.json`), sealed under the wallet's
+   * keystore key with a fresh nonce and written atomically; the wallet must exist.
+   */
+  saveAttachment(walletName: string, purpose: string, payload: unknown): void;
+  /** The attachment's payload, undefined when none was saved; throws KeystoreFormatError when it does not open. */
+  loadAttachment(walletName: string, purpose: string): unknown;
+  /** Renames an attachment that does not open to `<file>.unreadable-<ms>`, for the operator to inspect. */
+  setAsideAttachment(walletName: string, purpose: string): void;
   /** The mnemonic, for an operator's backup (CLI), never for RPC. */
   exportMnemonic(name: string): string;
 }
@@ -152,6 +170,16 @@ export function createWalletService(options: WalletServiceOptions): WalletServic
     stealthAccounts: () => unlockAll().flatMap((w) => w.stealth.list().map((account) => ({ wallet: w, account }))),
     signMessage: (address, message, type) => owner(address).signMessage(address, message, type, random(auxRandBytes)),
     buildTransfer: (request) => buildTransfer(owner(request.from), request, random),
+    saveAttachment(walletName, purpose, payload) {
+      const { key } = open.get(wallet(walletName).name)!;
+      saveAttachmentFile(datadir, sealAttachment(key, purpose, payload, random));
+    },
+    loadAttachment(walletName, purpose) {
+      const { key } = open.get(wallet(walletName).name)!;
+      const file = loadAttachmentFile(datadir, walletName, purpose);
+      return file === undefined ? undefined : openAttachment(key, purpose, file);
+    },
+    setAsideAttachment: (walletName, purpose) => setAsideAttachmentFile(datadir, walletName, purpose, Date.now()),
     exportMnemonic: (name) => wallet(name).payload().mnemonic,
   };
 }

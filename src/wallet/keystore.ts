@@ -12,6 +12,10 @@
  * random 24-byte nonce on every save, with the header (format, version, name, network, kdf, cipher name) as
  * associated data: renaming the file's wallet, moving it to another network or weakening its kdf breaks the tag.
  * The key is derived once per unlock and kept by the caller, so saves do not pay scrypt again.
+ *
+ * Attachments are other secrets of the same wallet sealed under the same key (the node wallet's scanned outputs,
+ * docs/privacy.md "Wallets"): the same cipher with a fresh nonce, whose associated data adds the attachment's
+ * purpose to the header's, so neither a keystore's ciphertext nor another purpose's opens as one.
  */
 import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { scrypt } from '@noble/hashes/scrypt.js';
@@ -112,6 +116,57 @@ export function openKeystore(file: unknown, passphrase: string): { key: Keystore
     return { key, payload: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext)) };
   } catch {
     throw new KeystoreFormatError('authenticated payload is not JSON');
+  }
+}
+
+export const attachmentFormat = 'weft-wallet-attachment';
+
+/** A secret of a wallet sealed under its keystore key, with the keystore's header repeated for identification. */
+export interface SealedAttachment {
+  readonly format: typeof attachmentFormat;
+  readonly version: typeof keystoreVersion;
+  readonly purpose: string;
+  readonly name: string;
+  readonly network: string;
+  readonly cipher: { readonly name: 'xchacha20-poly1305'; readonly nonce: string };
+  readonly ciphertext: string;
+}
+
+function attachmentData(header: KeystoreHeader, purpose: string): Uint8Array {
+  const keystore = JSON.parse(new TextDecoder().decode(associatedData(header))) as unknown[];
+  return new TextEncoder().encode(JSON.stringify([...keystore, attachmentFormat, purpose]));
+}
+
+/** Seals `payload` (JSON-serialisable) as the wallet's `purpose` attachment under its keystore key, fresh nonce. */
+export function sealAttachment(key: KeystoreKey, purpose: string, payload: unknown, randomBytes: RandomBytes): SealedAttachment {
+  const nonce = randomBytes(nonceBytes);
+  const plaintext = new TextEncoder().encode(JSON.stringify(payload));
+  const ciphertext = xchacha20poly1305(key.key, nonce, attachmentData(key.header, purpose)).encrypt(plaintext);
+  const { name, network } = key.header;
+  return { format: attachmentFormat, version: keystoreVersion, purpose, name, network, cipher: { name: 'xchacha20-poly1305', nonce: toHex(nonce) }, ciphertext: toHex(ciphertext) };
+}
+
+/** Opens the wallet's `purpose` attachment: checks its shape, authenticates under the unlocked key and decrypts. */
+export function openAttachment(key: KeystoreKey, purpose: string, file: unknown): unknown {
+  const f = file as Partial<SealedAttachment> | null;
+  if (typeof f !== 'object' || f === null || f.format !== attachmentFormat || f.version !== keystoreVersion || f.purpose !== purpose) {
+    throw new KeystoreFormatError(`expected a "${attachmentFormat}" version ${keystoreVersion} for "${purpose}"`);
+  }
+  const cipher = f.cipher;
+  if (typeof cipher !== 'object' || cipher === null || cipher.name !== 'xchacha20-poly1305' || !/^[0-9a-f]{48}$/.test(String(cipher.nonce))) {
+    throw new KeystoreFormatError('cipher: expected xchacha20-poly1305 with a 24-byte hex nonce');
+  }
+  if (typeof f.ciphertext !== 'string' || !/^([0-9a-f]{2})+$/.test(f.ciphertext)) throw new KeystoreFormatError('ciphertext: expected hex');
+  let plaintext: Uint8Array;
+  try {
+    plaintext = xchacha20poly1305(key.key, fromHex(cipher.nonce), attachmentData(key.header, purpose)).decrypt(fromHex(f.ciphertext));
+  } catch {
+    throw new KeystoreFormatError(`the "${purpose}" attachment of wallet "${key.header.name}" does not authenticate under its key`);
+  }
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext));
+  } catch {
+    throw new KeystoreFormatError('authenticated attachment is not JSON');
   }
 }
 

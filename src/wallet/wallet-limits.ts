@@ -13,6 +13,18 @@ export const walletNameCharsMax = 64;
 /** A keystore file, read whole before parsing. */
 export const keystoreFileBytesMax = 4_000_000;
 /**
+ * A sealed wallet attachment file (the node wallet's scanned outputs, ~0.7 kB of hex per output: ~90,000 outputs),
+ * read whole before parsing.
+ */
+export const walletAttachmentBytesMax = 64_000_000;
+/**
+ * Selected-chain blocks between saves of the node wallet's scan while nothing owned is found (a found output is
+ * saved at once): a kill -9 costs at most a rescan of this many blocks' mergesets, far above any pruning point.
+ */
+export const scanSaveIntervalBlocks = 64;
+/** Decoys the node wallet saves with its scan (~130 bytes of hex each): a uniform sample of its pool beyond that. */
+export const savedDecoysMax = 16_384;
+/**
  * scrypt cost accepted from a keystore file: a hostile file must not make opening it cost gigabytes.
  * N ≤ 2^20 with r = 8 is 1 GiB, the most any sane setting asks for.
  */
