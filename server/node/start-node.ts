@@ -194,11 +194,13 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   const node = { version: nodeVersion, startedAtMs: startedAt, clock: systemClock, synced: () => p2p.syncStatus().synced, syncStatus: () => p2p.syncStatus() };
   // get_block_template: the same builder the local miner uses (mempool selection, state root).
   const templates = { build: (r: { miner: Uint8Array; gpuMining: boolean }) => buildTemplate({ ...r, nowMs: systemClock.nowMs() }) };
+  // Its close() saves the node wallets' stealth scans (docs/privacy.md "Wallets") on a clean shutdown.
+  const privacy = createPrivacyPort({ wallets, chain, record: (namespace, id) => ledger.getRecord(namespace, id), pool: mempool.pool });
   const servicePorts = {
     ledger: createLedgerPort(ledger, chain),
     mempool: createMempoolPort(mempool.pool, mempool.submit, (hash, hops) => p2p.node.routeOwnTransaction(hash, hops)),
     wallet: createWalletPort(wallets, mempool.pool, chain.params.chainId),
-    privacy: createPrivacyPort({ wallets, chain, record: (namespace, id) => ledger.getRecord(namespace, id), pool: mempool.pool }),
+    privacy,
     ...ports,
   };
   // The admin key in <datadir>/api.cookie (mode 0600) is written before any port opens; its path is logged, never the key.
@@ -282,6 +284,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
         clearInterval(pruneTokens);
         await alerts?.close();
         await access.close();
+        privacy.close();
         await chain.stopPruning();
         await chain.settled();
         await store.flush();
