@@ -103,7 +103,7 @@ describe('state snapshot: read, verify, import', () => {
         expect([...rebuilt.entries(root)].map(([k, v]) => [toHex(k), toHex(v)])).toEqual(sortedHex(model));
         expect(store.get(snapshotCursorKey(root))).toBeUndefined();
       }),
-      { numRuns: 150 },
+      { numRuns: 75 },
     );
   });
 
@@ -130,7 +130,7 @@ describe('state snapshot: read, verify, import', () => {
         verifySnapshotChunk(root, startKey, chunk);
         expect([...trie.entries(root, startKey)].map(([k]) => toHex(k))).toEqual(above.map(([k]) => k));
       }),
-      { numRuns: 150 },
+      { numRuns: 75 },
     );
   });
 
@@ -241,7 +241,7 @@ describe('state snapshot: a bad chunk is refused with its reason', () => {
           const reason = reasonOf(() => verifySnapshotChunk(root, starts[k]!, mutated.chunk));
           expect([mutated.reason].flat()).toContain(reason);
         }),
-        { numRuns: 200 },
+        { numRuns: 100 },
       );
       expect(applied).toBeGreaterThan(10);
     });
@@ -258,7 +258,7 @@ describe('state snapshot: a bad chunk is refused with its reason', () => {
         flipped[(bit >>> 3) % flipped.length]! ^= 1 << (bit & 7);
         expect(reasonOf(() => verifySnapshotChunk(root, starts[k]!, decodeSnapshotChunk(flipped)))).not.toBe('accepted');
       }),
-      { numRuns: 300 },
+      { numRuns: 75 },
     );
   });
 
