@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import { open } from 'lmdb';
 
 export interface Figures {
   readonly blocks: number;
@@ -18,6 +19,7 @@ export interface Figures {
   readonly storeMb: number;
   /** The node's own "chain loaded" line: how long opening the chain took (ms). */
   readonly chainLoadMs: number;
+  readonly store: StoreUse;
   /** /health's `pruning` object (docs/api.md "Health"); undefined on code that predates pruning. */
   readonly pruning?: HealthPruning;
 }
@@ -58,6 +60,35 @@ function storeBytes(datadir: string): number {
   return readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
 }
 
+/** What a store holds, beside its size on disk: docs/storage.md's tables, key and value bytes. */
+export interface StoreUse {
+  /** B-tree pages in use (branch, leaf, overflow) × page size: the file less LMDB's free pages. */
+  readonly pagesMb: number;
+  /** Key + value bytes of every row. */
+  readonly rowsMb: number;
+  /** Key + value bytes of the rows a pruned node keeps for every block: headers (H) and consensus rows (C D K N O S). */
+  readonly everyBlockBytes: number;
+}
+
+const keptForEveryBlock = new Set(['H', 'C', 'D', 'K', 'N', 'O', 'S']);
+
+async function storeUse(datadir: string): Promise<StoreUse> {
+  const root = open<Buffer, Buffer>({ path: join(datadir, 'chain'), keyEncoding: 'binary', encoding: 'binary', compression: false, readOnly: true });
+  try {
+    let rows = 0;
+    let everyBlock = 0;
+    for (const { key, value } of root.getRange({})) {
+      rows += key.length + value.length;
+      if (keptForEveryBlock.has(String.fromCharCode(key[0]!))) everyBlock += key.length + value.length;
+    }
+    const stats = root.getStats() as { pageSize: number; treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number };
+    const pages = stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages;
+    return { pagesMb: (pages * stats.pageSize) / 2 ** 20, rowsMb: rows / 2 ** 20, everyBlockBytes: everyBlock };
+  } finally {
+    await root.close();
+  }
+}
+
 function memoryMb(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
@@ -88,6 +119,7 @@ export async function measure(checkout: string, source: string, count: number, f
   try {
     cpSync(source, datadir, { recursive: true });
     const storeMb = storeBytes(datadir) / 2 ** 20;
+    const store = await storeUse(datadir);
     const began = performance.now();
     const child = spawn(
       process.execPath,
@@ -127,7 +159,7 @@ export async function measure(checkout: string, source: string, count: number, f
       const { rss, peak } = memoryMb(child.pid!);
       // The pruning object after the settle: a round the node resumed at start has had its chance to finish.
       const pruning = (await health(port))?.pruning ?? answer?.pruning;
-      return { blocks: count, startSeconds, rssMb: rss, peakMb: peak, storeMb, chainLoadMs, pruning };
+      return { blocks: count, startSeconds, rssMb: rss, peakMb: peak, storeMb, store, chainLoadMs, pruning };
     } finally {
       child.kill('SIGTERM');
       await exited;
@@ -150,6 +182,7 @@ export async function measureRounds(checkout: string, source: string, count: num
     rssMb: pick((x) => x.rssMb),
     peakMb: pick((x) => x.peakMb),
     storeMb: runs[0]!.storeMb,
+    store: runs[0]!.store,
     chainLoadMs: pick((x) => x.chainLoadMs),
     pruning: runs[0]!.pruning,
   };

@@ -65,18 +65,24 @@ const pad = (text: string | number, width: number) => String(text).padStart(widt
 function row(f: Figures): string {
   const p = f.pruning;
   const point = p === undefined ? '' : p.archive ? 'archive' : `${p.pruning_point_blue_score}${p.pruned_through === p.pruning_point ? '' : ' (round unfinished)'}`;
-  return `  ${pad(f.blocks, 7)}   ${pad(f.startSeconds.toFixed(2), 7)}   ${pad(Math.round(f.chainLoadMs), 13)}   ${pad(f.rssMb.toFixed(0), 6)}   ${pad(f.peakMb.toFixed(0), 7)}   ${pad(f.storeMb.toFixed(1), 8)}   ${pad(((f.storeMb * 1024) / f.blocks).toFixed(2), 14)}   ${point}`;
+  const s = f.store;
+  return `  ${pad(f.blocks, 7)}   ${pad(f.startSeconds.toFixed(2), 7)}   ${pad(Math.round(f.chainLoadMs), 13)}   ${pad(f.rssMb.toFixed(0), 6)}   ${pad(f.peakMb.toFixed(0), 7)}   ${pad(f.storeMb.toFixed(1), 8)}   ${pad(((f.storeMb * 1024) / f.blocks).toFixed(2), 8)}   ${pad(s.pagesMb.toFixed(1), 8)}   ${pad(s.rowsMb.toFixed(1), 7)}   ${pad((s.everyBlockBytes / (f.blocks + 1)).toFixed(0), 11)}   ${point}`;
 }
-const header = '   blocks   start s   chain load ms   RSS MB   peak MB   store MB   store KB/block   pruning point blue score';
+const header =
+  '   blocks   start s   chain load ms   RSS MB   peak MB   store MB   KB/block   pages MB   rows MB   H+cons B/bl   pruning point blue score';
+const legend =
+  '  store = the LMDB files on disk; pages = B-tree pages in use (the rest of the file is free pages LMDB reuses); rows = key + value bytes;\n' +
+  '  H+cons B/bl = header and consensus rows (H C D K N O S), which a pruned node keeps for every block, per block';
 
 function ratios(rows: readonly Figures[]): string {
   const first = rows[0]!;
   const last = rows[rows.length - 1]!;
-  return `  ${last.blocks}/${first.blocks} blocks: start ${(last.startSeconds / first.startSeconds).toFixed(2)}×, chain load ${(last.chainLoadMs / first.chainLoadMs).toFixed(2)}×, RSS ${(last.rssMb / first.rssMb).toFixed(2)}×, peak ${(last.peakMb / first.peakMb).toFixed(2)}×, store ${(last.storeMb / first.storeMb).toFixed(2)}×`;
+  return `  ${last.blocks}/${first.blocks} blocks: start ${(last.startSeconds / first.startSeconds).toFixed(2)}×, chain load ${(last.chainLoadMs / first.chainLoadMs).toFixed(2)}×, RSS ${(last.rssMb / first.rssMb).toFixed(2)}×, peak ${(last.peakMb / first.peakMb).toFixed(2)}×, store ${(last.storeMb / first.storeMb).toFixed(2)}×, pages ${(last.store.pagesMb / first.store.pagesMb).toFixed(2)}×, rows ${(last.store.rowsMb / first.store.rowsMb).toFixed(2)}×`;
 }
 
 function print(label: string, rows: readonly Figures[]): void {
   console.log(`\n${label}`);
+  console.log(legend);
   console.log(header);
   for (const f of rows) console.log(row(f));
   if (rows.length > 1) console.log(ratios(rows));
@@ -155,6 +161,7 @@ async function mainnetDepthsMode(): Promise<void> {
   const options: DatadirOptions = { finalityDepth, mergeDepth, pruningDepth: depth };
   const flags = ['--regtest-finality-depth', String(finalityDepth), '--regtest-merge-depth', String(mergeDepth), '--regtest-pruning-depth', String(depth)];
   console.log(`longevity at mainnet depths (finality ${finalityDepth}, merge ${mergeDepth}, pruning ${depth}), regtest PoW: sizes ${sizes.join(', ')}; rounds ${rounds}; load ${load()}`);
+  console.log(legend);
   console.log(header);
   const rows: Figures[] = [];
   let built = 0;
