@@ -5,29 +5,28 @@
  * prints the time from spawn to /health answering `ready`, the resident memory then (VmRSS, after a 2 s settle, and
  * the peak VmHWM) and the store's size on disk, then the ratio of the largest chain's figures to the smallest's.
  *
- * `--baseline DIR` runs the same on another checkout (e.g. the landed code unpacked with
- * `git archive <commit> | tar -x -C DIR` and node_modules linked in): its datadirs are built by its own
- * regtest-dag.ts under DIR/.tmp, so each code reads the store layout it wrote. The baseline's figures print beside
- * the current code's, with the current/baseline ratio per size.
+ * Three modes:
+ * - sizes (default): plain regtest datadirs of the given block counts. `--baseline DIR` runs the same on another
+ *   checkout (e.g. the landed code unpacked with `git archive <commit> | tar -x -C DIR` and node_modules linked in):
+ *   its datadirs are built by its own regtest-dag.ts under DIR/.tmp, so each code reads the store layout it wrote.
+ * - `--pruning-depth N [--windows 1,5,20]`: chains of k·N blocks (blue score ≈ block count on these DAGs) built
+ *   with that pruning depth, pruning as they grow, each started with `--regtest-pruning-depth N`; beside them the
+ *   same chains kept whole (`--archive`). The target (issue 18): the 20× figures within 1.25× of the 1× figures.
+ * - `--mainnet-depths [sizes=604800]`: regtest PoW with mainnet's finality, merge and pruning depths; targets
+ *   RSS ≤ 1 GB and start-up ≤ 3 s. Sizes build in ascending steps, each extending the last cached one; the first
+ *   step's rate projects how long the largest will take.
+ *
+ * Without `--baseline`, the landed code's figures (issue 18, measured before the consensus stores and pruning)
+ * are quoted beside the new ones.
  *
  *   npx tsx bench/longevity.ts [sizes=2000,10000,40000] [--baseline DIR] [--rounds N]
+ *   npx tsx bench/longevity.ts --pruning-depth 1000 [--windows 1,5,20] [--rounds N]
+ *   npx tsx bench/longevity.ts --mainnet-depths [20000,100000,...,604800]
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { pathToFileURL } from 'node:url';
-
-interface Figures {
-  readonly blocks: number;
-  readonly startSeconds: number;
-  readonly rssMb: number;
-  readonly peakMb: number;
-  readonly storeMb: number;
-  /** The node's own "chain loaded" line: how long opening the chain took (ms). */
-  readonly chainLoadMs: number;
-}
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { mainnetParams, regtestParams } from '../src/consensus/params.ts';
+import { datadirOf, measureRounds, type DatadirOptions, type Figures } from './longevity-node.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -37,141 +36,156 @@ const option = (name: string): string | undefined => {
   args.splice(at, 2);
   return value;
 };
+const flag = (name: string): boolean => {
+  const at = args.indexOf(name);
+  if (at >= 0) args.splice(at, 1);
+  return at >= 0;
+};
 const baseline = option('--baseline');
 const rounds = Number(option('--rounds') ?? 1);
-const sizes = (args[0] ?? '2000,10000,40000').split(',').map(Number);
+const pruningDepth = option('--pruning-depth');
+const windows = (option('--windows') ?? '1,5,20').split(',').map(Number);
+const mainnetDepths = flag('--mainnet-depths');
 const here = resolve(import.meta.dirname, '..');
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-/** Builds (or finds cached) the datadir of `count` blocks with `checkout`'s own regtest-dag.ts, in a child process. */
-function datadirOf(checkout: string, count: number): string {
-  const helper = pathToFileURL(join(checkout, 'test/helpers/regtest-dag.ts')).href;
-  const script = `const m = await import(${JSON.stringify(helper)}); console.log(await m.regtestDatadir(${count}));`;
-  const began = performance.now();
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: checkout, encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (run.status !== 0) throw new Error(`building ${count} blocks in ${checkout} failed: ${run.stderr.slice(-2000)}`);
-  const seconds = (performance.now() - began) / 1000;
-  if (seconds > 5) console.log(`  built ${count} blocks in ${checkout} in ${seconds.toFixed(0)} s`);
-  return run.stdout.trim().split('\n').pop()!;
+/** Issue 18's figures for the landed code (before the consensus stores and pruning), quoted when no baseline runs. */
+const landed = [
+  { blocks: 10_000, rssMb: 281 },
+  { blocks: 86_400, rssMb: 703, startSeconds: 8.3 },
+  { blocks: 172_800, rssMb: 1_117, startSeconds: 17.8 },
+];
+function quoteLanded(): void {
+  console.log('\nlanded code (issue 18, quoted: RSS grows ~4.8 KB a block, start-up ~0.1 s per 1,000 blocks, store ~1.7 KB per empty block)');
+  for (const f of landed) console.log(`  ${String(f.blocks).padStart(7)} blocks: RSS ${f.rssMb} MB${f.startSeconds ? `, start ${f.startSeconds} s` : ''}, store ~${((f.blocks * 1.7) / 1024).toFixed(0)} MB`);
 }
 
-function storeBytes(datadir: string): number {
-  const dir = join(datadir, 'chain');
-  return readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+const pad = (text: string | number, width: number) => String(text).padStart(width);
+
+function row(f: Figures): string {
+  const p = f.pruning;
+  const point = p === undefined ? '' : p.archive ? 'archive' : `${p.pruning_point_blue_score}${p.pruned_through === p.pruning_point ? '' : ' (round unfinished)'}`;
+  const s = f.store;
+  return `  ${pad(f.blocks, 7)}   ${pad(f.startSeconds.toFixed(2), 7)}   ${pad(Math.round(f.chainLoadMs), 13)}   ${pad(f.rssMb.toFixed(0), 6)}   ${pad(f.peakMb.toFixed(0), 7)}   ${pad(f.storeMb.toFixed(1), 8)}   ${pad(((f.storeMb * 1024) / f.blocks).toFixed(2), 8)}   ${pad(s.pagesMb.toFixed(1), 8)}   ${pad(s.rowsMb.toFixed(1), 7)}   ${pad((s.everyBlockBytes / (f.blocks + 1)).toFixed(0), 11)}   ${point}`;
 }
+const header =
+  '   blocks   start s   chain load ms   RSS MB   peak MB   store MB   KB/block   pages MB   rows MB   H+cons B/bl   pruning point blue score';
+const legend =
+  '  store = the LMDB files on disk; pages = B-tree pages in use (the rest of the file is free pages LMDB reuses); rows = key + value bytes;\n' +
+  '  H+cons B/bl = header and consensus rows (H C D K N O S), which a pruned node keeps for every block, per block';
 
-function memoryMb(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
-async function health(port: number): Promise<{ ready?: boolean; blocks?: number } | undefined> {
-  try {
-    const res = await fetch(`http://127.0.0.1:${port}/health`);
-    return (await res.json()) as { ready?: boolean; blocks?: number };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Starts `checkout`'s weft node on a copy of `source`; measures and stops it. */
-async function measure(checkout: string, source: string, count: number): Promise<Figures> {
-  const datadir = mkdtempSync(join(tmpdir(), 'weft-longevity-'));
-  try {
-    cpSync(source, datadir, { recursive: true });
-    const storeMb = storeBytes(datadir) / 2 ** 20;
-    const began = performance.now();
-    const child = spawn(
-      process.execPath,
-      [join(checkout, 'bin/weft.mjs'), 'node', '--network', 'regtest', '--datadir', datadir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0'],
-      { cwd: checkout, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<void>((done) => child.on('exit', () => done()));
-    let port = 0;
-    let chainLoadMs = Number.NaN;
-    createInterface({ input: child.stdout }).on('line', (text) => {
-      try {
-        const line = JSON.parse(text) as { msg?: string; port?: number; ms?: number };
-        if (line.msg === 'http listening') port = line.port!;
-        if (line.msg === 'chain loaded') chainLoadMs = line.ms!;
-      } catch {
-        // not a log line
-      }
-    });
-    try {
-      for (;;) {
-        if (child.exitCode !== null) throw new Error(`node exited ${child.exitCode}: ${stderr.slice(-2000)}`);
-        if (performance.now() - began > 600_000) throw new Error('node not ready after 600 s');
-        if (port > 0) {
-          const answer = await health(port);
-          if (answer?.ready) {
-            if (answer.blocks !== count + 1) throw new Error(`node reports ${answer.blocks} blocks, expected ${count + 1}`);
-            break;
-          }
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      const startSeconds = (performance.now() - began) / 1000;
-      await new Promise((r) => setTimeout(r, 2_000));
-      const { rss, peak } = memoryMb(child.pid!);
-      return { blocks: count, startSeconds, rssMb: rss, peakMb: peak, storeMb, chainLoadMs };
-    } finally {
-      child.kill('SIGTERM');
-      await exited;
-    }
-  } finally {
-    rmSync(datadir, { recursive: true, force: true });
-  }
-}
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function figuresFor(checkout: string): Promise<Figures[]> {
-  const out: Figures[] = [];
-  for (const count of sizes) {
-    const source = datadirOf(checkout, count);
-    const runs: Figures[] = [];
-    for (let r = 0; r < rounds; r++) runs.push(await measure(checkout, source, count));
-    const pick = (f: (x: Figures) => number) => median(runs.map(f));
-    out.push({
-      blocks: count,
-      startSeconds: pick((x) => x.startSeconds),
-      rssMb: pick((x) => x.rssMb),
-      peakMb: pick((x) => x.peakMb),
-      storeMb: runs[0]!.storeMb,
-      chainLoadMs: pick((x) => x.chainLoadMs),
-    });
-  }
-  return out;
+function ratios(rows: readonly Figures[]): string {
+  const first = rows[0]!;
+  const last = rows[rows.length - 1]!;
+  return `  ${last.blocks}/${first.blocks} blocks: start ${(last.startSeconds / first.startSeconds).toFixed(2)}×, chain load ${(last.chainLoadMs / first.chainLoadMs).toFixed(2)}×, RSS ${(last.rssMb / first.rssMb).toFixed(2)}×, peak ${(last.peakMb / first.peakMb).toFixed(2)}×, store ${(last.storeMb / first.storeMb).toFixed(2)}×, pages ${(last.store.pagesMb / first.store.pagesMb).toFixed(2)}×, rows ${(last.store.rowsMb / first.store.rowsMb).toFixed(2)}×`;
 }
 
 function print(label: string, rows: readonly Figures[]): void {
   console.log(`\n${label}`);
-  console.log('  blocks   start s   chain load ms   RSS MB   peak MB   store MB   store KB/block');
-  for (const f of rows) {
-    console.log(
-      `  ${String(f.blocks).padStart(6)}   ${f.startSeconds.toFixed(2).padStart(7)}   ${String(Math.round(f.chainLoadMs)).padStart(13)}   ${f.rssMb.toFixed(0).padStart(6)}   ${f.peakMb.toFixed(0).padStart(7)}   ${f.storeMb.toFixed(1).padStart(8)}   ${((f.storeMb * 1024) / f.blocks).toFixed(2).padStart(14)}`,
-    );
-  }
-  const first = rows[0]!;
-  const last = rows[rows.length - 1]!;
-  console.log(
-    `  ${last.blocks}/${first.blocks} blocks: start ${(last.startSeconds / first.startSeconds).toFixed(2)}×, RSS ${(last.rssMb / first.rssMb).toFixed(2)}×, store ${(last.storeMb / first.storeMb).toFixed(2)}×`,
-  );
+  console.log(legend);
+  console.log(header);
+  for (const f of rows) console.log(row(f));
+  if (rows.length > 1) console.log(ratios(rows));
 }
 
-console.log(`longevity: sizes ${sizes.join(', ')}; rounds ${rounds}; load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-const current = await figuresFor(here);
-print(`current code (${here})`, current);
-if (baseline) {
+/** Fails loudly when a pruned node's /health shows no pruning where the chain is long enough to have pruned. */
+function checkPruned(f: Figures, depth: number, finality: number): void {
+  const p = f.pruning;
+  if (!p || p.archive) throw new Error(`${f.blocks} blocks: /health reports ${JSON.stringify(p)} on a pruned node`);
+  if (p.pruning_point === undefined || p.pruning_point_blue_score === undefined) throw new Error(`${f.blocks} blocks: /health names no pruning point`);
+  // Blue score ≈ block count here; the point is the last finality-interval start at least `depth` below the tip.
+  if (f.blocks >= depth + 2 * finality && p.pruning_point_blue_score === 0) throw new Error(`${f.blocks} blocks, pruning depth ${depth}: the pruning point is still genesis`);
+  if (p.pruning_point_blue_score > f.blocks - depth) throw new Error(`${f.blocks} blocks: pruning point blue score ${p.pruning_point_blue_score} is less than ${depth} below the tip`);
+  if (p.pruned_through !== p.pruning_point) console.log(`  note: ${f.blocks} blocks: the round to ${p.pruning_point} had not finished 2 s after start (pruned through ${p.pruned_through})`);
+}
+
+async function sizesMode(): Promise<void> {
+  const sizes = (args[0] ?? '2000,10000,40000').split(',').map(Number);
+  console.log(`longevity: sizes ${sizes.join(', ')}; rounds ${rounds}; load ${load()}`);
+  const figuresFor = async (checkout: string): Promise<Figures[]> => {
+    const out: Figures[] = [];
+    for (const count of sizes) out.push(await measureRounds(checkout, datadirOf(checkout, count), count, [], rounds));
+    return out;
+  };
+  const current = await figuresFor(here);
+  print(`current code (${here})`, current);
+  if (!baseline) return quoteLanded();
   const base = await figuresFor(resolve(baseline));
   print(`baseline (${resolve(baseline)})`, base);
   console.log('\ncurrent / baseline');
   for (let i = 0; i < sizes.length; i++) {
     const c = current[i]!;
     const b = base[i]!;
-    console.log(`  ${String(c.blocks).padStart(6)} blocks: start ${(c.startSeconds / b.startSeconds).toFixed(2)}×, RSS ${(c.rssMb / b.rssMb).toFixed(2)}×, store ${(c.storeMb / b.storeMb).toFixed(2)}×`);
+    console.log(`  ${pad(c.blocks, 7)} blocks: start ${(c.startSeconds / b.startSeconds).toFixed(2)}×, RSS ${(c.rssMb / b.rssMb).toFixed(2)}×, store ${(c.storeMb / b.storeMb).toFixed(2)}×`);
   }
 }
+
+async function pruningWindowsMode(depth: number): Promise<void> {
+  const finality = regtestParams.finalityDepth;
+  if (!(depth > finality)) throw new Error(`--pruning-depth must exceed the regtest finality depth (${finality})`);
+  console.log(`longevity with pruning: pruning depth ${depth} (finality depth ${finality}); windows ${windows.join(', ')}×; rounds ${rounds}; load ${load()}`);
+  const pruned: Figures[] = [];
+  const archive: Figures[] = [];
+  for (const k of windows) {
+    const count = k * depth;
+    const options: DatadirOptions = { pruningDepth: depth };
+    const prunedFigures = await measureRounds(here, datadirOf(here, count, options), count, ['--regtest-pruning-depth', String(depth)], rounds);
+    checkPruned(prunedFigures, depth, finality);
+    pruned.push(prunedFigures);
+    const archiveSource = datadirOf(here, count, { ...options, archive: true });
+    const archiveFigures = await measureRounds(here, archiveSource, count, ['--archive', '--regtest-pruning-depth', String(depth)], rounds);
+    if (!archiveFigures.pruning?.archive) throw new Error(`${count} blocks: /health reports ${JSON.stringify(archiveFigures.pruning)} on an archive node`);
+    archive.push(archiveFigures);
+    console.log(`  ${k}× (${count} blocks) measured; load ${load()}`);
+  }
+  print(`pruned (--regtest-pruning-depth ${depth})`, pruned);
+  print(`archive (--archive), the same chains`, archive);
+  console.log('\npruned / archive');
+  for (let i = 0; i < pruned.length; i++) {
+    const p = pruned[i]!;
+    const a = archive[i]!;
+    console.log(`  ${pad(p.blocks, 7)} blocks: start ${(p.startSeconds / a.startSeconds).toFixed(2)}×, RSS ${(p.rssMb / a.rssMb).toFixed(2)}×, store ${(p.storeMb / a.storeMb).toFixed(2)}×`);
+  }
+  const first = pruned[0]!;
+  const last = pruned[pruned.length - 1]!;
+  const within = (a: number, b: number) => (a / b <= 1.25 ? 'met' : 'NOT met');
+  console.log(
+    `\ntarget (issue 18): ${windows[windows.length - 1]}× within 1.25× of ${windows[0]}× — start ${within(last.startSeconds, first.startSeconds)}, RSS ${within(last.rssMb, first.rssMb)}, store ${within(last.storeMb, first.storeMb)}`,
+  );
+  quoteLanded();
+}
+
+async function mainnetDepthsMode(): Promise<void> {
+  const sizes = (args[0] ?? '604800').split(',').map(Number).sort((a, b) => a - b);
+  const { finalityDepth, mergeDepth, pruningDepth: depth } = mainnetParams;
+  const options: DatadirOptions = { finalityDepth, mergeDepth, pruningDepth: depth };
+  const flags = ['--regtest-finality-depth', String(finalityDepth), '--regtest-merge-depth', String(mergeDepth), '--regtest-pruning-depth', String(depth)];
+  console.log(`longevity at mainnet depths (finality ${finalityDepth}, merge ${mergeDepth}, pruning ${depth}), regtest PoW: sizes ${sizes.join(', ')}; rounds ${rounds}; load ${load()}`);
+  console.log(legend);
+  console.log(header);
+  const rows: Figures[] = [];
+  let built = 0;
+  for (const count of sizes) {
+    const began = performance.now();
+    const source = datadirOf(here, count, options);
+    const seconds = (performance.now() - began) / 1000;
+    if (seconds > 5) {
+      const msPerBlock = (seconds * 1000) / (count - built);
+      const largest = sizes[sizes.length - 1]!;
+      console.log(`  ${count - built} blocks built at ${msPerBlock.toFixed(2)} ms a block (load ${load()}); ${largest} blocks: ~${((msPerBlock * (largest - count)) / 60_000).toFixed(0)} min more`);
+    }
+    built = count;
+    const figures = await measureRounds(here, source, count, flags, rounds);
+    if (count >= depth + 2 * finalityDepth) checkPruned(figures, depth, finalityDepth);
+    rows.push(figures);
+    console.log(row(figures));
+  }
+  const last = rows[rows.length - 1]!;
+  console.log(`\ntarget (issue 18) at ${last.blocks} blocks: RSS ${last.rssMb.toFixed(0)} MB ≤ 1,024 MB ${last.rssMb <= 1024 ? 'met' : 'NOT met'}; start ${last.startSeconds.toFixed(2)} s ≤ 3 s ${last.startSeconds <= 3 ? 'met' : 'NOT met'}`);
+  if (rows.length > 1) console.log(ratios(rows));
+  quoteLanded();
+}
+
+if (pruningDepth !== undefined) await pruningWindowsMode(Number(pruningDepth));
+else if (mainnetDepths) await mainnetDepthsMode();
+else await sizesMode();

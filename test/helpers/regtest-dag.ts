@@ -1,7 +1,7 @@
 // Regtest DAG fixtures for p2p tests and bench/sync.ts: a block DAG of about one block a second (a sibling pair every
 // fourth round, merged by the next block), generated in memory once and cached as encoded bytes under .tmp/, and a
 // datadir builder that imports the blocks into LMDB the way a node stores them.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Chain } from '../../src/chain/chain.ts';
 import { openLedgerChain } from '../../src/state/ledger.ts';
@@ -91,23 +91,79 @@ export async function buildDatadir(datadir: string, blocks: readonly Block[]): P
   return rate;
 }
 
+/** Depth overrides for a datadir built as a node running that long would have stored it (docs/storage.md "Pruning"). */
+export interface RegtestDatadirOptions {
+  readonly pruningDepth?: number;
+  readonly finalityDepth?: number;
+  readonly mergeDepth?: number;
+  /** Keep everything, as `weft node --archive` does; default false: prune below the pruning point while importing. */
+  readonly archive?: boolean;
+}
+
+/** The cache name's tail for these options: the depths and archive flag ('' for none, the old name). */
+function optionsSuffix(options: RegtestDatadirOptions): string {
+  const { pruningDepth, finalityDepth, mergeDepth, archive } = options;
+  return [
+    pruningDepth === undefined ? '' : `-p${pruningDepth}`,
+    finalityDepth === undefined ? '' : `-f${finalityDepth}`,
+    mergeDepth === undefined ? '' : `-m${mergeDepth}`,
+    archive ? '-archive' : '',
+  ].join('');
+}
+
+// v2: the store layout with consensus tables (docs/storage.md); an older cached datadir would be replayed at every start.
+const datadirPattern = /^p2p-regtest-ledger-datadir-v2-(\d+)(.*)$/;
+const datadirName = (count: number, options: RegtestDatadirOptions): string => `p2p-regtest-ledger-datadir-v2-${count}${optionsSuffix(options)}`;
+
+/**
+ * The largest cached datadir of the same options with fewer blocks, a multiple of 1,000 (extendChain's rounds
+ * restart every 1,000 blocks, so extending it yields the same blocks as building from genesis): long chains
+ * (bench/longevity.ts --mainnet-depths) then grow in steps, each step a datadir of its own. The extended store is
+ * the one a node that stopped and restarted at that size would hold.
+ */
+function largestCachedBelow(count: number, options: RegtestDatadirOptions): { dir: string; count: number } | undefined {
+  const tmp = join(repoRoot, '.tmp');
+  if (!existsSync(tmp)) return undefined;
+  const suffix = optionsSuffix(options);
+  let best: { dir: string; count: number } | undefined;
+  for (const name of readdirSync(tmp)) {
+    const match = datadirPattern.exec(name);
+    if (!match || match[2] !== suffix) continue;
+    const found = Number(match[1]);
+    if (found >= count || found % 1_000 !== 0 || !existsSync(join(tmp, name, 'complete'))) continue;
+    if (!best || found > best.count) best = { dir: join(tmp, name), count: found };
+  }
+  return best;
+}
+
 /**
  * A regtest datadir holding `count` generated blocks, built once (directly into LMDB, with the Wasm BLAKE3 the
- * node uses) and cached under .tmp/; copy it before starting a node on it.
+ * node uses) and cached under .tmp/; copy it before starting a node on it. With depth options the chain runs with
+ * those depths and prunes as it grows (unless `archive`), and the datadir is closed only once no pruning round is
+ * running or owed; start the node with the matching `--regtest-*-depth` flags.
  */
-export async function regtestDatadir(count: number): Promise<string> {
-  // v2: the store layout with consensus tables (docs/storage.md); an older cached datadir would be replayed at every start.
-  const dir = join(repoRoot, '.tmp', `p2p-regtest-ledger-datadir-v2-${count}`);
+export async function regtestDatadir(count: number, options: RegtestDatadirOptions = {}): Promise<string> {
+  const dir = join(repoRoot, '.tmp', datadirName(count, options));
   if (existsSync(join(dir, 'complete'))) return dir;
   rmSync(dir, { recursive: true, force: true });
   const building = `${dir}.building`;
   rmSync(building, { recursive: true, force: true });
   mkdirSync(building, { recursive: true });
   await installWasmBlake3();
+  const params = Object.freeze({
+    ...regtestParams,
+    ...(options.finalityDepth === undefined ? {} : { finalityDepth: options.finalityDepth }),
+    ...(options.mergeDepth === undefined ? {} : { mergeDepth: options.mergeDepth }),
+    ...(options.pruningDepth === undefined ? {} : { pruningDepth: options.pruningDepth }),
+  });
+  const start = Object.keys(options).length > 0 ? largestCachedBelow(count, options) : undefined;
+  if (start) cpSync(start.dir, building, { recursive: true });
+  rmSync(join(building, 'complete'), { force: true });
   const store = openLmdbStore(join(building, 'chain'));
-  const { chain } = await openLedgerChain({ params: regtestParams, store, clock: systemClock });
-  for (let done = 0; done < count; done += 1_000) await extendChain(chain, Math.min(1_000, count - done));
+  const { chain } = await openLedgerChain({ params, store, clock: systemClock, archive: options.archive });
+  for (let done = start?.count ?? 0; done < count; done += 1_000) await extendChain(chain, Math.min(1_000, count - done));
   if (chain.blockCount() !== count + 1) throw new Error(`generated ${chain.blockCount() - 1} of ${count} blocks`);
+  await chain.pruningSettled();
   await store.flush();
   await store.close();
   writeFileSync(join(building, 'complete'), `${count}\n`);
