@@ -18,7 +18,7 @@ const tempDir = (): string => {
 };
 
 // Consensus depths must match on both nodes; the pruning depth is each node's own policy.
-const depths = ['--regtest-finality-depth', '12', '--regtest-merge-depth', '6', '--regtest-pruning-depth', '24', '--rate-limits=false'];
+const depths = ['--regtest-finality-depth', '6', '--regtest-merge-depth', '3', '--regtest-pruning-depth', '12', '--rate-limits=false'];
 
 interface Pruning {
   archive: boolean;
@@ -73,7 +73,7 @@ describe('a pruned node beside an archive node', () => {
         const p = await pruningOf(pruned);
         return p.pruning_point_height! >= minHeight && p.pruned_through === p.pruning_point ? p : undefined;
       });
-    const first = await settled(12);
+    const first = await settled(6);
     expect(first.archive).toBe(false);
 
     // Kill -9 while rounds run — once after a round, once right at the next open (when an owed round resumes): the

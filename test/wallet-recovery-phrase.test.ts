@@ -58,6 +58,9 @@ describe('checkRecoveryPhrase', () => {
     const words = trezor12.split(' ');
     words[4] = 'abandn';
     expect(() => checkRecoveryPhrase(words.join(' '))).toThrow('recovery phrase: word 5 "abandn" is not in the BIP39 English word list (did you mean "abandon"?)');
+    // A three-letter word with a letter too many: its four-letter prefix matches nothing, the word itself does.
+    words[4] = 'seaq';
+    expect(() => checkRecoveryPhrase(words.join(' '))).toThrow('(did you mean "sea"?)');
     words[4] = 'xylophone';
     expect(() => checkRecoveryPhrase(words.join(' '))).toThrow(/word 5 "xylophone" is not in the BIP39 English word list$/);
   });

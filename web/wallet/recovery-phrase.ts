@@ -42,9 +42,14 @@ export function wrongChallengeAnswers(words: readonly string[], positions: reado
   return positions.filter((position, i) => normalizeWord(answers[i] ?? '') !== words[position]);
 }
 
-/** The list word a misspelt one most likely meant: BIP39 English words are unique in their first four letters. */
+/**
+ * The list word a misspelt one most likely meant: BIP39 English words are unique in their first four letters, and a
+ * three-letter word is its own prefix ("seaq" meant "sea").
+ */
 function suggestion(word: string): string | undefined {
-  return word.length >= 4 ? english.find((w) => w.startsWith(word.slice(0, 4))) : undefined;
+  if (word.length < 4) return undefined;
+  const prefix = word.slice(0, 4);
+  return english.find((w) => w.startsWith(prefix)) ?? english.find((w) => w.length === 3 && word.startsWith(w));
 }
 
 /**
