@@ -21,25 +21,12 @@ import { createSnapshotImport } from '../src/state/snapshot-import.ts';
 import { createStateTrie } from '../src/state/trie.ts';
 import { emptyStateRoot } from '../src/state/trie-hash.ts';
 import { equalBytes, toHex } from '../src/util/bytes.ts';
+import { seededBytes } from '../test/helpers/snapshot-fixtures.ts';
 
 const accounts = Number(process.argv[2] ?? 100_000);
 const rounds = Number(process.argv[3] ?? 2);
 const accountValueBytes = 40;
 const prefix = Uint8Array.of(0x54);
-
-/** xorshift32: deterministic keys and values without Math.random; not for anything secret. */
-function createRng(seed: number): (out: Uint8Array) => Uint8Array {
-  let x = seed | 0 || 1;
-  return (out) => {
-    for (let i = 0; i < out.length; i++) {
-      x ^= x << 13;
-      x ^= x >>> 17;
-      x ^= x << 5;
-      out[i] = x & 0xff;
-    }
-    return out;
-  };
-}
 
 const dirs: string[] = [];
 const freshStore = () => {
@@ -48,7 +35,7 @@ const freshStore = () => {
   return openLmdbStore(dir);
 };
 
-const rng = createRng(19);
+const rng = seededBytes(19);
 const source = freshStore();
 const sourceTrie = createStateTrie({ store: source, prefix });
 const initial = new Map<string, Uint8Array>();

@@ -7,9 +7,10 @@ import { toHex } from '../../src/util/bytes.ts';
 
 export const snapshotTriePrefix = Uint8Array.of(0x54);
 
-export function seededSnapshotState(accounts: number, seed = 19): { trie: StateTrie; root: Uint8Array; model: Map<string, Uint8Array> } {
+/** xorshift32: fills its argument with deterministic bytes (no Math.random); not for anything secret. */
+export function seededBytes(seed: number): (out: Uint8Array) => Uint8Array {
   let x = seed | 0 || 1;
-  const fill = (out: Uint8Array): Uint8Array => {
+  return (out) => {
     for (let i = 0; i < out.length; i++) {
       x ^= x << 13;
       x ^= x >>> 17;
@@ -18,6 +19,10 @@ export function seededSnapshotState(accounts: number, seed = 19): { trie: StateT
     }
     return out;
   };
+}
+
+export function seededSnapshotState(accounts: number, seed = 19): { trie: StateTrie; root: Uint8Array; model: Map<string, Uint8Array> } {
+  const fill = seededBytes(seed);
   const model = new Map<string, Uint8Array>();
   for (let i = 0; i < accounts; i++) model.set(toHex(fill(new Uint8Array(32))), fill(new Uint8Array(40)));
   const store = createMemoryStore();
