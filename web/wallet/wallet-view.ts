@@ -167,10 +167,9 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
   // The private account scans on its own; each new block below scans again (private-card.ts).
   let privateCard: PrivateCard | undefined;
   void wirePrivateCard(link, light, db, unlocked).then((card) => (privateCard = card), (error) => ($('private-scan').textContent = `private account unavailable: ${(error as Error).message}`));
+  // Subscribed to blocks before the first read: a block mined between that read and the subscription would
+  // otherwise leave its balance off screen until the next block.
   void guard(addressesCard, async () => {
-    await refreshBalances();
-    await renderHistory();
-    await subscribeAddresses();
     unsubscribes.push(
       await link.subscribe('new_blocks', () => {
         // Spaced, but never dropped: a block inside the spacing schedules one refresh after it, so the last block
@@ -184,6 +183,9 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
         }, Math.max(0, lastRefresh + refreshSpacingMs - Date.now()));
       }),
     );
+    await refreshBalances();
+    await renderHistory();
+    await subscribeAddresses();
   }, addressActions)();
   return { close: () => unsubscribes.forEach((u) => void u().catch(() => undefined)) };
 }

@@ -6,7 +6,7 @@
  * embedder's origin as the browser reports it, and answers go to that origin only (never "*").
  */
 import { createNodeClient, discoverNodeUrls, type NodeClient } from '../lib/node-client.ts';
-import { fetchVerifiedBalance } from '../light/verified-balance.ts';
+import { fetchVerifiedBalance, type VerifiedBalance } from '../light/verified-balance.ts';
 import { describeLightNode, startLightNode, type LightNode } from '../light/light-node.ts';
 import { createMemoryWalletDb, openWalletDb, type WalletDb } from '../wallet/wallet-db.ts';
 import { createBrowserWallet, unlockBrowserWallet, type UnlockedWallet } from '../wallet/wallet-keys.ts';
@@ -95,12 +95,14 @@ function createRequestQueue(link: NodeClient, light: LightNode, hrp: string, wal
   return { offer, evaluate, busy: () => current !== undefined };
 }
 
-/** Shows the first address's balance from a verified proof; returns it in base units (undefined when the proof failed). */
-async function showBalance(link: NodeClient, light: LightNode, unlocked: UnlockedWallet): Promise<bigint | undefined> {
-  const address = unlocked.wallet.addresses()[0]!.text;
-  $('w-address').textContent = address;
+/** Reads an address's balance, proven against the tab's verified headers once they reach the node's tip. */
+async function readBalance(link: NodeClient, light: LightNode, address: string): Promise<VerifiedBalance> {
   await light.synced();
-  const result = await fetchVerifiedBalance(light.chain, link, address);
+  return fetchVerifiedBalance(light.chain, link, address);
+}
+
+/** Shows a balance read; answers the balance in units when its proof checked out. */
+function showBalance(result: VerifiedBalance): bigint | undefined {
   const status = result.ok ? 'verified' : 'failed';
   $('w-balance').textContent = result.ok ? result.display : '—';
   $('w-proof').textContent = status;
@@ -156,13 +158,21 @@ async function main(): Promise<void> {
     queue.evaluate();
     escrows.evaluate();
     status('ready');
+    const address = wallet.wallet.addresses()[0]!.text;
+    $('w-address').textContent = address;
+    // The newest read wins: an older proof still waiting for its header must not land after a newer one.
+    let reads = 0;
     const refresh = async () => {
-      balanceUnits = await showBalance(link, light, wallet);
+      const read = ++reads;
+      const result = await readBalance(link, light, address);
+      if (read !== reads) return;
+      balanceUnits = showBalance(result);
       queue.evaluate();
       escrows.evaluate();
     };
-    await refresh();
+    // Subscribed before the first read, so a block mined in between is read too.
     await link.subscribe('new_blocks', () => void refresh());
+    await refresh();
   };
   await setupForms(db, network, opened, status);
 }
