@@ -16,6 +16,14 @@ import { bigIntToBytesBE, bytesToBigIntBE, compareBytes } from '../util/bytes.ts
 import { createByteReader, type ByteReader } from './bytes-reader.ts';
 import { createByteWriter, EncodeError, type ByteWriter } from './bytes-writer.ts';
 
+/** Consecutive levels that share one parent set (docs/pruning-proof.md "Header version 2"). */
+export interface LevelParentsRun {
+  /** How many consecutive levels, ≥ 1. */
+  readonly levels: number;
+  /** 32-byte hashes, strictly ascending, non-empty. */
+  readonly parents: readonly Uint8Array[];
+}
+
 export interface BlockHeader {
   /** u16; only headerVersions are valid. */
   version: number;
@@ -41,6 +49,14 @@ export interface BlockHeader {
   gpuMining: boolean;
   /** u64. */
   nonce: bigint;
+  /**
+   * Version 2 only (docs/pruning-proof.md "Header version 2"): the parents at levels 1, 2, … (the tips of the
+   * level-≥L blocks in this block's past; level 0's are `parents`), run-length compressed: each run gives the same
+   * parents to its next `levels` levels. Absent in version 1.
+   */
+  levelParents?: readonly LevelParentsRun[];
+  /** Version 2 only: the pruning point as seen from this block's selected parent (docs/pruning-proof.md). */
+  pruningPoint?: Uint8Array;
 }
 
 /** Header versions this code understands; a new version is a consensus change. */
