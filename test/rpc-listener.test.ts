@@ -15,6 +15,11 @@ import type { RpcServices } from '../src/rpc/ports.ts';
 import { createMemoryStore } from '../src/storage/memory-store.ts';
 import { createManualClock } from '../src/util/clock.ts';
 
+// The deadline covers reading the body too: long enough that a loaded 2-core box streams the 1 MiB oversized body
+// well inside it (80 ms did not, and answered 504 instead of 413), short enough to keep the timeout test quick.
+const deadlineMs = 1_000;
+const slowCallMs = 2_500;
+
 const quick = defineMethod({ name: 'quick', summary: 'quick', params: z.strictObject({}), scope: 'public', result: z.object({ ok: z.boolean() }), example: { params: {}, result: { ok: true } }, run: () => ({ ok: true }) });
 const slow = defineMethod({
   name: 'slow',
@@ -23,7 +28,7 @@ const slow = defineMethod({
   scope: 'public',
   result: z.object({ ok: z.boolean() }),
   example: { params: {}, result: { ok: true } },
-  run: () => new Promise<{ ok: boolean }>((done) => setTimeout(() => done({ ok: true }), 400)),
+  run: () => new Promise<{ ok: boolean }>((done) => setTimeout(() => done({ ok: true }), slowCallMs)),
 });
 
 let base: string;
@@ -31,7 +36,7 @@ let port: number;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const access = createAccessControl({ kv: createMemoryStore(), clock: createManualClock(Date.UTC(2030, 0, 1)), timeoutMs: 80 });
+  const access = createAccessControl({ kv: createMemoryStore(), clock: createManualClock(Date.UTC(2030, 0, 1)), timeoutMs: deadlineMs });
   const dispatcher = createDispatcher({ services: {} as RpcServices, version: 't', methods: [quick, slow] });
   const app = new Hono();
   app.use('*', ...access.middleware);
@@ -91,7 +96,7 @@ describe('JSON-RPC listener', () => {
     const res = await call('slow');
     expect(res.status).toBe(504);
     expect(res.headers.get('x-ratelimit-remaining')).not.toBeNull();
-    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, data: { reason: 'request_timeout', timeout_ms: 80 } }, id: null });
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, data: { reason: 'request_timeout', timeout_ms: deadlineMs } }, id: null });
   });
 
   it('refuses a declared body over rpcRequestBytesMax with 413 before reading it', async () => {
