@@ -4,7 +4,7 @@
  * starting difficulties are Weft's own.
  */
 import { emptyMerkleRoot } from '../codec/merkle.ts';
-import { headerVersionCurrent, type BlockHeader } from '../codec/header.ts';
+import { headerVersionGenesis, type BlockHeader } from '../codec/header.ts';
 import { ErrorCode, WeftError } from '../errors.ts';
 import { headerParentsMax } from '../limits.ts';
 import { blockHash } from './pow.ts';
@@ -87,7 +87,7 @@ const defaultPorts: NetworkPorts = Object.freeze({ rpc: 8080, ws: 8081, grpc: 80
 
 function genesisHeader(timestampMs: number, bits: number, nonce: bigint): BlockHeader {
   return Object.freeze({
-    version: headerVersionCurrent,
+    version: headerVersionGenesis,
     parents: Object.freeze([]) as readonly Uint8Array[],
     txRoot: emptyMerkleRoot.slice(),
     stateRoot: genesisStateRootPlaceholder.slice(),
