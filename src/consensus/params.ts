@@ -56,9 +56,10 @@ export interface NetworkParams {
   readonly mergeDepth: number;
   /**
    * Blue-score depth of the pruning point below the selected tip (src/chain/pruning-point.ts, docs/storage.md
-   * "Pruning"): bodies, transaction-index rows and state below it are deleted unless the node is an archive. Node
-   * policy, not a header field: it must only exceed finalityDepth, so every state a reorganisation can return to and
-   * every block a new block can merge stays whole.
+   * "Pruning"): bodies, transaction-index rows and state below it are deleted unless the node is an archive.
+   * Consensus where headers are version 2 (they commit to the pruning point), node policy on a version 1 regtest. It
+   * must exceed finalityDepth, so every state a reorganisation can return to and every block a new block can merge
+   * stays whole.
    */
   readonly pruningDepth: number;
   /**
