@@ -42,13 +42,25 @@ export function computeLevelParents(source: LevelParentsSource, parents: readonl
   const levels = options.levels ?? headerLevelsCovered;
   const maxParents = options.maxParents ?? headerParentsMax;
   const parentLevels = parents.map((p) => source.level(p));
+  // The candidates can change only where a parent drops below the level or one of its own runs starts: the answer is
+  // computed once per such segment, with at most one set of reachability queries each.
+  const starts = new Set<number>([1]);
+  parents.forEach((p, i) => {
+    if (parentLevels[i]! >= levels) return;
+    starts.add(parentLevels[i]! + 1);
+    let start = 1;
+    for (const run of source.header(p).levelParents ?? []) {
+      if (start > parentLevels[i]!) starts.add(start);
+      start += run.levels;
+    }
+  });
+  const bounds = [...starts].filter((l) => l <= levels).sort((a, b) => a - b);
   const runs: LevelParentsRun[] = [];
-  let previousKey = '';
-  let previous: BlockId[] = [];
-  for (let level = 1; level <= levels; level++) {
+  bounds.forEach((level, i) => {
+    const width = (bounds[i + 1] ?? levels + 1) - level;
     const candidates = new Set<BlockId>();
-    parents.forEach((p, i) => {
-      if (parentLevels[i]! >= level) {
+    parents.forEach((p, j) => {
+      if (parentLevels[j]! >= level) {
         candidates.add(p);
         return;
       }
@@ -56,15 +68,11 @@ export function computeLevelParents(source: LevelParentsSource, parents: readonl
       assert(own !== undefined, `block ${p} below level ${level} carries no level parents (a version 1 block under a version 2 one)`);
       for (const q of own) candidates.add(toHex(q));
     });
-    // Most levels repeat the one below: the same candidates give the same answer without reachability queries.
-    const key = [...candidates].sort().join();
-    const chosen = key === previousKey ? previous : maximalOf(source, [...candidates], maxParents);
-    previousKey = key;
-    previous = chosen;
+    const chosen = maximalOf(source, [...candidates], maxParents);
     const last = runs[runs.length - 1];
-    if (last !== undefined && sameIds(last.parents, chosen)) runs[runs.length - 1] = { levels: last.levels + 1, parents: last.parents };
-    else runs.push({ levels: 1, parents: chosen.map(fromHex).sort(compareBytes) });
-  }
+    if (last !== undefined && sameIds(last.parents, chosen)) runs[runs.length - 1] = { levels: last.levels + width, parents: last.parents };
+    else runs.push({ levels: width, parents: chosen.map(fromHex).sort(compareBytes) });
+  });
   return runs;
 }
 
