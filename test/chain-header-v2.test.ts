@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openChain, type Chain } from '../src/chain/chain.ts';
 import type { BlockRule } from '../src/chain/errors.ts';
 import { levelParentsSource, pruningPointOf } from '../src/chain/header-commitments.ts';
-import type { BlockHeader } from '../src/codec/header.ts';
+import { encodeHeader, type BlockHeader } from '../src/codec/header.ts';
+import { collectHeaders } from '../src/p2p/locator.ts';
 import { LightSyncError } from '../src/light/errors.ts';
 import { openLightChain } from '../src/light/light-chain.ts';
 import { createMemoryHeaderStore } from '../src/light/light-store.ts';
@@ -94,5 +95,22 @@ describe('version 2 headers', () => {
       expect(light.has(toHex(blockHash(header)))).toBe(false);
     }
     expect(light.addHeaders([next])).toBe(1);
+  });
+
+  it('headers pages stay within a byte budget, ending on chain blocks, and together cover the chain', () => {
+    const budget = 8 * 1024;
+    let locator = [chain.genesis.hash];
+    let total = 0;
+    for (let page = 0; page < 200; page++) {
+      const { headers: got, more } = collectHeaders(chain, locator, new Uint8Array(32), 2_000, budget);
+      expect(got.length).toBeGreaterThan(0);
+      expect(got.reduce((sum, h) => sum + encodeHeader(h).length, 0)).toBeLessThanOrEqual(budget);
+      const last = chain.get(toHex(blockHash(got[got.length - 1]!)))!;
+      expect(chain.blockAtHeight(last.height)!.id).toBe(last.id);
+      total += got.length;
+      if (!more) break;
+      locator = [last.hash];
+    }
+    expect(total).toBe(chain.blockCount() - 1);
   });
 });

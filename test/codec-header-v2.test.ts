@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EncodeError } from '../src/codec/bytes-writer.ts';
-import { decodeHeader, encodeHeader, levelParentsAt, type BlockHeader, type LevelParentsRun } from '../src/codec/header.ts';
+import { decodeHeader, encodeHeader, encodedHeaderBytes, levelParentsAt, type BlockHeader, type LevelParentsRun } from '../src/codec/header.ts';
 import { DecodeError } from '../src/errors.ts';
 import { headerBytesMax, headerLevelRunsMax, headerLevelsCovered, headerParentsMax } from '../src/limits.ts';
 import { compareBytes, concatBytes, toHex } from '../src/util/bytes.ts';
@@ -176,5 +176,17 @@ describe('header version 2 codec', () => {
     expect('levelParents' in back).toBe(false);
     expect('pruningPoint' in back).toBe(false);
     expect(encodeHeader(v1).length).toBe(encodeHeader(h).length - 1 - 2 * (2 + 32) - 32);
+  });
+});
+
+describe('encodedHeaderBytes', () => {
+  it('is the length of the encoding, both versions', () => {
+    fc.assert(
+      fc.property(headerV2Arb, (h) => {
+        expect(encodedHeaderBytes(h)).toBe(encodeHeader(h).length);
+        const { levelParents: _runs, pruningPoint: _point, ...v1 } = h;
+        expect(encodedHeaderBytes({ ...v1, version: 1 })).toBe(encodeHeader({ ...v1, version: 1 }).length);
+      }),
+    );
   });
 });

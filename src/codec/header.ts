@@ -13,7 +13,7 @@
  * encode(decode(x)) = x and decode(encode(h)) = h.
  */
 import { DecodeError } from '../errors.ts';
-import { headerBlueWorkBytesMax, headerBytesMax, headerLevelRunsMax, headerV1BytesMax, headerLevelsCovered, headerParentsMax } from '../limits.ts';
+import { headerBlueWorkBytesMax, headerBytesMax, headerBytesMin, headerLevelRunsMax, headerV1BytesMax, headerLevelsCovered, headerParentsMax } from '../limits.ts';
 import { bigIntToBytesBE, bytesToBigIntBE, compareBytes } from '../util/bytes.ts';
 import { createByteReader, type ByteReader } from './bytes-reader.ts';
 import { createByteWriter, EncodeError, type ByteWriter } from './bytes-writer.ts';
@@ -250,6 +250,14 @@ export function encodeHeader(h: BlockHeader): Uint8Array {
   const w = createByteWriter(headerV1BytesMax + hashBytes);
   writeHeader(w, h);
   return w.finish();
+}
+
+/** The length of `encodeHeader(h)` without encoding it (page budgets). */
+export function encodedHeaderBytes(h: BlockHeader): number {
+  const workBytes = h.blueWork === 0n ? 0 : Math.ceil(h.blueWork.toString(16).length / 2);
+  let runs = 0;
+  if (h.levelParents !== undefined) runs = 1 + h.levelParents.reduce((sum, run) => sum + 2 + hashBytes * run.parents.length, 0);
+  return headerBytesMin + hashBytes * h.parents.length + workBytes + runs + (h.pruningPoint === undefined ? 0 : hashBytes);
 }
 
 /** Every header byte except the trailing nonce: what BLAKE3 hashes into the pre-PoW hash (docs/design.md "Consensus"). */
