@@ -88,6 +88,7 @@ const keys = {
   'regtest-merge-depth': 'integer',
   'regtest-finality-depth': 'integer',
   'regtest-pruning-depth': 'integer',
+  'regtest-header-version': 'integer',
   archive: 'boolean',
   'rpc-port': 'port',
   'ws-port': 'port',
@@ -212,7 +213,8 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
   if (!['mainnet', 'testnet', 'devnet', 'regtest'].includes(network)) {
     throw new ConfigError(`network must be mainnet, testnet, devnet or regtest, got '${network}'`);
   }
-  const params = depthOverrides(network, getNetworkParams(network), str('regtest-merge-depth'), str('regtest-finality-depth'), str('regtest-pruning-depth'));
+  const depths = depthOverrides(network, getNetworkParams(network), str('regtest-merge-depth'), str('regtest-finality-depth'), str('regtest-pruning-depth'));
+  const params = headerVersionOverride(network, depths, str('regtest-header-version'));
   const port = (k: Key, fallback: number): number => (str(k) === undefined ? fallback : integer(k, str(k)!, 0, 65535));
   return {
     network,
@@ -246,6 +248,18 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
     alertsUrl: str('alerts-url')?.replace(/\/+$/, ''),
     archive: str('archive') === undefined ? false : boolean('archive', str('archive')!),
   };
+}
+
+/**
+ * Regtest only: version 2 headers (level parents and the pruning point, docs/pruning-proof.md) on a network that
+ * otherwise keeps version 1 for its fixtures. Nodes of one regtest network must agree on it (and, with version 2, on
+ * the pruning depth, which the header then commits to).
+ */
+function headerVersionOverride(network: NetworkName, params: NetworkParams, text: string | undefined): NetworkParams {
+  if (text === undefined) return params;
+  if (network !== 'regtest') throw new ConfigError('regtest-header-version applies to --network regtest only');
+  const headerVersion = integer('regtest-header-version', text, 1, 2) as 1 | 2;
+  return headerVersion === params.headerVersion ? params : Object.freeze({ ...params, headerVersion });
 }
 
 /**

@@ -11,8 +11,26 @@ export const headerParentsMax = 10;
 export const headerBlueWorkBytesMax = 32;
 /** A header with 0 parents and blueWork 0: 2+1+32+32+8+4+8+8+1+33+1+8. */
 export const headerBytesMin = 138;
-/** A header with 10 parents and a 32-byte blueWork: headerBytesMin + 10·32 + 32. */
-export const headerBytesMax = 490;
+/** A version 1 header with 10 parents and a 32-byte blueWork: headerBytesMin + 10·32 + 32. */
+export const headerV1BytesMax = 490;
+/**
+ * Version 2's level runs (docs/pruning-proof.md "Header version 2") cover exactly levels 1..255: the top block level
+ * of every Weft network, whose pow limit is 2^255 − 1 (src/consensus/block-level.ts).
+ */
+export const headerLevelsCovered = 255;
+/**
+ * Runs in one version 2 header. Neighbouring runs differ, and the level-L parents differ from the level-(L+1) ones only
+ * when some block of the past sits at level exactly L, so an honest header has at most 1 + (the highest level of a
+ * non-genesis block in its past) runs. Level 127 needs a PoW hash below 2^129, one in 2^126 hashes: 128 runs are out
+ * of reach of any honest header, and the bound halves the worst case (255 runs would be 82 kB a header).
+ */
+export const headerLevelRunsMax = 128;
+/**
+ * The largest header: version 2 with 10 parents, 128 runs of 10 parents each, a 32-byte blueWork and the pruning
+ * point: headerV1BytesMax + 1 + 128·(2 + 10·32) + 32 = 41,739. Honest headers are far smaller (a few runs of one to
+ * a few parents above the level the difficulty puts every block at), but nothing a decoder accepts exceeds this.
+ */
+export const headerBytesMax = headerV1BytesMax + 1 + headerLevelRunsMax * (2 + headerParentsMax * 32) + 32;
 
 // --- Blocks (src/codec/block.ts) ---
 

@@ -40,7 +40,8 @@ describe('block validation pipeline', () => {
   });
 
   const headerCases: Array<[BlockRule, Parameters<typeof makeBlock>[1]]> = [
-    ['header.version', { mutate: (h) => ({ ...h, version: 2 }), grind: false }],
+    // These params are devnet's, version 2: a version 1 header (without the version 2 fields) is refused.
+    ['header.version', { mutate: ({ levelParents: _runs, pruningPoint: _point, ...h }) => ({ ...h, version: 1 }), grind: false }],
     ['header.parents.missing', { mutate: (h) => ({ ...h, parents: [] }), grind: false }],
     ['header.parents.too-many', { mutate: (h) => ({ ...h, parents: Array.from({ length: 11 }, (_, i) => new Uint8Array(32).fill(i + 1)) }), grind: false }],
     ['header.parents.unsorted', { mutate: (h) => ({ ...h, parents: [new Uint8Array(32).fill(9), new Uint8Array(32).fill(3)] }), grind: false }],
@@ -95,6 +96,8 @@ describe('block validation pipeline', () => {
     ['context.blue-score.mismatch', { mutate: (h) => ({ ...h, blueScore: h.blueScore + 1 }) }],
     ['context.blue-work.mismatch', { mutate: (h) => ({ ...h, blueWork: h.blueWork + 1n }) }],
     ['context.daa-score.mismatch', { mutate: (h) => ({ ...h, daaScore: h.daaScore + 1 }) }],
+    ['context.level-parents.mismatch', { mutate: (h) => ({ ...h, levelParents: [{ levels: 255, parents: [new Uint8Array(32).fill(5)] }] }) }],
+    ['context.pruning-point.mismatch', { mutate: (h) => ({ ...h, pruningPoint: new Uint8Array(32).fill(5) }) }],
     ['body.tx-root.mismatch', { mutate: (h) => ({ ...h, txRoot: new Uint8Array(32).fill(5) }) }],
     ['body.state-root.mismatch', { mutate: (h) => ({ ...h, stateRoot: new Uint8Array(32).fill(5) }) }],
     ['body.tx.invalid', { transactions: [Uint8Array.of(0xff, 1, 2, 3)] }],

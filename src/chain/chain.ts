@@ -36,6 +36,7 @@ import { expectedBits, pastMedianTimeMs } from './child-rules.ts';
 import { assembleBlockBatch } from './commit-block.ts';
 import { finalityPoint } from './depth-rules.ts';
 import { BlockRuleError } from './errors.ts';
+import type { CommitmentDag } from './header-commitments.ts';
 import { processHeaderInContext } from './header-in-context.ts';
 import { createInvalidBlocks } from './invalid-blocks.ts';
 import { createOrphanPool, type OrphanPool } from './orphan-pool.ts';
@@ -168,6 +169,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   const opened = await openStoredChain({ params, store, engine, index, tips, chainCacheEntries: entries.chain });
   const { selectedChain, writer, genesis, replayedAtOpen } = opened;
   let selectedTip = opened.selectedTip;
+  const commitments: CommitmentDag = { params, genesis, get: index.get, engine };
   const pruner = options.archive
     ? undefined
     : openPruner({
@@ -198,7 +200,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     const header = block.header;
     const transactions = validateBodyInIsolation(block, params, verifier);
     const encoded = encodeBlock(block);
-    const inContext = processHeaderInContext({ params, engine, index, selectedTip, finalityPoint: currentFinalityPoint, conflictListeners }, id, header);
+    const inContext = processHeaderInContext({ params, engine, index, commitments, selectedTip, finalityPoint: currentFinalityPoint, conflictListeners }, id, header);
     const prepared = processBodyInContext({ params, engine, machine }, { id, hash, header, transactions, ghostdag: inContext.ghostdag });
     // --- commit: nothing above wrote anything ---
     const { entry, ops, event } = assembleBlockBatch(

@@ -27,6 +27,9 @@ export const BlockRules = {
   'context.blue-work.mismatch': { stage: 'context', banScore: 100 },
   'context.daa-score.mismatch': { stage: 'context', banScore: 100 },
   'context.merge-depth.violated': { stage: 'context', banScore: 100 },
+  // Version 2 headers (docs/pruning-proof.md "Header version 2"): both are recomputed from the parents.
+  'context.level-parents.mismatch': { stage: 'context', banScore: 100 },
+  'context.pruning-point.mismatch': { stage: 'context', banScore: 100 },
   // An honest peer on the other side of a long partition sends these too: refused and alerted, never banned for.
   'context.finality.violated': { stage: 'context', banScore: 0 },
   'body.tx-root.mismatch': { stage: 'body', banScore: 100 },

@@ -1,7 +1,7 @@
 /**
  * Header in context (after header in isolation, PoW and body in isolation; rusty-kaspa's header processor does the
- * same after PoW): GHOSTDAG of the block's parents, the rules against its selected parent (validate-header.ts), then
- * the depth rules — bounded merge depth and finality (depth-rules.ts). It reads the DAG and writes nothing; what it
+ * same after PoW): GHOSTDAG of the block's parents, the rules against its selected parent (validate-header.ts), a
+ * version 2 header's level parents and pruning point (header-commitments.ts), then the depth rules — bounded merge depth and finality (depth-rules.ts). It reads the DAG and writes nothing; what it
  * computed goes on to the body-in-context and commit stages.
  */
 import type { BlockHeader } from '../codec/header.ts';
@@ -12,6 +12,7 @@ import { compactToTarget, workFromTarget } from '../consensus/pow.ts';
 import { toHex } from '../util/bytes.ts';
 import type { IndexedBlock } from './block-index.ts';
 import type { FinalityConflictEvent } from './chain.ts';
+import { validateHeaderCommitments, type CommitmentDag } from './header-commitments.ts';
 import { mergeDepthRoot, mergeDepthViolations } from './depth-rules.ts';
 import { BlockRuleError } from './errors.ts';
 import type { StoredBlockIndex } from './stored-block-index.ts';
@@ -24,6 +25,8 @@ export interface HeaderInContextContext {
   readonly params: NetworkParams;
   readonly engine: GhostdagEngine;
   readonly index: StoredBlockIndex;
+  /** The same DAG as the version 2 commitments read it. */
+  readonly commitments: CommitmentDag;
   readonly selectedTip: IndexedBlock;
   /** The virtual's finality point (the chain memoises it per selected tip). */
   readonly finalityPoint: () => IndexedBlock;
@@ -45,6 +48,7 @@ export function processHeaderInContext(ctx: HeaderInContextContext, id: BlockId,
   const ghostdag = ghostdagOfParents(ctx.engine, parentIds, work);
   const selectedParent = ctx.index.get(ghostdag.selectedParent!)!;
   validateHeaderAgainstParent(header, ghostdag, selectedParent, ctx.params);
+  validateHeaderCommitments(ctx.commitments, header, parentIds, selectedParent);
   checkDepthRules(ctx, id, ghostdag, selectedParent);
   return { parentIds, work, ghostdag, selectedParent };
 }

@@ -13,12 +13,13 @@ import { BlockRuleError } from './errors.ts';
 import type { IndexedBlock } from './block-index.ts';
 import { expectedBits, pastMedianTimeMs } from './child-rules.ts';
 
-export const headerVersion = 1;
-
-/** Rules that need nothing but the header and the clock. Returns the target the bits encode. */
+/**
+ * Rules that need nothing but the header and the clock, for a non-genesis header. Returns the target the bits
+ * encode. Every non-genesis block is of the network's header version (genesis is version 1 everywhere).
+ */
 export function validateHeaderInIsolation(header: BlockHeader, params: NetworkParams, nowMs: number): bigint {
-  if (header.version !== headerVersion) {
-    throw new BlockRuleError('header.version', `version ${header.version}, expected ${headerVersion}`);
+  if (header.version !== params.headerVersion) {
+    throw new BlockRuleError('header.version', `version ${header.version}, expected ${params.headerVersion} on ${params.name}`);
   }
   if (header.parents.length === 0) throw new BlockRuleError('header.parents.missing', 'a non-genesis block needs a parent');
   if (header.parents.length > Math.min(params.maxParents, headerParentsMax)) {

@@ -7,7 +7,7 @@
  */
 import { blake3 } from '../crypto/blake3.ts';
 import { DecodeError } from '../errors.ts';
-import { blockBytesMax, blockTxCountMax, headerBytesMax, txBytesMax } from '../limits.ts';
+import { blockBytesMax, blockTxCountMax, headerV1BytesMax, txBytesMax } from '../limits.ts';
 import { createByteReader } from './bytes-reader.ts';
 import { createByteWriter, EncodeError } from './bytes-writer.ts';
 import { readHeader, writeHeader, type BlockHeader } from './header.ts';
@@ -24,7 +24,8 @@ export function encodeBlock(block: Block): Uint8Array {
   if (txs.length > blockTxCountMax) {
     throw new EncodeError(`block.transactions: expected at most ${blockTxCountMax}, got ${txs.length}`);
   }
-  let size = headerBytesMax + 5;
+  // A first guess (the writer grows): a version 2 header's runs rarely add more than a few hundred bytes.
+  let size = headerV1BytesMax + 1024 + 5;
   for (const tx of txs) size += tx.length + 3;
   const w = createByteWriter(Math.min(size, blockBytesMax));
   writeHeader(w, block.header);

@@ -1,17 +1,19 @@
 /**
  * The canonical binary block header (docs/consensus.md "Header layout"). Little-endian throughout:
  *
- *   version u16 | parent count u8 | parents 32·n | txRoot 32 | stateRoot 32 | timestampMs u64 | bits u32 |
- *   daaScore u64 | blueScore u64 | blueWork (u8 length + minimal big-endian bytes) | miner 33 | gpuMining u8 |
- *   nonce u64
+ *   version u16 | parent count u8 | parents 32·n | [v2: level-run count u8 | per run: levels u8 | parent count u8 |
+ *   parents 32·m] | txRoot 32 | stateRoot 32 | [v2: pruningPoint 32] | timestampMs u64 | bits u32 | daaScore u64 |
+ *   blueScore u64 | blueWork (u8 length + minimal big-endian bytes) | miner 33 | gpuMining u8 | nonce u64
  *
+ * Version 1 carries neither bracketed part; version 2 (docs/pruning-proof.md "Header version 2") carries both.
  * The nonce is last, so the pre-PoW bytes (docs/design.md "Consensus") are the encoding minus its last 8 bytes and a miner hashes
  * them once per job. Each header has exactly one encoding: decoding refuses unknown versions, more than
- * headerParentsMax parents, parents out of order or repeated, a non-minimal blueWork and a gpuMining byte other
- * than 0 or 1; encoding refuses the same, so encode(decode(x)) = x and decode(encode(h)) = h.
+ * headerParentsMax parents, parents out of order or repeated, a non-minimal blueWork, a gpuMining byte other
+ * than 0 or 1, and in version 2 level runs that are not canonical (checkLevelRuns); encoding refuses the same, so
+ * encode(decode(x)) = x and decode(encode(h)) = h.
  */
 import { DecodeError } from '../errors.ts';
-import { headerBlueWorkBytesMax, headerBytesMax, headerParentsMax } from '../limits.ts';
+import { headerBlueWorkBytesMax, headerBytesMax, headerBytesMin, headerLevelRunsMax, headerV1BytesMax, headerLevelsCovered, headerParentsMax } from '../limits.ts';
 import { bigIntToBytesBE, bytesToBigIntBE, compareBytes } from '../util/bytes.ts';
 import { createByteReader, type ByteReader } from './bytes-reader.ts';
 import { createByteWriter, EncodeError, type ByteWriter } from './bytes-writer.ts';
@@ -60,8 +62,9 @@ export interface BlockHeader {
 }
 
 /** Header versions this code understands; a new version is a consensus change. */
-export const headerVersions: readonly number[] = [1];
-export const headerVersionCurrent = 1;
+export const headerVersions: readonly number[] = [1, 2];
+/** The version of every genesis (docs/pruning-proof.md: no genesis hash changes); NetworkParams.headerVersion is the rest's. */
+export const headerVersionGenesis = 1;
 export const hashBytes = 32;
 export const minerBytes = 33;
 /** Address type bytes a header's miner may carry: 0 standard, 1 multisig (src/crypto/address.ts). */
@@ -84,15 +87,58 @@ function checkFields(h: BlockHeader, fail: (message: string) => Error): void {
       throw fail(`header.parents: expected strictly ascending hashes, got parent ${i} ≤ parent ${i - 1}`);
     }
   }
+  if (h.version === 1 && (h.levelParents !== undefined || h.pruningPoint !== undefined)) {
+    throw fail('header.version: a version 1 header has no levelParents and no pruningPoint');
+  }
+  if (h.version === 2) {
+    if (h.levelParents === undefined || h.pruningPoint === undefined) {
+      throw fail('header.version: a version 2 header needs levelParents and pruningPoint');
+    }
+    checkLevelRuns(h.levelParents, fail);
+  }
   const minerType = h.miner[0];
   if (minerType === undefined || !minerAddressTypes.includes(minerType)) {
     throw fail(`header.miner: expected address type ${minerAddressTypes.join(' or ')}, got ${String(minerType)}`);
   }
 }
 
+const sameParents = (a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean =>
+  a.length === b.length && a.every((p, i) => compareBytes(p, b[i]!) === 0);
+
+/**
+ * The one canonical form of a run list: at most headerLevelRunsMax runs, each of ≥ 1 levels with 1..headerParentsMax
+ * strictly ascending parents, no two neighbours with the same parents, and together exactly levels 1..255.
+ */
+function checkLevelRuns(runs: readonly LevelParentsRun[], fail: (message: string) => Error): void {
+  if (runs.length === 0 || runs.length > headerLevelRunsMax) {
+    throw fail(`header.levelParents: expected 1..${headerLevelRunsMax} runs, got ${runs.length}`);
+  }
+  let levels = 0;
+  runs.forEach((run, r) => {
+    if (!Number.isInteger(run.levels) || run.levels < 1) throw fail(`header.levelParents: run ${r} covers ${run.levels} levels, expected ≥ 1`);
+    levels += run.levels;
+    if (run.parents.length === 0 || run.parents.length > headerParentsMax) {
+      throw fail(`header.levelParents: run ${r} has ${run.parents.length} parents, expected 1..${headerParentsMax}`);
+    }
+    for (let i = 1; i < run.parents.length; i++) {
+      if (compareBytes(run.parents[i - 1]!, run.parents[i]!) >= 0) {
+        throw fail(`header.levelParents: run ${r} parents must be strictly ascending, got parent ${i} ≤ parent ${i - 1}`);
+      }
+    }
+    if (r > 0 && sameParents(runs[r - 1]!.parents, run.parents)) {
+      throw fail(`header.levelParents: runs ${r - 1} and ${r} have the same parents; they must be one run`);
+    }
+  });
+  if (levels !== headerLevelsCovered) throw fail(`header.levelParents: runs cover ${levels} levels, expected exactly ${headerLevelsCovered}`);
+}
+
 export function writeHeader(w: ByteWriter, h: BlockHeader): void {
   const fail = (message: string): Error => new EncodeError(message);
   for (const p of h.parents) if (p.length !== hashBytes) throw fail(`header.parents: expected 32-byte hashes`);
+  for (const run of h.levelParents ?? []) {
+    for (const p of run.parents) if (p.length !== hashBytes) throw fail('header.levelParents: expected 32-byte hashes');
+  }
+  if (h.pruningPoint !== undefined && h.pruningPoint.length !== hashBytes) throw fail('header.pruningPoint: expected 32 bytes');
   if (h.miner.length !== minerBytes) throw fail(`header.miner: expected ${minerBytes} bytes, got ${h.miner.length}`);
   checkFields(h, fail);
   if (typeof h.blueWork !== 'bigint' || h.blueWork < 0n || h.blueWork > blueWorkMax) {
@@ -101,8 +147,17 @@ export function writeHeader(w: ByteWriter, h: BlockHeader): void {
   w.u16(h.version, 'header.version');
   w.u8(h.parents.length, 'header.parents count');
   for (const p of h.parents) w.bytes(p, hashBytes, 'header.parents');
+  if (h.levelParents !== undefined) {
+    w.u8(h.levelParents.length, 'header.levelParents count');
+    for (const run of h.levelParents) {
+      w.u8(run.levels, 'header.levelParents levels');
+      w.u8(run.parents.length, 'header.levelParents parent count');
+      for (const p of run.parents) w.bytes(p, hashBytes, 'header.levelParents');
+    }
+  }
   w.bytes(h.txRoot, hashBytes, 'header.txRoot');
   w.bytes(h.stateRoot, hashBytes, 'header.stateRoot');
+  if (h.pruningPoint !== undefined) w.bytes(h.pruningPoint, hashBytes, 'header.pruningPoint');
   w.u64Number(h.timestampMs, 'header.timestampMs');
   w.u32(h.bits, 'header.bits');
   w.u64Number(h.daaScore, 'header.daaScore');
@@ -118,15 +173,17 @@ export function writeHeader(w: ByteWriter, h: BlockHeader): void {
 export function readHeader(r: ByteReader): BlockHeader {
   const fail = (message: string): Error => new DecodeError(message);
   const version = r.u16('header.version');
-  if (!headerVersions.includes(version)) throw fail(`header.version: expected one of ${headerVersions}, got ${version}`);
+  if (!headerVersions.includes(version)) throw fail(`header.version: expected one of ${headerVersions.join(', ')}, got ${version}`);
   const parentCount = r.u8('header.parents count');
   if (parentCount > headerParentsMax) {
     throw fail(`header.parents: expected at most ${headerParentsMax}, got ${parentCount}`);
   }
   const parents: Uint8Array[] = [];
   for (let i = 0; i < parentCount; i++) parents.push(r.bytes(hashBytes, 'header.parents'));
+  const levelParents = version === 2 ? readLevelRuns(r, fail) : undefined;
   const txRoot = r.bytes(hashBytes, 'header.txRoot');
   const stateRoot = r.bytes(hashBytes, 'header.stateRoot');
+  const pruningPoint = version === 2 ? r.bytes(hashBytes, 'header.pruningPoint') : undefined;
   const timestampMs = r.u64Number('header.timestampMs');
   const bits = r.u32('header.bits');
   const daaScore = r.u64Number('header.daaScore');
@@ -154,15 +211,53 @@ export function readHeader(r: ByteReader): BlockHeader {
     miner,
     gpuMining: gpuByte === 1,
     nonce,
+    ...(levelParents === undefined ? {} : { levelParents }),
+    ...(pruningPoint === undefined ? {} : { pruningPoint }),
   };
   checkFields(header, fail);
   return header;
 }
 
+/** Counts are checked before anything is allocated; the run rules themselves are checkLevelRuns'. */
+function readLevelRuns(r: ByteReader, fail: (message: string) => Error): LevelParentsRun[] {
+  const runCount = r.u8('header.levelParents count');
+  if (runCount === 0 || runCount > headerLevelRunsMax) throw fail(`header.levelParents: expected 1..${headerLevelRunsMax} runs, got ${runCount}`);
+  const runs: LevelParentsRun[] = [];
+  for (let i = 0; i < runCount; i++) {
+    const levels = r.u8('header.levelParents levels');
+    const count = r.u8('header.levelParents parent count');
+    if (count === 0 || count > headerParentsMax) throw fail(`header.levelParents: run ${i} has ${count} parents, expected 1..${headerParentsMax}`);
+    const parents: Uint8Array[] = [];
+    for (let j = 0; j < count; j++) parents.push(r.bytes(hashBytes, 'header.levelParents'));
+    runs.push({ levels, parents });
+  }
+  return runs;
+}
+
+/** The parents of `header` at `level` (≥ 1) from its runs; undefined for a version 1 header. */
+export function levelParentsAt(header: BlockHeader, level: number): readonly Uint8Array[] | undefined {
+  if (header.levelParents === undefined) return undefined;
+  let top = 0;
+  for (const run of header.levelParents) {
+    top += run.levels;
+    if (level <= top) return run.parents;
+  }
+  return undefined;
+}
+
 export function encodeHeader(h: BlockHeader): Uint8Array {
-  const w = createByteWriter(headerBytesMax);
+  // Sized for version 1; the writer grows for a version 2 header's runs.
+  const w = createByteWriter(headerV1BytesMax + hashBytes);
   writeHeader(w, h);
   return w.finish();
+}
+
+/** The length of `encodeHeader(h)` without encoding it (page budgets). */
+export function encodedHeaderBytes(h: BlockHeader): number {
+  const workBytes = h.blueWork === 0n ? 0 : Math.ceil(h.blueWork.toString(16).length / 2);
+  let runs = 0;
+  if (h.levelParents !== undefined) runs = 1 + h.levelParents.reduce((sum, run) => sum + 2 + hashBytes * run.parents.length, 0);
+  return headerBytesMin + hashBytes * h.parents.length + workBytes + runs + (h.pruningPoint === undefined ? 0 : hashBytes);
 }
 
 /** Every header byte except the trailing nonce: what BLAKE3 hashes into the pre-PoW hash (docs/design.md "Consensus"). */

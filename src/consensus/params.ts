@@ -4,7 +4,7 @@
  * starting difficulties are Weft's own.
  */
 import { emptyMerkleRoot } from '../codec/merkle.ts';
-import { headerVersionCurrent, type BlockHeader } from '../codec/header.ts';
+import { headerVersionGenesis, type BlockHeader } from '../codec/header.ts';
 import { ErrorCode, WeftError } from '../errors.ts';
 import { headerParentsMax } from '../limits.ts';
 import { blockHash } from './pow.ts';
@@ -56,11 +56,26 @@ export interface NetworkParams {
   readonly mergeDepth: number;
   /**
    * Blue-score depth of the pruning point below the selected tip (src/chain/pruning-point.ts, docs/storage.md
-   * "Pruning"): bodies, transaction-index rows and state below it are deleted unless the node is an archive. Node
-   * policy, not a header field: it must only exceed finalityDepth, so every state a reorganisation can return to and
-   * every block a new block can merge stays whole.
+   * "Pruning"): bodies, transaction-index rows and state below it are deleted unless the node is an archive.
+   * Consensus where headers are version 2 (they commit to the pruning point), node policy on a version 1 regtest. It
+   * must exceed finalityDepth, so every state a reorganisation can return to and every block a new block can merge
+   * stays whole.
    */
   readonly pruningDepth: number;
+  /**
+   * The header version of every non-genesis block (docs/pruning-proof.md "Header version 2"); genesis is version 1
+   * everywhere, so no genesis hash changes. Version 2 commits to level parents and the pruning point, which
+   * pruning-point proofs need; regtest stays at 1 so every existing fixture and pinned hash holds, unless a node is
+   * started with `--regtest-header-version=2`. With version 2 the pruning point (and so pruningDepth) is consensus.
+   */
+  readonly headerVersion: 1 | 2;
+  /**
+   * M of the pruning-point proof (docs/pruning-proof.md "The proof"): each level goes back until its selected tip's
+   * blue score is ≥ 2M, and levels interlock M deep. Kaspa's 1,000 where a forger faces real hash power (a proof of
+   * ~2,000 headers a level, a few tens of MB at worst); devnet 100 so a local chain gets full levels in minutes;
+   * regtest 20 so tests build multi-level proofs from a few hundred blocks.
+   */
+  readonly pruningProofM: number;
 }
 
 /**
@@ -87,7 +102,7 @@ const defaultPorts: NetworkPorts = Object.freeze({ rpc: 8080, ws: 8081, grpc: 80
 
 function genesisHeader(timestampMs: number, bits: number, nonce: bigint): BlockHeader {
   return Object.freeze({
-    version: headerVersionCurrent,
+    version: headerVersionGenesis,
     parents: Object.freeze([]) as readonly Uint8Array[],
     txRoot: emptyMerkleRoot.slice(),
     stateRoot: genesisStateRootPlaceholder.slice(),
@@ -123,6 +138,8 @@ const common = {
 export const mainnetParams: NetworkParams = Object.freeze({
   ...common,
   name: 'mainnet',
+  headerVersion: 2,
+  pruningProofM: 1_000,
   chainId: 1,
   hrp: 'weft',
   daaWindowBlocks: 2641,
@@ -135,6 +152,8 @@ export const mainnetParams: NetworkParams = Object.freeze({
 export const testnetParams: NetworkParams = Object.freeze({
   ...common,
   name: 'testnet',
+  headerVersion: 2,
+  pruningProofM: 1_000,
   chainId: 2,
   hrp: 'tweft',
   daaWindowBlocks: 2641,
@@ -147,6 +166,8 @@ export const testnetParams: NetworkParams = Object.freeze({
 export const devnetParams: NetworkParams = Object.freeze({
   ...common,
   name: 'devnet',
+  headerVersion: 2,
+  pruningProofM: 100,
   chainId: 1337,
   hrp: 'dweft',
   daaWindowBlocks: 120,
@@ -163,6 +184,8 @@ export const devnetParams: NetworkParams = Object.freeze({
 export const regtestParams: NetworkParams = Object.freeze({
   ...common,
   name: 'regtest',
+  headerVersion: 1,
+  pruningProofM: 20,
   chainId: 1338,
   hrp: 'rweft',
   daaWindowBlocks: 120,

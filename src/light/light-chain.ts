@@ -2,7 +2,8 @@
  * A header-only chain for light clients: every header runs the full node's header stages (src/chain/
  * validate-header.ts) — in isolation, PoW, then in context with GHOSTDAG's blue score and blue work from the same
  * engine (src/consensus/ghostdag.ts), the DAA's bits and the past median time from the same window code
- * (src/chain/child-rules.ts). What a light client cannot check is the body and the state root: it has
+ * (src/chain/child-rules.ts), and a version 2 header's level parents and pruning point (src/chain/header-commitments.ts).
+ * What a light client cannot check is the body and the state root: it has
  * neither the transactions nor the state; it trusts the state root only as far as the PoW on the header that
  * commits to it (docs/web.md "What the light node verifies").
  *
@@ -11,6 +12,7 @@
  */
 import { createIndexedBlock, type IndexedBlock } from '../chain/block-index.ts';
 import { BlockRuleError } from '../chain/errors.ts';
+import { validateHeaderCommitments, type CommitmentDag } from '../chain/header-commitments.ts';
 import { ghostdagOfParents, validateHeaderAgainstParent, validateHeaderInIsolation, validatePow } from '../chain/validate-header.ts';
 import { decodeHeader, encodeHeader, type BlockHeader } from '../codec/header.ts';
 import { createGhostdagEngine, type BlockId, type GhostdagEngine } from '../consensus/ghostdag.ts';
@@ -70,6 +72,7 @@ export async function openLightChain(options: LightChainOptions): Promise<LightC
   void genesisData;
   const genesis = createIndexedBlock(genesisId, blockHash(params.genesis), params.genesis, null, 0);
   index.set(genesisId, genesis);
+  const commitments: CommitmentDag = { params, genesis, get: (id) => index.get(id), engine };
   chainIds[0] = genesisId;
   let tip = genesis;
 
@@ -115,7 +118,9 @@ export async function openLightChain(options: LightChainOptions): Promise<LightC
     }
     const work = workFromTarget(target);
     const data = ghostdagOfParents(engine, parentIds, work);
-    validateHeaderAgainstParent(header, data, index.get(data.selectedParent!)!, params);
+    const selectedParent = index.get(data.selectedParent!)!;
+    validateHeaderAgainstParent(header, data, selectedParent, params);
+    validateHeaderCommitments(commitments, header, parentIds, selectedParent);
     const entry = insert(id, hash, header, parentIds, work);
     staged.push({ seq: entry.seq, hash, bytes: encodeHeader(header) });
   };

@@ -1,15 +1,16 @@
 /**
  * Block templates: the header a miner grinds on. Parents are the virtual's (the best tips, selected tip first, at
  * most maxParents, dropping the weakest while the mergeset would exceed its limit); every derived field (blue
- * score, blue work, DAA score, bits, timestamp floor, state root) is computed exactly as validation will recompute
- * it. The state root is the template's mergeset accepted onto its selected parent's state, with red blocks'
+ * score, blue work, DAA score, bits, timestamp floor, state root, and on a version 2 network the level parents and
+ * pruning point) is computed exactly as validation will recompute it. The state root is the template's mergeset accepted onto its selected parent's state, with red blocks'
  * rewards paid to this template's miner; the template's own transactions are accepted later, by its merger.
  */
 import { transactionsRoot } from '../codec/block.ts';
-import type { BlockHeader } from '../codec/header.ts';
+import { encodeHeader, type BlockHeader } from '../codec/header.ts';
+import { headerCommitments } from '../chain/header-commitments.ts';
 import type { Chain } from '../chain/chain.ts';
 import { compactToTarget, prePowHash, workFromTarget } from '../consensus/pow.ts';
-import { blockBytesMax, blockMassMax, blockTxCountMax, headerBytesMax } from '../limits.ts';
+import { blockBytesMax, blockMassMax, blockTxCountMax } from '../limits.ts';
 import type { AccountReader } from '../state/account.ts';
 import { MiningError } from './errors.ts';
 import { compareBytes, fromHex } from '../util/bytes.ts';
@@ -60,20 +61,12 @@ export function buildBlockTemplate(chain: Chain, request: TemplateRequest): Bloc
   const rules = chain.childRules(sp);
   const target = compactToTarget(rules.bits);
   const data = chain.engine.computeBlock(parents, workFromTarget(target));
-  const transactions =
-    request.transactions ??
-    request.selectTransactions?.({
-      state: child.accounts,
-      daaScore: child.daaScore,
-      maxCount: blockTxCountMax,
-      maxBytes: blockBytesMax - headerBytesMax - txCountBytesMax,
-      maxMass: blockMassMax,
-    }) ??
-    [];
-  const header: BlockHeader = {
-    version: 1,
+  // Version 2 commits to its level parents and the pruning point seen from its selected parent (header-commitments.ts).
+  const commitments = chain.params.headerVersion === 2 ? headerCommitments({ params: chain.params, genesis: chain.genesis, get: (id) => chain.get(id), engine: chain.engine }, parents, sp) : undefined;
+  const draft: BlockHeader = {
+    version: chain.params.headerVersion,
     parents: sortedParents,
-    txRoot: transactionsRoot({ transactions }),
+    txRoot: transactionsRoot({ transactions: [] }),
     stateRoot: child.stateRoot,
     timestampMs: Math.max(request.nowMs, rules.minTimestampMs),
     bits: rules.bits,
@@ -83,6 +76,18 @@ export function buildBlockTemplate(chain: Chain, request: TemplateRequest): Bloc
     miner: request.miner,
     gpuMining: request.gpuMining,
     nonce: 0n,
+    ...(commitments === undefined ? {} : { levelParents: commitments.levelParents, pruningPoint: commitments.pruningPoint }),
   };
+  const transactions =
+    request.transactions ??
+    request.selectTransactions?.({
+      state: child.accounts,
+      daaScore: child.daaScore,
+      maxCount: blockTxCountMax,
+      maxBytes: blockBytesMax - encodeHeader(draft).length - txCountBytesMax,
+      maxMass: blockMassMax,
+    }) ??
+    [];
+  const header: BlockHeader = { ...draft, txRoot: transactionsRoot({ transactions }) };
   return { header, transactions, prePowHash: prePowHash(header), target, chainVersion };
 }

@@ -7,11 +7,11 @@
  * past(tip) \ past(fork), parents before children. Pages end on a chain block, so the last header of a page is a
  * valid continuation point for the next locator.
  */
-import type { BlockHeader } from '../codec/header.ts';
+import { encodedHeaderBytes, type BlockHeader } from '../codec/header.ts';
 import type { Chain } from '../chain/chain.ts';
 import type { IndexedBlock } from '../chain/block-index.ts';
 import { toHex } from '../util/bytes.ts';
-import { p2pHeadersPerMessageMax, p2pLocatorHashesMax } from './limits.ts';
+import { p2pHeadersPerMessageMax, p2pLocatorHashesMax, p2pMessageBytesMax } from './limits.ts';
 
 /** Entries spaced one apart at the tip before the step starts doubling. */
 const locatorDenseEntries = 10;
@@ -44,19 +44,32 @@ export interface HeadersPage {
   readonly more: boolean;
 }
 
-/** The headers after the fork point along our selected chain, in whole chain-block units, at most `max`. */
-export function collectHeaders(chain: Chain, locator: readonly Uint8Array[], stop: Uint8Array, max: number = p2pHeadersPerMessageMax): HeadersPage {
+/**
+ * Bytes of headers one page may carry: a message's cap less room for its type, count and flag. Version 2 headers vary
+ * in size (docs/pruning-proof.md "Header version 2"), so a page of p2pHeadersPerMessageMax of them could overrun it.
+ */
+export const headersPageBytesMax = p2pMessageBytesMax - 1024;
+
+/**
+ * The headers after the fork point along our selected chain, in whole chain-block units, at most `max` of them and
+ * `maxBytes` of encoding (a page always holds at least one unit).
+ */
+export function collectHeaders(chain: Chain, locator: readonly Uint8Array[], stop: Uint8Array, max: number = p2pHeadersPerMessageMax, maxBytes: number = headersPageBytesMax): HeadersPage {
   const fork = findForkPoint(chain, locator);
   const stopId = stop.every((b) => b === 0) ? undefined : toHex(stop);
   const tipHeight = chain.selectedTip().height;
   const headers: BlockHeader[] = [];
+  let bytes = 0;
   for (let height = fork.height + 1; height <= tipHeight; height++) {
     const block = chain.blockAtHeight(height);
     if (!block) break;
     const mergeset = chain.engine.orderedMergeset(block.id).slice(1);
     if (headers.length + mergeset.length + 1 > max) return { headers, more: true };
-    for (const id of mergeset) headers.push(chain.get(id)!.header);
-    headers.push(block.header);
+    const unit = [...mergeset.map((id) => chain.get(id)!.header), block.header];
+    const unitBytes = unit.reduce((sum, h) => sum + encodedHeaderBytes(h), 0);
+    if (headers.length > 0 && bytes + unitBytes > maxBytes) return { headers, more: true };
+    bytes += unitBytes;
+    headers.push(...unit);
     if (block.id === stopId) return { headers, more: false };
   }
   return { headers, more: false };

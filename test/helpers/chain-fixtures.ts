@@ -2,7 +2,9 @@
 // block maker that derives every consensus field the way validation will, then lets a test break exactly one.
 import { transactionsRoot, type Block } from '../../src/codec/block.ts';
 import type { BlockHeader } from '../../src/codec/header.ts';
+import type { IndexedBlock } from '../../src/chain/block-index.ts';
 import type { Chain } from '../../src/chain/chain.ts';
+import { headerCommitments, type HeaderCommitments } from '../../src/chain/header-commitments.ts';
 import { devnetParams, type NetworkParams } from '../../src/consensus/params.ts';
 import { compactToTarget, prePowHash, searchNonce, targetToCompact, workFromTarget } from '../../src/consensus/pow.ts';
 import { compareBytes, fromHex } from '../../src/util/bytes.ts';
@@ -40,6 +42,17 @@ export interface MakeBlockOptions {
   miner?: Uint8Array;
 }
 
+/** A version 2 block's level parents and pruning point, as validation recomputes them (header-commitments.ts). */
+function commitmentsFor(chain: Chain, parentIds: readonly string[], sp: IndexedBlock): HeaderCommitments {
+  const dag = { params: chain.params, genesis: chain.genesis, get: (id: string) => chain.get(id), engine: chain.engine };
+  try {
+    return headerCommitments(dag, parentIds, sp);
+  } catch {
+    // Parents a test chose to break a rule with (unknown ones): the selected parent's alone.
+    return headerCommitments(dag, [sp.id], sp);
+  }
+}
+
 export function makeBlock(chain: Chain, options: MakeBlockOptions = {}): Block {
   const parentIds = [...(options.parents ?? chain.tips().map((t) => t.id))];
   // Parents that break a DAG rule (redundant, mergeset too large) still get a header: derive it from the first.
@@ -64,7 +77,7 @@ export function makeBlock(chain: Chain, options: MakeBlockOptions = {}): Block {
     stateRoot = chain.params.genesis.stateRoot;
   }
   let header: BlockHeader = {
-    version: 1,
+    version: chain.params.headerVersion,
     parents: parentIds.map((id) => fromHex(id)).sort(compareBytes),
     txRoot: transactionsRoot({ transactions }),
     stateRoot,
@@ -76,6 +89,7 @@ export function makeBlock(chain: Chain, options: MakeBlockOptions = {}): Block {
     miner,
     gpuMining: false,
     nonce: 0n,
+    ...(chain.params.headerVersion === 2 ? commitmentsFor(chain, parentIds, sp) : {}),
   };
   if (options.mutate) header = options.mutate(header);
   if (options.grind !== false) header = { ...header, nonce: grind(header) };

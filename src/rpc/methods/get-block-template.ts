@@ -28,6 +28,12 @@ export const getBlockTemplate = defineMethod({
     daa_score: z.int(),
     timestamp_ms: z.int(),
     parent_hashes: z.array(hashResult),
+    version: z.int().describe('header version: the network\'s (docs/pruning-proof.md "Header version 2")'),
+    level_parents: z
+      .array(z.object({ levels: z.int(), parent_hashes: z.array(hashResult) }))
+      .optional()
+      .describe('version 2: the parents at levels 1..255 as runs, each giving its parents to its next `levels` levels'),
+    pruning_point: hashResult.optional().describe('version 2: the pruning point the block commits to'),
     transactions: z.array(z.string()).describe('0x-hex each'),
   }),
   run(params, ctx) {
@@ -46,6 +52,9 @@ export const getBlockTemplate = defineMethod({
       daa_score: t.header.daaScore,
       timestamp_ms: t.header.timestampMs,
       parent_hashes: t.header.parents.map(toHash0x),
+      version: t.header.version,
+      ...(t.header.levelParents === undefined ? {} : { level_parents: t.header.levelParents.map((run) => ({ levels: run.levels, parent_hashes: run.parents.map(toHash0x) })) }),
+      ...(t.header.pruningPoint === undefined ? {} : { pruning_point: toHash0x(t.header.pruningPoint) }),
       transactions: t.transactions.map((tx) => `0x${toHex(tx)}`),
     };
   },

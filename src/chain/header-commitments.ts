@@ -1,0 +1,69 @@
+/**
+ * What a version 2 header commits to beyond version 1 (docs/pruning-proof.md "Header version 2"): its level-parent
+ * runs and the pruning point seen from its selected parent. Both are functions of the parents, so templates fill
+ * them in and header-in-context (full node and light chain alike) recomputes and compares them.
+ */
+import type { BlockHeader, LevelParentsRun } from '../codec/header.ts';
+import type { BlockId, GhostdagEngine } from '../consensus/ghostdag.ts';
+import type { NetworkParams } from '../consensus/params.ts';
+import { assert } from '../errors.ts';
+import { toHash0x, toHex } from '../util/bytes.ts';
+import type { IndexedBlock } from './block-index.ts';
+import { BlockRuleError } from './errors.ts';
+import { computeLevelParents, describeLevelParents, levelOfBlock, sameLevelParents, type LevelParentsSource } from './level-parents.ts';
+import { nextPruningPoint } from './pruning-point.ts';
+
+/** The DAG as the commitments read it: indexed blocks (headers, selected chains) and the GHOSTDAG engine. */
+export interface CommitmentDag {
+  readonly params: NetworkParams;
+  readonly genesis: IndexedBlock;
+  get(id: BlockId): IndexedBlock | undefined;
+  readonly engine: Pick<GhostdagEngine, 'isDagAncestorOf' | 'get'>;
+}
+
+export interface HeaderCommitments {
+  readonly levelParents: LevelParentsRun[];
+  readonly pruningPoint: Uint8Array;
+}
+
+const known = (dag: CommitmentDag, id: BlockId): IndexedBlock => {
+  const block = dag.get(id);
+  assert(block !== undefined, `block ${id} is not indexed`);
+  return block;
+};
+
+/** The level-parents reader over a CommitmentDag. */
+export function levelParentsSource(dag: CommitmentDag): LevelParentsSource {
+  return {
+    header: (id) => known(dag, id).header,
+    level: levelOfBlock(dag.params.maxTarget, dag.genesis.id),
+    isDagAncestorOf: (a, b) => dag.engine.isDagAncestorOf(a, b),
+    blueWork: (id) => dag.engine.get(id)!.blueWork,
+  };
+}
+
+/** pruningPointOf(X): X's own committed pruning point, genesis for genesis (and any version 1 block). */
+export function pruningPointOf(dag: CommitmentDag, block: IndexedBlock): IndexedBlock {
+  const point = block.header.pruningPoint;
+  return point === undefined ? dag.genesis : known(dag, toHex(point));
+}
+
+/** Both commitments of a new block with these parents and this selected parent. */
+export function headerCommitments(dag: CommitmentDag, parentIds: readonly BlockId[], selectedParent: IndexedBlock): HeaderCommitments {
+  const point = nextPruningPoint(dag.params, selectedParent, pruningPointOf(dag, selectedParent));
+  return { levelParents: computeLevelParents(levelParentsSource(dag), parentIds), pruningPoint: point.hash };
+}
+
+/** Header in context for version 2: refuses level parents or a pruning point other than the recomputed ones. */
+export function validateHeaderCommitments(dag: CommitmentDag, header: BlockHeader, parentIds: readonly BlockId[], selectedParent: IndexedBlock): void {
+  if (header.version < 2) return;
+  const point = nextPruningPoint(dag.params, selectedParent, pruningPointOf(dag, selectedParent));
+  if (header.pruningPoint === undefined || toHex(header.pruningPoint) !== point.id) {
+    const got = header.pruningPoint === undefined ? 'none' : toHash0x(header.pruningPoint);
+    throw new BlockRuleError('context.pruning-point.mismatch', `pruning point ${got}, the selected parent's chain gives ${toHash0x(point.hash)}`);
+  }
+  const expected = computeLevelParents(levelParentsSource(dag), parentIds);
+  if (header.levelParents === undefined || !sameLevelParents(header.levelParents, expected)) {
+    throw new BlockRuleError('context.level-parents.mismatch', `level parents ${describeLevelParents(header.levelParents)}, the parents give ${describeLevelParents(expected)}`);
+  }
+}
