@@ -184,7 +184,11 @@ export function createFastSync(deps: FastSyncDeps): FastSync {
   const api: FastSync = {
     onGetPruningProof(peer, pruningPoint, offset) {
       serve(peer, 'getpruningproof', async () => {
-        const proof = await currentProof();
+        // A builder that fails, or a proof over the wire bounds, is one we cannot give: the peer hears so at once.
+        const proof = await currentProof().catch((error: unknown) => {
+          log.warn({ event: 'pruning_proof_unavailable', err: error instanceof Error ? error.message : String(error) }, 'pruning proof not built');
+          return undefined;
+        });
         const wanted = equalBytes(pruningPoint, zeroHash) ? undefined : pruningPoint;
         if (proof === undefined || (wanted !== undefined && !equalBytes(wanted, proof.point)) || offset >= proof.bytes.length || offset % p2pPruningProofPageBytesMax !== 0) {
           return peer.send({ type: 'notfound', items: [{ kind: InvType.pruningProof, hash: pruningPoint }] });
