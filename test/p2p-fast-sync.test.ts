@@ -14,7 +14,7 @@ import { regtestParams, type NetworkParams } from '../src/consensus/params.ts';
 import { blockHash } from '../src/consensus/pow.ts';
 import { P2pErrorCode } from '../src/p2p/errors.ts';
 import type { FastSyncPorts } from '../src/p2p/fast-sync.ts';
-import { p2pPruningProofPageBytesMax } from '../src/p2p/limits.ts';
+import { p2pFastSyncQueuedRequestsMax, p2pFastSyncRequestRefillMs, p2pFastSyncRequestsBurst, p2pPruningProofPageBytesMax } from '../src/p2p/limits.ts';
 import { createP2pNode, type P2pNode } from '../src/p2p/p2p-node.ts';
 import { DataUnavailableError } from '../src/p2p/protocol-errors.ts';
 import { createSnapshotServing } from '../src/p2p/snapshot-serve.ts';
@@ -28,7 +28,7 @@ import { createSnapshotImport } from '../src/state/snapshot-import.ts';
 import { createStateTrie } from '../src/state/trie.ts';
 import { createMemoryStore } from '../src/storage/memory-store.ts';
 import { toHex } from '../src/util/bytes.ts';
-import { systemClock } from '../src/util/clock.ts';
+import { systemClock, type Clock } from '../src/util/clock.ts';
 import { dialTcp, socketPort } from '../server/p2p/tcp-port.ts';
 import { openLmdbStore, type LmdbStore } from '../server/storage/lmdb-store.ts';
 import { connectHarness, newStaticKey, randomBytes, realTimer, versionOfChain } from './helpers/p2p-harness.ts';
@@ -52,12 +52,12 @@ const tempDir = (): string => {
   return dir;
 };
 
-async function listen(chain: Chain, fastSync?: FastSyncPorts): Promise<Listening> {
+async function listen(chain: Chain, fastSync?: FastSyncPorts, clock: Clock = systemClock): Promise<Listening> {
   const server: Server = createServer({ noDelay: true });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   const node = createP2pNode({
-    chain, staticKey: newStaticKey(), clock: systemClock, timer: realTimer, randomBytes, userAgent: '/fast-sync-test/', listenPort: port, dial: dialTcp,
+    chain, staticKey: newStaticKey(), clock, timer: realTimer, randomBytes, userAgent: '/fast-sync-test/', listenPort: port, dial: dialTcp,
     ...(fastSync ? { fastSync } : {}),
   });
   server.on('connection', (socket) => node.accept(socketPort(socket), { host: '127.0.0.1', port: socket.remotePort ?? 0, transport: 'tcp' }));
@@ -210,6 +210,41 @@ describe('snapshot chunks over TCP', () => {
     expect(toHex(result.root)).toBe(toHex(tipRoot));
     expect(node.peerCount()).toBe(1);
     expect(node.isBanned(`node:${peerId}`)).toBe(false);
+  }, 60_000);
+});
+
+describe('serving allowance', () => {
+  it('answers a burst of requests at once, then one per refill interval; requests queued beyond the bound are dropped', async () => {
+    // The server's clock stands still unless moved, so its token bucket refills only when the test says.
+    let now = Date.now();
+    const serving = createSnapshotServing({ chain, trie: createStateTrie({ store: serverStore, prefix: ledgerKeys.trieprefix }) });
+    const server = await listen(chain, { snapshotChunk: serving.snapshotChunk }, { nowMs: () => now });
+    open.push(server);
+    const h = await connectHarness(await dialTcp('127.0.0.1', server.port), { network: params.name, version: versionOfChain(chain) });
+    open.push({ close: async () => h.session.close() });
+    const ask = (n: number) => {
+      const from = new Uint8Array(32);
+      from[31] = n;
+      h.send({ type: 'getsnapshotchunk', root, from, entriesMax: 1 });
+    };
+    const answers = () => h.received.filter((m) => m.type === 'snapshotchunk').length;
+    for (let n = 0; n < p2pFastSyncRequestsBurst; n++) {
+      ask(n);
+      await until(() => answers() === n + 1, 5_000, `answer ${n}`);
+    }
+    // The allowance is spent: ten more requests, of which the queue holds its bound and the rest are dropped.
+    for (let n = 0; n < 10; n++) ask(100 + n);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answers()).toBe(p2pFastSyncRequestsBurst);
+    now += p2pFastSyncRequestRefillMs;
+    await until(() => answers() === p2pFastSyncRequestsBurst + 1, 5_000, 'one answer per refill');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answers()).toBe(p2pFastSyncRequestsBurst + 1);
+    now += 100 * p2pFastSyncRequestRefillMs;
+    await until(() => answers() === p2pFastSyncRequestsBurst + p2pFastSyncQueuedRequestsMax, 5_000, 'the queued requests');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answers()).toBe(p2pFastSyncRequestsBurst + p2pFastSyncQueuedRequestsMax);
+    expect(h.received.some((m) => m.type === 'reject')).toBe(false);
   }, 60_000);
 });
 
