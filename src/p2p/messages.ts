@@ -9,7 +9,7 @@ import { createByteReader, type ByteReader } from '../codec/bytes-reader.ts';
 import { createByteWriter, type ByteWriter } from '../codec/bytes-writer.ts';
 import { hashBytes, readHeader, writeHeader, type BlockHeader } from '../codec/header.ts';
 import { AssertionError, DecodeError } from '../errors.ts';
-import { blockBytesMax, headerBytesMax, snapshotChunkEntriesMax, txBytesMax } from '../limits.ts';
+import { blockBytesMax, headerBytesMax, txBytesMax } from '../limits.ts';
 import { bigIntToBytesBE, bytesToBigIntBE } from '../util/bytes.ts';
 import {
   p2pAddrEntriesMax,
@@ -18,15 +18,11 @@ import {
   p2pInvItemsMax,
   p2pLocatorHashesMax,
   p2pNetworkNameBytesMax,
-  p2pPruningProofBytesMax,
-  p2pPruningProofPageBytesMax,
   p2pRejectTextBytesMax,
   p2pUserAgentBytesMax,
   p2pVersionMessageBytesMax,
 } from './limits.ts';
-import { decodeSnapshotChunk, encodeSnapshotChunk, snapshotChunkBytesMax, type SnapshotChunk } from '../state/snapshot-codec.ts';
-import { SnapshotError } from '../state/snapshot-errors.ts';
-import { stateKeyBytes } from '../state/trie-hash.ts';
+import { fastSyncPayloadBytesMax, readFastSyncPayload, writeFastSyncPayload, type FastSyncMessage } from './fast-sync-messages.ts';
 import { stemHopsMax } from './dandelion.ts';
 import { MessageMalformedError, MessageOverCapError } from './protocol-errors.ts';
 
@@ -114,19 +110,9 @@ export type Message =
   | { readonly type: 'tx'; readonly tx: Uint8Array }
   /** Dandelion++ stem (src/p2p/dandelion.ts): admit, then forward with `hops` left or fluff at 0. */
   | { readonly type: 'stemtx'; readonly hops: number; readonly tx: Uint8Array }
-  /**
-   * A page of our encoded pruning-point proof (pruning-proof-codec.ts) from byte `offset`; `pruningPoint` is 32
-   * zero bytes for "the current one" (then only offset 0 makes sense), else the point the first page named.
-   */
-  | { readonly type: 'getpruningproof'; readonly pruningPoint: Uint8Array; readonly offset: number }
-  /** Proof bytes [offset, offset + page.length) of `total`; every page but the last is p2pPruningProofPageBytesMax long. */
-  | { readonly type: 'pruningproof'; readonly pruningPoint: Uint8Array; readonly total: number; readonly offset: number; readonly page: Uint8Array }
-  /** The chunk of state `root` from start key `from`; `entriesMax` 0 = the server's default (snapshotChunkEntriesMax). */
-  | { readonly type: 'getsnapshotchunk'; readonly root: Uint8Array; readonly from: Uint8Array; readonly entriesMax: number }
-  /** The answer: the chunk of `root` from `from` (snapshot-codec.ts), checked by the requester against `root`. */
-  | { readonly type: 'snapshotchunk'; readonly root: Uint8Array; readonly from: Uint8Array; readonly chunk: SnapshotChunk }
   /** Sent before a disconnect: the error code and ban score that caused it. */
   | { readonly type: 'reject'; readonly code: number; readonly banScore: number; readonly text: string }
+  | FastSyncMessage
   | { readonly type: 'unknown'; readonly code: number };
 
 const headersBytesMax = 8 + p2pHeadersPerMessageMax * headerBytesMax;
@@ -150,10 +136,7 @@ export const messagePayloadBytesMax: Readonly<Record<MessageName, number>> = {
   tx: txBytesMax + 8,
   stemtx: 1 + txBytesMax + 8,
   reject: 16 + p2pRejectTextBytesMax,
-  getpruningproof: hashBytes + 8,
-  pruningproof: hashBytes + 3 * 8 + p2pPruningProofPageBytesMax,
-  getsnapshotchunk: 2 * hashBytes + 8,
-  snapshotchunk: 2 * hashBytes + snapshotChunkBytesMax,
+  ...fastSyncPayloadBytesMax,
 };
 
 const nameOfType = new Map<number, MessageName>(Object.entries(MessageType).map(([name, code]) => [code, name as MessageName]));
@@ -198,25 +181,6 @@ function readCount(r: ByteReader, max: number, what: string): number {
   const count = r.varint(Number.MAX_SAFE_INTEGER, what);
   if (count > max) throw new MessageOverCapError(what, count, max);
   return count;
-}
-
-/** Pages are cut at fixed offsets: every page but the last is full, so a proof has one paging. */
-function checkProofPage(total: number, offset: number, pageBytes: number, fail: (message: string) => Error): void {
-  const expected = Math.min(p2pPruningProofPageBytesMax, total - offset);
-  if (total < 1 || offset >= total || offset % p2pPruningProofPageBytesMax !== 0 || pageBytes !== expected) {
-    throw fail(`proof page: ${pageBytes} bytes at offset ${offset} of ${total}, expected ${Math.max(expected, 0)} bytes at a multiple of ${p2pPruningProofPageBytesMax} below the total`);
-  }
-}
-
-/** A chunk that does not decode is a malformed message; one over its bounds, an over-cap one (both ban 100). */
-function readChunk(bytes: Uint8Array): SnapshotChunk {
-  try {
-    return decodeSnapshotChunk(bytes);
-  } catch (error) {
-    if (!(error instanceof SnapshotError)) throw error;
-    if (error.reason === 'chunk-too-large') throw new MessageOverCapError(`snapshotchunk: ${error.message}`, bytes.length, snapshotChunkBytesMax);
-    throw new DecodeError(`snapshot chunk: ${error.message}`);
-  }
 }
 
 function writeVersion(w: ByteWriter, m: VersionMessage): void {
@@ -299,22 +263,10 @@ function writePayload(w: ByteWriter, m: Message): void {
       w.u8(m.hops, 'stemtx hops');
       return w.lengthPrefixed(m.tx, txBytesMax, 'stemtx');
     case 'getpruningproof':
-      w.bytes(m.pruningPoint, hashBytes, 'pruningPoint');
-      return w.varint(m.offset, p2pPruningProofBytesMax, 'proof offset');
     case 'pruningproof':
-      checkProofPage(m.total, m.offset, m.page.length, (message) => new AssertionError(message));
-      w.bytes(m.pruningPoint, hashBytes, 'pruningPoint');
-      w.varint(m.total, p2pPruningProofBytesMax, 'proof total');
-      w.varint(m.offset, p2pPruningProofBytesMax, 'proof offset');
-      return w.lengthPrefixed(m.page, p2pPruningProofPageBytesMax, 'proof page');
     case 'getsnapshotchunk':
-      w.bytes(m.root, hashBytes, 'root');
-      w.bytes(m.from, stateKeyBytes, 'from');
-      return w.varint(m.entriesMax, snapshotChunkEntriesMax, 'entriesMax');
     case 'snapshotchunk':
-      w.bytes(m.root, hashBytes, 'root');
-      w.bytes(m.from, stateKeyBytes, 'from');
-      return w.bytes(encodeSnapshotChunk(m.chunk));
+      return writeFastSyncPayload(w, m);
     case 'reject':
       w.u32(-m.code, 'reject code');
       w.u8(m.banScore, 'reject banScore');
@@ -374,25 +326,10 @@ function readPayload(name: MessageName, r: ByteReader): Message {
       return { type: 'stemtx', hops, tx: r.lengthPrefixed(txBytesMax, 'stemtx') };
     }
     case 'getpruningproof':
-      return { type: 'getpruningproof', pruningPoint: r.bytes(hashBytes, 'pruningPoint'), offset: r.varint(p2pPruningProofBytesMax, 'proof offset') };
-    case 'pruningproof': {
-      const pruningPoint = r.bytes(hashBytes, 'pruningPoint');
-      const total = readCount(r, p2pPruningProofBytesMax, 'proof total');
-      const offset = r.varint(p2pPruningProofBytesMax, 'proof offset');
-      const page = r.lengthPrefixed(p2pPruningProofPageBytesMax, 'proof page');
-      checkProofPage(total, offset, page.length, (message) => new DecodeError(message));
-      return { type: 'pruningproof', pruningPoint, total, offset, page };
-    }
-    case 'getsnapshotchunk': {
-      const root = r.bytes(hashBytes, 'root');
-      const from = r.bytes(stateKeyBytes, 'from');
-      return { type: 'getsnapshotchunk', root, from, entriesMax: readCount(r, snapshotChunkEntriesMax, 'entriesMax') };
-    }
-    case 'snapshotchunk': {
-      const root = r.bytes(hashBytes, 'root');
-      const from = r.bytes(stateKeyBytes, 'from');
-      return { type: 'snapshotchunk', root, from, chunk: readChunk(r.bytes(r.remaining, 'chunk')) };
-    }
+    case 'pruningproof':
+    case 'getsnapshotchunk':
+    case 'snapshotchunk':
+      return readFastSyncPayload(name, r);
     case 'reject': {
       const code = 0 - r.u32('reject code');
       const banScore = r.u8('reject banScore');
