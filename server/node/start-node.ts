@@ -185,6 +185,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   const p2p = await startP2p({
     config,
     chain,
+    store,
     logger,
     version: nodeVersion,
     txPort: mempoolRelayPort(mempool.pool, mempool.onRebroadcast),

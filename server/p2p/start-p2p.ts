@@ -10,6 +10,10 @@ import { createP2pNode, type P2pNode, type SeedEndpoint, type P2pNodeOptions } f
 import type { SyncStatus } from '../../src/p2p/sync-progress.ts';
 import type { TxRelayPort } from '../../src/p2p/relay.ts';
 import type { Timer } from '../../src/p2p/transport.ts';
+import { createSnapshotServing } from '../../src/p2p/snapshot-serve.ts';
+import { ledgerKeys } from '../../src/state/ledger-rows.ts';
+import { createStateTrie } from '../../src/state/trie.ts';
+import type { KvStore } from '../../src/storage/kv.ts';
 import { fromHex, toHex } from '../../src/util/bytes.ts';
 import { systemClock } from '../../src/util/clock.ts';
 import { ConfigError, type NodeConfig } from '../config.ts';
@@ -72,6 +76,8 @@ export interface StartP2pOptions {
   readonly version: string;
   readonly txPort?: TxRelayPort;
   readonly onMisbehaviour?: P2pNodeOptions['onMisbehaviour'];
+  /** The chain's store: snapshot chunks are read from the ledger's state trie in it (docs/p2p.md "Fast sync"). */
+  readonly store?: KvStore;
 }
 
 const normaliseHost = (host: string | undefined): string => (host ?? 'unknown').replace(/^::ffff:/, '');
@@ -87,11 +93,15 @@ export async function startP2p(options: StartP2pOptions): Promise<RunningP2p> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.p2pPort;
+  // Joining nodes download the state of our pruning point (and above) from the ledger's trie. The proof port stays
+  // unset until the proof builder (src/proof/build-proof.ts) lands: `getpruningproof` is answered `notfound`.
+  const snapshots = options.store ? createSnapshotServing({ chain, trie: createStateTrie({ store: options.store, prefix: ledgerKeys.trieprefix }) }) : undefined;
   const node = createP2pNode({
     chain, staticKey: identity.key, clock: systemClock, timer: nodeTimer, randomBytes: (n) => new Uint8Array(randomBytes(n)),
     userAgent: `/weft:${options.version}/`, listenPort: port, seeds, dial: dialTcp, peerStore: createFilePeerStore(config.datadir),
     suite: nodeNoiseSuite, log: logger, mixnetHops: config.mixnetHops, ...(options.txPort ? { txPort: options.txPort } : {}),
     ...(options.onMisbehaviour ? { onMisbehaviour: options.onMisbehaviour } : {}),
+    ...(snapshots ? { fastSync: { snapshotChunk: snapshots.snapshotChunk } } : {}),
   });
   server.on('connection', (socket) => node.accept(socketPort(socket), { host: normaliseHost(socket.remoteAddress), port: socket.remotePort ?? 0, transport: 'tcp' }));
   const bridge = createBridgeUpgradeHandler(node);
@@ -113,6 +123,7 @@ export async function startP2p(options: StartP2pOptions): Promise<RunningP2p> {
     bridge: bridge.handle,
     async close() {
       bridge.close();
+      snapshots?.close();
       await node.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

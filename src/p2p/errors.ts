@@ -27,6 +27,8 @@ export const P2pErrorCode = {
   PeerBanned: -42047,
   SelfConnection: -42048,
   PeerLimit: -42049,
+  DataUnavailable: -42050,
+  SnapshotChunkInvalid: -42051,
 } as const;
 export type P2pErrorCode = (typeof P2pErrorCode)[keyof typeof P2pErrorCode];
 

@@ -104,3 +104,32 @@ export const p2pOrphanParentRequestsMax = 1_000;
 export const p2pSyncLogIntervalMs = 2_000;
 /** Window over which the sync rate (blocks/s) is measured. */
 export const p2pSyncRateWindowMs = 10_000;
+
+// --- Fast sync: pruning-point proofs and state snapshot chunks (docs/p2p.md "Fast sync") ---
+
+/**
+ * Distinct headers in one proof's table (docs/pruning-proof.md). At M = 1,000 a level holds ~2M = 2,000 headers
+ * plus its merge sets, and a mainnet-age chain has a few dozen populated levels, so real proofs hold tens of
+ * thousands; this bounds what a peer can make us decode.
+ */
+export const p2pPruningProofHeadersMax = 131_072;
+/** Levels in a proof: 0..blockLevelMax (255). */
+export const p2pPruningProofLevelsMax = 256;
+/** Headers (indices into the table) listed for one level: 16 × 2M at mainnet's M = 1,000. */
+export const p2pPruningProofLevelHeadersMax = 32_768;
+/** The encoded proof (table and level lists), sent in pages: 131,072 headers of ~250 bytes is ~32 MiB. */
+export const p2pPruningProofBytesMax = 64 * 1024 * 1024;
+/**
+ * Proof bytes in one `pruningproof` message. A mainnet proof is several times the 4 MiB session bound, so the
+ * encoded proof is paged rather than given a larger per-message bound (which the assembler would have to buffer
+ * before it knows the type); 1 MiB pages keep one answer as large as one block or one snapshot chunk.
+ */
+export const p2pPruningProofPageBytesMax = 1024 * 1024;
+/**
+ * Fast-sync requests served per peer (`getpruningproof` pages, `getsnapshotchunk`): a burst, then one per
+ * interval — ~1 MiB each, so ~10 MiB/s per peer after the burst. Requests beyond the allowance wait for it.
+ */
+export const p2pFastSyncRequestsBurst = 32;
+export const p2pFastSyncRequestRefillMs = 100;
+/** Fast-sync requests a peer may have waiting for its allowance; beyond, they are dropped as anomalies. */
+export const p2pFastSyncQueuedRequestsMax = 4;

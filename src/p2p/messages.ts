@@ -22,6 +22,7 @@ import {
   p2pUserAgentBytesMax,
   p2pVersionMessageBytesMax,
 } from './limits.ts';
+import { fastSyncPayloadBytesMax, readFastSyncPayload, writeFastSyncPayload, type FastSyncMessage } from './fast-sync-messages.ts';
 import { stemHopsMax } from './dandelion.ts';
 import { MessageMalformedError, MessageOverCapError } from './protocol-errors.ts';
 
@@ -41,10 +42,18 @@ export const MessageType = {
   tx: 0x0e,
   reject: 0x0f,
   stemtx: 0x10,
+  getpruningproof: 0x11,
+  pruningproof: 0x12,
+  getsnapshotchunk: 0x13,
+  snapshotchunk: 0x14,
 } as const;
 export type MessageName = keyof typeof MessageType;
 
-export const InvType = { tx: 1, block: 2 } as const;
+/**
+ * Inventory kinds. `stateRoot` and `pruningProof` appear only in `notfound`: the answer of a node that does not hold
+ * the state root asked for in `getsnapshotchunk`, or has no proof (of that pruning point) for `getpruningproof`.
+ */
+export const InvType = { tx: 1, block: 2, stateRoot: 3, pruningProof: 4 } as const;
 export type InvType = (typeof InvType)[keyof typeof InvType];
 
 /** Service bits in `version` and `addr`. */
@@ -103,6 +112,7 @@ export type Message =
   | { readonly type: 'stemtx'; readonly hops: number; readonly tx: Uint8Array }
   /** Sent before a disconnect: the error code and ban score that caused it. */
   | { readonly type: 'reject'; readonly code: number; readonly banScore: number; readonly text: string }
+  | FastSyncMessage
   | { readonly type: 'unknown'; readonly code: number };
 
 const headersBytesMax = 8 + p2pHeadersPerMessageMax * headerBytesMax;
@@ -126,6 +136,7 @@ export const messagePayloadBytesMax: Readonly<Record<MessageName, number>> = {
   tx: txBytesMax + 8,
   stemtx: 1 + txBytesMax + 8,
   reject: 16 + p2pRejectTextBytesMax,
+  ...fastSyncPayloadBytesMax,
 };
 
 const nameOfType = new Map<number, MessageName>(Object.entries(MessageType).map(([name, code]) => [code, name as MessageName]));
@@ -153,13 +164,14 @@ function writeItems(w: ByteWriter, items: readonly InvItem[]): void {
   }
 }
 
-function readItems(r: ByteReader, what: string): InvItem[] {
+function readItems(r: ByteReader, what: 'inv' | 'getdata' | 'notfound'): InvItem[] {
   const count = readCount(r, p2pInvItemsMax, `${what} count`);
   const items: InvItem[] = [];
+  const kindMax = what === 'notfound' ? InvType.pruningProof : InvType.block;
   for (let i = 0; i < count; i++) {
     const kind = r.u8(`${what} kind`);
-    if (kind !== InvType.tx && kind !== InvType.block) throw new DecodeError(`${what}[${i}]: unknown inventory kind ${kind}`);
-    items.push({ kind, hash: r.bytes(hashBytes, `${what} hash`) });
+    if (kind < InvType.tx || kind > kindMax) throw new DecodeError(`${what}[${i}]: unknown inventory kind ${kind}`);
+    items.push({ kind: kind as InvType, hash: r.bytes(hashBytes, `${what} hash`) });
   }
   return items;
 }
@@ -250,6 +262,11 @@ function writePayload(w: ByteWriter, m: Message): void {
       if (!Number.isInteger(m.hops) || m.hops < 0 || m.hops > stemHopsMax) throw new AssertionError(`stemtx hops: expected 0–${stemHopsMax}, got ${m.hops}`);
       w.u8(m.hops, 'stemtx hops');
       return w.lengthPrefixed(m.tx, txBytesMax, 'stemtx');
+    case 'getpruningproof':
+    case 'pruningproof':
+    case 'getsnapshotchunk':
+    case 'snapshotchunk':
+      return writeFastSyncPayload(w, m);
     case 'reject':
       w.u32(-m.code, 'reject code');
       w.u8(m.banScore, 'reject banScore');
@@ -308,6 +325,11 @@ function readPayload(name: MessageName, r: ByteReader): Message {
       if (hops > stemHopsMax) throw new DecodeError(`stemtx hops: expected at most ${stemHopsMax}, got ${hops}`);
       return { type: 'stemtx', hops, tx: r.lengthPrefixed(txBytesMax, 'stemtx') };
     }
+    case 'getpruningproof':
+    case 'pruningproof':
+    case 'getsnapshotchunk':
+    case 'snapshotchunk':
+      return readFastSyncPayload(name, r);
     case 'reject': {
       const code = 0 - r.u32('reject code');
       const banScore = r.u8('reject banScore');
@@ -318,7 +340,7 @@ function readPayload(name: MessageName, r: ByteReader): Message {
 
 export function encodeMessage(message: Message): Uint8Array {
   if (message.type === 'unknown') throw new DecodeError(`cannot encode a message of unknown type ${message.code}`);
-  const w = createByteWriter(message.type === 'headers' ? 64 * 1024 : 256);
+  const w = createByteWriter(message.type === 'headers' || message.type === 'pruningproof' || message.type === 'snapshotchunk' ? 64 * 1024 : 256);
   w.u8(MessageType[message.type], 'type');
   writePayload(w, message);
   return w.finish();

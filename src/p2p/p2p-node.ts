@@ -10,7 +10,11 @@ import { genesisHash } from '../consensus/params.ts';
 import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
 import { createAddressBook, addressKey, backoffMs, type AddressBook, type PeerStore } from './address-book.ts';
-import { P2pProtocolError } from './errors.ts';
+import { P2pProtocolError, SessionClosedError } from './errors.ts';
+import { createFastSync, type FastSync, type FastSyncPorts } from './fast-sync.ts';
+import type { FetchedPruningProof } from './proof-fetch.ts';
+import type { SnapshotFetchOptions, SnapshotFetchResult } from './snapshot-fetch.ts';
+import type { SnapshotImport } from '../state/snapshot-import.ts';
 import { createIbd, isAhead, type Ibd } from './ibd.ts';
 import {
   p2pAddrEntriesMax,
@@ -71,6 +75,8 @@ export interface P2pNodeOptions {
   readonly inboundMax?: number;
   /** Browser nodes set `browser` (they never listen). */
   readonly services?: bigint;
+  /** What this node serves to joining nodes (fast-sync.ts); left out, those requests are answered `notfound`. */
+  readonly fastSync?: FastSyncPorts;
 }
 
 export interface PeerInfo {
@@ -96,6 +102,10 @@ export interface P2pNode {
   routeOwnTransaction(txHash: Uint8Array, hops: number): void;
   peerCount(): number;
   isBanned(identity: string): boolean;
+  /** Downloads state `target.root` from the ready peer `nodeId` (hex) into `target`, resuming at its cursor; bans a peer that sends a bad chunk. */
+  fetchSnapshot(nodeId: string, target: SnapshotImport, options?: SnapshotFetchOptions & { entriesMax?: number }): Promise<SnapshotFetchResult>;
+  /** Downloads the pruning-point proof of the ready peer `nodeId` (hex), unverified; bans a peer whose proof does not decode. */
+  fetchPruningProof(nodeId: string): Promise<FetchedPruningProof>;
   readonly nodeId: Uint8Array;
   close(): Promise<void>;
 }
@@ -174,6 +184,15 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
   const stems = createStemRoutes({ defaultHops: options.mixnetHops ?? 0, timer, randomInt });
   const relay: Relay = createRelay({ chain, clock, ibd, readyPeers, onBlockRejected, txPort: options.txPort, stems, randomInt });
 
+  const fastSync: FastSync = createFastSync({
+    ports: options.fastSync ?? {}, clock, timer, log, pruningPoint: () => (chain.pruning()?.pruningPoint ?? chain.genesis).hash,
+  });
+  const readyPeer = (nodeId: string): Peer => {
+    const peer = readyPeers().find((p) => p.nodeIdHex === nodeId.toLowerCase());
+    if (peer === undefined) throw new SessionClosedError(`no ready peer ${nodeId.slice(0, 16)}`);
+    return peer;
+  };
+
   const unsubscribeAccepted = chain.onBlockAccepted((event) => {
     if (!ibd.running()) relay.announceBlock(event.block.id);
   });
@@ -190,8 +209,18 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
         return relay.onInv(peer, message.items);
       case 'getdata':
         return relay.onGetData(peer, message.items);
-      case 'notfound':
-        return relay.onNotFound(peer, message.items);
+      case 'notfound': {
+        const rest = fastSync.onNotFound(peer, message.items);
+        return rest.length > 0 ? relay.onNotFound(peer, rest) : undefined;
+      }
+      case 'getpruningproof':
+        return fastSync.onGetPruningProof(peer, message.pruningPoint, message.offset);
+      case 'pruningproof':
+        return fastSync.onPruningProof(peer, message);
+      case 'getsnapshotchunk':
+        return fastSync.onGetSnapshotChunk(peer, message.root, message.from, message.entriesMax);
+      case 'snapshotchunk':
+        return fastSync.onSnapshotChunk(peer, message.root, message.from, message.chunk);
       case 'block':
         return relay.onBlock(peer, message.block);
       case 'tx':
@@ -243,6 +272,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
     if (!peers.delete(peer)) return;
     ibd.onPeerClosed(peer);
     relay.onPeerClosed(peer);
+    fastSync.onPeerClosed(peer);
     log.info(
       { event: 'peer_disconnected', peer: peer.nodeIdHex.slice(0, 16), address: addressKey(peer.endpoint.host, peer.endpoint.port), code: error?.code, banScore: error?.banScore, reason: error?.message },
       'peer disconnected',
@@ -367,6 +397,8 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
       })),
     peerCount: () => readyPeers().length,
     isBanned: (identity) => book.isBanned(identity, clock.nowMs()),
+    fetchSnapshot: async (nodeId, target, fetchOptions) => fastSync.fetchSnapshot(readyPeer(nodeId), target, fetchOptions),
+    fetchPruningProof: async (nodeId) => fastSync.fetchPruningProof(readyPeer(nodeId)),
     async close() {
       if (closed) return;
       closed = true;
@@ -374,6 +406,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
       unsubscribeAccepted();
       ibd.close();
       relay.close();
+      fastSync.close();
       for (const peer of [...peers]) peer.disconnect();
       persist();
     },

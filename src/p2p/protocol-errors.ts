@@ -76,3 +76,23 @@ export class PeerLimitError extends P2pProtocolError {
     super(P2pErrorCode.PeerLimit, P2pBanScore.None, message);
   }
 }
+
+/**
+ * The peer answered a fast-sync request with `notfound`: it does not hold that state root (pruned past it, or never
+ * had it) or has no pruning proof to give. Not misbehaviour: the requester asks another peer.
+ */
+export class DataUnavailableError extends P2pProtocolError {
+  constructor(message: string) {
+    super(P2pErrorCode.DataUnavailable, P2pBanScore.None, message);
+  }
+}
+
+/** A snapshot chunk that fails verification against the state root it was asked for (SnapshotError `reason`). */
+export class SnapshotChunkInvalidError extends P2pProtocolError {
+  readonly reason: string;
+
+  constructor(reason: string, message: string, cause?: unknown) {
+    super(P2pErrorCode.SnapshotChunkInvalid, P2pBanScore.Discourage, message, { details: { reason }, cause });
+    this.reason = reason;
+  }
+}
