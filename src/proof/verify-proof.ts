@@ -117,8 +117,8 @@ function verifyLevelHeaders(list: readonly BlockHeader[], level: number, params:
     if (headerLevel < level) {
       throw new ProofError('header-level', `proof level ${level}: header ${id} is at level ${headerLevel}; expected ≥ ${level}`, { level, id });
     }
-    if (id !== params.genesis && !meetsOwnTarget(id, header)) {
-      throw new ProofError('header-level', `proof level ${level}: header ${id} fails its proof of work (bits 0x${header.bits.toString(16)})`, { level, id });
+    if (id !== params.genesis && !meetsOwnTarget(id, header, params.maxTarget)) {
+      throw new ProofError('header-level', `proof level ${level}: header ${id} fails its proof of work (bits 0x${header.bits.toString(16)}, or bits easier than the pow limit)`, { level, id });
     }
     if (headers.has(id)) throw new ProofError('duplicate', `proof level ${level}: header ${id} appears twice`, { level, id });
     const parents = levelParentIds(header, level).filter((p) => headers.has(p));
@@ -147,14 +147,15 @@ function verifyLevelHeaders(list: readonly BlockHeader[], level: number, params:
   return dag;
 }
 
-function meetsOwnTarget(id: BlockId, header: BlockHeader): boolean {
+/** The hash meets the header's bits, which must be canonical and no easier than the pow limit. */
+function meetsOwnTarget(id: BlockId, header: BlockHeader, maxTarget: bigint): boolean {
   let target: bigint;
   try {
     target = compactToTarget(header.bits);
   } catch {
     return false;
   }
-  return hashMeetsTarget(hexBytes(id), target);
+  return target <= maxTarget && hashMeetsTarget(hexBytes(id), target);
 }
 
 const hexBytes = (id: BlockId): Uint8Array => Uint8Array.from(id.match(/../g)!, (b) => Number.parseInt(b, 16));

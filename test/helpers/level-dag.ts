@@ -14,7 +14,7 @@ import { type BlockHeader, type LevelParentsRun, headerVersions } from '../../sr
 import { blockLevelMax } from '../../src/consensus/block-level.ts';
 import { type GhostdagEngine, createGhostdagEngine } from '../../src/consensus/ghostdag.ts';
 import { regtestParams } from '../../src/consensus/params.ts';
-import { blockHash, compactToTarget, prePowHash, searchNonce, workFromTarget } from '../../src/consensus/pow.ts';
+import { blockHash, compactToTarget, hashMeetsTarget, prePowHash, searchNonce, workFromTarget } from '../../src/consensus/pow.ts';
 import { headerParentsMax } from '../../src/limits.ts';
 import type { ProofHeaderSource } from '../../src/proof/build-proof.ts';
 import { type BlockId, type ProofParams, levelOfId, levelParentIds } from '../../src/proof/level-dag.ts';
@@ -34,8 +34,8 @@ export interface LevelDagFixture {
   readonly order: BlockId[];
   readonly engine: GhostdagEngine;
   readonly source: ProofHeaderSource;
-  /** Mines one block on these parents (sorted here); returns its id. */
-  addBlock(parents: readonly BlockId[], tag?: number): BlockId;
+  /** Mines one block on these parents (sorted here), at level ≥ minLevel; returns its id. */
+  addBlock(parents: readonly BlockId[], tag?: number, minLevel?: number): BlockId;
   /**
    * Extends a branch whose tips are `tips` by `count` blocks: one block a round on all tips, and with probability
    * `sideRate` two siblings (merged by the next round). Returns the branch's new tips.
@@ -55,13 +55,31 @@ export interface LevelDagOptions {
   readonly pruningDepth?: number;
 }
 
-/** Grinds the nonce (from 0) until the header meets its bits; returns the mined header and its id. */
-export function mineHeader(header: BlockHeader): { header: BlockHeader; id: BlockId } {
+/**
+ * Grinds the nonce (from 0) until the header meets its bits and its hash reaches `minLevel` (2^minLevel tries on
+ * average); returns the mined header and its id.
+ */
+export function mineHeader(header: BlockHeader, minLevel = 0): { header: BlockHeader; id: BlockId } {
   const prePow = prePowHash(header);
-  const found = searchNonce(prePow, compactToTarget(header.bits), 0n, 1 << 20);
-  if (found.nonce === null) throw new Error('no nonce found');
-  const mined = { ...header, nonce: found.nonce };
-  return { header: mined, id: toHex(blockHash(mined)) };
+  const target = compactToTarget(header.bits);
+  for (let start = 0n; ; ) {
+    const found = searchNonce(prePow, target, start, 1 << 20);
+    if (found.nonce === null) throw new Error('no nonce found');
+    const mined = { ...header, nonce: found.nonce };
+    const id = toHex(blockHash(mined));
+    if (levelOfId(id, { maxTarget: regtestParams.maxTarget, genesis: '' }) >= minLevel) return { header: mined, id };
+    start = found.nonce + 1n;
+  }
+}
+
+/** The header with a nonce whose hash fails its bits (one nonce in two at the regtest pow limit). */
+export function unminedHeader(header: BlockHeader): { header: BlockHeader; id: BlockId } {
+  const target = compactToTarget(header.bits);
+  for (let nonce = 0n; ; nonce++) {
+    const h = { ...header, nonce };
+    const hash = blockHash(h);
+    if (!hashMeetsTarget(hash, target)) return { header: h, id: toHex(hash) };
+  }
 }
 
 export function createLevelDagFixture(options: LevelDagOptions = {}): LevelDagFixture {
@@ -139,7 +157,7 @@ export function createLevelDagFixture(options: LevelDagOptions = {}): LevelDagFi
     return current;
   }
 
-  function addBlock(parentList: readonly BlockId[], tag = 1): BlockId {
+  function addBlock(parentList: readonly BlockId[], tag = 1, minLevel = 0): BlockId {
     const parents = [...parentList].sort();
     const data = engine.computeBlock(parents, blockWork);
     const pruningPoint = pruningPointFrom(data.selectedParent!);
@@ -159,7 +177,7 @@ export function createLevelDagFixture(options: LevelDagOptions = {}): LevelDagFi
       levelParents: runsOf(levelParentsOf(parents)),
       pruningPoint: hashBytes(pruningPoint),
     };
-    const { header, id } = mineHeader(draft);
+    const { header, id } = mineHeader(draft, minLevel);
     engine.addBlock(id, parents, blockWork);
     headers.set(id, header);
     order.push(id);
