@@ -4,11 +4,12 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BlockHeader } from '../src/codec/header.ts';
 import { buildPruningProof } from '../src/proof/build-proof.ts';
-import { type BlockId, blockAtDepth, levelOfId, levelParentIds } from '../src/proof/level-dag.ts';
+import { type BlockId, blockAtDepth, createLevelDag, levelOfId, levelParentIds, levelWork } from '../src/proof/level-dag.ts';
+import { blockHash, targetToCompact } from '../src/consensus/pow.ts';
 import { ProofError, type ProofErrorReason } from '../src/proof/proof-errors.ts';
 import type { PruningProof } from '../src/proof/pruning-proof.ts';
 import { type VerifiedProof, verifyPruningProof } from '../src/proof/verify-proof.ts';
-import { compareBytes, fromHex } from '../src/util/bytes.ts';
+import { compareBytes, fromHex, toHex } from '../src/util/bytes.ts';
 import { type LevelDagFixture, createLevelDagFixture, mineHeader, unminedHeader } from './helpers/level-dag.ts';
 
 let f: LevelDagFixture;
@@ -238,5 +239,28 @@ describe('robustness', () => {
       }),
       { numRuns: 30, seed: 19 },
     );
+  });
+});
+
+describe('identical levels', () => {
+  it('are computed once when list, parents and work agree, with the same result as computing them', () => {
+    // Bits 16 times harder than the pow limit put every block at level ≥ 4, where a block's work (32) is also the
+    // level-4 floor: levels 0–4 are one sub-DAG with one work, so the builder gives lists that repeat.
+    const hard = createLevelDagFixture({ seed: 9, bits: targetToCompact((1n << 251n) - 1n), pruningDepth: 60 });
+    const tips = hard.extend([hard.params.genesis], 1_000);
+    const p = buildPruningProof(hard.source, hard.pruningPointOf(hard.selectedOf(tips)), hard.params);
+    const v = verifyPruningProof(p, hard.params);
+    const ids = (level: number): string => p.levels[level]!.map((h) => toHex(blockHash(h))).join();
+    expect(ids(0)).toBe(ids(1));
+    expect(v.levels[0]!.blocks).toBe(v.levels[1]!.blocks);
+    // Level 5's blocks weigh 64 each: not the same work, so it is computed on its own.
+    expect(v.levels[5]!.blocks).not.toBe(v.levels[4]!.blocks);
+    const fresh = createLevelDag(0, hard.params);
+    for (const h of p.levels[0]!) {
+      const id = toHex(blockHash(h));
+      fresh.add(id, levelParentIds(h, 0).filter((q) => fresh.has(q)), levelWork(h, 0, hard.params.maxTarget));
+    }
+    expect(fresh.selectedTip()).toBe(v.levels[0]!.tip);
+    expect(fresh.get(v.levels[0]!.tip)).toEqual({ selectedParent: expect.any(String), blueScore: v.levels[0]!.tipBlueScore, blueWork: v.levels[0]!.tipBlueWork });
   });
 });

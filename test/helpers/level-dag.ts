@@ -22,9 +22,6 @@ import { fromHex, toHex } from '../../src/util/bytes.ts';
 import { mulberry32 } from '../consensus-dags.ts';
 
 export const proofHeaderVersion = headerVersions.includes(2) ? 2 : 1;
-const bits = regtestParams.genesis.bits;
-const target = compactToTarget(bits);
-const blockWork = workFromTarget(target);
 const top = blockLevelMax(regtestParams.maxTarget);
 
 export interface LevelDagFixture {
@@ -53,6 +50,8 @@ export interface LevelDagOptions {
   readonly m?: number;
   /** Blue-score depth of the pruning point below a block's selected parent. */
   readonly pruningDepth?: number;
+  /** Every block's bits; default the regtest pow limit. A harder target puts every block at a higher level. */
+  readonly bits?: number;
 }
 
 /**
@@ -85,6 +84,8 @@ export function unminedHeader(header: BlockHeader): { header: BlockHeader; id: B
 export function createLevelDagFixture(options: LevelDagOptions = {}): LevelDagFixture {
   const rand = mulberry32(options.seed ?? 1);
   const pruningDepth = options.pruningDepth ?? 100;
+  const bits = options.bits ?? regtestParams.genesis.bits;
+  const blockWork = workFromTarget(compactToTarget(bits));
   const genesisHeader = regtestParams.genesis;
   const genesis = toHex(blockHash(genesisHeader));
   const params: ProofParams = {
