@@ -118,6 +118,16 @@ export function createLevelDagFixture(options: LevelDagOptions = {}): LevelDagFi
   function levelParentsOf(parents: readonly BlockId[]): BlockId[][] {
     const out: BlockId[][] = [];
     for (let level = 1; level <= top; level++) {
+      // One parent below the level: its own parents there, the same array (most blocks of a chain-like DAG).
+      if (parents.length === 1 && levelOf(parents[0]!) < level) {
+        const inherited = levelParentIds(headers.get(parents[0]!)!, level) as BlockId[];
+        out.push(inherited);
+        if (inherited.length === 1 && inherited[0] === genesis) {
+          for (let rest = level + 1; rest <= top; rest++) out.push(inherited);
+          break;
+        }
+        continue;
+      }
       const candidates = new Set<BlockId>();
       for (const p of parents) {
         if (levelOf(p) >= level) candidates.add(p);
@@ -144,7 +154,7 @@ export function createLevelDagFixture(options: LevelDagOptions = {}): LevelDagFi
     const runs: { levels: number; ids: BlockId[] }[] = [];
     for (const ids of perLevel) {
       const last = runs[runs.length - 1];
-      if (last !== undefined && last.ids.length === ids.length && last.ids.every((id, i) => id === ids[i])) last.levels++;
+      if (last !== undefined && (last.ids === ids || (last.ids.length === ids.length && last.ids.every((id, i) => id === ids[i])))) last.levels++;
       else runs.push({ levels: 1, ids });
     }
     return runs.map((r) => ({ levels: r.levels, parents: r.ids.map(hashBytes) }));
