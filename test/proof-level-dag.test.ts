@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { blockLevel } from '../src/consensus/block-level.ts';
 import { regtestParams } from '../src/consensus/params.ts';
-import { type BlockId, blockAtDepth, createLevelDag, levelOfId, levelParentIds, levelWork } from '../src/proof/level-dag.ts';
+import { type BlockId, blockAtDepth, createLevelDag, levelOfId, levelParentIds, levelWork, proofParamsOf } from '../src/proof/level-dag.ts';
 import { toHex } from '../src/util/bytes.ts';
 import { type LevelDagFixture, createLevelDagFixture } from './helpers/level-dag.ts';
 
@@ -15,6 +15,12 @@ beforeAll(() => {
   // Wide: side blocks in most rounds, so blocks have several parents and levels merge.
   f.extend([f.params.genesis], 400, { sideRate: 0.6 });
 }, 60_000);
+
+describe('proofParamsOf', () => {
+  it("takes k, the mergeset limit, the pow limit and the genesis hash from the network", () => {
+    expect(proofParamsOf(regtestParams, 20)).toEqual(f.params);
+  });
+});
 
 describe('levelOfId', () => {
   it('agrees with blockLevel on any hash, and puts genesis at the top level', () => {

@@ -7,6 +7,7 @@
 import type { BlockHeader } from '../codec/header.ts';
 import { blockLevelMax } from '../consensus/block-level.ts';
 import { type BlockId, type GhostdagEngine, createGhostdagEngine } from '../consensus/ghostdag.ts';
+import { type NetworkParams, genesisHash } from '../consensus/params.ts';
 import { compactToTarget, workFromTarget } from '../consensus/pow.ts';
 import { toHex } from '../util/bytes.ts';
 
@@ -24,6 +25,11 @@ export interface ProofParams {
   readonly maxTarget: bigint;
   /** The genesis hash, lowercase hex: the one root a short level may have, and at the top level by definition. */
   readonly genesis: BlockId;
+}
+
+/** A network's proof parameters; `m` is its pruningProofM (docs/pruning-proof.md "The proof"). */
+export function proofParamsOf(network: NetworkParams, m: number): ProofParams {
+  return { k: network.ghostdagK, mergesetSizeLimit: network.mergesetSizeLimit, m, maxTarget: network.maxTarget, genesis: toHex(genesisHash(network)) };
 }
 
 /** Bit length of a hex number, read without building a bigint (ids are hashed on every level of every header). */

@@ -17,7 +17,7 @@ import { regtestParams } from '../../src/consensus/params.ts';
 import { blockHash, compactToTarget, hashMeetsTarget, prePowHash, searchNonce, workFromTarget } from '../../src/consensus/pow.ts';
 import { headerParentsMax } from '../../src/limits.ts';
 import type { ProofHeaderSource } from '../../src/proof/build-proof.ts';
-import { type BlockId, type ProofParams, levelOfId, levelParentIds } from '../../src/proof/level-dag.ts';
+import { type BlockId, type ProofParams, levelOfId, levelParentIds, proofParamsOf } from '../../src/proof/level-dag.ts';
 import { fromHex, toHex } from '../../src/util/bytes.ts';
 import { mulberry32 } from '../consensus-dags.ts';
 
@@ -88,13 +88,7 @@ export function createLevelDagFixture(options: LevelDagOptions = {}): LevelDagFi
   const blockWork = workFromTarget(compactToTarget(bits));
   const genesisHeader = regtestParams.genesis;
   const genesis = toHex(blockHash(genesisHeader));
-  const params: ProofParams = {
-    k: regtestParams.ghostdagK,
-    mergesetSizeLimit: regtestParams.mergesetSizeLimit,
-    m: options.m ?? 20,
-    maxTarget: regtestParams.maxTarget,
-    genesis,
-  };
+  const params: ProofParams = proofParamsOf(regtestParams, options.m ?? 20);
   const headers = new Map<BlockId, BlockHeader>([[genesis, genesisHeader]]);
   const order: BlockId[] = [genesis];
   const engine = createGhostdagEngine({ k: params.k, mergesetSizeLimit: params.mergesetSizeLimit });
