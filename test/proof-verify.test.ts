@@ -127,7 +127,13 @@ describe('rule 4: blue-work', () => {
   it('refuses a child whose claimed blue work is not above its inflated parent', () => {
     const list = [...proof.levels[0]!];
     const ids = listIds(0);
-    const c = list.findIndex((h, i) => i > 1 && h.parents.length === 1 && ids.includes(levelParentIds(h, 0)[0]!));
+    // c: a single-parent header that is its parent x's first child in the list, x not the root (the inflated x
+    // changes id, so no other child of x may come before c).
+    const firstChild = (x: number): number => list.findIndex((h) => levelParentIds(h, 0).includes(ids[x]!));
+    const c = list.findIndex((h, i) => {
+      const x = ids.indexOf(levelParentIds(h, 0)[0]!);
+      return h.parents.length === 1 && x >= 1 && firstChild(x) === i;
+    });
     const x = ids.indexOf(levelParentIds(list[c]!, 0)[0]!);
     const inflated = mineHeader({ ...list[x]!, blueWork: list[x]!.blueWork + 1_000_000n });
     list[x] = inflated.header;
