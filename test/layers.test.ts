@@ -27,7 +27,7 @@ const layerOf: Record<string, number> = {
   vm: 1,
   storage: 2,
   consensus: 3, chain: 3,
-  // Pruning-point proofs (build, verify, compare) read headers and the chain's consensus data.
+  // Pruning-point proofs: pure functions over headers and the GHOSTDAG engine, read by chain (joining) and p2p.
   proof: 3,
   state: 4,
   mempool: 5, mining: 5, wallet: 5,
