@@ -1,7 +1,7 @@
 // Version 2 headers on real regtest nodes (`--regtest-header-version=2`, docs/pruning-proof.md "Header version 2"):
 // one (archive) node mines with small depths so the committed pruning point moves, a second (pruned) one syncs over P2P and agrees on
 // the tip; templates carry the new fields, and submit_block refuses a header with wrong level parents, a wrong
-// pruning point or the wrong version, each with its rule. The flag's parsing is checked here too.
+// pruning point or the wrong version, each with its rule; the pruned node serves a pruning-point proof that verifies. The flag's parsing is checked here too.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +11,14 @@ import { encodeBlock } from '../src/codec/block.ts';
 import { decodeHeader, type BlockHeader } from '../src/codec/header.ts';
 import { encodeAddress } from '../src/crypto/address.ts';
 import { genesisHash, regtestParams } from '../src/consensus/params.ts';
-import { compactToTarget, prePowHash } from '../src/consensus/pow.ts';
+import { blockHash, compactToTarget, prePowHash } from '../src/consensus/pow.ts';
 import { searchNonceFast } from '../src/consensus/pow-fast.ts';
 import { fromHex, toHash0x, toHex } from '../src/util/bytes.ts';
+import { dialTcp } from '../server/p2p/tcp-port.ts';
+import { fetchPruningProof } from '../src/p2p/proof-fetch.ts';
+import { proofParamsOf } from '../src/proof/level-dag.ts';
+import { verifyPruningProof } from '../src/proof/verify-proof.ts';
+import { connectHarness, versionFor } from './helpers/p2p-harness.ts';
 import { startP2pProcess, type P2pProcess } from './helpers/p2p-process.ts';
 
 const dirs: string[] = [];
@@ -109,5 +114,18 @@ describe('version 2 regtest nodes', () => {
     expect(accepted.result, JSON.stringify(accepted.error)).toMatchObject({ status: 'accepted' });
     // The block reaches the miner over P2P and both agree again.
     await until('the miner at the follower tip', async () => ((await miner.health()).tip_hash === accepted.result.hash ? true : undefined));
+
+    // The pruned follower serves a pruning-point proof of its own point, built from the headers it kept, and it verifies.
+    const point = ((await follower.health()).pruning as { pruning_point: string }).pruning_point;
+    const h = await connectHarness(await dialTcp('127.0.0.1', follower.p2pPort), { network: 'regtest', version: versionFor(regtestParams) });
+    const fetched = await fetchPruningProof(async (pruningPoint, offset) => {
+      h.send({ type: 'getpruningproof', pruningPoint, offset });
+      const page = await h.next('pruningproof', (m) => m.offset === offset);
+      return { pruningPoint: page.pruningPoint, total: page.total, offset: page.offset, page: page.page };
+    });
+    h.session.close();
+    expect(toHash0x(fetched.pruningPoint)).toBe(point);
+    const verified = verifyPruningProof(fetched.proof, proofParamsOf(loadConfig(['--network', 'regtest', ...flags]).params));
+    expect(toHash0x(blockHash(verified.pruningPoint))).toBe(point);
   }, 300_000);
 });

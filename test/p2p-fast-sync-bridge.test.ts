@@ -1,7 +1,7 @@
 // The fast-sync messages through a `weft node` process's browser bridge (ws://…/p2p), as a tab would use them: the
 // state of the node's pruning point is downloaded chunk by chunk and rebuilt to the same root; a root the node does
-// not keep and the proof it cannot build yet are answered `notfound`. This also covers the node's wiring of its
-// state trie into the snapshot port (server/p2p/start-p2p.ts).
+// not keep and the proof (a version 1 regtest node has no level parents to build one from) are answered `notfound`.
+// This also covers the node's wiring of its state trie into the snapshot port (server/p2p/start-p2p.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -10,6 +10,8 @@ import { createP2pNode, type P2pNode, type SeedEndpoint, type P2pNodeOptions } f
 import type { SyncStatus } from '../../src/p2p/sync-progress.ts';
 import type { TxRelayPort } from '../../src/p2p/relay.ts';
 import type { Timer } from '../../src/p2p/transport.ts';
+import { buildPruningProof } from '../../src/proof/build-proof.ts';
+import { proofParamsOf } from '../../src/proof/level-dag.ts';
 import { createSnapshotServing } from '../../src/p2p/snapshot-serve.ts';
 import { ledgerKeys } from '../../src/state/ledger-rows.ts';
 import { createStateTrie } from '../../src/state/trie.ts';
@@ -93,15 +95,21 @@ export async function startP2p(options: StartP2pOptions): Promise<RunningP2p> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.p2pPort;
-  // Joining nodes download the state of our pruning point (and above) from the ledger's trie. The proof port stays
-  // unset until the proof builder (src/proof/build-proof.ts) lands: `getpruningproof` is answered `notfound`.
+  // Joining nodes download the state of our pruning point (and above) from the ledger's trie, after the proof that
+  // the point is on the heaviest chain. Only version 2 headers carry the level parents a proof is built from: a
+  // version 1 network answers `getpruningproof` with `notfound`.
   const snapshots = options.store ? createSnapshotServing({ chain, trie: createStateTrie({ store: options.store, prefix: ledgerKeys.trieprefix }) }) : undefined;
+  const proofParams = proofParamsOf(config.params);
+  const pruningProof = config.params.headerVersion === 2
+    ? async () => buildPruningProof({ header: (id) => chain.get(id)?.header }, toHex((chain.pruning()?.pruningPoint ?? chain.genesis).hash), proofParams)
+    : undefined;
+  const fastSync = { ...(snapshots ? { snapshotChunk: snapshots.snapshotChunk } : {}), ...(pruningProof ? { pruningProof } : {}) };
   const node = createP2pNode({
     chain, staticKey: identity.key, clock: systemClock, timer: nodeTimer, randomBytes: (n) => new Uint8Array(randomBytes(n)),
     userAgent: `/weft:${options.version}/`, listenPort: port, seeds, dial: dialTcp, peerStore: createFilePeerStore(config.datadir),
     suite: nodeNoiseSuite, log: logger, mixnetHops: config.mixnetHops, ...(options.txPort ? { txPort: options.txPort } : {}),
     ...(options.onMisbehaviour ? { onMisbehaviour: options.onMisbehaviour } : {}),
-    ...(snapshots ? { fastSync: { snapshotChunk: snapshots.snapshotChunk } } : {}),
+    fastSync,
   });
   server.on('connection', (socket) => node.accept(socketPort(socket), { host: normaliseHost(socket.remoteAddress), port: socket.remotePort ?? 0, transport: 'tcp' }));
   const bridge = createBridgeUpgradeHandler(node);

@@ -27,8 +27,8 @@ export interface ProofParams {
   readonly genesis: BlockId;
 }
 
-/** A network's proof parameters; `m` is its pruningProofM (docs/pruning-proof.md "The proof"). */
-export function proofParamsOf(network: NetworkParams, m: number): ProofParams {
+/** A network's proof parameters; `m` defaults to its pruningProofM (docs/pruning-proof.md "The proof"). */
+export function proofParamsOf(network: NetworkParams, m: number = network.pruningProofM): ProofParams {
   return { k: network.ghostdagK, mergesetSizeLimit: network.mergesetSizeLimit, m, maxTarget: network.maxTarget, genesis: toHex(genesisHash(network)) };
 }
 
