@@ -43,6 +43,8 @@ import { createPendingStore } from './pending-store.ts';
 import { openPruner, type PrunerStatus, type PruningEvent } from './pruner.ts';
 import type { AccountLookup, BlockStateInput, ChainStateMachine, ChainStateMachineFactory } from './state-port.ts';
 import { createStoredBlockIndex } from './stored-block-index.ts';
+import type { TrustedData } from './trusted-data.ts';
+import { checkAboveJoin, importTrustedData, joinedOps, prepareJoin } from './trusted-import.ts';
 import { validateBodyInIsolation } from './validate-body.ts';
 import { orderedMergesetOf, virtualParentsWithinMergeDepth } from './virtual.ts';
 
@@ -123,6 +125,10 @@ export interface Chain {
   pruningSettled(): Promise<void>;
   /** Stops pruning after the batch in flight (shutdown: the next open finishes the round). */
   stopPruning(): Promise<void>;
+  /** The pruning point this chain joined at from trusted data; undefined for a chain from genesis. */
+  readonly joinedAt: IndexedBlock | undefined;
+  /** The state machine's record of a block beside its state root, for trusted data (trusted-data.ts). */
+  pruningPointRecord(id: BlockId): Uint8Array | undefined;
 }
 
 export interface ChainOptions {
@@ -146,6 +152,12 @@ export interface ChainOptions {
   readonly archive?: boolean;
   /** Each finished pruning round, and the error that stops the pruner. */
   readonly onPruning?: (event: PruningEvent) => void;
+  /**
+   * Start at a pruning point instead of genesis (docs/pruning-proof.md "Trusted data"): an empty store (or one a
+   * crash left half-joined) gets these blocks, checked first (TrustedDataError); the point's state must already be
+   * in the store. A store that joined before opens with or without them.
+   */
+  readonly join?: TrustedData;
 }
 
 export async function openChain(options: ChainOptions): Promise<Chain> {
@@ -153,6 +165,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   const verifier = asProofVerifier(options.verifier ?? nobleVerifier) as ProofVerifier;
   // Reads see every batch still in flight: block N+1 is validated while block N's rows are being committed.
   const store = createPendingStore(options.store);
+  const join = await prepareJoin(store, options.join);
   let machine: ChainStateMachine | undefined;
   const entries = consensusCacheEntries(options.cacheMb);
   const consensus = openKvConsensusStore(store, entries);
@@ -165,7 +178,9 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   const conflictListeners = new Set<(event: FinalityConflictEvent) => void>();
   const invalid = createInvalidBlocks(store);
 
+  if (join.importNow) await importTrustedData({ params, store, engine, index, tips, nowMs: clock.nowMs(), verifier }, options.join!);
   const opened = await openStoredChain({ params, store, engine, index, tips, chainCacheEntries: entries.chain });
+  const joinedAt = join.joinedAt === undefined ? undefined : index.get(join.joinedAt)!;
   const { selectedChain, writer, genesis, replayedAtOpen } = opened;
   let selectedTip = opened.selectedTip;
   const pruner = options.archive
@@ -189,7 +204,12 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   // The finality point moves only with the selected tip: found once per tip, not once per block.
   let finalityMemo: { tip: BlockId; point: IndexedBlock } | undefined;
   const currentFinalityPoint = (): IndexedBlock => {
-    if (finalityMemo?.tip !== selectedTip.id) finalityMemo = { tip: selectedTip.id, point: finalityPoint(selectedTip, params.finalityDepth) };
+    if (finalityMemo?.tip !== selectedTip.id) {
+      let point = finalityPoint(selectedTip, params.finalityDepth);
+      // A joined chain knows nothing below its pruning point, and every block it accepts has it on its chain.
+      if (joinedAt && point.header.blueScore < joinedAt.header.blueScore) point = joinedAt;
+      finalityMemo = { tip: selectedTip.id, point };
+    }
     return finalityMemo.point;
   };
 
@@ -198,6 +218,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     const header = block.header;
     const transactions = validateBodyInIsolation(block, params, verifier);
     const encoded = encodeBlock(block);
+    if (joinedAt) checkAboveJoin(engine, joinedAt.id, header.parents.map(toHex));
     const inContext = processHeaderInContext({ params, engine, index, selectedTip, finalityPoint: currentFinalityPoint, conflictListeners }, id, header);
     const prepared = processBodyInContext({ params, engine, machine }, { id, hash, header, transactions, ghostdag: inContext.ghostdag });
     // --- commit: nothing above wrote anything ---
@@ -302,8 +323,15 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       await pruner?.idle();
     },
     stopPruning: async () => pruner?.stop(),
+    joinedAt,
+    pruningPointRecord(id) {
+      const entry = index.get(id);
+      return entry === undefined ? undefined : machine?.pruningPointRecord?.(entry);
+    },
   };
   machine = options.stateMachine?.({ chain, store, pruning: pruner !== undefined });
+  // Last of a join: the state machine's rows for the point, then the marker (a crash before it starts over).
+  if (join.importNow) await writer.write(joinedOps(joinedAt!, machine?.joinAt?.(joinedAt!, options.join!.stateRecord) ?? []));
   if (pruner) {
     // A store written with other parameters, or by an archive, gets its pruning point now; a round owed since the
     // last run (a crash, a shutdown mid-round) resumes.
