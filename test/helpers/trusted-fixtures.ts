@@ -38,13 +38,12 @@ export async function openSource(archive: boolean, store: KvStore = createMemory
 }
 
 /** Blocks built on `source`: a transfer in most, a pair of siblings in three rounds of four (merged by the next block). */
-export async function buildSourceBlocks(source: SourceNode, rounds: number): Promise<Block[]> {
+export async function buildSourceBlocks(source: SourceNode, rounds: number, sender = { nonce: 0n }): Promise<Block[]> {
   const blocks: Block[] = [];
-  let nonce = 0n;
   for (let round = 0; round < rounds; round++) {
     const parents = source.chain.tips().map((t) => t.id);
     const pay = source.chain.selectedTip().height > 3 && round % 4 !== 3;
-    const transactions = pay ? [transfer(joinMiner, joinPayees[round % joinPayees.length]!, 1_000n + BigInt(round), nonce++)] : [];
+    const transactions = pay ? [transfer(joinMiner, joinPayees[round % joinPayees.length]!, 1_000n + BigInt(round), sender.nonce++)] : [];
     const first = makeBlock(source.chain, { parents, transactions, miner: joinMiner.address });
     const sibling = round % 4 !== 0 ? makeBlock(source.chain, { parents, miner: joinPayees[1]!, timestampMs: first.header.timestampMs + 1 }) : undefined;
     for (const block of sibling ? [first, sibling] : [first]) {
