@@ -15,6 +15,9 @@ import type { Block } from '../src/codec/block.ts';
 import type { BlockId } from '../src/consensus/ghostdag.ts';
 import { blockHash } from '../src/consensus/pow.ts';
 import { openLedgerChain } from '../src/state/ledger.ts';
+import { DataPrunedError } from '../src/rpc/errors.ts';
+import type { RpcCallContext } from '../src/rpc/method.ts';
+import { getBlock } from '../src/rpc/methods/get-block.ts';
 import type { KvStore } from '../src/storage/kv.ts';
 import { createMemoryStore } from '../src/storage/memory-store.ts';
 import { toHex } from '../src/util/bytes.ts';
@@ -138,6 +141,16 @@ describe('trusted data at a pruning point', () => {
       expect(joined.chain.getBlock(id)).toBeUndefined();
       expect(joined.chain.get(id)!.height).toBe(archive.chain.get(id)!.height);
     }
+    // RPC answers: below the point `data_pruned` (a trusted header, or a height below the trusted chain), above it the
+    // source's block JSON.
+    const rpc = (params: Record<string, unknown>) => getBlock.run(getBlock.params.parse(params), { services: { chain: joined.chain } } as unknown as RpcCallContext);
+    const deepest = Math.min(...trusted.blocks.map((b) => b.height));
+    expect(() => rpc({ hash: below[0] })).toThrow(DataPrunedError);
+    expect(() => rpc({ height: deepest - 1 })).toThrow(DataPrunedError);
+    const source = (params: Record<string, unknown>) => getBlock.run(getBlock.params.parse(params), { services: { chain: archive.chain } } as unknown as RpcCallContext);
+    const top = archive.chain.selectedTip();
+    expect(rpc({ height: top.height })).toEqual(source({ height: top.height }));
+    expect(rpc({ hash: top.id })).toEqual(source({ hash: top.id }));
     const tip = joined.chain.selectedTip().id;
     await joined.chain.stopPruning();
     await store.close();
