@@ -167,21 +167,33 @@ describe('trusted data at a pruning point', () => {
     await lmdb.close();
   }, 30_000);
 
-  it('a join cut short by a crash is refused without its data and starts over with it', async () => {
-    const memory = createMemoryStore();
-    await copyState(archive.store, memory, archive.chain.get(point)!.header.stateRoot);
-    // The second batch of the import never lands: a kill -9 between the two.
-    let writes = 0;
-    const crashing: KvStore = { ...memory, get: (k) => memory.get(k), has: (k) => memory.has(k), entries: (r) => memory.entries(r), close: () => memory.close(), write: (ops) => (++writes === 2 ? Promise.reject(new Error('killed')) : memory.write(ops)) };
-    await expect(openLedgerChain({ params: joinParams, store: crashing, clock: joinClock(), join: trusted })).rejects.toThrow();
-    const refused = openLedgerChain({ params: joinParams, store: memory, clock: joinClock() });
-    await expect(refused).rejects.toBeInstanceOf(TrustedDataError);
-    await expect(refused).rejects.toMatchObject({ reason: 'import-state' });
-    const joined = await openLedgerChain({ params: joinParams, store: memory, clock: joinClock(), join: trusted });
-    await feedAll(joined.chain, blocksAbove(archive.chain, blocks, point, new Set(idsOf(trusted))));
-    await feedAll(joined.chain, later);
-    expect(joined.chain.selectedTip().id).toBe(archive.chain.selectedTip().id);
-    expect(joined.chain.selectedTip().header.stateRoot).toEqual(archive.chain.selectedTip().header.stateRoot);
+  it('a join cut short at any of its writes is refused without its data and starts over with it', async () => {
+    const above = [...blocksAbove(archive.chain, blocks, point, new Set(idsOf(trusted))), ...later];
+    // A join writes three batches (blocks, index, then the state machine's rows with the marker); a kill -9 at
+    // batch `cut` means that batch never lands (batches are atomic) and nothing after it runs.
+    for (const cut of [1, 2, 3]) {
+      const memory = createMemoryStore();
+      await copyState(archive.store, memory, archive.chain.get(point)!.header.stateRoot);
+      let writes = 0;
+      const crashing: KvStore = {
+        get: (k) => memory.get(k),
+        has: (k) => memory.has(k),
+        entries: (r) => memory.entries(r),
+        close: () => memory.close(),
+        write: (ops) => (++writes === cut ? Promise.reject(new Error('killed')) : memory.write(ops)),
+      };
+      await expect(openLedgerChain({ params: joinParams, store: crashing, clock: joinClock(), join: trusted })).rejects.toThrow();
+      if (cut > 1) {
+        const refused = openLedgerChain({ params: joinParams, store: memory, clock: joinClock() });
+        await expect(refused).rejects.toBeInstanceOf(TrustedDataError);
+        await expect(refused).rejects.toMatchObject({ reason: 'import-state' });
+      }
+      const joined = await openLedgerChain({ params: joinParams, store: memory, clock: joinClock(), join: trusted });
+      expect(joined.chain.blockCount()).toBe(trusted.blocks.length);
+      await feedAll(joined.chain, above);
+      expect(joined.chain.selectedTip().id).toBe(archive.chain.selectedTip().id);
+      expect(joined.chain.selectedTip().header.stateRoot).toEqual(archive.chain.selectedTip().header.stateRoot);
+    }
   }, 30_000);
 });
 

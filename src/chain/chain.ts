@@ -291,7 +291,8 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       const id = height <= selectedTip.height ? selectedChain.at(height) : undefined;
       return id === undefined ? undefined : index.get(id);
     },
-    blockCount: () => engine.size(),
+    // A joined chain's engine counts its virtual origin too.
+    blockCount: () => engine.size() - (joinedAt ? 1 : 0),
     orphanCount: () => orphans.size(),
     childRules,
     virtualParents: () => virtualParentsWithinMergeDepth(engine, index.get, [...tips.keys()], params),
