@@ -115,13 +115,15 @@ describe('trusted data refused', () => {
     expect(joined.chain.selectedTip().id).toBe(point);
   });
 
-  it('import-state: a store that holds a chain already, or joined at another point', async () => {
+  it('import-state: a store that holds a chain already, joined at another point, or opened as an archive', async () => {
     const store = createMemoryStore();
     await openLedgerChain({ params: joinParams, store, clock: joinClock() });
     await expectRefused(trusted, 'import-state', store);
     const joinedStore = await storeWithState();
     await openLedgerChain({ params: joinParams, store: joinedStore, clock: joinClock(), join: trusted });
     await expectRefused({ ...trusted, pruningPoint: new Uint8Array(32).fill(7) }, 'import-state', joinedStore);
+    const asArchive = openLedgerChain({ params: joinParams, store: joinedStore, clock: joinClock(), archive: true });
+    await expect(asArchive).rejects.toMatchObject({ reason: 'import-state' });
   });
 
   it('a joined chain refuses a block whose selected chain misses its pruning point', async () => {

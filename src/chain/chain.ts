@@ -44,6 +44,7 @@ import { openPruner, type PrunerStatus, type PruningEvent } from './pruner.ts';
 import type { AccountLookup, BlockStateInput, ChainStateMachine, ChainStateMachineFactory } from './state-port.ts';
 import { createStoredBlockIndex } from './stored-block-index.ts';
 import type { TrustedData } from './trusted-data.ts';
+import { TrustedDataError } from './trusted-errors.ts';
 import { checkAboveJoin, importTrustedData, joinedOps, prepareJoin } from './trusted-import.ts';
 import { validateBodyInIsolation } from './validate-body.ts';
 import { orderedMergesetOf, virtualParentsWithinMergeDepth } from './virtual.ts';
@@ -166,6 +167,9 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   // Reads see every batch still in flight: block N+1 is validated while block N's rows are being committed.
   const store = createPendingStore(options.store);
   const join = await prepareJoin(store, options.join);
+  if (join.joinedAt !== undefined && options.archive) {
+    throw new TrustedDataError('import-state', 'a chain joined at a pruning point has nothing below it: it cannot run as an archive');
+  }
   let machine: ChainStateMachine | undefined;
   const entries = consensusCacheEntries(options.cacheMb);
   const consensus = openKvConsensusStore(store, entries);
