@@ -83,6 +83,9 @@ describe('trusted data refused', () => {
     await expectRefused(mapBlock(isPoint, (b) => ({ ...b, ghostdag: { ...b.ghostdag, blueScore: b.ghostdag.blueScore + 1 } })), 'ghostdag-header-mismatch');
     await expectRefused(mapBlock(isPoint, (b) => ({ ...b, height: b.height + 1 })), 'ghostdag-inconsistent');
     await expectRefused(mapBlock(isPoint, (b) => ({ ...b, ghostdag: { ...b.ghostdag, mergesetBlues: b.ghostdag.mergesetBlues.slice(1) } })), 'ghostdag-inconsistent');
+    const anticoneSize = (b: TrustedBlock) => new Map([...b.ghostdag.bluesAnticoneSizes].map(([blue]) => [blue, joinParams.ghostdagK + 1]));
+    await expectRefused(mapBlock(isPoint, (b) => ({ ...b, ghostdag: { ...b.ghostdag, bluesAnticoneSizes: anticoneSize(b) } })), 'ghostdag-inconsistent');
+    await expectRefused(mapBlock(isPoint, (b) => ({ ...b, ghostdag: { ...b.ghostdag, bluesAnticoneSizes: {} as Map<string, number> } })), 'malformed');
   });
 
   it('not-anticone: a block from the point\'s future', async () => {
@@ -126,7 +129,7 @@ describe('trusted data refused', () => {
     await expect(asArchive).rejects.toMatchObject({ reason: 'import-state' });
   });
 
-  it('a joined chain refuses a block whose selected chain misses its pruning point', async () => {
+  it('a joined chain refuses a block whose selected chain misses its pruning point, and holds one below its set as an orphan', async () => {
     const store = await storeWithState();
     const { chain } = await openLedgerChain({ params: joinParams, store, clock: joinClock(), join: trusted });
     const anticone = trusted.blocks.filter((b) => !isPoint(b) && !isBelow(b)).map(idOf);
@@ -134,6 +137,10 @@ describe('trusted data refused', () => {
     // Valid on the source (built there, not added): its selected parent is a block of the point's anticone.
     const stray = makeBlock(source.chain, { parents: [anticone[0]!], miner: joinPayees[2]! });
     await expect(chain.addBlock(stray)).rejects.toMatchObject({ rule: 'context.pruning-point.violated' });
+    // A block with a parent below the trusted set waits for it, as for any unknown parent.
+    const deep = source.chain.blockAtHeight(Math.min(...trusted.blocks.map((b) => b.height)) - 1)!;
+    const orphan = makeBlock(source.chain, { parents: [deep.id], miner: joinPayees[2]! });
+    expect(await chain.addBlock(orphan)).toMatchObject({ status: 'orphan', missing: [deep.id] });
     await feedAll(chain, blocksAbove(source.chain, blocks, point, new Set(trusted.blocks.map(idOf))));
     expect(chain.selectedTip().id).toBe(source.chain.selectedTip().id);
   });

@@ -35,9 +35,12 @@ const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as nu
 
 function checkShape(block: TrustedBlock, at: number): void {
   const g = block?.ghostdag;
-  const ids = g ? [...g.mergesetBlues, ...g.mergesetReds, ...g.bluesAnticoneSizes.keys()] : [];
+  const lists = g !== undefined && Array.isArray(g.mergesetBlues) && Array.isArray(g.mergesetReds) && g.bluesAnticoneSizes instanceof Map;
+  const ids = lists ? [...g.mergesetBlues, ...g.mergesetReds, ...g.bluesAnticoneSizes.keys()] : [];
   const ok =
-    g !== undefined &&
+    lists &&
+    block.header !== undefined &&
+    (block.transactions === undefined || Array.isArray(block.transactions)) &&
     isCount(block.height) &&
     isCount(g.blueScore) &&
     typeof g.blueWork === 'bigint' &&
@@ -69,6 +72,8 @@ function checkGhostdag(params: NetworkParams, checked: CheckedBlock, known: Read
   }
   const merged = [...g.mergesetBlues, ...g.mergesetReds];
   if (new Set(merged).size !== merged.length || merged.includes(id)) bad('its mergeset lists a block twice, or itself');
+  if (merged.length > params.mergesetSizeLimit || g.mergesetBlues.length > params.ghostdagK + 1) bad(`a mergeset of ${merged.length} with ${g.mergesetBlues.length} blues breaks k or the size limit`);
+  for (const [blue, size] of g.bluesAnticoneSizes) if (size > params.ghostdagK) bad(`blue ${blue} has an anticone of ${size} > k`);
   if (g.selectedParent === null) {
     if (id !== toHex(genesisHash(params)) || block.height !== 0 || g.blueScore !== 0 || merged.length > 0) bad('only genesis has no selected parent');
     return;
@@ -87,6 +92,7 @@ function checkGhostdag(params: NetworkParams, checked: CheckedBlock, known: Read
   }
   if (block.height !== sp.block.height + 1) bad(`height ${block.height}, its selected parent's is ${sp.block.height}`);
   if (g.blueScore !== spData.blueScore + g.mergesetBlues.length) bad(`blue score ${g.blueScore} is not its selected parent's plus ${g.mergesetBlues.length} blues`);
+  if (header.daaScore !== sp.block.header.daaScore + merged.length) bad(`DAA score ${header.daaScore} is not its selected parent's plus its mergeset of ${merged.length}`);
   const blues = g.mergesetBlues.map((b) => known.get(b));
   if (blues.every((b) => b !== undefined)) {
     const work = blues.reduce((sum, b) => sum + b!.work, spData.blueWork);
