@@ -197,6 +197,25 @@ describe('trusted data at a pruning point', () => {
   }, 30_000);
 });
 
+describe('trusted data near genesis', () => {
+  it('holds genesis when the point is within trustedChainDepth of it, and the joined chain follows the source', async () => {
+    const young = await openSource(false);
+    const youngBlocks = await buildSourceBlocks(young, 24);
+    const youngPoint = young.chain.pruning()!.pruningPoint;
+    expect(youngPoint.id).not.toBe(young.chain.genesis.id);
+    const data = buildTrustedData(young.chain, youngPoint.id);
+    expect(idsOf(data)).toContain(young.chain.genesis.id);
+    const store = createMemoryStore();
+    await copyState(young.store, store, youngPoint.header.stateRoot);
+    const { chain } = await openLedgerChain({ params: joinParams, store, clock: joinClock(), join: data });
+    expect(chain.genesis.id).toBe(young.chain.genesis.id);
+    expect(chain.isPruned(chain.genesis.id)).toBe(false);
+    await feedAll(chain, blocksAbove(young.chain, youngBlocks, youngPoint.id, new Set(idsOf(data))));
+    expect(chain.selectedTip().id).toBe(young.chain.selectedTip().id);
+    expect(chain.blockAtHeight(0)?.id).toBe(young.chain.genesis.id);
+  });
+});
+
 /** Heights of the joined chain's selected chain that it stores, from its tip down. */
 function* joinedHeights(chain: Chain): Generator<number> {
   for (let walk = chain.selectedTip() as ReturnType<Chain['selectedTip']> | null; walk; walk = walk.selectedParent) yield walk.height;
