@@ -5,7 +5,6 @@ import { expect } from 'vitest';
 import type { Chain } from '../../src/chain/chain.ts';
 import type { Block } from '../../src/codec/block.ts';
 import type { BlockId } from '../../src/consensus/ghostdag.ts';
-import { regtestParams, type NetworkParams } from '../../src/consensus/params.ts';
 import { blockHash } from '../../src/consensus/pow.ts';
 import { ledgerKeys } from '../../src/state/ledger-rows.ts';
 import { openLedgerChain, type Ledger } from '../../src/state/ledger.ts';
@@ -15,12 +14,12 @@ import { createStateTrie } from '../../src/state/trie.ts';
 import type { KvStore } from '../../src/storage/kv.ts';
 import { createMemoryStore } from '../../src/storage/memory-store.ts';
 import { toHex } from '../../src/util/bytes.ts';
-import { createManualClock, type Clock } from '../../src/util/clock.ts';
+import { joinClock, joinParams } from './trusted-params.ts';
+
+export { joinClock, joinParams, trustedFromJson, trustedToJson } from './trusted-params.ts';
 import { makeBlock } from './chain-fixtures.ts';
 import { transfer, wallet } from './ledger-fixtures.ts';
 
-/** Small windows so a few hundred blocks span several pruning windows and the trusted set starts above genesis. */
-export const joinParams: NetworkParams = Object.freeze({ ...regtestParams, finalityDepth: 12, mergeDepth: 6, pruningDepth: 24, daaWindowBlocks: 30 });
 export const joinMiner = wallet(0);
 export const joinPayees = [1, 2, 3, 4, 5].map((i) => wallet(i).address);
 
@@ -29,8 +28,6 @@ export interface SourceNode {
   readonly ledger: Ledger;
   readonly store: KvStore;
 }
-
-export const joinClock = (): Clock => createManualClock(joinParams.genesis.timestampMs + 1_000_000_000);
 
 export async function openSource(archive: boolean, store: KvStore = createMemoryStore()): Promise<SourceNode> {
   const { chain, ledger } = await openLedgerChain({ params: joinParams, store, clock: joinClock(), archive });
