@@ -108,6 +108,16 @@ describe('trusted data refused', () => {
     await expectRefused(withBlocks((list) => list.filter((b) => b.height >= lowest + 3)), 'chain-short');
   });
 
+  it('incomplete: a blue of the point\'s chain dropped from the set', async () => {
+    const ids = new Set(trusted.blocks.map(idOf));
+    const lowest = Math.min(...trusted.blocks.map((b) => b.height));
+    // A chain block well above the floor that merged a side block as blue.
+    const merger = trusted.blocks.find((b) => isBelow(b) && b.height > lowest + joinParams.ghostdagK + 2 && source.chain.blockAtHeight(b.height)?.id === idOf(b) && b.ghostdag.mergesetBlues.length > 1)!;
+    const side = merger.ghostdag.mergesetBlues[1]!;
+    expect(ids.has(side)).toBe(true);
+    await expectRefused(withBlocks((list) => list.filter((b) => idOf(b) !== side)), 'incomplete');
+  });
+
   it('state-record and state-missing: a record that does not decode, a state not imported; such a store starts over', async () => {
     const store = await storeWithState();
     await expectRefused({ ...trusted, stateRecord: Uint8Array.of(9, 9, 9) }, 'state-record', store);

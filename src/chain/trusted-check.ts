@@ -156,18 +156,24 @@ export function checkAroundPoint(params: NetworkParams, engine: GhostdagEngine, 
     if (!below && block.transactions === undefined) throw new TrustedDataError('body-invalid', `block ${id} of the pruning point's anticone comes without its transactions`);
   }
   if (data.point.block.transactions === undefined) throw new TrustedDataError('body-invalid', 'the pruning point comes without its transactions');
-  const heights = new Map(data.blocks.map((b) => [b.id, b.block.height]));
-  let walk: BlockId | null = pointId;
+  const byId = new Map(data.blocks.map((b) => [b.id, b]));
+  const chain: CheckedBlock[] = [];
   let common: number | undefined;
-  let lowest = data.point.block.height;
-  while (walk !== null) {
-    const id: BlockId = walk;
-    lowest = heights.get(id)!;
-    if (common === undefined && anticone.every((a) => engine.isDagAncestorOf(id, a))) common = lowest;
-    walk = engine.get(id)!.selectedParent;
+  for (let walk: BlockId | null = pointId; walk !== null; walk = engine.get(walk)!.selectedParent) {
+    const block = byId.get(walk)!;
+    chain.push(block);
+    if (common === undefined && anticone.every((a) => engine.isDagAncestorOf(block.id, a))) common = block.block.height;
   }
+  const lowest = chain[chain.length - 1]!.block.height;
   const needed = common === undefined ? 0 : Math.max(0, common - trustedChainDepth(params));
   if (common === undefined || lowest > needed) {
     throw new TrustedDataError('chain-short', `the pruning point's chain reaches height ${lowest}; the blocks above it read down to height ${needed}`);
+  }
+  // A blue of a chain block has at most k chain blocks in its anticone, so the blues of every chain block k + 1
+  // heights above the lowest clear the lowest's blue score: the set holds them all, or its reachability has holes.
+  for (const block of chain) {
+    if (block.block.height < lowest + params.ghostdagK + 1) break;
+    const missing = block.block.ghostdag.mergesetBlues.find((blue) => !byId.has(blue));
+    if (missing !== undefined) throw new TrustedDataError('incomplete', `blue ${missing} of chain block ${block.id} is not in the trusted data`);
   }
 }

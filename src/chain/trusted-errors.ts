@@ -26,6 +26,8 @@ export type TrustedDataErrorReason =
   | 'body-invalid'
   /** The pruning point's selected chain stops short of the depth the rules above it read (trustedChainDepth). */
   | 'chain-short'
+  /** A blue of the pruning point's chain that the set must hold is missing (the band below P has a hole). */
+  | 'incomplete'
   /** The state machine's record of the pruning point does not decode. */
   | 'state-record'
   /** The pruning point's state is not in the store yet (import it first: src/state/snapshot-import.ts). */
