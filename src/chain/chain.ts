@@ -220,9 +220,10 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   /** The stages after PoW, in order; throws at the first broken rule, before anything is written. */
   const process = (block: Block, hash: Uint8Array, id: BlockId): { entry: IndexedBlock; durable: Promise<void>; changed: boolean } => {
     const header = block.header;
+    // Cheap, and before anything reads the truncated past below a joined chain's point.
+    if (joinedAt) checkAboveJoin(engine, joinedAt.id, header.parents.map(toHex));
     const transactions = validateBodyInIsolation(block, params, verifier);
     const encoded = encodeBlock(block);
-    if (joinedAt) checkAboveJoin(engine, joinedAt.id, header.parents.map(toHex));
     const inContext = processHeaderInContext({ params, engine, index, selectedTip, finalityPoint: currentFinalityPoint, conflictListeners }, id, header);
     const prepared = processBodyInContext({ params, engine, machine }, { id, hash, header, transactions, ghostdag: inContext.ghostdag });
     // --- commit: nothing above wrote anything ---
