@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import type { Chain } from '../../src/chain/chain.ts';
 import type { Block } from '../../src/codec/block.ts';
 import type { BlockId } from '../../src/consensus/ghostdag.ts';
+import type { NetworkParams } from '../../src/consensus/params.ts';
 import { blockHash } from '../../src/consensus/pow.ts';
 import { ledgerKeys } from '../../src/state/ledger-rows.ts';
 import { openLedgerChain, type Ledger } from '../../src/state/ledger.ts';
@@ -29,8 +30,8 @@ export interface SourceNode {
   readonly store: KvStore;
 }
 
-export async function openSource(archive: boolean, store: KvStore = createMemoryStore()): Promise<SourceNode> {
-  const { chain, ledger } = await openLedgerChain({ params: joinParams, store, clock: joinClock(), archive });
+export async function openSource(archive: boolean, store: KvStore = createMemoryStore(), params: NetworkParams = joinParams): Promise<SourceNode> {
+  const { chain, ledger } = await openLedgerChain({ params, store, clock: joinClock(), archive });
   return { chain, ledger, store };
 }
 
