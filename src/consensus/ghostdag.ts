@@ -203,6 +203,11 @@ class Engine implements GhostdagEngine {
     };
     const i = this.push(id, interned, work, core);
     this.reach.addBlock(i, sp, core.blues.slice(1).concat(core.reds), height);
+    // As addBlock: the reindex root follows the heaviest chain, so reindexing stays near the newest blocks.
+    if (this.compare(i, this.store.tip) > 0) {
+      this.store.tip = i;
+      this.reach.hintSelectedTip(i);
+    }
   }
 
   setSelectedTip(id: BlockId): void {
