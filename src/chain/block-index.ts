@@ -44,19 +44,26 @@ export function createIndexedBlock(
   return { id, hash, header, selectedParent, height, skip, seq };
 }
 
-/** The block at `height` on `block`'s selected chain (itself when heights match). */
+/**
+ * The block at `height` on `block`'s selected chain (itself when heights match). A chain that joined at a pruning
+ * point knows nothing below its trusted blocks: there the answer is the lowest block it knows (docs/pruning-proof.md
+ * "Trusted data" bounds the walks so that no rule reads below it; binary searches over heights still probe there).
+ */
 export function chainAncestorAt(block: IndexedBlock, height: number): IndexedBlock {
   assert(height >= 0 && height <= block.height, `ancestor height ${height} outside 0..${block.height}`);
   let walk: IndexedBlock = block;
   while (walk.height > height) {
     const skip = walk.skip;
     const skipTo = skip ? skip.height : -1;
-    const spSkipTo = walk.selectedParent ? skipHeight(walk.selectedParent.height) : -1;
+    const sp = walk.selectedParent;
+    const spSkipTo = sp ? skipHeight(sp.height) : -1;
     // Take the skip pointer unless it overshoots, or the parent's skip gets there no slower (Bitcoin's rule).
     if (skip && (skipTo === height || (skipTo > height && !(spSkipTo < skipTo - 2 && spSkipTo >= height)))) {
       walk = skip;
+    } else if (sp) {
+      walk = sp;
     } else {
-      walk = walk.selectedParent!;
+      return walk;
     }
   }
   return walk;

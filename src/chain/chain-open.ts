@@ -59,7 +59,12 @@ export async function openStoredChain(ctx: ChainOpenContext): Promise<OpenedChai
     assert(selectedChain.at(selectedTip.height) === selectedTip.id && selectedChain.at(selectedTip.height + 1) === undefined, 'stored chain index disagrees with the selected tip');
     assert(tips.has(selectedTip.id), 'stored tips do not hold the selected tip');
   }
-  return { selectedChain, writer, selectedTip, genesis: index.get(genesisId)!, replayedAtOpen };
+  return { selectedChain, writer, selectedTip, genesis: index.get(genesisId) ?? detachedGenesis(params, genesisId), replayedAtOpen };
+}
+
+/** A chain joined at a pruning point above genesis does not store it; it still names it (locators, the ledger). */
+function detachedGenesis(params: NetworkParams, id: BlockId): IndexedBlock {
+  return { id, hash: blockHash(params.genesis), header: params.genesis, selectedParent: null, height: 0, skip: null, seq: -1 };
 }
 
 /**

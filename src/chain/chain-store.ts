@@ -37,6 +37,10 @@ export const chainKeys = {
   prunedThrough: concatBytes(Uint8Array.of(T.meta), enc.encode('pruned-through')),
   /** During a round: u64 BE height of the last selected-chain block whose rows are gone (the state's garbage too). */
   pruneProgress: concatBytes(Uint8Array.of(T.meta), enc.encode('prune-progress')),
+  /** A trusted-data import in progress (docs/pruning-proof.md "Trusted data"): the pruning point's hash. */
+  joining: concatBytes(Uint8Array.of(T.meta), enc.encode('joining')),
+  /** Written last by a finished import: the pruning point the chain joined at; it knows nothing below its trusted set. */
+  joinedAt: concatBytes(Uint8Array.of(T.meta), enc.encode('joined-at')),
   /** A block refused by a consensus rule after its PoW checked out; the value is the rule (UTF-8). */
   invalid: (hash: Uint8Array) => concatBytes(Uint8Array.of(T.invalid), hash),
 };

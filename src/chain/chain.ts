@@ -44,6 +44,9 @@ import { createPendingStore } from './pending-store.ts';
 import { openPruner, type PrunerStatus, type PruningEvent } from './pruner.ts';
 import type { AccountLookup, BlockStateInput, ChainStateMachine, ChainStateMachineFactory } from './state-port.ts';
 import { createStoredBlockIndex } from './stored-block-index.ts';
+import type { TrustedData } from './trusted-data.ts';
+import { TrustedDataError } from './trusted-errors.ts';
+import { checkAboveJoin, importTrustedData, joinedOps, prepareJoin } from './trusted-import.ts';
 import { validateBodyInIsolation } from './validate-body.ts';
 import { orderedMergesetOf, virtualParentsWithinMergeDepth } from './virtual.ts';
 
@@ -124,6 +127,10 @@ export interface Chain {
   pruningSettled(): Promise<void>;
   /** Stops pruning after the batch in flight (shutdown: the next open finishes the round). */
   stopPruning(): Promise<void>;
+  /** The pruning point this chain joined at from trusted data; undefined for a chain from genesis. */
+  readonly joinedAt: IndexedBlock | undefined;
+  /** The state machine's record of a block beside its state root, for trusted data (trusted-data.ts). */
+  pruningPointRecord(id: BlockId): Uint8Array | undefined;
 }
 
 export interface ChainOptions {
@@ -147,6 +154,12 @@ export interface ChainOptions {
   readonly archive?: boolean;
   /** Each finished pruning round, and the error that stops the pruner. */
   readonly onPruning?: (event: PruningEvent) => void;
+  /**
+   * Start at a pruning point instead of genesis (docs/pruning-proof.md "Trusted data"): an empty store (or one a
+   * crash left half-joined) gets these blocks, checked first (TrustedDataError); the point's state must already be
+   * in the store. A store that joined before opens with or without them.
+   */
+  readonly join?: TrustedData;
 }
 
 export async function openChain(options: ChainOptions): Promise<Chain> {
@@ -154,6 +167,10 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   const verifier = asProofVerifier(options.verifier ?? nobleVerifier) as ProofVerifier;
   // Reads see every batch still in flight: block N+1 is validated while block N's rows are being committed.
   const store = createPendingStore(options.store);
+  const join = await prepareJoin(store, options.join);
+  if (join.joinedAt !== undefined && options.archive) {
+    throw new TrustedDataError('import-state', 'a chain joined at a pruning point has nothing below it: it cannot run as an archive');
+  }
   let machine: ChainStateMachine | undefined;
   const entries = consensusCacheEntries(options.cacheMb);
   const consensus = openKvConsensusStore(store, entries);
@@ -166,7 +183,9 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   const conflictListeners = new Set<(event: FinalityConflictEvent) => void>();
   const invalid = createInvalidBlocks(store);
 
+  if (join.importNow) await importTrustedData({ params, store, engine, index, tips, nowMs: clock.nowMs(), verifier }, options.join!);
   const opened = await openStoredChain({ params, store, engine, index, tips, chainCacheEntries: entries.chain });
+  const joinedAt = join.joinedAt === undefined ? undefined : index.get(join.joinedAt)!;
   const { selectedChain, writer, genesis, replayedAtOpen } = opened;
   let selectedTip = opened.selectedTip;
   const commitments: CommitmentDag = { params, genesis, get: index.get, engine };
@@ -191,13 +210,20 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   // The finality point moves only with the selected tip: found once per tip, not once per block.
   let finalityMemo: { tip: BlockId; point: IndexedBlock } | undefined;
   const currentFinalityPoint = (): IndexedBlock => {
-    if (finalityMemo?.tip !== selectedTip.id) finalityMemo = { tip: selectedTip.id, point: finalityPoint(selectedTip, params.finalityDepth) };
+    if (finalityMemo?.tip !== selectedTip.id) {
+      let point = finalityPoint(selectedTip, params.finalityDepth);
+      // A joined chain knows nothing below its pruning point, and every block it accepts has it on its chain.
+      if (joinedAt && point.header.blueScore < joinedAt.header.blueScore) point = joinedAt;
+      finalityMemo = { tip: selectedTip.id, point };
+    }
     return finalityMemo.point;
   };
 
   /** The stages after PoW, in order; throws at the first broken rule, before anything is written. */
   const process = (block: Block, hash: Uint8Array, id: BlockId): { entry: IndexedBlock; durable: Promise<void>; changed: boolean } => {
     const header = block.header;
+    // Cheap, and before anything reads the truncated past below a joined chain's point.
+    if (joinedAt) checkAboveJoin(engine, joinedAt.id, header.parents.map(toHex));
     const transactions = validateBodyInIsolation(block, params, verifier);
     const encoded = encodeBlock(block);
     const inContext = processHeaderInContext({ params, engine, index, commitments, selectedTip, finalityPoint: currentFinalityPoint, conflictListeners }, id, header);
@@ -272,7 +298,8 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       const id = height <= selectedTip.height ? selectedChain.at(height) : undefined;
       return id === undefined ? undefined : index.get(id);
     },
-    blockCount: () => engine.size(),
+    // A joined chain's engine counts its virtual origin too.
+    blockCount: () => engine.size() - (joinedAt ? 1 : 0),
     orphanCount: () => orphans.size(),
     childRules,
     virtualParents: () => virtualParentsWithinMergeDepth(engine, index.get, [...tips.keys()], params),
@@ -304,8 +331,15 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       await pruner?.idle();
     },
     stopPruning: async () => pruner?.stop(),
+    joinedAt,
+    pruningPointRecord(id) {
+      const entry = index.get(id);
+      return entry === undefined ? undefined : machine?.pruningPointRecord?.(entry);
+    },
   };
   machine = options.stateMachine?.({ chain, store, pruning: pruner !== undefined });
+  // Last of a join: the state machine's rows for the point, then the marker (a crash before it starts over).
+  if (join.importNow) await writer.write(joinedOps(joinedAt!, machine?.joinAt?.(joinedAt!, options.join!.stateRecord) ?? []));
   if (pruner) {
     // A store written with other parameters, or by an archive, gets its pruning point now; a round owed since the
     // last run (a crash, a shutdown mid-round) resumes.

@@ -32,6 +32,8 @@ export const BlockRules = {
   'context.pruning-point.mismatch': { stage: 'context', banScore: 100 },
   // An honest peer on the other side of a long partition sends these too: refused and alerted, never banned for.
   'context.finality.violated': { stage: 'context', banScore: 0 },
+  // A chain joined at a pruning point cannot validate a block whose selected chain misses it (trusted-import.ts).
+  'context.pruning-point.violated': { stage: 'context', banScore: 0 },
   'body.tx-root.mismatch': { stage: 'body', banScore: 100 },
   'body.size.too-large': { stage: 'body', banScore: 100 },
   'body.mass.too-large': { stage: 'body', banScore: 100 },

@@ -61,6 +61,13 @@ export interface ChainStateMachine {
    * (`merged`, which fall below the pruning point with it): read before the chain deletes their bodies.
    */
   pruneRows(chainBlock: IndexedBlock, merged: readonly IndexedBlock[]): KvOp[];
+  /** What the state machine keeps of a block beside its state root (trusted data carries it for the pruning point). */
+  pruningPointRecord?(block: IndexedBlock): Uint8Array | undefined;
+  /**
+   * The rows that let a chain joined at `block` build on it: `record` as pruningPointRecord gave it, checked; the
+   * state at the block's root must already be in the store. Throws TrustedDataError ('state-record', 'state-missing').
+   */
+  joinAt?(block: IndexedBlock, record: Uint8Array | undefined): KvOp[];
 }
 
 /** The pruning point moved from `from` to `to`: the blocks in to's past and not in from's go (from included). */

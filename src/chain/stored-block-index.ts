@@ -55,7 +55,8 @@ export function createStoredBlockIndex(store: KvStore, engine: GhostdagEngine, n
     add(id, hash, header) {
       const spId = engine.get(id)!.selectedParent;
       const sp = spId === null ? null : lookup(spId)!;
-      const height = sp ? sp.height + 1 : 0;
+      // A trusted block whose selected parent is below a joined chain's trusted set has its height from the engine.
+      const height = sp ? sp.height + 1 : engine.height(id);
       const skip = sp ? chainAncestorAt(sp, skipHeight(height)) : null;
       const entry = storedBlock(id, hash, header, spId, skip?.id ?? null, height, numberOf(id));
       cache.set(id, entry);

@@ -44,6 +44,17 @@ export interface GhostdagData {
   readonly mergesetSize: number;
 }
 
+/**
+ * The virtual origin of a joined chain (docs/pruning-proof.md "Trusted data"): block 0 of its engine and the root of
+ * its reachability tree, standing for everything below the trusted blocks. Every trusted block whose selected parent
+ * (or any parent) is not stored hangs from it, so "is X in the past of Y" stays answerable. Never a real hash (an
+ * all-zero hash would need an impossible PoW); the engine reports it as unknown.
+ */
+export const trustedOriginId: BlockId = '0'.repeat(64);
+
+/** A trusted block's GHOSTDAG data as its sender computed it (ids may name blocks below the trusted set). */
+export type TrustedGhostdagData = Omit<GhostdagData, 'mergesetSize'>;
+
 export interface GhostdagStats {
   readonly blocks: number;
   /** Reachability queries made by GHOSTDAG (mergeset search and colouring). */
@@ -55,6 +66,16 @@ export interface GhostdagStats {
 
 export interface GhostdagEngine {
   addGenesis(id: BlockId, work: bigint): GhostdagData;
+  /** A joined chain's first block: the virtual origin its trusted blocks hang from (instead of genesis). */
+  addTrustedOrigin(): void;
+  /**
+   * Stores a trusted block with the GHOSTDAG data it came with (not recomputed: its past is not stored) and its real
+   * selected-chain height. Parents and mergeset members that are not stored stand for the origin or are left out.
+   * Blocks come in ascending (blue work, hash), after addTrustedOrigin.
+   */
+  addTrustedBlock(id: BlockId, parents: readonly BlockId[], work: bigint, data: TrustedGhostdagData, height: number): void;
+  /** Makes a stored block the selected tip (a joined chain starts at its pruning point, whatever its anticone weighs). */
+  setSelectedTip(id: BlockId): void;
   /** Computes, stores and indexes a block; throws MergesetTooLargeError, InvalidParentsError, UnknownBlockError, DuplicateBlockError. */
   addBlock(id: BlockId, parents: readonly BlockId[], work: bigint): GhostdagData;
   /** What addBlock would give for these parents, storing nothing (block templates, validation before commit). */
@@ -151,6 +172,50 @@ class Engine implements GhostdagEngine {
     return this.publicData(data);
   }
 
+  addTrustedOrigin(): void {
+    if (this.store.size() > 0) throw new GhostdagUsageError(`the origin is added once, first; the DAG already holds ${this.store.size()} blocks`);
+    const data: CoreData = { selectedParent: -1, blueScore: 0, blueWork: 0n, blues: [], reds: [], anticoneSizes: new Map() };
+    const i = this.push(trustedOriginId, [], 1n, data);
+    this.reach.addRoot(i);
+    this.store.tip = i;
+  }
+
+  addTrustedBlock(id: BlockId, parents: readonly BlockId[], work: bigint, data: TrustedGhostdagData, height: number): void {
+    if (this.store.numberOf(id) !== undefined) throw new DuplicateBlockError(id);
+    checkWork(work);
+    const origin = this.lookup(trustedOriginId, 'origin');
+    const known = (ids: readonly BlockId[]): number[] => ids.map((b) => this.store.numberOf(b)).filter((b): b is number => b !== undefined);
+    const sp = (data.selectedParent === null ? undefined : this.store.numberOf(data.selectedParent)) ?? origin;
+    const sizes = new Map<number, number>();
+    for (const [b, size] of data.bluesAnticoneSizes) {
+      const n = this.store.numberOf(b);
+      if (n !== undefined) sizes.set(n, size);
+    }
+    const interned = known(parents);
+    if (interned.length < parents.length) interned.push(origin);
+    const core: CoreData = {
+      selectedParent: sp,
+      blueScore: data.blueScore,
+      blueWork: data.blueWork,
+      blues: [sp, ...known(data.mergesetBlues.slice(1))],
+      reds: known(data.mergesetReds),
+      anticoneSizes: sizes,
+    };
+    const i = this.push(id, interned, work, core);
+    this.reach.addBlock(i, sp, core.blues.slice(1).concat(core.reds), height);
+    // As addBlock: the reindex root follows the heaviest chain, so reindexing stays near the newest blocks.
+    if (this.compare(i, this.store.tip) > 0) {
+      this.store.tip = i;
+      this.reach.hintSelectedTip(i);
+    }
+  }
+
+  setSelectedTip(id: BlockId): void {
+    const i = this.lookup(id, 'block');
+    this.store.tip = i;
+    this.reach.hintSelectedTip(i);
+  }
+
   addBlock(id: BlockId, parents: readonly BlockId[], work: bigint): GhostdagData {
     if (this.store.numberOf(id) !== undefined) throw new DuplicateBlockError(id);
     checkWork(work);
@@ -171,12 +236,12 @@ class Engine implements GhostdagEngine {
   }
 
   get(id: BlockId): GhostdagData | undefined {
-    const i = this.store.numberOf(id);
+    const i = id === trustedOriginId ? undefined : this.store.numberOf(id);
     return i === undefined ? undefined : this.publicData(this.storedData(i));
   }
 
   has(id: BlockId): boolean {
-    return this.store.numberOf(id) !== undefined;
+    return id !== trustedOriginId && this.store.numberOf(id) !== undefined;
   }
 
   parents(id: BlockId): readonly BlockId[] {
@@ -263,15 +328,17 @@ class Engine implements GhostdagEngine {
     return out;
   }
 
+  /** The data callers see: a joined chain's origin never appears in it (a trusted block on it has no selected parent). */
   private publicData(data: CoreData): GhostdagData {
     const idOf = (b: number): BlockId => this.store.idOf(b);
     const sizes = new Map<BlockId, number>();
-    for (const [b, s] of data.anticoneSizes) sizes.set(idOf(b), s);
+    for (const [b, s] of data.anticoneSizes) if (idOf(b) !== trustedOriginId) sizes.set(idOf(b), s);
+    const sp = data.selectedParent < 0 ? null : idOf(data.selectedParent);
     return {
-      selectedParent: data.selectedParent < 0 ? null : idOf(data.selectedParent),
+      selectedParent: sp === trustedOriginId ? null : sp,
       blueScore: data.blueScore,
       blueWork: data.blueWork,
-      mergesetBlues: data.blues.map(idOf),
+      mergesetBlues: data.blues.map(idOf).filter((b) => b !== trustedOriginId),
       mergesetReds: data.reds.map(idOf),
       bluesAnticoneSizes: sizes,
       mergesetSize: data.blues.length + data.reds.length,

@@ -57,8 +57,8 @@ export class ReachabilityTree {
     return this.store.node(block).fcs;
   }
 
-  insert(block: number, parent: number, start: number, end: number): void {
-    const height = parent < 0 ? 0 : this.height(parent) + 1;
+  /** `height` defaults to the parent's + 1; a joined chain's trusted blocks carry their real height (their chain below is not stored). */
+  insert(block: number, parent: number, start: number, end: number, height = parent < 0 ? 0 : this.height(parent) + 1): void {
     const node: ReachabilityNode = { start, end, parent, height, children: [], fcs: [] };
     this.store.touchNode(block, node);
     if (parent >= 0) {

@@ -45,8 +45,11 @@ export interface ReachabilityCounters {
 export interface ReachabilityIndex {
   /** The first block (number 0): the root of the tree. */
   addRoot(block: number): void;
-  /** Adds `block` (the next dense number) under `selectedParent`; `mergeset` excludes the selected parent. */
-  addBlock(block: number, selectedParent: number, mergeset: Iterable<number>): void;
+  /**
+   * Adds `block` (the next dense number) under `selectedParent`; `mergeset` excludes the selected parent. `height`
+   * defaults to the selected parent's + 1 (a trusted block hanging from a joined chain's origin gives its own).
+   */
+  addBlock(block: number, selectedParent: number, mergeset: Iterable<number>, height?: number): void;
   /** `block` is the new selected tip: the reindex root may move forward along its chain. */
   hintSelectedTip(block: number): void;
   /** `a ∈ chain(b) ∪ {b}` (reflexive, as Kaspa). */
@@ -69,15 +72,15 @@ export function createReachabilityIndex(options: ReachabilityOptions = {}): Reac
   assert(Number.isSafeInteger(capacity) && capacity >= 2 && capacity <= intervalEndMax, `bad capacity ${capacity}`);
   const tree = new ReachabilityTree(options.store ?? createMemoryConsensusStore());
 
-  function addTreeBlock(block: number, parent: number): void {
+  function addTreeBlock(block: number, parent: number, height: number | undefined): void {
     const start = tree.remainingAfterStart(parent);
     const size = tree.childrenCapacityEnd(parent) + 1 - start;
     if (size > 0) {
-      tree.insert(block, parent, start, start + halfSize(size) - 1);
+      tree.insert(block, parent, start, start + halfSize(size) - 1, height);
       return;
     }
     // The empty interval right at the end of the parent's capacity: the reindex relies on that position.
-    tree.insert(block, parent, start, start - 1);
+    tree.insert(block, parent, start, start - 1, height);
     reindexIntervals(createReindexOp(tree, slack), block, tree.reindexRoot);
   }
 
@@ -87,9 +90,9 @@ export function createReachabilityIndex(options: ReachabilityOptions = {}): Reac
       tree.insert(block, -1, intervalStartMin, intervalStartMin + capacity - 1);
       tree.reindexRoot = block;
     },
-    addBlock(block, selectedParent, mergeset) {
+    addBlock(block, selectedParent, mergeset, height) {
       assert(selectedParent >= 0 && selectedParent < block, `unknown selected parent ${selectedParent}`);
-      addTreeBlock(block, selectedParent);
+      addTreeBlock(block, selectedParent, height);
       for (const merged of mergeset) tree.insertFutureCovering(merged, block);
     },
     hintSelectedTip(block) {

@@ -18,16 +18,19 @@
  *   ledger.proveRecord('escrow', escrowId);             // any namespace of src/state/namespaces.ts, same header
  */
 import { openChain, type Chain, type ChainOptions } from '../chain/chain.ts';
+import type { IndexedBlock } from '../chain/block-index.ts';
+import { TrustedDataError } from '../chain/trusted-errors.ts';
+import { isEmptyHash } from './trie-hash.ts';
 import type { BlockStateInput, ChainStateMachine, ChainStateMachineFactory, PreparedBlockState } from '../chain/state-port.ts';
 import type { BlockId } from '../consensus/ghostdag.ts';
 import { emissionCapUnits } from '../consensus/emission.ts';
-import type { KvStore } from '../storage/kv.ts';
+import type { KvOp, KvStore } from '../storage/kv.ts';
 import { assert } from '../errors.ts';
-import { fromHex, toHex } from '../util/bytes.ts';
+import { concatBytes, fromHex, toHex } from '../util/bytes.ts';
 import type { RecordNamespace } from '../kinds/kind.ts';
 import { acceptMergeset, type AcceptanceResult } from './acceptance.ts';
 import type { AcceptanceRecord } from './acceptance-record.ts';
-import { encodeAcceptanceRecord } from './acceptance-record.ts';
+import { decodeAcceptanceRecord, encodeAcceptanceRecord } from './acceptance-record.ts';
 import type { Account, AccountReader } from './account.ts';
 import { accountKey, decodeAccount, emptyStoredAccount, encodeAccount, isEmptyAccount, type StoredAccount } from './account-codec.ts';
 import { settleEnergy } from './energy.ts';
@@ -139,6 +142,25 @@ function stateUpdates(result: AcceptanceResult): Map<string, Uint8Array | null> 
   return updates;
 }
 
+/**
+ * A chain joined at `block` (docs/pruning-proof.md "Trusted data") accepts its children's mergesets onto its state and
+ * its acceptance record's running totals (emission is capped by them): the record goes in as the trusted data gave
+ * it, the state must have been imported first (snapshot-import.ts).
+ */
+function joinRows(store: KvStore, block: IndexedBlock, record: Uint8Array | undefined): KvOp[] {
+  if (record === undefined) throw new TrustedDataError('state-record', 'the trusted data has no acceptance record of the pruning point');
+  try {
+    decodeAcceptanceRecord(record);
+  } catch (error) {
+    throw new TrustedDataError('state-record', `the pruning point's acceptance record does not decode: ${(error as Error).message}`);
+  }
+  const root = block.header.stateRoot;
+  if (!isEmptyHash(root) && !store.has(concatBytes(ledgerKeys.trieprefix, root))) {
+    throw new TrustedDataError('state-missing', `the state ${toHex(root)} of the pruning point is not in the store: import it first`);
+  }
+  return [{ type: 'put', key: ledgerKeys.acceptance(block.hash), value: record }];
+}
+
 function publicAccount(account: StoredAccount, daaScore: number): Account {
   const settled = settleEnergy(account, daaScore);
   return { balance: settled.balance, nonce: settled.nonce, energy: settled.energy };
@@ -245,6 +267,8 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
     },
     pruneState: (round) => pruning.pruneState(round),
     pruneRows: (chainBlock, merged) => pruning.pruneRows(chainBlock, merged),
+    pruningPointRecord: (block) => store.get(ledgerKeys.acceptance(block.hash)),
+    joinAt: (block, record) => joinRows(store, block, record),
   };
 
   // Acceptance events go out once the block that moved the chain is durable (the chain's own event).
@@ -312,8 +336,10 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
       return () => listeners.delete(listener);
     },
   };
-  // A store from before the ledger has no acceptance rows: refuse it loudly rather than answer wrongly.
-  reads.record(chain.selectedTip().id);
+  // A store from before the ledger has no acceptance rows: refuse it loudly rather than answer wrongly. A chain
+  // joining at a pruning point gets its point's record next (joinAt), in the join's last batch.
+  const joining = chain.joinedAt !== undefined && !store.has(ledgerKeys.acceptance(chain.joinedAt.hash));
+  if (!joining) reads.record(chain.selectedTip().id);
   return { ledger, machine };
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { IndexedBlock } from '../../chain/block-index.ts';
 import { toHash0x, toHex } from '../../util/bytes.ts';
 import { assertNotPruned } from '../pruned.ts';
-import { BlockNotFoundError, InvalidParamsError } from '../errors.ts';
+import { BlockNotFoundError, DataPrunedError, InvalidParamsError } from '../errors.ts';
 import { defineMethod, type RpcCallContext } from '../method.ts';
 import type { ChainView } from '../ports.ts';
 import { blockResult, recordResult } from '../result-schemas.ts';
@@ -28,6 +28,11 @@ export function findBlock(ctx: RpcCallContext, by: { height?: number | undefined
   }
   const height = by.height!;
   const entry = chain.blockAtHeight(height);
+  // A chain that joined at a pruning point has no chain index below its trusted blocks: that height is pruned data.
+  const point = entry === undefined ? chain.pruning?.()?.pruningPoint : undefined;
+  if (point !== undefined && height < point.height) {
+    throw new DataPrunedError(`the block at height ${height}`, { hash: toHash0x(point.hash), blueScore: point.header.blueScore });
+  }
   if (entry === undefined) {
     throw new BlockNotFoundError(`no block at height ${height} on the selected chain (tip height ${chain.selectedTip().height})`);
   }
