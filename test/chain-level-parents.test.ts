@@ -37,6 +37,7 @@ function buildDag(dag: TestDag, levels: readonly number[], maxParents?: number):
   const source: LevelParentsSource = {
     header: (id) => headers.get(id)!,
     level: (id) => levelById.get(id)!,
+    hasReachability: () => true,
     isDagAncestorOf: (a, b) => engine.isDagAncestorOf(a, b),
     blueWork: (id) => engine.get(id)!.blueWork,
   };
@@ -45,8 +46,8 @@ function buildDag(dag: TestDag, levels: readonly number[], maxParents?: number):
   for (let b = 1; b < dag.ids.length; b++) {
     const parentIds = dag.parents[b]!.map((p) => dag.ids[p]!);
     const runs = computeLevelParents(source, parentIds, maxParents === undefined ? {} : { maxParents });
-    engine.addBlock(dag.ids[b]!, parentIds, 1n);
-    headers.set(dag.ids[b]!, headerWith(parentIds, runs));
+    const data = engine.addBlock(dag.ids[b]!, parentIds, 1n);
+    headers.set(dag.ids[b]!, { ...headerWith(parentIds, runs), blueScore: data.blueScore });
   }
   return { engine, headers, source };
 }
@@ -74,6 +75,32 @@ describe('level parents', () => {
           for (let level = 1; level <= topLevel; level++) {
             expect(byLevel[level - 1]!.sort()).toEqual(maximalAtLevel(dag, pasts, levels, b, level));
           }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('give the same runs when the older blocks are held as headers only (pruned, or below a join)', () => {
+    const levelArb = fc.array(fc.integer({ min: 0, max: 255 }).map((r) => Math.min(7, Math.clz32(r) - 24)), { minLength: 60, maxLength: 60 });
+    fc.assert(
+      fc.property(dagArbitrary(45), levelArb, fc.integer({ min: 1, max: 30 }), (dag, levels, cut) => {
+        const { engine, headers, source } = buildDag(dag, levels, 1_000);
+        // Everything below a blue score loses its reachability data, as on a pruned node; the engine must not be asked.
+        const kept = (id: string): boolean => engine.get(id)!.blueScore >= cut;
+        const pruned: LevelParentsSource = {
+          ...source,
+          hasReachability: kept,
+          isDagAncestorOf: (a, b) => {
+            if (!kept(a) || !kept(b)) throw new Error(`asked the engine about a pruned block (${a.slice(0, 4)}, ${b.slice(0, 4)})`);
+            return engine.isDagAncestorOf(a, b);
+          },
+        };
+        for (let b = 1; b < dag.ids.length; b++) {
+          const parentIds = dag.parents[b]!.map((p) => dag.ids[p]!);
+          if (!parentIds.every(kept)) continue;
+          const runs = computeLevelParents(pruned, parentIds, { maxParents: 1_000 });
+          expect(sameLevelParents(runs, headers.get(dag.ids[b]!)!.levelParents!)).toBe(true);
         }
       }),
       { numRuns: 60 },

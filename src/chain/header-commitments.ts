@@ -18,7 +18,12 @@ export interface CommitmentDag {
   readonly params: NetworkParams;
   readonly genesis: IndexedBlock;
   get(id: BlockId): IndexedBlock | undefined;
-  readonly engine: Pick<GhostdagEngine, 'isDagAncestorOf' | 'get'>;
+  readonly engine: Pick<GhostdagEngine, 'isDagAncestorOf' | 'get' | 'has'>;
+  /**
+   * A header held without consensus data (kept for the pruning-point proof below a pruned or joined chain's kept
+   * blocks); level parents reach such blocks at high levels. Absent: every header is an indexed block's.
+   */
+  headerOnly?(id: BlockId): BlockHeader | undefined;
 }
 
 export interface HeaderCommitments {
@@ -35,8 +40,9 @@ const known = (dag: CommitmentDag, id: BlockId): IndexedBlock => {
 /** The level-parents reader over a CommitmentDag. */
 export function levelParentsSource(dag: CommitmentDag): LevelParentsSource {
   return {
-    header: (id) => known(dag, id).header,
+    header: (id) => dag.get(id)?.header ?? dag.headerOnly?.(id),
     level: levelOfBlock(dag.params.maxTarget, dag.genesis.id),
+    hasReachability: (id) => dag.engine.has(id),
     isDagAncestorOf: (a, b) => dag.engine.isDagAncestorOf(a, b),
     blueWork: (id) => dag.engine.get(id)!.blueWork,
   };

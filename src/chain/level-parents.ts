@@ -10,19 +10,32 @@ import { levelParentsAt, type BlockHeader, type LevelParentsRun } from '../codec
 import { blockLevel, blockLevelMax } from '../consensus/block-level.ts';
 import type { BlockId } from '../consensus/ghostdag.ts';
 import { compareHashesDefault } from '../consensus/ghostdag-order.ts';
-import { assert } from '../errors.ts';
+import { assert, WeftError } from '../errors.ts';
 import { headerLevelsCovered, headerParentsMax } from '../limits.ts';
 import { compareBytes, fromHex, toHex } from '../util/bytes.ts';
 
-/** What the computation reads of the DAG; every id it asks about is a known block. */
+/**
+ * What the computation reads of the DAG. A block may be held as a header only, with no reachability data: one below
+ * a pruned node's kept set, or below a joined chain's trusted blocks (kept for the pruning-point proof). Such a block
+ * is older than every block with reachability data (blue score grows along every edge and the kept set is everything
+ * above a blue score), so it is never in their future; whether it is in their past is found by walking level parents
+ * down from them (`isAncestorAtLevel`), which gives the same answer reachability would.
+ */
 export interface LevelParentsSource {
-  header(id: BlockId): BlockHeader;
+  /** The header of a block held by id, with or without reachability data; undefined when not held at all. */
+  header(id: BlockId): BlockHeader | undefined;
   /** The block's level (src/consensus/block-level.ts); genesis is at the top level. */
   level(id: BlockId): number;
-  /** a ∈ past(b), a ≠ b. */
+  /** Whether `isDagAncestorOf` can answer for this block. */
+  hasReachability(id: BlockId): boolean;
+  /** a ∈ past(b), a ≠ b; both have reachability data. */
   isDagAncestorOf(a: BlockId, b: BlockId): boolean;
+  /** Blue work of a block with reachability data (ties among too many parents). */
   blueWork(id: BlockId): bigint;
 }
+
+/** Blocks one ancestry walk may visit before the block is refused as undecidable here (never on honest DAGs). */
+export const levelWalkVisitsMax = 10_000;
 
 export interface LevelParentsOptions {
   /** Levels the runs cover (1..levels); default 255, every Weft network's top level. */
@@ -49,7 +62,7 @@ export function computeLevelParents(source: LevelParentsSource, parents: readonl
     if (parentLevels[i]! >= levels) return;
     starts.add(parentLevels[i]! + 1);
     let start = 1;
-    for (const run of source.header(p).levelParents ?? []) {
+    for (const run of headerOf(source, p).levelParents ?? []) {
       if (start > parentLevels[i]!) starts.add(start);
       start += run.levels;
     }
@@ -64,11 +77,11 @@ export function computeLevelParents(source: LevelParentsSource, parents: readonl
         candidates.add(p);
         return;
       }
-      const own = levelParentsAt(source.header(p), level);
+      const own = levelParentsAt(headerOf(source, p), level);
       assert(own !== undefined, `block ${p} below level ${level} carries no level parents (a version 1 block under a version 2 one)`);
       for (const q of own) candidates.add(toHex(q));
     });
-    const chosen = maximalOf(source, [...candidates], maxParents);
+    const chosen = maximalOf(source, [...candidates], level, maxParents);
     const last = runs[runs.length - 1];
     if (last !== undefined && sameIds(last.parents, chosen)) runs[runs.length - 1] = { levels: last.levels + width, parents: last.parents };
     else runs.push({ levels: width, parents: chosen.map(fromHex).sort(compareBytes) });
@@ -76,16 +89,63 @@ export function computeLevelParents(source: LevelParentsSource, parents: readonl
   return runs;
 }
 
+function headerOf(source: LevelParentsSource, id: BlockId): BlockHeader {
+  const header = source.header(id);
+  if (header === undefined) throw new LevelParentsUnknownError(`level parents: block ${id} is not held here, not even as a header`);
+  return header;
+}
+
 /** The candidates in no other candidate's past; past `maxParents`, those of highest (blue work, hash). */
-function maximalOf(source: LevelParentsSource, candidates: BlockId[], maxParents: number): BlockId[] {
-  const maximal = candidates.filter((c) => !candidates.some((d) => d !== c && source.isDagAncestorOf(c, d)));
+function maximalOf(source: LevelParentsSource, candidates: BlockId[], level: number, maxParents: number): BlockId[] {
+  const maximal = candidates.filter((c) => !candidates.some((d) => d !== c && isAncestorAtLevel(source, c, d, level)));
   if (maximal.length <= maxParents) return maximal;
+  const work = (id: BlockId): bigint => (source.hasReachability(id) ? source.blueWork(id) : headerOf(source, id).blueWork);
   const byWork = (a: BlockId, b: BlockId): number => {
-    const wa = source.blueWork(a);
-    const wb = source.blueWork(b);
+    const wa = work(a);
+    const wb = work(b);
     return wa === wb ? compareHashesDefault(b, a) : wa > wb ? -1 : 1;
   };
   return maximal.sort(byWork).slice(0, maxParents);
+}
+
+/**
+ * a ∈ past(b), for two blocks of level ≥ `level`. With reachability data for both, the engine answers. Otherwise a
+ * is held as a header only, so it is older than every block with reachability data: when b has reachability and a
+ * does not, a may still be in b's past, which the walk finds — every level-≥L block of b's past is a level parent of
+ * b or in the past of one, so walking level-L parents down from b, never below a's blue score, reaches a exactly
+ * when a ∈ past(b). When b lacks reachability and a has it, a is newer than b: not in its past.
+ */
+export function isAncestorAtLevel(source: LevelParentsSource, a: BlockId, b: BlockId, level: number): boolean {
+  const aKnown = source.hasReachability(a);
+  const bKnown = source.hasReachability(b);
+  if (aKnown && bKnown) return source.isDagAncestorOf(a, b);
+  if (aKnown) return false;
+  const floor = headerOf(source, a).blueScore;
+  const seen = new Set<BlockId>([b]);
+  const stack = [b];
+  while (stack.length > 0) {
+    for (const hash of levelParentsAt(headerOf(source, stack.pop()!), level) ?? []) {
+      const id = toHex(hash);
+      if (id === a) return true;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      if (seen.size > levelWalkVisitsMax) throw new LevelParentsUnknownError(`level parents: deciding whether ${a} is in the past of ${b} at level ${level} visits more than ${levelWalkVisitsMax} blocks`);
+      // Only a block newer than a can have a in its past; every block with reachability data is newer.
+      if (!source.hasReachability(id) && headerOf(source, id).blueScore <= floor) continue;
+      stack.push(id);
+    }
+  }
+  return false;
+}
+
+/**
+ * A level-parents question this node cannot answer from what it holds (a block it never had, or a walk too long).
+ * Not a block rule: the block is not marked invalid, since another node holding more could validate it.
+ */
+export class LevelParentsUnknownError extends WeftError {
+  constructor(message: string) {
+    super('internal', message);
+  }
 }
 
 const sameIds = (hashes: readonly Uint8Array[], ids: readonly BlockId[]): boolean => {
