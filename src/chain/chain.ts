@@ -16,6 +16,7 @@
  * is durable. A failed write poisons the chain: in-memory state may be ahead of disk, so the node must restart.
  */
 import { decodeBlock, encodeBlock, type Block } from '../codec/block.ts';
+import { decodeHeader } from '../codec/header.ts';
 import { createGhostdagEngine, type BlockId, type GhostdagData, type GhostdagEngine } from '../consensus/ghostdag.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import { openKvConsensusStore } from '../consensus/consensus-kv-store.ts';
@@ -188,7 +189,14 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   const joinedAt = join.joinedAt === undefined ? undefined : index.get(join.joinedAt)!;
   const { selectedChain, writer, genesis, replayedAtOpen } = opened;
   let selectedTip = opened.selectedTip;
-  const commitments: CommitmentDag = { params, genesis, get: index.get, engine };
+  const commitments: CommitmentDag = {
+    params, genesis, get: index.get, engine,
+    // Header rows outlive their consensus rows below a pruned or joined chain's kept blocks (the proof's headers).
+    headerOnly: (id) => {
+      const bytes = store.get(chainKeys.header(fromHex(id)));
+      return bytes === undefined ? undefined : decodeHeader(bytes);
+    },
+  };
   const pruner = options.archive
     ? undefined
     : openPruner({
