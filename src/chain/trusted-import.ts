@@ -94,8 +94,11 @@ export interface TrustedImportContext {
   readonly verifier: ProofVerifier;
 }
 
-/** Checks `trusted` (TrustedDataError, nothing written) and writes its rows; the caller writes `joinedOps` last. */
-export async function importTrustedData(ctx: TrustedImportContext, trusted: TrustedData): Promise<void> {
+/**
+ * Checks `trusted` (TrustedDataError, nothing written) and writes its rows; the caller writes `joinedOps` last.
+ * Answers the blocks whose bodies it stored (the point and its anticone).
+ */
+export async function importTrustedData(ctx: TrustedImportContext, trusted: TrustedData): Promise<BlockId[]> {
   const { params, store, engine, index, tips } = ctx;
   const data = checkTrustedData(params, trusted, trusted.pruningPoint, ctx.nowMs, ctx.verifier);
   engine.addTrustedOrigin();
@@ -127,6 +130,7 @@ export async function importTrustedData(ctx: TrustedImportContext, trusted: Trus
     ...engine.drainWrites(),
   );
   await store.write(second);
+  return data.blocks.filter((b) => b.block.transactions !== undefined).map((b) => b.id);
 }
 
 /** The last batch of a join: the state machine's rows for the pruning point, then the marker. */
