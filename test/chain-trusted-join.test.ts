@@ -12,6 +12,7 @@ import { trustedChainDepth, type TrustedData } from '../src/chain/trusted-data.t
 import { buildTrustedData } from '../src/chain/trusted-data.ts';
 import { TrustedDataError } from '../src/chain/trusted-errors.ts';
 import type { Block } from '../src/codec/block.ts';
+import { blake3 } from '../src/crypto/blake3.ts';
 import type { BlockId } from '../src/consensus/ghostdag.ts';
 import { blockHash } from '../src/consensus/pow.ts';
 import { openLedgerChain } from '../src/state/ledger.ts';
@@ -61,7 +62,7 @@ let later: Block[];
 
 beforeAll(async () => {
   archive = await openSource(true);
-  const sender = { nonce: 0n };
+  const sender = { nonce: 0n, siblingNonce: 0n };
   blocks = await buildSourceBlocks(archive, 75, sender);
   pruned = await openSource(false);
   await feedAll(pruned.chain, blocks);
@@ -190,7 +191,18 @@ describe('trusted data at a pruning point', () => {
       }
       const joined = await openLedgerChain({ params: joinParams, store: memory, clock: joinClock(), join: trusted });
       expect(joined.chain.blockCount()).toBe(trusted.blocks.length);
-      await feedAll(joined.chain, above);
+      await feedAll(joined.chain, above.slice(0, above.length - later.length));
+      if (cut === 3) {
+        // Transactions of the point and its anticone (accepted above it) are found as the archive finds them.
+        const view = (ledger: typeof joined.ledger, bytes: Uint8Array) => {
+          const record = ledger.getTransaction(blake3(bytes));
+          return record && { ...record, acceptingBlock: record.acceptingBlock?.id };
+        };
+        const carried = trusted.blocks.flatMap((b) => b.transactions ?? []);
+        expect(carried.length).toBeGreaterThan(0);
+        for (const bytes of carried) expect(view(joined.ledger, bytes)).toEqual(view(archive.ledger, bytes));
+      }
+      await feedAll(joined.chain, later);
       expect(joined.chain.selectedTip().id).toBe(archive.chain.selectedTip().id);
       expect(joined.chain.selectedTip().header.stateRoot).toEqual(archive.chain.selectedTip().header.stateRoot);
     }

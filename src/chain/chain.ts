@@ -184,7 +184,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   const conflictListeners = new Set<(event: FinalityConflictEvent) => void>();
   const invalid = createInvalidBlocks(store);
 
-  if (join.importNow) await importTrustedData({ params, store, engine, index, tips, nowMs: clock.nowMs(), verifier }, options.join!);
+  const carried = join.importNow ? await importTrustedData({ params, store, engine, index, tips, nowMs: clock.nowMs(), verifier }, options.join!) : [];
   const opened = await openStoredChain({ params, store, engine, index, tips, chainCacheEntries: entries.chain });
   const joinedAt = join.joinedAt === undefined ? undefined : index.get(join.joinedAt)!;
   const { selectedChain, writer, genesis, replayedAtOpen } = opened;
@@ -347,7 +347,10 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   };
   machine = options.stateMachine?.({ chain, store, pruning: pruner !== undefined });
   // Last of a join: the state machine's rows for the point, then the marker (a crash before it starts over).
-  if (join.importNow) await writer.write(joinedOps(joinedAt!, machine?.joinAt?.(joinedAt!, options.join!.stateRecord) ?? []));
+  if (join.importNow) {
+    const stateOps = machine?.joinAt?.(joinedAt!, options.join!.stateRecord, carried.map((id) => index.get(id)!)) ?? [];
+    await writer.write(joinedOps(joinedAt!, stateOps));
+  }
   if (pruner) {
     // A store written with other parameters, or by an archive, gets its pruning point now; a round owed since the
     // last run (a crash, a shutdown mid-round) resumes.

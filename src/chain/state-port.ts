@@ -65,9 +65,11 @@ export interface ChainStateMachine {
   pruningPointRecord?(block: IndexedBlock): Uint8Array | undefined;
   /**
    * The rows that let a chain joined at `block` build on it: `record` as pruningPointRecord gave it, checked; the
-   * state at the block's root must already be in the store. Throws TrustedDataError ('state-record', 'state-missing').
+   * state at the block's root must already be in the store; `carried` are the trusted blocks whose bodies the chain
+   * stored (the point and its anticone), for the state machine's own indexes of them. Throws TrustedDataError
+   * ('state-record', 'state-missing').
    */
-  joinAt?(block: IndexedBlock, record: Uint8Array | undefined): KvOp[];
+  joinAt?(block: IndexedBlock, record: Uint8Array | undefined, carried: readonly IndexedBlock[]): KvOp[];
 }
 
 /** The pruning point moved from `from` to `to`: the blocks in to's past and not in from's go (from included). */

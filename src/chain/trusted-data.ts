@@ -67,7 +67,7 @@ function anticoneOf(chain: Chain, point: IndexedBlock): Set<BlockId> {
 }
 
 /** The highest block of `point`'s chain in the past of every block of `anticone` (and `point` itself). */
-export function commonChainBlock(chain: Pick<Chain, 'engine'>, point: IndexedBlock, anticone: Iterable<BlockId>): IndexedBlock {
+function commonChainBlock(chain: Pick<Chain, 'engine'>, point: IndexedBlock, anticone: Iterable<BlockId>): IndexedBlock {
   const members = [...anticone];
   let walk: IndexedBlock | null = point;
   while (walk && !members.every((id) => chain.engine.isDagAncestorOf(walk!.id, id))) walk = walk.selectedParent;

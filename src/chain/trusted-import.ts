@@ -48,17 +48,13 @@ const importedTables = [0x4f, 0x53, 0x44, 0x4e, 0x48, 0x42, 0x4b, 0x43];
 
 /** Deletes what a half-done import wrote, the state trie aside. */
 async function wipeHalfImport(store: KvStore): Promise<void> {
-  let ops: KvOp[] = [];
-  for (const table of importedTables) {
-    for (const [key] of store.entries({ prefix: Uint8Array.of(table) })) {
-      ops.push({ type: 'del', key: key.slice() });
-      if (ops.length >= 10_000) {
-        await store.write(ops);
-        ops = [];
-      }
-    }
+  // Keys first, deletes after: no write while a range is being read. A half import is one trusted set's rows.
+  const keys = importedTables.flatMap((table) => [...store.entries({ prefix: Uint8Array.of(table) })].map(([key]) => key.slice()));
+  for (let at = 0; at < keys.length; at += 10_000) {
+    await store.write(keys.slice(at, at + 10_000).map((key): KvOp => ({ type: 'del', key })));
   }
-  await store.write([...ops, ...metaRows.map((key): KvOp => ({ type: 'del', key }))]);
+  // The `joining` row goes last: until then the store still reads as half-imported.
+  await store.write(metaRows.map((key): KvOp => ({ type: 'del', key })));
 }
 
 /** Before the consensus store opens: what the store holds and whether `trusted` is to be imported into it. */
@@ -94,8 +90,11 @@ export interface TrustedImportContext {
   readonly verifier: ProofVerifier;
 }
 
-/** Checks `trusted` (TrustedDataError, nothing written) and writes its rows; the caller writes `joinedOps` last. */
-export async function importTrustedData(ctx: TrustedImportContext, trusted: TrustedData): Promise<void> {
+/**
+ * Checks `trusted` (TrustedDataError, nothing written) and writes its rows; the caller writes `joinedOps` last.
+ * Answers the blocks whose bodies it stored (the point and its anticone).
+ */
+export async function importTrustedData(ctx: TrustedImportContext, trusted: TrustedData): Promise<BlockId[]> {
   const { params, store, engine, index, tips } = ctx;
   const data = checkTrustedData(params, trusted, trusted.pruningPoint, ctx.nowMs, ctx.verifier);
   engine.addTrustedOrigin();
@@ -127,6 +126,7 @@ export async function importTrustedData(ctx: TrustedImportContext, trusted: Trus
     ...engine.drainWrites(),
   );
   await store.write(second);
+  return data.blocks.filter((b) => b.block.transactions !== undefined).map((b) => b.id);
 }
 
 /** The last batch of a join: the state machine's rows for the pruning point, then the marker. */

@@ -268,7 +268,12 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
     pruneState: (round) => pruning.pruneState(round),
     pruneRows: (chainBlock, merged) => pruning.pruneRows(chainBlock, merged),
     pruningPointRecord: (block) => store.get(ledgerKeys.acceptance(block.hash)),
-    joinAt: (block, record) => joinRows(store, block, record),
+    joinAt(block, record, carried) {
+      const ops = joinRows(store, block, record);
+      // Their transactions are found by hash as on the node they came from (accepted by the blocks above the point).
+      for (const body of carried) ops.push(...inclusionRows(body.hash, reads.transactions(body.id)));
+      return ops;
+    },
   };
 
   // Acceptance events go out once the block that moved the chain is durable (the chain's own event).

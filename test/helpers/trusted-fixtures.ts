@@ -23,6 +23,8 @@ import { transfer, wallet } from './ledger-fixtures.ts';
 
 export const joinMiner = wallet(0);
 export const joinPayees = [1, 2, 3, 4, 5].map((i) => wallet(i).address);
+/** Sends from side blocks (a payee of the main ones: it has funds once paid). */
+export const joinSibling = wallet(1);
 
 export interface SourceNode {
   readonly chain: Chain;
@@ -36,14 +38,16 @@ export async function openSource(archive: boolean, store: KvStore = createMemory
 }
 
 /** Blocks built on `source`: a transfer in most, a pair of siblings in three rounds of four (merged by the next block). */
-export async function buildSourceBlocks(source: SourceNode, rounds: number, sender = { nonce: 0n }): Promise<Block[]> {
+export async function buildSourceBlocks(source: SourceNode, rounds: number, sender = { nonce: 0n, siblingNonce: 0n }): Promise<Block[]> {
   const blocks: Block[] = [];
   for (let round = 0; round < rounds; round++) {
     const parents = source.chain.tips().map((t) => t.id);
     const pay = source.chain.selectedTip().height > 3 && round % 4 !== 3;
     const transactions = pay ? [transfer(joinMiner, joinPayees[round % joinPayees.length]!, 1_000n + BigInt(round), sender.nonce++)] : [];
     const first = makeBlock(source.chain, { parents, transactions, miner: joinMiner.address });
-    const sibling = round % 4 !== 0 ? makeBlock(source.chain, { parents, miner: joinPayees[1]!, timestampMs: first.header.timestampMs + 1 }) : undefined;
+    // Siblings carry a transfer of their own sender's, so the pruning point's anticone has transactions to accept.
+    const siblingTxs = round > 8 ? [transfer(joinSibling, joinMiner.address, 10n, sender.siblingNonce++)] : [];
+    const sibling = round % 4 !== 0 ? makeBlock(source.chain, { parents, miner: joinPayees[1]!, timestampMs: first.header.timestampMs + 1, transactions: siblingTxs }) : undefined;
     for (const block of sibling ? [first, sibling] : [first]) {
       expect((await source.chain.addBlock(block)).status).toBe('accepted');
       blocks.push(block);
