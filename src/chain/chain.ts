@@ -16,7 +16,7 @@
  * is durable. A failed write poisons the chain: in-memory state may be ahead of disk, so the node must restart.
  */
 import { decodeBlock, encodeBlock, type Block } from '../codec/block.ts';
-import { decodeHeader } from '../codec/header.ts';
+import { decodeHeader, type BlockHeader } from '../codec/header.ts';
 import { createGhostdagEngine, type BlockId, type GhostdagData, type GhostdagEngine } from '../consensus/ghostdag.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import { openKvConsensusStore } from '../consensus/consensus-kv-store.ts';
@@ -161,6 +161,8 @@ export interface ChainOptions {
    * in the store. A store that joined before opens with or without them.
    */
   readonly join?: TrustedData;
+  /** The verified pruning-point proof's headers, kept as header rows beside a join (version 2 networks). */
+  readonly joinProofHeaders?: readonly BlockHeader[];
 }
 
 export async function openChain(options: ChainOptions): Promise<Chain> {
@@ -184,7 +186,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   const conflictListeners = new Set<(event: FinalityConflictEvent) => void>();
   const invalid = createInvalidBlocks(store);
 
-  const carried = join.importNow ? await importTrustedData({ params, store, engine, index, tips, nowMs: clock.nowMs(), verifier }, options.join!) : [];
+  const carried = join.importNow ? await importTrustedData({ params, store, engine, index, tips, nowMs: clock.nowMs(), verifier }, options.join!, options.joinProofHeaders) : [];
   const opened = await openStoredChain({ params, store, engine, index, tips, chainCacheEntries: entries.chain });
   const joinedAt = join.joinedAt === undefined ? undefined : index.get(join.joinedAt)!;
   const { selectedChain, writer, genesis, replayedAtOpen } = opened;

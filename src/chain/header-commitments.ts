@@ -40,7 +40,8 @@ const known = (dag: CommitmentDag, id: BlockId): IndexedBlock => {
 /** The level-parents reader over a CommitmentDag. */
 export function levelParentsSource(dag: CommitmentDag): LevelParentsSource {
   return {
-    header: (id) => dag.get(id)?.header ?? dag.headerOnly?.(id),
+    // A joined chain's genesis is a stand-in outside its store; high levels name it all the same.
+    header: (id) => dag.get(id)?.header ?? (id === dag.genesis.id ? dag.genesis.header : dag.headerOnly?.(id)),
     level: levelOfBlock(dag.params.maxTarget, dag.genesis.id),
     hasReachability: (id) => dag.engine.has(id),
     isDagAncestorOf: (a, b) => dag.engine.isDagAncestorOf(a, b),

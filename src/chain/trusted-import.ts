@@ -10,10 +10,11 @@
  * is wiped and imported from scratch (the state trie imported beside it stays); opened without, it is refused.
  */
 import { encodeBlock } from '../codec/block.ts';
-import { encodeHeader } from '../codec/header.ts';
+import { encodeHeader, type BlockHeader } from '../codec/header.ts';
 import { consensusKeys } from '../consensus/consensus-rows.ts';
 import type { BlockId, GhostdagEngine } from '../consensus/ghostdag.ts';
 import type { NetworkParams } from '../consensus/params.ts';
+import { blockHash } from '../consensus/pow.ts';
 import type { ProofVerifier } from '../crypto/proof-check.ts';
 import type { KvOp, KvStore } from '../storage/kv.ts';
 import { equalBytes, toHex } from '../util/bytes.ts';
@@ -94,7 +95,7 @@ export interface TrustedImportContext {
  * Checks `trusted` (TrustedDataError, nothing written) and writes its rows; the caller writes `joinedOps` last.
  * Answers the blocks whose bodies it stored (the point and its anticone).
  */
-export async function importTrustedData(ctx: TrustedImportContext, trusted: TrustedData): Promise<BlockId[]> {
+export async function importTrustedData(ctx: TrustedImportContext, trusted: TrustedData, proofHeaders: readonly BlockHeader[] = []): Promise<BlockId[]> {
   const { params, store, engine, index, tips } = ctx;
   const data = checkTrustedData(params, trusted, trusted.pruningPoint, ctx.nowMs, ctx.verifier);
   engine.addTrustedOrigin();
@@ -107,9 +108,20 @@ export async function importTrustedData(ctx: TrustedImportContext, trusted: Trus
   checkAroundPoint(params, engine, data);
   const point = data.point;
   const first: KvOp[] = [{ type: 'put', key: chainKeys.joining, value: point.hash }, ...engine.drainWrites()];
-  for (const { hash, block } of data.blocks) {
+  const written = new Set<BlockId>();
+  for (const { id, hash, block } of data.blocks) {
+    written.add(id);
     first.push({ type: 'put', key: chainKeys.header(hash), value: encodeHeader(block.header) });
     if (block.transactions) first.push({ type: 'put', key: chainKeys.block(hash), value: encodeBlock({ header: block.header, transactions: block.transactions }) });
+  }
+  // The verified proof's headers below the trusted blocks stay as header rows only: the level parents of the blocks
+  // above reach them at high levels (level-parents.ts), and this node's own proofs are built from them.
+  for (const header of proofHeaders) {
+    const hash = blockHash(header);
+    const id = toHex(hash);
+    if (written.has(id)) continue;
+    written.add(id);
+    first.push({ type: 'put', key: chainKeys.header(hash), value: encodeHeader(header) });
   }
   await store.write(first);
   const second: KvOp[] = [];
