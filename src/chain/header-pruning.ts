@@ -136,7 +136,7 @@ export function createHeaderPruning(ctx: HeaderPruningContext) {
       belowSet.add(n);
       blocks.add(consensus.idOf(n));
     }
-    for (const id of anticoneOf(point)) blocks.add(id);
+    // P's anticone and future are never walked, and what their records name lies above the floor: no need to list them.
     const orderRows = new Set<number>();
     const nodeRows = new Set<number>();
     for (const id of blocks) {
