@@ -172,6 +172,15 @@ describe('header pruning below the pruning point', () => {
     expect(reads).toBeLessThan(200);
     expect(reopened.chain.selectedTip().id).toBe(archive.chain.selectedTip().id);
     expect((await reopened.chain.addBlock(makeBlock(reopened.chain))).status).toBe('accepted');
+
+    // An archive's store opened without --archive prunes its whole past in one round, to the same keep set.
+    await archive.chain.settled();
+    const switched = await openNode(v1, storeFrom(allRows(archive.store)), false);
+    await switched.chain.pruningSettled();
+    const switchedPoint = switched.chain.pruning()!.pruningPoint;
+    expect(switchedPoint.id).toBe(reopened.chain.pruning()!.pruningPoint.id);
+    checkRows(archive, switched, expectedBelow(archive.chain, buildTrustedData(archive.chain, switchedPoint.id), []));
+    checkAgreeAbove(archive.chain, switched.chain);
   }, 120_000);
 
   it('version 2: also keeps the proof headers and level parents, builds a proof that verifies, and mines on', async () => {
