@@ -5,15 +5,16 @@
  *   1. the state's garbage (trie nodes no kept state reads), from the state machine, in bounded batches;
  *   2. per selected-chain block C in (from, to], ascending: the bodies of C's mergeset (the blocks that fall below
  *      the point with it) and the state machine's rows of C and of those blocks, with the progress height;
- *   3. the `pruned-through` row.
+ *   3. the header phase (header-pruning.ts): the headers and consensus rows that fell out of the keep set (what
+ *      trusted data, the pruning proof and the rules of the blocks above the point still read stays);
+ *   4. the `pruned-through` row.
  *
- * Headers and consensus data (GHOSTDAG, reachability, the block index) stay: the pruning proof and the DAA window
- * read them. Every batch is atomic and the progress row says where a round stands, so a kill -9 at any moment
- * leaves a store that opens and finishes the round. A batch holds at most pruneBatchOpsMax deletes and the pruner
+ * Every batch is atomic and the progress rows say where a round stands, so a kill -9 at any moment leaves a store that opens and finishes the round. A batch holds at most pruneBatchOpsMax deletes and the pruner
  * yields to the event loop between batches: block processing never waits longer than one batch.
  */
 import type { BlockId, GhostdagEngine } from '../consensus/ghostdag.ts';
 import { readU64be, u64be } from '../consensus/consensus-rows.ts';
+import type { ConsensusStore } from '../consensus/consensus-store.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import { assert } from '../errors.ts';
 import { pruneBatchOpsMax } from '../limits.ts';
@@ -21,14 +22,20 @@ import type { KvOp, KvStore } from '../storage/kv.ts';
 import { toHex } from '../util/bytes.ts';
 import type { IndexedBlock } from './block-index.ts';
 import { chainKeys } from './chain-store.ts';
+import { createHeaderPruning } from './header-pruning.ts';
 import { nextPruningPoint } from './pruning-point.ts';
 import type { ChainStateMachine, PruningRound } from './state-port.ts';
 
 export interface PrunerContext {
-  readonly params: Pick<NetworkParams, 'finalityDepth' | 'pruningDepth'>;
+  readonly params: NetworkParams;
   /** The chain's read-your-writes view: batches written here queue behind block batches. */
   readonly store: KvStore;
   readonly engine: GhostdagEngine;
+  /** The engine's rows, for the header phase (header-pruning.ts). */
+  readonly consensus: ConsensusStore;
+  /** Drops a block whose rows the header phase deleted from the block index's cache. */
+  readonly forgetBlock: (id: BlockId) => void;
+  readonly selectedTip: () => IndexedBlock;
   readonly get: (id: BlockId) => IndexedBlock | undefined;
   /** The virtual selected chain at a height (stable below the finality point, where every round works). */
   readonly chainAt: (height: number) => IndexedBlock | undefined;
@@ -80,6 +87,20 @@ export function openPruner(ctx: PrunerContext): Pruner {
   let rounds = 0;
   let running: Promise<void> | undefined;
   let stopped = false;
+  const headers = createHeaderPruning({
+    params: ctx.params,
+    store,
+    engine,
+    consensus: ctx.consensus,
+    get: ctx.get,
+    chainAt: ctx.chainAt,
+    selectedTip: ctx.selectedTip,
+    genesis,
+    forget: (block, id) => {
+      ctx.consensus.forget(block, id);
+      ctx.forgetBlock(id);
+    },
+  });
 
   const mergesetOf = (chainBlock: IndexedBlock): IndexedBlock[] => {
     const data = engine.get(chainBlock.id)!;
@@ -89,7 +110,12 @@ export function openPruner(ctx: PrunerContext): Pruner {
   const roundOf = (from: IndexedBlock, to: IndexedBlock): PruningRound => ({
     from,
     to,
-    isPruned: (id) => id !== genesis.id && (id === from.id || engine.isDagAncestorOf(id, to.id)) && !engine.isDagAncestorOf(id, from.id),
+    isPruned: (id) => {
+      if (id === genesis.id) return false;
+      // A block the engine no longer holds went with an earlier round's header phase.
+      if (!engine.has(id)) return true;
+      return (id === from.id || engine.isDagAncestorOf(id, to.id)) && !engine.isDagAncestorOf(id, from.id);
+    },
     *pruned() {
       for (let h = from.height + 1; h <= to.height; h++) yield* mergesetOf(ctx.chainAt(h)!);
     },
@@ -127,10 +153,14 @@ export function openPruner(ctx: PrunerContext): Pruner {
         await yieldToEventLoop();
       }
     }
+    const headerRows = await headers.run(to, from, () => stopped);
+    if (headerRows === undefined) return;
     await write([
+      ...headerRows.ops,
       { type: 'put', key: chainKeys.prunedThrough, value: to.hash },
       { type: 'del', key: chainKeys.pruneProgress },
     ]);
+    headerRows.written();
     prunedThrough = to;
     rounds++;
     ctx.onEvent({ type: 'round', from, to, blocks, ms: Date.now() - began });

@@ -29,3 +29,15 @@ export function nextPruningPoint(params: Pick<NetworkParams, 'finalityDepth' | '
   const first = below.height + 1 <= deepest.height ? chainAncestorAt(deepest, below.height + 1) : deepest;
   return first.header.blueScore > current.header.blueScore ? first : current;
 }
+
+/**
+ * The pruning point before `point` on its chain: the first chain block of the finality interval below `point`'s
+ * (genesis below the second interval). A block mined just before the point moved still commits it (version 2), so a
+ * pruned node keeps its header (header-pruning.ts).
+ */
+export function previousPruningPoint(params: Pick<NetworkParams, 'finalityDepth'>, point: IndexedBlock, genesis: IndexedBlock): IndexedBlock {
+  const boundary = (Math.floor(point.header.blueScore / params.finalityDepth) - 1) * params.finalityDepth;
+  if (boundary <= 0) return genesis;
+  const below = chainBlockAtBlueScore(point, boundary - 1);
+  return chainAncestorAt(point, below.height + 1);
+}

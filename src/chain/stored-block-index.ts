@@ -17,6 +17,8 @@ export interface StoredBlockIndex {
   get(id: BlockId): IndexedBlock | undefined;
   /** The entry of a block the engine just added, and its rows for the block's batch. */
   add(id: BlockId, hash: Uint8Array, header: BlockHeader): { entry: IndexedBlock; ops: KvOp[] };
+  /** Drops a block whose rows the pruner deleted (get then answers undefined). */
+  forget(id: BlockId): void;
   cacheStats(): ReadCacheStats;
 }
 
@@ -62,6 +64,7 @@ export function createStoredBlockIndex(store: KvStore, engine: GhostdagEngine, n
       cache.set(id, entry);
       return { entry, ops: skip ? [{ type: 'put', key: chainKeys.skip(hash), value: skip.hash }] : [] };
     },
+    forget: (id) => cache.delete(id),
     cacheStats: () => cache.stats(),
   };
 }

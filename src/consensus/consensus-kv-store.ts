@@ -149,6 +149,11 @@ export function openKvConsensusStore(kv: KvStore, sizes: ConsensusCacheSizes): C
       }
       return out;
     },
+    forget(block, id) {
+      numbers.delete(id);
+      records.delete(block);
+      nodes.delete(block);
+    },
     cacheStats: () => [ids.stats(), numbers.stats(), records.stats(), nodes.stats()],
   };
   return store;

@@ -64,6 +64,8 @@ export interface ConsensusStore {
   reindexRoot: number;
   /** Row writes staged since the last call, for the caller's next atomic batch (none for the memory backend). */
   drainWrites(): KvOp[];
+  /** Drops a block whose rows a pruner deleted from the read caches: `numberOf` no longer finds it. */
+  forget(block: number, id: BlockId): void;
   /** Each cache's size and hit counts (none for the memory backend). */
   cacheStats(): ReadCacheStats[];
 }
@@ -96,6 +98,9 @@ export function createMemoryConsensusStore(): ConsensusStore {
     tip: -1,
     reindexRoot: -1,
     drainWrites: () => [],
+    forget(_block, id) {
+      numbers.delete(id);
+    },
     cacheStats: () => [],
   };
 }

@@ -161,7 +161,12 @@ export async function regtestDatadir(count: number, options: RegtestDatadirOptio
   rmSync(join(building, 'complete'), { force: true });
   const store = openLmdbStore(join(building, 'chain'));
   const { chain } = await openLedgerChain({ params, store, clock: systemClock, archive: options.archive });
-  for (let done = start?.count ?? 0; done < count; done += 1_000) await extendChain(chain, Math.min(1_000, count - done));
+  // A running node gets a block a second and its pruner catches up between them; so here between bursts (else
+  // LMDB cannot reuse the pages a round frees while the next burst's large transactions run, and the file grows).
+  for (let done = start?.count ?? 0; done < count; done += 1_000) {
+    await extendChain(chain, Math.min(1_000, count - done));
+    await chain.pruningSettled();
+  }
   if (chain.blockCount() !== count + 1) throw new Error(`generated ${chain.blockCount() - 1} of ${count} blocks`);
   await chain.pruningSettled();
   await store.flush();
