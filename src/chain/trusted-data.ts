@@ -2,7 +2,7 @@
  * Trusted data (docs/pruning-proof.md "Trusted data"; Kaspa's `PruningPointTrustedData` and the pruning point's
  * anticone sent as full blocks): what a chain needs to validate every block above a pruning point P without P's past.
  *
- * The set T, built from a live chain (archive or pruned: a pruned node keeps headers and consensus rows below P):
+ * The set T, built from a live chain (archive or pruned: a pruned node keeps T's headers and consensus rows, header-pruning.ts):
  *
  * - A = {P} ∪ (anticone(P) ∩ past(virtual)): full blocks, since the blocks above P accept their transactions;
  * - F0 = the highest block of P's selected chain in the past of every block of A (P itself when A = {P});
@@ -65,9 +65,9 @@ function anticoneOf(chain: Chain, point: IndexedBlock): Set<BlockId> {
   consider([...virtual.mergesetBlues, ...virtual.mergesetReds]);
   return out;
 }
-
+/** The highest block of `point`'s chain in the past of every block of `anticone` (and `point` itself); header pruning keeps what lies above it. */
 /** The highest block of `point`'s chain in the past of every block of `anticone` (and `point` itself). */
-function commonChainBlock(chain: Pick<Chain, 'engine'>, point: IndexedBlock, anticone: Iterable<BlockId>): IndexedBlock {
+export function commonChainBlock(chain: Pick<Chain, 'engine'>, point: IndexedBlock, anticone: Iterable<BlockId>): IndexedBlock {
   const members = [...anticone];
   let walk: IndexedBlock | null = point;
   while (walk && !members.every((id) => chain.engine.isDagAncestorOf(walk!.id, id))) walk = walk.selectedParent;
