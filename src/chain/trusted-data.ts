@@ -65,8 +65,8 @@ function anticoneOf(chain: Chain, point: IndexedBlock): Set<BlockId> {
   consider([...virtual.mergesetBlues, ...virtual.mergesetReds]);
   return out;
 }
+
 /** The highest block of `point`'s chain in the past of every block of `anticone` (and `point` itself); header pruning keeps what lies above it. */
-/** The highest block of `point`'s chain in the past of every block of `anticone` (and `point` itself). */
 export function commonChainBlock(chain: Pick<Chain, 'engine'>, point: IndexedBlock, anticone: Iterable<BlockId>): IndexedBlock {
   const members = [...anticone];
   let walk: IndexedBlock | null = point;
