@@ -8,7 +8,6 @@ import { ErrorCode, WeftError } from '../errors.ts';
 export type LightRejectReason =
   | 'header-invalid' // a BlockRuleError: PoW, bits, timestamps, GHOSTDAG figures …
   | 'header-disconnected' // a parent neither stored nor earlier in the page
-  | 'store-full' // lightHeadersMax reached
   | 'proof-invalid' // the node's pruning-point proof broke a rule (proofReason says which), or lost to the tab's own
   | 'trusted-invalid' // the trusted data for the proven point failed a check (trustedReason says which)
   | 'store-failed' // the header store refused a write (IndexedDB quota, closed database)

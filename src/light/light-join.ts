@@ -17,6 +17,7 @@ import type { NetworkParams } from '../consensus/params.ts';
 import { blockHash } from '../consensus/pow.ts';
 import type { ProofVerifier } from '../crypto/proof-check.ts';
 import { DecodeError } from '../errors.ts';
+import { requireHeavierProof } from '../proof/compare-proofs.ts';
 import { ProofError } from '../proof/proof-errors.ts';
 import { proofParamsOf } from '../proof/level-dag.ts';
 import type { PruningProof } from '../proof/pruning-proof.ts';
@@ -24,6 +25,7 @@ import { verifyPruningProof, type VerifiedProof } from '../proof/verify-proof.ts
 import { decodePruningProof, encodePruningProof } from '../p2p/pruning-proof-codec.ts';
 import { toHex } from '../util/bytes.ts';
 import { LightSyncError } from './errors.ts';
+import type { LightChain } from './light-chain.ts';
 import type { StoredJoin } from './light-store.ts';
 
 /** Where a tab's join comes from: the node's proof (undefined: it serves none), and trusted data for a proven point. */
@@ -75,9 +77,8 @@ function checkTrusted(params: NetworkParams, trusted: TrustedData, point: Uint8A
   }
 }
 
-/** Verifies a fresh join: the proof, then the trusted data against its point. Throws LightSyncError. */
-export function checkJoin(params: NetworkParams, proof: PruningProof, trusted: TrustedData, nowMs: number): CheckedJoin {
-  const verified = verifyJoinProof(params, proof);
+/** Verifies a fresh join: the proof (unless `verified` is its verification), then the trusted data against its point. Throws LightSyncError. */
+export function checkJoin(params: NetworkParams, proof: PruningProof, trusted: TrustedData, nowMs: number, verified = verifyJoinProof(params, proof)): CheckedJoin {
   return { proof, verified, trusted: checkTrusted(params, trusted, blockHash(verified.pruningPoint), nowMs) };
 }
 
@@ -104,4 +105,47 @@ export function reopenJoin(params: NetworkParams, stored: StoredJoin, nowMs: num
     if (error instanceof DecodeError || error instanceof LightSyncError || error instanceof TypeError) return undefined;
     throw error;
   }
+}
+
+/**
+ * A tab more than a pruning window (pruningDepth + finalityDepth blue score) behind its node joins again at the
+ * node's pruning point instead of downloading every header between (docs/web.md "Joining at a pruning point"): the
+ * headers it would skip are below that point, where no balance or transaction proof is asked for any more.
+ */
+export function farBehind(params: Pick<NetworkParams, 'pruningDepth' | 'finalityDepth'>, tipBlueScore: number, nodeBlueScore: number): boolean {
+  return nodeBlueScore - tipBlueScore > params.pruningDepth + params.finalityDepth;
+}
+
+/** What joinFromNode did: joined at the node's point, or left the chain as it was (headers follow from its tip). */
+export type JoinOutcome = 'joined' | 'no-proof' | 'not-needed';
+
+/**
+ * A fresh tab (genesis only), or one far behind its node, asks for the node's proof and joins at its point. A node
+ * without a proof (a version 1 network answers `notfound`), or whose point the chain already holds, leaves the chain
+ * as it is. A tab that joined before keeps its join unless the node's proof beats its own (compareProofs: a lighter
+ * fork loses, `proof-invalid` with `insufficient-work`). Throws LightSyncError; nothing changes before every check passed.
+ */
+export async function joinFromNode(chain: LightChain, source: LightJoinSource, node: { readonly blueScore: number; readonly blueWork: bigint }, nowMs: number): Promise<JoinOutcome> {
+  const { params } = chain;
+  const tip = chain.selectedTip();
+  const fresh = chain.joinedAt() === undefined && tip.id === chain.genesis.id;
+  if (!fresh && !farBehind(params, tip.header.blueScore, node.blueScore)) return 'not-needed';
+  const proof = await source.pruningProof();
+  if (proof === undefined) return 'no-proof';
+  const verified = verifyJoinProof(params, proof);
+  if (verified.pruningPointId === chain.genesis.id || chain.has(verified.pruningPointId)) return 'not-needed';
+  const defender = chain.joinProof();
+  if (defender !== undefined) {
+    try {
+      requireHeavierProof({ proof: defender, tipBlueWork: tip.header.blueWork }, { proof: verified, tipBlueWork: node.blueWork }, proofParamsOf(params));
+    } catch (error) {
+      if (error instanceof ProofError) {
+        throw new LightSyncError('proof-invalid', `the node's pruning-point proof does not beat the one this tab joined with (${error.reason}): ${error.message}`, { proofReason: error.reason, cause: error });
+      }
+      throw error;
+    }
+  }
+  const trusted = await source.trustedData(blockHash(verified.pruningPoint));
+  await chain.join(checkJoin(params, proof, trusted, nowMs, verified));
+  return 'joined';
 }

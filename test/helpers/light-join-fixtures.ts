@@ -26,13 +26,16 @@ export interface TabSource {
 
 const sideMiner = Uint8Array.from({ length: 33 }, (_, j) => (j === 0 ? 0 : 7));
 
-/** `rounds` rounds on `source` (or a fresh archive chain): mostly a chain, a pair of siblings every fourth round. */
-export async function extendTabChain(rounds: number, source?: TabSource, params: NetworkParams = tabParams): Promise<TabSource> {
+/**
+ * `rounds` rounds on `source` (or a fresh archive chain): mostly a chain, a pair of siblings every fourth round.
+ * Another `miner` gives a fork of other blocks (the blocks are otherwise deterministic).
+ */
+export async function extendTabChain(rounds: number, source?: TabSource, params: NetworkParams = tabParams, miner?: Uint8Array): Promise<TabSource> {
   const chain = source?.chain ?? (await openChain({ params, store: createMemoryStore(), clock: tabClock(), archive: true }));
   const headers = source?.headers ?? [];
   for (let i = 0; i < rounds; i++) {
     const tips = chain.tips().map((t) => t.id);
-    const blocks = i % 4 === 3 ? [makeBlock(chain, { parents: tips }), makeBlock(chain, { parents: tips, miner: sideMiner })] : [makeBlock(chain, { parents: tips })];
+    const blocks = i % 4 === 3 ? [makeBlock(chain, { parents: tips, ...(miner ? { miner } : {}) }), makeBlock(chain, { parents: tips, miner: sideMiner })] : [makeBlock(chain, { parents: tips, ...(miner ? { miner } : {}) })];
     for (const block of blocks) {
       expect((await chain.addBlock(block)).status).toBe('accepted');
       headers.push(block.header);
