@@ -7,8 +7,13 @@ import { blockHash } from '../src/consensus/pow.ts';
 import { LightSyncError } from '../src/light/errors.ts';
 import { openLightChain } from '../src/light/light-chain.ts';
 import { checkJoin } from '../src/light/light-join.ts';
+import { verifyAccountProof } from '../src/light/verify-account.ts';
+import { encodeAddress } from '../src/crypto/address.ts';
+import { unitsToCoins } from '../src/crypto/amount.ts';
+import { proofToJson } from '../src/state/proof.ts';
+import { toHash0x, toHex } from '../src/util/bytes.ts';
 import { createMemoryHeaderStore } from '../src/light/light-store.ts';
-import { toHex } from '../src/util/bytes.ts';
+
 import { grind } from './helpers/chain-fixtures.ts';
 import { extendTabChain, headersAbove, proofAt, tabClock, tabParams, tipPruningPoint, trustedAt, type TabSource } from './helpers/light-join-fixtures.ts';
 
@@ -54,6 +59,21 @@ describe('joining at a pruning point', () => {
     await tab.flush();
     expect(store.join()?.pruningPoint).toEqual(source.chain.get(point)!.hash);
     expect(store.rows.length).toBe(fresh.length);
+  });
+
+  it('checks an account proof against a header above the point that the joined tab verified', async () => {
+    const tab = await openTab();
+    await tab.join(freshJoin());
+    tab.addHeaders(above.filter((h) => !tab.has(toHex(blockHash(h)))));
+    const miner = source.chain.selectedTip().header.miner;
+    const p = source.ledger.proveAccount(miner);
+    const answer = {
+      state_root: toHash0x(p.stateRoot), block_hash: `0x${p.blockHash}`,
+      account: { balance: unitsToCoins(p.account?.balance ?? 0n), nonce: Number(p.account?.nonce ?? 0n) }, proof: proofToJson(p.proof),
+    };
+    const verified = verifyAccountProof(tab, encodeAddress(tabParams.hrp, miner), answer);
+    expect(verified.balance).toBeGreaterThan(0n);
+    expect(verified.blockHash).toBe(toHash0x(source.chain.selectedTip().hash));
   });
 
   it('refuses a header above the point whose pruning point or level parents were edited', async () => {

@@ -1,7 +1,7 @@
 // A version 2 chain several pruning windows long, and what a tab joins from: the proof of the pruning point its tip
 // commits to (buildPruningProof over the chain's headers) and the trusted data of that point (buildTrustedData).
 import { expect } from 'vitest';
-import { openChain, type Chain } from '../../src/chain/chain.ts';
+import type { Chain } from '../../src/chain/chain.ts';
 import { buildTrustedData, type TrustedData } from '../../src/chain/trusted-data.ts';
 import type { BlockHeader } from '../../src/codec/header.ts';
 import type { NetworkParams } from '../../src/consensus/params.ts';
@@ -9,6 +9,7 @@ import { blockHash } from '../../src/consensus/pow.ts';
 import { buildPruningProof } from '../../src/proof/build-proof.ts';
 import { proofParamsOf } from '../../src/proof/level-dag.ts';
 import type { PruningProof } from '../../src/proof/pruning-proof.ts';
+import { openLedgerChain, type Ledger } from '../../src/state/ledger.ts';
 import { createMemoryStore } from '../../src/storage/memory-store.ts';
 import { toHex } from '../../src/util/bytes.ts';
 import { createManualClock, type Clock } from '../../src/util/clock.ts';
@@ -20,6 +21,8 @@ export const tabClock = (): Clock => createManualClock(tabParams.genesis.timesta
 
 export interface TabSource {
   readonly chain: Chain;
+  /** The chain's ledger: account proofs against its headers. */
+  readonly ledger: Ledger;
   /** Every header, in the order the chain accepted them. */
   readonly headers: BlockHeader[];
 }
@@ -31,7 +34,7 @@ const sideMiner = Uint8Array.from({ length: 33 }, (_, j) => (j === 0 ? 0 : 7));
  * Another `miner` gives a fork of other blocks (the blocks are otherwise deterministic).
  */
 export async function extendTabChain(rounds: number, source?: TabSource, params: NetworkParams = tabParams, miner?: Uint8Array): Promise<TabSource> {
-  const chain = source?.chain ?? (await openChain({ params, store: createMemoryStore(), clock: tabClock(), archive: true }));
+  const { chain, ledger } = source ?? (await openLedgerChain({ params, store: createMemoryStore(), clock: tabClock(), archive: true }));
   const headers = source?.headers ?? [];
   for (let i = 0; i < rounds; i++) {
     const tips = chain.tips().map((t) => t.id);
@@ -42,7 +45,7 @@ export async function extendTabChain(rounds: number, source?: TabSource, params:
     }
   }
   await chain.settled();
-  return { chain, headers };
+  return { chain, ledger, headers };
 }
 
 /** The pruning point the chain's tip commits to. */
