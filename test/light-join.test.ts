@@ -3,17 +3,16 @@
 // version 2 chain several pruning windows long; refusals carry the rule that failed and leave the store untouched.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BlockHeader } from '../src/codec/header.ts';
+import { encodeAddress } from '../src/crypto/address.ts';
+import { unitsToCoins } from '../src/crypto/amount.ts';
 import { blockHash } from '../src/consensus/pow.ts';
 import { LightSyncError } from '../src/light/errors.ts';
 import { openLightChain } from '../src/light/light-chain.ts';
 import { checkJoin } from '../src/light/light-join.ts';
 import { verifyAccountProof } from '../src/light/verify-account.ts';
-import { encodeAddress } from '../src/crypto/address.ts';
-import { unitsToCoins } from '../src/crypto/amount.ts';
 import { proofToJson } from '../src/state/proof.ts';
-import { toHash0x, toHex } from '../src/util/bytes.ts';
 import { createMemoryHeaderStore } from '../src/light/light-store.ts';
-
+import { toHash0x, toHex } from '../src/util/bytes.ts';
 import { grind } from './helpers/chain-fixtures.ts';
 import { extendTabChain, headersAbove, proofAt, tabClock, tabParams, tipPruningPoint, trustedAt, type TabSource } from './helpers/light-join-fixtures.ts';
 

@@ -97,7 +97,11 @@ export function joinedCommitmentDag(source: JoinedDagSource, below: BelowJoin): 
     return { selectedParent: null, blueScore: header.blueScore, blueWork: header.blueWork, mergesetBlues: [], mergesetReds: [], bluesAnticoneSizes: new Map(), mergesetSize: 0 };
   };
 
-  return { params, genesis, get, engine: { isDagAncestorOf, get: ghostdagOf as GhostdagEngine['get'] } };
+  // `has` and `headerOnly` as the full node's CommitmentDag carries them for blocks held as headers only (built apart
+  // so the shape is not held to this version's narrower interface).
+  const view = { isDagAncestorOf, get: ghostdagOf as GhostdagEngine['get'], has: (id: BlockId) => engine.has(id) };
+  const dag = { params, genesis, get, engine: view, headerOnly: (id: BlockId) => below.proven.get(id)?.header };
+  return dag;
 }
 
 /**
