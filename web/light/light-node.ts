@@ -71,7 +71,8 @@ async function openHeaderStore(network: string): Promise<{ store: LightHeaderSto
 export function describeLightNode(s: LightNodeStatus): string {
   const where = s.storage === 'memory' ? ', kept in memory' : s.storage === 'indexeddb-reader' ? ', stored by another tab' : '';
   if (s.state === 'rejected') return `light node: stopped — ${s.error?.message ?? 'a header failed verification'}`;
-  return `light node: ${s.state}, ${s.headers.toLocaleString('en')} headers verified${where}, tip height ${s.tipHeight}`;
+  const joined = s.joinedAt ? `, joined at pruning point ${s.joinedAt.slice(0, 10)}…` : '';
+  return `light node: ${s.state}, ${s.headers.toLocaleString('en')} headers verified${joined}${where}, tip height ${s.tipHeight}`;
 }
 
 const randomBytes = (n: number): Uint8Array => crypto.getRandomValues(new Uint8Array(n));
