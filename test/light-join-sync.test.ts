@@ -7,16 +7,17 @@ import type { Chain } from '../src/chain/chain.ts';
 import type { TrustedData } from '../src/chain/trusted-data.ts';
 import { LightSyncError } from '../src/light/errors.ts';
 import { openLightChain, type LightChain } from '../src/light/light-chain.ts';
-import { checkJoin, farBehind, joinFromNode } from '../src/light/light-join.ts';
+import { checkJoin, farBehind, joinFromNode, outgrown } from '../src/light/light-join.ts';
 import { createMemoryHeaderStore } from '../src/light/light-store.ts';
 import { startLightSync } from '../src/light/light-sync.ts';
 import { createP2pNode, type P2pNode } from '../src/p2p/p2p-node.ts';
 import { createMemoryPortPair } from '../src/p2p/transport.ts';
 import type { PruningProof } from '../src/proof/pruning-proof.ts';
-import { fromHex, toHash0x } from '../src/util/bytes.ts';
+import { blockHash } from '../src/consensus/pow.ts';
+import { fromHex, toHash0x, toHex } from '../src/util/bytes.ts';
 import { systemClock } from '../src/util/clock.ts';
 import { newStaticKey, randomBytes, realTimer } from './helpers/p2p-harness.ts';
-import { extendTabChain, proofAt, tabClock, tabParams, tipPruningPoint, trustedAt, type TabSource } from './helpers/light-join-fixtures.ts';
+import { extendTabChain, headersAbove, proofAt, tabClock, tabParams, tipPruningPoint, trustedAt, type TabSource } from './helpers/light-join-fixtures.ts';
 
 let source: TabSource;
 let point: string;
@@ -137,5 +138,30 @@ describe('which proof a joined tab takes', () => {
     expect(onFork.joinedAt()?.id).toBe(point);
     // Not far behind: the tab keeps its join and asks for no proof.
     expect(await joinFromNode(onFork, { pruningProof: async () => { throw new Error('not asked'); }, trustedData: async () => { throw new Error('not asked'); } }, nodeOf(source), now)).toBe('not-needed');
+  });
+});
+
+describe('what bounds the headers a tab holds', () => {
+  it('a tab that followed its node for more than a pruning window joins again at the node’s point, dropping the headers below it', async () => {
+    const live = await extendTabChain(150);
+    const firstPoint = tipPruningPoint(live.chain);
+    const now = tabClock().nowMs();
+    const tab = await openTab();
+    await tab.join(checkJoin(tabParams, proofAt(live.chain, firstPoint), trustedAt(live.chain, firstPoint), now));
+    const node = () => ({ blueScore: live.chain.selectedTip().header.blueScore, blueWork: live.chain.selectedTip().header.blueWork });
+    const from = (p: string) => ({ pruningProof: async () => proofAt(live.chain, p), trustedData: async () => trustedAt(live.chain, p) });
+    await extendTabChain(150, live);
+    tab.addHeaders(headersAbove(live, firstPoint).filter((h) => !tab.has(toHex(blockHash(h)))));
+    expect(tab.selectedTip().id).toBe(live.chain.selectedTip().id);
+    expect(outgrown(tab)).toBe(true);
+    const held = tab.count();
+    const nextPoint = tipPruningPoint(live.chain);
+    expect(tab.has(nextPoint)).toBe(true);
+    expect(await joinFromNode(tab, from(nextPoint), node(), now)).toBe('joined');
+    expect(tab.joinedAt()?.id).toBe(nextPoint);
+    expect(outgrown(tab)).toBe(false);
+    expect(tab.count()).toBeLessThan(held);
+    // A node whose point the tab holds only a little above its root: nothing to do.
+    expect(await joinFromNode(tab, from(nextPoint), { ...node(), blueScore: tab.selectedTip().header.blueScore + 1_000 }, now)).toBe('not-needed');
   });
 });

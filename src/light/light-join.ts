@@ -116,24 +116,43 @@ export function farBehind(params: Pick<NetworkParams, 'pruningDepth' | 'finality
   return nodeBlueScore - tipBlueScore > params.pruningDepth + params.finalityDepth;
 }
 
+/**
+ * The tab's own tip commits (version 2) to a pruning point more than a pruning window above the block its chain hangs
+ * from (the join's point, or genesis): the headers below that point are no longer needed, and the tab joins again at
+ * the node's point. With farBehind this bounds what a tab holds to about two pruning windows above its root, plus
+ * the trusted blocks, however long it stays open (docs/web.md "Joining at a pruning point").
+ */
+export function outgrown(chain: Pick<LightChain, 'params' | 'joinedAt' | 'genesis' | 'selectedTip' | 'get'>): boolean {
+  const { pruningDepth, finalityDepth } = chain.params;
+  const root = chain.joinedAt() ?? chain.genesis;
+  const committed = chain.selectedTip().header.pruningPoint;
+  const point = committed === undefined ? undefined : chain.get(toHex(committed));
+  return point !== undefined && point.header.blueScore - root.header.blueScore > pruningDepth + finalityDepth;
+}
+
 /** What joinFromNode did: joined at the node's point, or left the chain as it was (headers follow from its tip). */
 export type JoinOutcome = 'joined' | 'no-proof' | 'not-needed';
 
 /**
- * A fresh tab (genesis only), or one far behind its node, asks for the node's proof and joins at its point. A node
- * without a proof (a version 1 network answers `notfound`), or whose point the chain already holds, leaves the chain
- * as it is. A tab that joined before keeps its join unless the node's proof beats its own (compareProofs: a lighter
+ * A fresh tab (genesis only), one far behind its node, or one that outgrew its root asks for the node's proof and
+ * joins at its point. A node
+ * without a proof (a version 1 network answers `notfound`), or whose point the chain already holds less than a
+ * pruning window above its root, leaves the chain as it is. A tab that joined before keeps its join unless the node's proof beats its own (compareProofs: a lighter
  * fork loses, `proof-invalid` with `insufficient-work`). Throws LightSyncError; nothing changes before every check passed.
  */
 export async function joinFromNode(chain: LightChain, source: LightJoinSource, node: { readonly blueScore: number; readonly blueWork: bigint }, nowMs: number): Promise<JoinOutcome> {
   const { params } = chain;
   const tip = chain.selectedTip();
   const fresh = chain.joinedAt() === undefined && tip.id === chain.genesis.id;
-  if (!fresh && !farBehind(params, tip.header.blueScore, node.blueScore)) return 'not-needed';
+  if (!fresh && !farBehind(params, tip.header.blueScore, node.blueScore) && !outgrown(chain)) return 'not-needed';
   const proof = await source.pruningProof();
   if (proof === undefined) return 'no-proof';
   const verified = verifyJoinProof(params, proof);
-  if (verified.pruningPointId === chain.genesis.id || chain.has(verified.pruningPointId)) return 'not-needed';
+  if (verified.pruningPointId === chain.genesis.id) return 'not-needed';
+  // A point the tab holds is joined at only when it leaves a pruning window of headers behind (outgrown).
+  const held = chain.get(verified.pruningPointId);
+  const root = chain.joinedAt() ?? chain.genesis;
+  if (held !== undefined && held.header.blueScore - root.header.blueScore <= params.pruningDepth + params.finalityDepth) return 'not-needed';
   const defender = chain.joinProof();
   if (defender !== undefined) {
     try {

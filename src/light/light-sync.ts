@@ -30,7 +30,7 @@ import { bytesToBigIntBE, equalBytes, toHash0x, toHex } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
 import { LightSyncError } from './errors.ts';
 import type { LightChain } from './light-chain.ts';
-import { joinFromNode } from './light-join.ts';
+import { joinFromNode, outgrown } from './light-join.ts';
 import { lightHandshakeTimeoutMs, lightHeadersTimeoutMs } from './limits.ts';
 
 export interface LightSyncProgress {
@@ -95,6 +95,8 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
   /** Between the handshake and the first getheaders: asking for a proof and joining. */
   let joining = false;
   let started = false;
+  /** The tip's committed pruning point when the tab last asked to join again because it outgrew its root. */
+  let rejoinTriedAt: string | undefined;
   let pendingProof: { resolve: (page: ProofPage) => void; reject: (error: Error) => void } | undefined;
   let cancelTimeout: (() => void) | undefined;
   let finished = false;
@@ -168,6 +170,14 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
       resolveCaught(progress());
     }
     options.onProgress?.(progress());
+    // A tab left open follows the node live; once its tip's pruning point is a window above its root it joins again
+    // there (outside the queue: the proof pages come through it).
+    // Tried once per committed point: a node whose own point is not far enough up yet is asked again when it moves.
+    const committed = chain.selectedTip().header.pruningPoint;
+    if (options.trustedData !== undefined && !joining && committed !== undefined && toHex(committed) !== rejoinTriedAt && outgrown(chain)) {
+      rejoinTriedAt = toHex(committed);
+      void begin();
+    }
   };
 
   /** The proof half of the join source: one `getpruningproof` page at a time; `notfound` means the node has none. */
