@@ -1,5 +1,6 @@
 // The tab's light node against a real regtest node (a generated 2,000-block DAG): fresh profile → sync to the
-// node's tip with every header verified in the tab; reload → resume from IndexedDB; a fake bridge's edited header
+// node's tip with every header verified in the tab; reload → resume from IndexedDB (a store of the database version
+// before the join store, too); a fake bridge's edited header
 // and a tampered state proof are refused and shown, never used.
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeBridge, type FakeBridge } from './helpers/fake-bridge.ts';
@@ -48,6 +49,54 @@ test('fresh profile syncs to the node’s tip verifying every header, and resume
   expect(again.storage).toBe('indexeddb'); // the reloaded tab is the store's writer again
   await expect(page.locator('#light-resumed')).toHaveText(String(first.headers - 1));
   await page.screenshot({ path: testInfo.outputPath('light-resumed.png'), fullPage: true });
+});
+
+test('a store written before the join store existed (IndexedDB version 2) resumes after the upgrade', async ({ browser }) => {
+  const synced = await browser.newContext();
+  const first = await synced.newPage();
+  await first.goto(`${node.url}/`);
+  await expect(first.locator('#light-state')).toHaveText('synced', { timeout: 60_000 });
+  const stored = (await lightStatus(first))!;
+  const batches = await first.evaluate(
+    () =>
+      new Promise<{ firstSeq: number; packed: number[] }[]>((resolve, reject) => {
+        const open = indexedDB.open('weft-light-regtest');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('batches').objectStore('batches').getAll();
+          all.onsuccess = () => resolve((all.result as { firstSeq: number; packed: Uint8Array }[]).map((r) => ({ firstSeq: r.firstSeq, packed: [...r.packed] })));
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
+  await synced.close();
+
+  // Another profile gets the same headers as version 2 wrote them: store `batches` alone, no `join`.
+  const old = await browser.newContext();
+  const page = await old.newPage();
+  await page.goto(`${node.url}/api/v1/stats`);
+  await page.evaluate(
+    (rows) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('weft-light-regtest', 2);
+        open.onupgradeneeded = () => open.result.createObjectStore('batches', { keyPath: 'firstSeq' });
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('batches', 'readwrite');
+          for (const r of rows) tx.objectStore('batches').put({ firstSeq: r.firstSeq, packed: Uint8Array.from(r.packed) });
+          tx.oncomplete = () => (open.result.close(), resolve());
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    batches,
+  );
+  await page.goto(`${node.url}/`);
+  await expect(page.locator('#light-state')).toHaveText('synced', { timeout: 60_000 });
+  const resumed = (await lightStatus(page))!;
+  expect(resumed.resumed).toBe(stored.headers - 1);
+  expect(resumed.joinedAt).toBeNull();
+  expect(resumed.tipHash).toBe(stored.tipHash);
+  await old.close();
 });
 
 test('a second tab resumes from the first tab’s store without writing to it; it writes once the first is gone', async ({ browser }) => {

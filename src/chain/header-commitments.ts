@@ -69,6 +69,11 @@ export function validateHeaderCommitments(dag: CommitmentDag, header: BlockHeade
     const got = header.pruningPoint === undefined ? 'none' : toHash0x(header.pruningPoint);
     throw new BlockRuleError('context.pruning-point.mismatch', `pruning point ${got}, the selected parent's chain gives ${toHash0x(point.hash)}`);
   }
+  validateLevelParents(dag, header, parentIds);
+}
+
+/** The level-parents half alone (a joined light chain checks it where the pruning point reads below what it holds). */
+export function validateLevelParents(dag: CommitmentDag, header: BlockHeader, parentIds: readonly BlockId[]): void {
   const expected = computeLevelParents(levelParentsSource(dag), parentIds);
   if (header.levelParents === undefined || !sameLevelParents(header.levelParents, expected)) {
     throw new BlockRuleError('context.level-parents.mismatch', `level parents ${describeLevelParents(header.levelParents)}, the parents give ${describeLevelParents(expected)}`);

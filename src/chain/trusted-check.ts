@@ -140,11 +140,21 @@ export function checkTrustedData(params: NetworkParams, trusted: TrustedData, ex
   return { blocks, point };
 }
 
+export interface AroundPointOptions {
+  /**
+   * A header-only chain (the tab's light chain, src/light/) takes the blocks without transactions: P and its anticone
+   * need not carry them. Nothing below P may carry any either way.
+   */
+  readonly headersOnly?: boolean;
+}
+
 /**
- * With the blocks in the engine: nothing in P's future; P and its anticone carry their transactions and nothing below
- * P does; P's chain reaches trustedChainDepth below the highest chain block every anticone block has in its past.
+ * With the blocks in the engine: nothing in P's future; P and its anticone carry their transactions (unless
+ * `headersOnly`) and nothing below P does; P's chain reaches trustedChainDepth below the highest chain block every
+ * anticone block has in its past.
  */
-export function checkAroundPoint(params: NetworkParams, engine: GhostdagEngine, data: CheckedTrustedData): void {
+export function checkAroundPoint(params: NetworkParams, engine: GhostdagEngine, data: CheckedTrustedData, options: AroundPointOptions = {}): void {
+  const bodies = options.headersOnly !== true;
   const pointId = data.point.id;
   const anticone: BlockId[] = [];
   for (const { id, block } of data.blocks) {
@@ -153,9 +163,9 @@ export function checkAroundPoint(params: NetworkParams, engine: GhostdagEngine, 
     const below = engine.isDagAncestorOf(id, pointId);
     if (!below) anticone.push(id);
     if (below && block.transactions !== undefined) throw new TrustedDataError('malformed', `block ${id} below the pruning point carries transactions`);
-    if (!below && block.transactions === undefined) throw new TrustedDataError('body-invalid', `block ${id} of the pruning point's anticone comes without its transactions`);
+    if (bodies && !below && block.transactions === undefined) throw new TrustedDataError('body-invalid', `block ${id} of the pruning point's anticone comes without its transactions`);
   }
-  if (data.point.block.transactions === undefined) throw new TrustedDataError('body-invalid', 'the pruning point comes without its transactions');
+  if (bodies && data.point.block.transactions === undefined) throw new TrustedDataError('body-invalid', 'the pruning point comes without its transactions');
   const byId = new Map(data.blocks.map((b) => [b.id, b]));
   const chain: CheckedBlock[] = [];
   let common: number | undefined;

@@ -8,7 +8,8 @@ import { ErrorCode, WeftError } from '../errors.ts';
 export type LightRejectReason =
   | 'header-invalid' // a BlockRuleError: PoW, bits, timestamps, GHOSTDAG figures …
   | 'header-disconnected' // a parent neither stored nor earlier in the page
-  | 'store-full' // lightHeadersMax reached
+  | 'proof-invalid' // the node's pruning-point proof broke a rule (proofReason says which), or lost to the tab's own
+  | 'trusted-invalid' // the trusted data for the proven point failed a check (trustedReason says which)
   | 'store-failed' // the header store refused a write (IndexedDB quota, closed database)
   | 'peer-incompatible' // other network, chain id or genesis
   | 'peer-timeout'
@@ -21,12 +22,19 @@ export class LightSyncError extends WeftError {
   readonly headerHash: string | undefined;
   /** The chain rule it broke (e.g. `pow.insufficient`), when it was a header rule. */
   readonly rule: string | undefined;
+  /** For `proof-invalid`: the ProofError's reason (src/proof/proof-errors.ts), e.g. `header-level`, `insufficient-work`. */
+  readonly proofReason: string | undefined;
+  /** For `trusted-invalid`: the TrustedDataError's reason (src/chain/trusted-errors.ts), e.g. `ghostdag-inconsistent`. */
+  readonly trustedReason: string | undefined;
 
-  constructor(reason: LightRejectReason, message: string, options: { headerHash?: string; rule?: string; cause?: unknown } = {}) {
-    super('light_verification', message, { details: { reason, headerHash: options.headerHash, rule: options.rule }, cause: options.cause });
+  constructor(reason: LightRejectReason, message: string, options: { headerHash?: string; rule?: string; proofReason?: string; trustedReason?: string; cause?: unknown } = {}) {
+    const { headerHash, rule, proofReason, trustedReason } = options;
+    super('light_verification', message, { details: { reason, headerHash, rule, proofReason, trustedReason }, cause: options.cause });
     this.reason = reason;
-    this.headerHash = options.headerHash;
-    this.rule = options.rule;
+    this.headerHash = headerHash;
+    this.rule = rule;
+    this.proofReason = proofReason;
+    this.trustedReason = trustedReason;
   }
 }
 

@@ -6,10 +6,21 @@
  * LightChain before the next is asked for. After the first round it follows the node live: every `inv` of a block
  * it does not know triggers another `getheaders` round. It answers `ping`; it never serves anything.
  *
+ * Before the first `getheaders`, a fresh tab (genesis only) or one more than a pruning window behind asks for the
+ * node's pruning-point proof (`getpruningproof` pages, src/p2p/proof-fetch.ts) and, when its point is above what the
+ * tab holds, joins there (light-join.ts) with the trusted data from the caller's `trustedData` port; headers then
+ * follow from the joined tip. A node that answers `notfound` (a version 1 network), or a caller without the port,
+ * syncs from the tab's tip as before.
+ *
  * A header that fails verification ends the session with a LightSyncError naming the header and the rule (the
- * page shows it); nothing after the bad header is stored.
+ * page shows it); nothing after the bad header is stored. A proof or trusted data that fails ends it likewise
+ * (`proof-invalid`, `trusted-invalid`), with nothing stored.
  */
+import type { TrustedData } from '../chain/trusted-data.ts';
 import { genesisHash } from '../consensus/params.ts';
+import type { ProofPage } from '../p2p/fast-sync.ts';
+import { fetchPruningProof } from '../p2p/proof-fetch.ts';
+import { MessageMalformedError, ProtocolViolationError } from '../p2p/protocol-errors.ts';
 import { decodeMessage, encodeMessage, InvType, Services, type Message, type VersionMessage } from '../p2p/messages.ts';
 import { p2pProtocolVersion } from '../p2p/limits.ts';
 import type { KeyPair } from '../p2p/noise/suites.ts';
@@ -19,6 +30,7 @@ import { bytesToBigIntBE, equalBytes, toHash0x, toHex } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
 import { LightSyncError } from './errors.ts';
 import type { LightChain } from './light-chain.ts';
+import { joinFromNode, outgrown } from './light-join.ts';
 import { lightHandshakeTimeoutMs, lightHeadersTimeoutMs } from './limits.ts';
 
 export interface LightSyncProgress {
@@ -44,6 +56,13 @@ export interface LightSyncOptions {
   readonly onProgress?: (progress: LightSyncProgress) => void;
   /** Called for every page, after it was verified (benchmarks, tests). */
   readonly onPage?: (headers: number) => void;
+  /**
+   * The trusted data of a proven pruning point (the half of LightJoinSource the caller wires in); without it the tab
+   * does not join and syncs from its own tip.
+   */
+  readonly trustedData?: (pruningPoint: Uint8Array) => Promise<TrustedData>;
+  /** Called when the tab joined at a pruning point, before the first header above it. */
+  readonly onJoin?: (pruningPoint: string) => void;
 }
 
 export interface LightSync {
@@ -54,6 +73,9 @@ export interface LightSync {
   progress(): LightSyncProgress;
   close(): void;
 }
+
+/** A `notfound` for our `getpruningproof`: the node has no proof (a version 1 network), not misbehaviour. */
+class ProofNotServed extends Error {}
 
 export async function startLightSync(options: LightSyncOptions): Promise<LightSync> {
   const { chain, timer, clock } = options;
@@ -70,6 +92,12 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
   let verack = false;
   let inFlight = false;
   let again = false;
+  /** Between the handshake and the first getheaders: asking for a proof and joining. */
+  let joining = false;
+  let started = false;
+  /** The tip's committed pruning point when the tab last asked to join again because it outgrew its root. */
+  let rejoinTriedAt: string | undefined;
+  let pendingProof: { resolve: (page: ProofPage) => void; reject: (error: Error) => void } | undefined;
   let cancelTimeout: (() => void) | undefined;
   let finished = false;
   let resolveCaught!: (p: LightSyncProgress) => void;
@@ -88,6 +116,7 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
     if (finished) return;
     finished = true;
     cancelTimeout?.();
+    pendingProof?.reject(error ?? new LightSyncError('peer-closed', 'the session was closed'));
     if (!session.isClosed()) session.close();
     rejectCaught(error ?? new LightSyncError('peer-closed', 'the session was closed before it caught up'));
     resolveEnded(error);
@@ -103,7 +132,7 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
   };
 
   const requestHeaders = (): void => {
-    if (inFlight) {
+    if (inFlight || joining) {
       again = true;
       return;
     }
@@ -141,6 +170,54 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
       resolveCaught(progress());
     }
     options.onProgress?.(progress());
+    // A tab left open follows the node live; once its tip's pruning point is a window above its root it joins again
+    // there (outside the queue: the proof pages come through it).
+    // Tried once per committed point: a node whose own point is not far enough up yet is asked again when it moves.
+    const committed = chain.selectedTip().header.pruningPoint;
+    if (options.trustedData !== undefined && !joining && committed !== undefined && toHex(committed) !== rejoinTriedAt && outgrown(chain)) {
+      rejoinTriedAt = toHex(committed);
+      void begin();
+    }
+  };
+
+  /** The proof half of the join source: one `getpruningproof` page at a time; `notfound` means the node has none. */
+  const requestProofPage = (pruningPoint: Uint8Array, offset: number): Promise<ProofPage> =>
+    new Promise<ProofPage>((resolve, reject) => {
+      pendingProof = { resolve, reject };
+      send({ type: 'getpruningproof', pruningPoint, offset });
+      armTimeout(lightHeadersTimeoutMs, 'pruning-proof page');
+    });
+
+  const pruningProof = async () => {
+    try {
+      return (await fetchPruningProof(requestProofPage)).proof;
+    } catch (error) {
+      if (error instanceof ProofNotServed) return undefined;
+      if (error instanceof MessageMalformedError || error instanceof ProtocolViolationError) throw new LightSyncError('protocol', `the node's pruning-point proof: ${error.message}`, { cause: error });
+      throw error;
+    } finally {
+      pendingProof = undefined;
+      cancelTimeout?.();
+    }
+  };
+
+  /** After the handshake: join if the tab should and can, then the first getheaders. Runs beside the message queue. */
+  const begin = async (): Promise<void> => {
+    const trustedData = options.trustedData;
+    if (trustedData !== undefined) {
+      joining = true;
+      try {
+        const outcome = await joinFromNode(chain, { pruningProof, trustedData }, { blueScore: remote!.bestBlueScore, blueWork: remote!.bestBlueWork }, clock.nowMs());
+        if (outcome === 'joined') options.onJoin?.(toHash0x(chain.selectedTip().hash));
+      } catch (error) {
+        return finish(error instanceof LightSyncError ? error : new LightSyncError('protocol', `joining failed: ${String((error as Error)?.message ?? error)}`, { cause: error }));
+      } finally {
+        joining = false;
+      }
+      if (finished) return;
+    }
+    options.onProgress?.(progress());
+    requestHeaders();
   };
 
   const checkVersion = (v: VersionMessage): void => {
@@ -166,6 +243,19 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
       case 'headers':
         if (!inFlight) throw new LightSyncError('protocol', 'headers nobody asked for');
         return onHeaders(message);
+      case 'pruningproof': {
+        const pending = pendingProof;
+        if (pending === undefined) throw new LightSyncError('protocol', 'a pruning-proof page nobody asked for');
+        pendingProof = undefined;
+        return pending.resolve(message);
+      }
+      case 'notfound':
+        if (pendingProof !== undefined && message.items.some((i) => i.kind === InvType.pruningProof)) {
+          const pending = pendingProof;
+          pendingProof = undefined;
+          pending.reject(new ProofNotServed('the node serves no pruning-point proof'));
+        }
+        return;
       case 'inv':
         if (message.items.some((i) => i.kind === InvType.block && !chain.has(toHex(i.hash)))) requestHeaders();
         return;
@@ -177,10 +267,10 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
       default:
         return; // addr, reject, unknown …: nothing a light client acts on
     }
-    if (remote && verack && !inFlight && !caught && verified === 0) {
+    if (remote && verack && !started) {
+      started = true;
       cancelTimeout?.();
-      options.onProgress?.(progress());
-      requestHeaders();
+      void begin();
     }
   };
 

@@ -1,7 +1,5 @@
 /** Bounds of the light client (src/light/, web/light/; docs/web.md "Light node"). */
 
-/** Headers kept in memory and IndexedDB: one day at one block a second is 86,400, so a week fits with room. */
-export const lightHeadersMax = 1_000_000;
 /** Headers written to the store in one batch (one IndexedDB transaction). */
 export const lightStoreBatchHeadersMax = 2_000;
 /** No answer to a getheaders within this time ends the sync session (the peer is gone or stalled). */

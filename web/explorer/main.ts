@@ -147,7 +147,8 @@ function showLight(s: LightNodeStatus): void {
   $('#light-tip').title = s.tipHash;
   const box = $('#light-error');
   box.hidden = s.error === null;
-  box.textContent = s.error ? `Rejected: ${s.error.message}${s.error.rule ? ` [rule ${s.error.rule}]` : ''}` : '';
+  const why = s.error?.rule ? ` [rule ${s.error.rule}]` : s.error?.proofReason ? ` [proof rule ${s.error.proofReason}]` : '';
+  box.textContent = s.error ? `Rejected: ${s.error.message}${why}` : '';
   $('#light-retry').hidden = s.state !== 'rejected';
 }
 

@@ -4,6 +4,7 @@
  * drops, except when the peer sent a header that failed verification — that is shown and the node stays
  * stopped until the user retries (a lying peer must not be retried in a loop).
  */
+import type { TrustedData } from '../../src/chain/trusted-data.ts';
 import { getNetworkParams } from '../../src/consensus/params.ts';
 import { LightSyncError } from '../../src/light/errors.ts';
 import { openLightChain, type LightChain } from '../../src/light/light-chain.ts';
@@ -37,7 +38,9 @@ export interface LightNodeStatus {
    */
   readonly storage: 'indexeddb' | 'indexeddb-reader' | 'memory';
   readonly syncSeconds: number;
-  readonly error: { readonly reason: string; readonly message: string; readonly headerHash?: string; readonly rule?: string } | null;
+  /** The pruning point this tab joined at (0x-hash), or null for a chain from genesis. */
+  readonly joinedAt: string | null;
+  readonly error: { readonly reason: string; readonly message: string; readonly headerHash?: string; readonly rule?: string; readonly proofReason?: string } | null;
 }
 
 export interface LightNode {
@@ -68,13 +71,21 @@ async function openHeaderStore(network: string): Promise<{ store: LightHeaderSto
 export function describeLightNode(s: LightNodeStatus): string {
   const where = s.storage === 'memory' ? ', kept in memory' : s.storage === 'indexeddb-reader' ? ', stored by another tab' : '';
   if (s.state === 'rejected') return `light node: stopped — ${s.error?.message ?? 'a header failed verification'}`;
-  return `light node: ${s.state}, ${s.headers.toLocaleString('en')} headers verified${where}, tip height ${s.tipHeight}`;
+  const joined = s.joinedAt ? `, joined at pruning point ${s.joinedAt.slice(0, 10)}…` : '';
+  return `light node: ${s.state}, ${s.headers.toLocaleString('en')} headers verified${joined}${where}, tip height ${s.tipHeight}`;
 }
 
 const randomBytes = (n: number): Uint8Array => crypto.getRandomValues(new Uint8Array(n));
 const browserTimer = { setTimeout: (cb: () => void, ms: number) => { const t = setTimeout(cb, ms); return () => clearTimeout(t); } };
 
-export async function startLightNode(options: { network: string; p2pUrl: string }): Promise<LightNode> {
+/** Session endings shown and not retried: the node sent something that failed verification. */
+const refusals = new Set(['header-invalid', 'header-disconnected', 'peer-incompatible', 'proof-invalid', 'trusted-invalid']);
+
+/**
+ * `trustedData` fetches the trusted data of a proven pruning point from the node (src/light/light-join.ts
+ * LightJoinSource); without it the tab syncs from its own tip, from genesis when fresh.
+ */
+export async function startLightNode(options: { network: string; p2pUrl: string; trustedData?: (pruningPoint: Uint8Array) => Promise<TrustedData> }): Promise<LightNode> {
   const params = getNetworkParams(options.network);
   const hashBackend = await installWasmBlake3();
   const { store, storage } = await openHeaderStore(params.name);
@@ -96,6 +107,7 @@ export async function startLightNode(options: { network: string; p2pUrl: string 
     return {
       state, network: params.name, verified: progress?.verified ?? 0, resumed: chain.resumedCount, headers: chain.count(),
       tipHeight: tip.height, tipHash: toHash0x(tip.hash), hashBackend, storage, error,
+      joinedAt: ((joined) => (joined ? toHash0x(joined.hash) : null))(chain.joinedAt()),
       syncSeconds: ((syncEnded ?? performance.now()) - began) / 1000,
     };
   };
@@ -112,13 +124,17 @@ export async function startLightNode(options: { network: string; p2pUrl: string 
       session = await startLightSync({
         chain, port: await openWebSocketPort(options.p2pUrl), staticKey, randomBytes, timer: browserTimer, clock: systemClock,
         userAgent: '/weft-light:0.1.0/',
+        ...(options.trustedData ? { trustedData: options.trustedData, onJoin: () => emit() } : {}),
         onProgress: (p) => { progress = p; if (p.caughtUp) { state = 'synced'; syncEnded ??= performance.now(); wake?.(); } emit(); },
         onPage: () => { progress = session?.progress(); emit(); },
       });
       const ended = await session.ended;
-      if (ended?.reason === 'header-invalid' || ended?.reason === 'header-disconnected' || ended?.reason === 'peer-incompatible') {
+      if (ended !== undefined && refusals.has(ended.reason)) {
         state = 'rejected';
-        error = { reason: ended.reason, message: ended.message, ...(ended.headerHash ? { headerHash: ended.headerHash } : {}), ...(ended.rule ? { rule: ended.rule } : {}) };
+        error = {
+          reason: ended.reason, message: ended.message, ...(ended.headerHash ? { headerHash: ended.headerHash } : {}), ...(ended.rule ? { rule: ended.rule } : {}),
+          ...(ended.proofReason ? { proofReason: ended.proofReason } : {}),
+        };
         return emit();
       }
     } catch (cause) {
