@@ -16,7 +16,9 @@ import { createMemoryStore } from '../src/storage/memory-store.ts';
 import { toHex } from '../src/util/bytes.ts';
 import { blocksAbove, buildSourceBlocks, copyState, joinClock, joinParams, openSource } from './helpers/trusted-fixtures.ts';
 
-const params: NetworkParams = Object.freeze({ ...joinParams, headerVersion: 2, pruningProofM: 8 });
+// A pruning window (pruningDepth + finalityDepth = 72) well above the trusted depth (the DAA window, 30): just above the
+// join a block's pruning point reads chain blocks the joined chain does not hold, as on every real network.
+const params: NetworkParams = Object.freeze({ ...joinParams, headerVersion: 2, pruningProofM: 8, pruningDepth: 60 });
 
 async function joinedChain(source: Awaited<ReturnType<typeof openSource>>, point: string, proofHeaders: readonly BlockHeader[] | undefined) {
   const trusted = buildTrustedData(source.chain, point);

@@ -191,8 +191,14 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   const joinedAt = join.joinedAt === undefined ? undefined : index.get(join.joinedAt)!;
   const { selectedChain, writer, genesis, replayedAtOpen } = opened;
   let selectedTip = opened.selectedTip;
+  // Found on first use, not at open: a reopen reads a few rows.
+  let lowestChain: IndexedBlock | undefined;
+  const lowestChainOf = (point: IndexedBlock) => (): IndexedBlock => {
+    if (lowestChain === undefined) for (lowestChain = point; lowestChain.selectedParent; lowestChain = lowestChain.selectedParent);
+    return lowestChain;
+  };
   const commitments: CommitmentDag = {
-    params, genesis, get: index.get, engine,
+    params, genesis, get: index.get, engine, ...(joinedAt ? { lowestChain: lowestChainOf(joinedAt) } : {}),
     // Header rows outlive their consensus rows below a pruned or joined chain's kept blocks (the proof's headers).
     headerOnly: (id) => {
       const bytes = store.get(chainKeys.header(fromHex(id)));

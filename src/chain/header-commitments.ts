@@ -24,6 +24,13 @@ export interface CommitmentDag {
    * blocks); level parents reach such blocks at high levels. Absent: every header is an indexed block's.
    */
   headerOnly?(id: BlockId): BlockHeader | undefined;
+  /**
+   * A chain joined at a pruning point: the lowest block of that point's selected chain it holds. Within about a
+   * pruning window above the join, a block's pruning point is computed from chain blocks below it, which the chain
+   * does not hold (`pruningPointReadable`); there only the level parents are checked, and the committed point stands
+   * on the block's PoW and the proof the chain joined by (docs/pruning-proof.md "Joining").
+   */
+  lowestChain?(): IndexedBlock;
 }
 
 export interface HeaderCommitments {
@@ -57,13 +64,19 @@ export function pruningPointOf(dag: CommitmentDag, block: IndexedBlock): Indexed
 
 /** Both commitments of a new block with these parents and this selected parent. */
 export function headerCommitments(dag: CommitmentDag, parentIds: readonly BlockId[], selectedParent: IndexedBlock): HeaderCommitments {
+  const levelParents = computeLevelParents(levelParentsSource(dag), parentIds);
+  // Just above a join the point cannot be recomputed: the selected parent's own stands until the chain can.
+  if (dag.lowestChain !== undefined && !pruningPointReadable(dag, selectedParent, dag.lowestChain())) {
+    return { levelParents, pruningPoint: selectedParent.header.pruningPoint ?? dag.genesis.hash };
+  }
   const point = nextPruningPoint(dag.params, selectedParent, pruningPointOf(dag, selectedParent));
-  return { levelParents: computeLevelParents(levelParentsSource(dag), parentIds), pruningPoint: point.hash };
+  return { levelParents, pruningPoint: point.hash };
 }
 
 /** Header in context for version 2: refuses level parents or a pruning point other than the recomputed ones. */
 export function validateHeaderCommitments(dag: CommitmentDag, header: BlockHeader, parentIds: readonly BlockId[], selectedParent: IndexedBlock): void {
   if (header.version < 2) return;
+  if (dag.lowestChain !== undefined && !pruningPointReadable(dag, selectedParent, dag.lowestChain())) return validateLevelParents(dag, header, parentIds);
   const point = nextPruningPoint(dag.params, selectedParent, pruningPointOf(dag, selectedParent));
   if (header.pruningPoint === undefined || toHex(header.pruningPoint) !== point.id) {
     const got = header.pruningPoint === undefined ? 'none' : toHash0x(header.pruningPoint);
@@ -78,4 +91,22 @@ export function validateLevelParents(dag: CommitmentDag, header: BlockHeader, pa
   if (header.levelParents === undefined || !sameLevelParents(header.levelParents, expected)) {
     throw new BlockRuleError('context.level-parents.mismatch', `level parents ${describeLevelParents(header.levelParents)}, the parents give ${describeLevelParents(expected)}`);
   }
+}
+
+/**
+ * Whether nextPruningPoint(selectedParent, its committed point) reads only blocks this chain holds: its committed
+ * point's header is known, and either the point cannot move yet or both binary searches down the selected chain
+ * (to the deepest chain block `pruningDepth` below, then to the start of that block's finality interval) stay above
+ * `lowestChain`. Chain blue scores grow by at most k + 1 a step, so the deepest block is within k of the limit.
+ */
+export function pruningPointReadable(dag: CommitmentDag, selectedParent: IndexedBlock, lowestChain: IndexedBlock): boolean {
+  const { finalityDepth, pruningDepth, ghostdagK } = dag.params;
+  const committed = selectedParent.header.pruningPoint;
+  const current = committed === undefined ? dag.genesis : dag.get(toHex(committed));
+  if (current === undefined) return false;
+  if (lowestChain.height === 0) return true; // the chain reaches genesis: every walk stays on it
+  const limit = selectedParent.header.blueScore - pruningDepth;
+  if (limit < (Math.floor(current.header.blueScore / finalityDepth) + 1) * finalityDepth) return true;
+  const boundary = Math.floor((limit - ghostdagK) / finalityDepth) * finalityDepth;
+  return lowestChain.header.blueScore <= boundary - 1;
 }

@@ -103,21 +103,3 @@ export function joinedCommitmentDag(source: JoinedDagSource, below: BelowJoin): 
   const dag = { params, genesis, get, engine: view, headerOnly: (id: BlockId) => below.proven.get(id)?.header };
   return dag;
 }
-
-/**
- * Whether nextPruningPoint(selectedParent, its committed point) reads only blocks this chain holds: its committed
- * point's header is known, and either the point cannot move yet or both binary searches down the selected chain
- * (to the deepest chain block `pruningDepth` below, then to the start of that block's finality interval) stay above
- * `lowestChain`. Chain blue scores grow by at most k + 1 a step, so the deepest block is within k of the limit.
- */
-export function pruningPointReadable(dag: CommitmentDag, selectedParent: IndexedBlock, lowestChain: IndexedBlock): boolean {
-  const { finalityDepth, pruningDepth, ghostdagK } = dag.params;
-  const committed = selectedParent.header.pruningPoint;
-  const current = committed === undefined ? dag.genesis : dag.get(toHex(committed));
-  if (current === undefined) return false;
-  if (lowestChain.height === 0) return true; // the chain reaches genesis: every walk stays on it
-  const limit = selectedParent.header.blueScore - pruningDepth;
-  if (limit < (Math.floor(current.header.blueScore / finalityDepth) + 1) * finalityDepth) return true;
-  const boundary = Math.floor((limit - ghostdagK) / finalityDepth) * finalityDepth;
-  return lowestChain.header.blueScore <= boundary - 1;
-}

@@ -15,7 +15,7 @@
  */
 import { chainAncestorAt, createIndexedBlock, skipHeight, type IndexedBlock } from '../chain/block-index.ts';
 import { BlockRuleError } from '../chain/errors.ts';
-import { validateHeaderCommitments, validateLevelParents, type CommitmentDag } from '../chain/header-commitments.ts';
+import { pruningPointReadable, validateHeaderCommitments, validateLevelParents, type CommitmentDag } from '../chain/header-commitments.ts';
 import { checkAroundPoint } from '../chain/trusted-check.ts';
 import { TrustedDataError } from '../chain/trusted-errors.ts';
 import { checkAboveJoin } from '../chain/trusted-import.ts';
@@ -28,7 +28,7 @@ import type { VerifiedProof } from '../proof/verify-proof.ts';
 import { equalBytes, toHash0x, toHex } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
 import { LightSyncError } from './errors.ts';
-import { joinedCommitmentDag, pruningPointReadable } from './join-commitments.ts';
+import { joinedCommitmentDag } from './join-commitments.ts';
 import { reopenJoin, storedJoinOf, verifyJoinProof, type CheckedJoin } from './light-join.ts';
 import type { LightHeaderStore, StoredHeader } from './light-store.ts';
 
