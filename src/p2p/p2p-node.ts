@@ -114,6 +114,8 @@ export interface P2pNode {
   fetchPruningProof(nodeId: string): Promise<FetchedPruningProof>;
   /** Downloads the trusted data at `pruningPoint` from the ready peer `nodeId` (hex), unchecked; bans a peer whose data does not decode. */
   fetchTrustedData(nodeId: string, pruningPoint: Uint8Array): Promise<TrustedData>;
+  /** Drops peer `nodeId` (hex) for `error`: one with a ban score bans it as any misbehaviour does (a joiner's verdict on its proof or data). */
+  disconnectPeer(nodeId: string, error: P2pProtocolError): void;
   readonly nodeId: Uint8Array;
   close(): Promise<void>;
 }
@@ -413,6 +415,9 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
     fetchSnapshot: async (nodeId, target, fetchOptions) => fastSync.fetchSnapshot(readyPeer(nodeId), target, fetchOptions),
     fetchPruningProof: async (nodeId) => fastSync.fetchPruningProof(readyPeer(nodeId)),
     fetchTrustedData: async (nodeId, pruningPoint) => fastSync.fetchTrustedData(readyPeer(nodeId), pruningPoint),
+    disconnectPeer(nodeId, error) {
+      readyPeers().find((p) => p.nodeIdHex === nodeId.toLowerCase())?.disconnect(error);
+    },
     async close() {
       if (closed) return;
       closed = true;
