@@ -63,7 +63,7 @@ interface Timed {
   readonly joinPhase: number;
 }
 
-const logMs = (line: { time?: unknown } | undefined): number => (line?.time ? Date.parse(String(line.time)) : Number.NaN);
+const logMs = (line: Record<string, unknown> | undefined): number => (line?.time ? Date.parse(String(line.time)) : Number.NaN);
 
 /** Spawn to tip: a fresh node with `peer` as its only peer, until its tip is the peer's. */
 async function timeSync(peer: P2pProcess, extra: readonly string[]): Promise<Timed> {
