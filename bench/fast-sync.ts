@@ -78,7 +78,11 @@ async function timeSync(peer: P2pProcess, extra: readonly string[]): Promise<Tim
         const loaded = lines.find((l) => l.msg === 'chain loaded');
         return { total: (performance.now() - began) / 1000, joinPhase: first ? (logMs(loaded) - logMs(first)) / 1000 : 0 };
       }
-      if (performance.now() - began > 600_000) throw new Error('sync did not finish in 10 minutes');
+      const failed = node.proc.lines.find((l) => l.event === 'fast_join_gave_up' || l.event === 'fast_join_peer_refused' || l.event === 'fast_join_peer_failed');
+      if (failed || performance.now() - began > 180_000) {
+        const tail = node.proc.lines.filter((l) => l.event !== 'block_committed').slice(-15).map((l) => JSON.stringify(l).slice(0, 400));
+        throw new Error(`sync did not finish: ${failed ? String(failed.err ?? failed.msg) : 'timeout'}\n${tail.join('\n')}`);
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
   } finally {

@@ -20,7 +20,7 @@ import type { Block } from '../codec/block.ts';
 import type { BlockHeader } from '../codec/header.ts';
 import type { BlockId, TrustedGhostdagData } from '../consensus/ghostdag.ts';
 import type { NetworkParams } from '../consensus/params.ts';
-import { fromHex } from '../util/bytes.ts';
+import { fromHex, toHex } from '../util/bytes.ts';
 import { chainAncestorAt, type IndexedBlock } from './block-index.ts';
 import type { Chain } from './chain.ts';
 import { TrustedDataError } from './trusted-errors.ts';
@@ -84,7 +84,9 @@ export function buildTrustedData(chain: Chain, pruningPoint: BlockId): TrustedDa
   }
   const anticone = anticoneOf(chain, point);
   const common = commonChainBlock(chain, point, anticone);
-  const floor = chainAncestorAt(point, Math.max(0, common.height - trustedChainDepth(chain.params)));
+  // Version 2 headers above P commit to pruning points down to P's own (header-commitments.ts): the set reaches it.
+  const committed = point.header.pruningPoint === undefined ? undefined : chain.get(toHex(point.header.pruningPoint));
+  const floor = chainAncestorAt(point, Math.max(0, Math.min(common.height - trustedChainDepth(chain.params), committed?.height ?? Infinity)));
   const floorScore = floor.header.blueScore;
   const members = new Set<BlockId>(anticone);
   for (let walk: IndexedBlock | null = point; walk && walk.height >= floor.height; walk = walk.selectedParent) {
