@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../server/config.ts';
+import { fastJoinSkipReason } from '../server/node/fast-join.ts';
 import { dialTcp, socketPort } from '../server/p2p/tcp-port.ts';
 import type { TrustedData } from '../src/chain/trusted-data.ts';
 import type { BlockHeader } from '../src/codec/header.ts';
@@ -77,6 +78,19 @@ async function fastSyncServer(ports: FastSyncPorts): Promise<{ node: P2pNode; po
 
 const tipOf = async (node: P2pProcess): Promise<string> => (await node.health()).tip_hash as string;
 const stateRootOf = async (node: P2pProcess, dir: string, hash: string): Promise<string> => (await rpc(node, dir, 'get_block', { hash })).result.state_root as string;
+
+describe('when a node joins by proof', () => {
+  it('only on an empty store of a pruned version 2 node with peers and --fast-sync on', () => {
+    const config = (extra: string[]) => loadConfig(['--network', 'regtest', '--addnode', '127.0.0.1:1', ...flags, ...extra]);
+    const empty = createMemoryStore();
+    expect(fastJoinSkipReason(config([]), empty)).toBeUndefined();
+    expect(config(['--fast-sync=false']).fastSync).toBe(false);
+    expect(fastJoinSkipReason(config(['--fast-sync=false']), empty)).toMatch(/fast-sync=false/);
+    expect(fastJoinSkipReason(config(['--archive']), empty)).toMatch(/archive/);
+    expect(fastJoinSkipReason(loadConfig(['--network', 'regtest', '--addnode', '127.0.0.1:1']), empty)).toMatch(/version 1/);
+    expect(fastJoinSkipReason(loadConfig(['--network', 'regtest', ...flags]), empty)).toMatch(/addnode/);
+  });
+});
 
 describe('joining by proof', () => {
   it('joins from a pruned peer past three liars, ends with its tip and state, follows new blocks, and resumes after SIGKILL', async () => {
