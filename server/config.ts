@@ -71,6 +71,8 @@ export interface NodeConfig {
   readonly alertsUrl: string | undefined;
   /** Keep every block body, index row and state (docs/storage.md "Pruning"); default false: prune below the pruning point. */
   readonly archive: boolean;
+  /** An empty pruned node with peers joins at a peer's proven pruning point (docs/pruning-proof.md "Serving and joining"); default true. */
+  readonly fastSync: boolean;
 }
 
 /** Flag / config key → how to read it. Config files use the same names without the leading dashes. */
@@ -90,6 +92,7 @@ const keys = {
   'regtest-pruning-depth': 'integer',
   'regtest-header-version': 'integer',
   archive: 'boolean',
+  'fast-sync': 'boolean',
   'rpc-port': 'port',
   'ws-port': 'port',
   'p2p-port': 'port',
@@ -247,6 +250,7 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
     alertsFrom: str('alerts-from') ?? 'weft-node@localhost',
     alertsUrl: str('alerts-url')?.replace(/\/+$/, ''),
     archive: str('archive') === undefined ? false : boolean('archive', str('archive')!),
+    fastSync: str('fast-sync') === undefined ? true : boolean('fast-sync', str('fast-sync')!),
   };
 }
 

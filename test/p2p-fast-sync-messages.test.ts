@@ -133,13 +133,13 @@ describe('fast-sync messages', () => {
     expect(codeOf(() => decodeMessage(tooBig))).toBe(P2pErrorCode.MessageOverCap);
   });
 
-  it('allow the state-root and proof inventory kinds in notfound only', () => {
+  it('allow the state-root, proof and trusted-data inventory kinds in notfound only', () => {
     for (const type of [MessageType.inv, MessageType.getdata]) {
-      for (const kind of [InvType.stateRoot, InvType.pruningProof]) {
+      for (const kind of [InvType.stateRoot, InvType.pruningProof, InvType.trustedData]) {
         expect(codeOf(() => decodeMessage(Uint8Array.from([type, 1, kind, ...new Uint8Array(32)])))).toBe(P2pErrorCode.MessageMalformed);
       }
     }
-    expect(codeOf(() => decodeMessage(Uint8Array.from([MessageType.notfound, 1, 5, ...new Uint8Array(32)])))).toBe(P2pErrorCode.MessageMalformed);
+    expect(codeOf(() => decodeMessage(Uint8Array.from([MessageType.notfound, 1, 6, ...new Uint8Array(32)])))).toBe(P2pErrorCode.MessageMalformed);
   });
 });
 

@@ -19,6 +19,8 @@ import { createP2pNode, type P2pNode } from '../src/p2p/p2p-node.ts';
 import { DataUnavailableError } from '../src/p2p/protocol-errors.ts';
 import { createSnapshotServing } from '../src/p2p/snapshot-serve.ts';
 import { encodePruningProof } from '../src/p2p/pruning-proof-codec.ts';
+import { encodeTrustedData } from '../src/p2p/trusted-data-codec.ts';
+import { buildTrustedData } from '../src/chain/trusted-data.ts';
 import { ledgerKeys } from '../src/state/ledger-rows.ts';
 import { openLedgerChain } from '../src/state/ledger.ts';
 import { SnapshotError } from '../src/state/snapshot-errors.ts';
@@ -298,5 +300,31 @@ describe('pruning proofs over TCP', () => {
     expect(fetched.proof.levels[1]![0]).toBe(fetched.proof.levels[0]![0]);
     expect(built).toBe(1);
     expect(encodePruningProof(proof).length).toBeGreaterThan(p2pPruningProofPageBytesMax); // two pages at least
+  }, 60_000);
+
+  it('serves trusted data at its pruning point in pages, built once per point; another point is answered notfound', async () => {
+    const point = chain.pruning()!.pruningPoint;
+    const trusted = buildTrustedData(chain, point.id);
+    // Padded past one page with anticone-size entries the codec carries as they are (not a valid set: the codec's test).
+    const padded = { ...trusted, blocks: trusted.blocks.map((b, i) => (i > 0 ? b : { ...b, ghostdag: { ...b.ghostdag, bluesAnticoneSizes: new Map(Array.from({ length: 1_000 }, (_, j) => [j.toString(16).padStart(64, '0'), j])) } })) };
+    const big = { ...padded, blocks: Array.from({ length: 40 }, () => padded.blocks).flat() };
+    let built = 0;
+    const server = await listen(chain, {
+      async trustedData() {
+        built++;
+        return big;
+      },
+    });
+    open.push(server);
+    const { node, peerId } = await joiner(clientChain, server);
+    open.push(node);
+    expect(encodeTrustedData(big).length).toBeGreaterThan(p2pPruningProofPageBytesMax);
+    const fetched = await node.fetchTrustedData(peerId, point.hash);
+    expect(fetched.blocks.length).toBe(big.blocks.length);
+    expect(fetched.blocks.at(-1)).toEqual(big.blocks.at(-1));
+    expect(fetched.blocks[0]!.ghostdag.bluesAnticoneSizes.size).toBe(1_000);
+    expect(built).toBe(1);
+    await expect(node.fetchTrustedData(peerId, new Uint8Array(32).fill(7))).rejects.toBeInstanceOf(DataUnavailableError);
+    expect(node.peerCount()).toBe(1);
   }, 60_000);
 });

@@ -36,6 +36,7 @@ import { attachA2aWebSocket } from '../a2a/ws.ts';
 import { registerA2aGrpc } from '../a2a/grpc.ts';
 import type { A2aService } from '../a2a/service.ts';
 import { createLedgerPort } from './ledger-port.ts';
+import { fastJoin } from './fast-join.ts';
 import { startNodeMempool } from './mempool-service.ts';
 import { createMempoolPort } from '../mempool/mempool-port.ts';
 import { createPrivacyPort } from '../wallet/privacy-port.ts';
@@ -98,6 +99,8 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   logger.debug({ hashBackend }, 'blake3 backend');
   const store: LmdbStore = openLmdbStore(join(config.datadir, 'chain'));
   const startedAt = Date.now();
+  // An empty pruned node joins at a peer's proven pruning point instead of syncing from genesis (fast-join.ts).
+  const joined = await fastJoin({ config, store, logger, version: nodeVersion });
   // Block bodies' signatures go through libsecp256k1 (Wasm); the ledger computes every block's state root.
   const { chain, ledger } = await openLedgerChain({
     params: config.params,
@@ -106,6 +109,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
     verifier: fastVerifier,
     cacheMb: config.cacheMb,
     archive: config.archive,
+    ...(joined ? { join: joined.trusted, joinProofHeaders: joined.proofHeaders } : {}),
     onPruning: (event) =>
       event.type === 'round'
         ? logger.info({ event: 'pruning_round', from: toHash0x(event.from.hash), to: toHash0x(event.to.hash), toBlueScore: event.to.header.blueScore, blocks: event.blocks, ms: event.ms }, 'pruned below the new pruning point')
@@ -122,6 +126,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
       cacheMb: config.cacheMb,
       archive: config.archive,
       pruningPoint: pruning ? toHash0x(pruning.pruningPoint.hash) : undefined,
+      joinedAt: chain.joinedAt ? toHash0x(chain.joinedAt.hash) : undefined,
       ms: Date.now() - startedAt,
     },
     'chain loaded',

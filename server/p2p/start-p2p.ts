@@ -11,6 +11,7 @@ import type { SyncStatus } from '../../src/p2p/sync-progress.ts';
 import type { TxRelayPort } from '../../src/p2p/relay.ts';
 import type { Timer } from '../../src/p2p/transport.ts';
 import { buildPruningProof } from '../../src/proof/build-proof.ts';
+import { buildTrustedData } from '../../src/chain/trusted-data.ts';
 import { proofParamsOf } from '../../src/proof/level-dag.ts';
 import { createSnapshotServing } from '../../src/p2p/snapshot-serve.ts';
 import { ledgerKeys } from '../../src/state/ledger-rows.ts';
@@ -103,7 +104,9 @@ export async function startP2p(options: StartP2pOptions): Promise<RunningP2p> {
   const pruningProof = config.params.headerVersion === 2
     ? async () => buildPruningProof({ header: (id) => chain.get(id)?.header }, toHex((chain.pruning()?.pruningPoint ?? chain.genesis).hash), proofParams)
     : undefined;
-  const fastSync = { ...(snapshots ? { snapshotChunk: snapshots.snapshotChunk } : {}), ...(pruningProof ? { pruningProof } : {}) };
+  // The trusted data a joiner builds its chain on, at the same pruning point as the proof (docs/pruning-proof.md).
+  const trustedData = async () => buildTrustedData(chain, toHex((chain.pruning()?.pruningPoint ?? chain.genesis).hash));
+  const fastSync = { ...(snapshots ? { snapshotChunk: snapshots.snapshotChunk } : {}), ...(pruningProof ? { pruningProof, trustedData } : {}) };
   const node = createP2pNode({
     chain, staticKey: identity.key, clock: systemClock, timer: nodeTimer, randomBytes: (n) => new Uint8Array(randomBytes(n)),
     userAgent: `/weft:${options.version}/`, listenPort: port, seeds, dial: dialTcp, peerStore: createFilePeerStore(config.datadir),

@@ -1,6 +1,7 @@
 /**
  * The fast-sync messages' payloads (docs/p2p.md "Fast sync"; framed, capped and dispatched by messages.ts like every
- * other type): a pruning-point proof in fixed pages, and state snapshot chunks in snapshot-codec.ts's encoding.
+ * other type): a pruning-point proof and the trusted data at its point, each in the same fixed pages, and state
+ * snapshot chunks in snapshot-codec.ts's encoding.
  */
 import type { ByteReader } from '../codec/bytes-reader.ts';
 import type { ByteWriter } from '../codec/bytes-writer.ts';
@@ -10,7 +11,7 @@ import { snapshotChunkEntriesMax } from '../limits.ts';
 import { decodeSnapshotChunk, encodeSnapshotChunk, snapshotChunkBytesMax, type SnapshotChunk } from '../state/snapshot-codec.ts';
 import { SnapshotError } from '../state/snapshot-errors.ts';
 import { stateKeyBytes } from '../state/trie-hash.ts';
-import { p2pPruningProofBytesMax, p2pPruningProofPageBytesMax } from './limits.ts';
+import { p2pPruningProofBytesMax, p2pPruningProofPageBytesMax, p2pTrustedDataBytesMax } from './limits.ts';
 import { MessageOverCapError } from './protocol-errors.ts';
 
 export type FastSyncMessage =
@@ -24,7 +25,15 @@ export type FastSyncMessage =
   /** The chunk of state `root` from start key `from`; `entriesMax` 0 = the server's default (snapshotChunkEntriesMax). */
   | { readonly type: 'getsnapshotchunk'; readonly root: Uint8Array; readonly from: Uint8Array; readonly entriesMax: number }
   /** The answer: the chunk of `root` from `from` (snapshot-codec.ts), checked by the requester against `root`. */
-  | { readonly type: 'snapshotchunk'; readonly root: Uint8Array; readonly from: Uint8Array; readonly chunk: SnapshotChunk };
+  | { readonly type: 'snapshotchunk'; readonly root: Uint8Array; readonly from: Uint8Array; readonly chunk: SnapshotChunk }
+  /** A page of the peer's encoded trusted data at `pruningPoint` (trusted-data-codec.ts), paged like the proof; zeros = its current point. */
+  | { readonly type: 'gettrusteddata'; readonly pruningPoint: Uint8Array; readonly offset: number }
+  /** Trusted-data bytes [offset, offset + page.length) of `total`, cut like proof pages. */
+  | { readonly type: 'trusteddata'; readonly pruningPoint: Uint8Array; readonly total: number; readonly offset: number; readonly page: Uint8Array };
+
+/** The two paged payloads: a pruning-point proof, and the trusted data at that point. */
+export type PagedName = 'pruningproof' | 'trusteddata';
+const pagedBytesMax: Readonly<Record<PagedName, number>> = { pruningproof: p2pPruningProofBytesMax, trusteddata: p2pTrustedDataBytesMax };
 
 /** Byte caps of the payloads (the type byte excluded): a proof page or a chunk, and their small headers. */
 export const fastSyncPayloadBytesMax: Readonly<Record<FastSyncMessage['type'], number>> = {
@@ -32,6 +41,8 @@ export const fastSyncPayloadBytesMax: Readonly<Record<FastSyncMessage['type'], n
   pruningproof: hashBytes + 3 * 8 + p2pPruningProofPageBytesMax,
   getsnapshotchunk: hashBytes + stateKeyBytes + 8,
   snapshotchunk: hashBytes + stateKeyBytes + snapshotChunkBytesMax,
+  gettrusteddata: hashBytes + 8,
+  trusteddata: hashBytes + 3 * 8 + p2pPruningProofPageBytesMax,
 };
 
 /** A count over its cap is a cap violation (ban), as in messages.ts. */
@@ -41,12 +52,31 @@ function readCapped(r: ByteReader, max: number, what: string): number {
   return value;
 }
 
-/** Pages are cut at fixed offsets: every page but the last is full, so a proof has one paging. */
-function checkProofPage(total: number, offset: number, pageBytes: number, fail: (message: string) => Error): void {
+/** Pages are cut at fixed offsets: every page but the last is full, so a proof (or trusted data) has one paging. */
+function checkPage(name: PagedName, total: number, offset: number, pageBytes: number, fail: (message: string) => Error): void {
   const expected = Math.min(p2pPruningProofPageBytesMax, total - offset);
   if (total < 1 || offset >= total || offset % p2pPruningProofPageBytesMax !== 0 || pageBytes !== expected) {
-    throw fail(`proof page: ${pageBytes} bytes at offset ${offset} of ${total}, expected ${Math.max(expected, 0)} bytes at a multiple of ${p2pPruningProofPageBytesMax} below the total`);
+    throw fail(`${name} page: ${pageBytes} bytes at offset ${offset} of ${total}, expected ${Math.max(expected, 0)} bytes at a multiple of ${p2pPruningProofPageBytesMax} below the total`);
   }
+}
+
+function writePage(w: ByteWriter, m: Extract<FastSyncMessage, { type: PagedName }>): void {
+  const max = pagedBytesMax[m.type];
+  checkPage(m.type, m.total, m.offset, m.page.length, (message) => new AssertionError(message));
+  w.bytes(m.pruningPoint, hashBytes, 'pruningPoint');
+  w.varint(m.total, max, `${m.type} total`);
+  w.varint(m.offset, max, `${m.type} offset`);
+  w.lengthPrefixed(m.page, p2pPruningProofPageBytesMax, `${m.type} page`);
+}
+
+function readPage(name: PagedName, r: ByteReader): Extract<FastSyncMessage, { type: PagedName }> {
+  const max = pagedBytesMax[name];
+  const pruningPoint = r.bytes(hashBytes, 'pruningPoint');
+  const total = readCapped(r, max, `${name} total`);
+  const offset = r.varint(max, `${name} offset`);
+  const page = r.lengthPrefixed(p2pPruningProofPageBytesMax, `${name} page`);
+  checkPage(name, total, offset, page.length, (message) => new DecodeError(message));
+  return { type: name, pruningPoint, total, offset, page };
 }
 
 /** A chunk that does not decode is a malformed message; one over its bounds, an over-cap one (both ban 100). */
@@ -66,11 +96,11 @@ export function writeFastSyncPayload(w: ByteWriter, m: FastSyncMessage): void {
       w.bytes(m.pruningPoint, hashBytes, 'pruningPoint');
       return w.varint(m.offset, p2pPruningProofBytesMax, 'proof offset');
     case 'pruningproof':
-      checkProofPage(m.total, m.offset, m.page.length, (message) => new AssertionError(message));
+    case 'trusteddata':
+      return writePage(w, m);
+    case 'gettrusteddata':
       w.bytes(m.pruningPoint, hashBytes, 'pruningPoint');
-      w.varint(m.total, p2pPruningProofBytesMax, 'proof total');
-      w.varint(m.offset, p2pPruningProofBytesMax, 'proof offset');
-      return w.lengthPrefixed(m.page, p2pPruningProofPageBytesMax, 'proof page');
+      return w.varint(m.offset, p2pTrustedDataBytesMax, 'trusted data offset');
     case 'getsnapshotchunk':
       w.bytes(m.root, hashBytes, 'root');
       w.bytes(m.from, stateKeyBytes, 'from');
@@ -87,14 +117,11 @@ export function readFastSyncPayload(name: FastSyncMessage['type'], r: ByteReader
   switch (name) {
     case 'getpruningproof':
       return { type: 'getpruningproof', pruningPoint: r.bytes(hashBytes, 'pruningPoint'), offset: r.varint(p2pPruningProofBytesMax, 'proof offset') };
-    case 'pruningproof': {
-      const pruningPoint = r.bytes(hashBytes, 'pruningPoint');
-      const total = readCapped(r, p2pPruningProofBytesMax, 'proof total');
-      const offset = r.varint(p2pPruningProofBytesMax, 'proof offset');
-      const page = r.lengthPrefixed(p2pPruningProofPageBytesMax, 'proof page');
-      checkProofPage(total, offset, page.length, (message) => new DecodeError(message));
-      return { type: 'pruningproof', pruningPoint, total, offset, page };
-    }
+    case 'pruningproof':
+    case 'trusteddata':
+      return readPage(name, r);
+    case 'gettrusteddata':
+      return { type: 'gettrusteddata', pruningPoint: r.bytes(hashBytes, 'pruningPoint'), offset: r.varint(p2pTrustedDataBytesMax, 'trusted data offset') };
     case 'getsnapshotchunk': {
       const root = r.bytes(hashBytes, 'root');
       const from = r.bytes(stateKeyBytes, 'from');

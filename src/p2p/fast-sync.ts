@@ -1,5 +1,6 @@
 /**
- * The fast-sync messages of a p2p node (docs/p2p.md "Fast sync"): serving `getpruningproof` and `getsnapshotchunk`
+ * The fast-sync messages of a p2p node (docs/p2p.md "Fast sync"): serving `getpruningproof`, `gettrusteddata` and
+ * `getsnapshotchunk`
  * from the ports the host gives (a full node: its proof builder and its state trie), and asking a peer for them —
  * one request per peer at a time, matched to its answer, with a timeout. Answers nobody asked for are protocol
  * violations; `notfound` for our request is a refusal (DataUnavailableError), not misbehaviour.
@@ -10,6 +11,7 @@
  */
 import { blockHash } from '../consensus/pow.ts';
 import { AssertionError } from '../errors.ts';
+import type { TrustedData } from '../chain/trusted-data.ts';
 import type { PruningProof } from '../proof/pruning-proof.ts';
 import type { SnapshotChunk } from '../state/snapshot-codec.ts';
 import type { SnapshotReadLimits } from '../state/snapshot.ts';
@@ -32,6 +34,8 @@ import { DataUnavailableError, PeerTimeoutError, ProtocolViolationError, Snapsho
 import { fetchPruningProof, type FetchedPruningProof } from './proof-fetch.ts';
 import { fetchSnapshot, type SnapshotFetchOptions, type SnapshotFetchResult } from './snapshot-fetch.ts';
 import { encodePruningProof, proofPruningPoint } from './pruning-proof-codec.ts';
+import { encodeTrustedData } from './trusted-data-codec.ts';
+import { fetchTrustedData } from './trusted-data-fetch.ts';
 import { createTokenBucket, type TokenBucket } from './token-bucket.ts';
 import type { Timer } from './transport.ts';
 
@@ -39,6 +43,8 @@ import type { Timer } from './transport.ts';
 export interface FastSyncPorts {
   /** The proof of our current pruning point, or undefined when we cannot build one. */
   readonly pruningProof?: () => Promise<PruningProof | undefined>;
+  /** The trusted data at our current pruning point (src/chain/trusted-data.ts), or undefined when we cannot build it. */
+  readonly trustedData?: () => Promise<TrustedData | undefined>;
   /** The chunk of state `root` from `from`, or undefined when we do not hold (or no longer keep) that root. */
   readonly snapshotChunk?: (root: Uint8Array, from: Uint8Array, limits: SnapshotReadLimits) => Promise<SnapshotChunk | undefined>;
 }
@@ -53,17 +59,23 @@ export interface ProofPage {
 export interface FastSync {
   onGetPruningProof(peer: Peer, pruningPoint: Uint8Array, offset: number): void;
   onGetSnapshotChunk(peer: Peer, root: Uint8Array, from: Uint8Array, entriesMax: number): void;
+  onGetTrustedData(peer: Peer, pruningPoint: Uint8Array, offset: number): void;
   onPruningProof(peer: Peer, page: ProofPage): void;
+  onTrustedData(peer: Peer, page: ProofPage): void;
   onSnapshotChunk(peer: Peer, root: Uint8Array, from: Uint8Array, chunk: SnapshotChunk): void;
   /** Takes the fast-sync items of a `notfound`; answers the rest (blocks, transactions) for relay. */
   onNotFound(peer: Peer, items: readonly InvItem[]): InvItem[];
   /** Asks `peer` for one proof page; `pruningPoint` zeros = its current proof. */
   requestProofPage(peer: Peer, pruningPoint: Uint8Array, offset: number): Promise<ProofPage>;
+  /** Asks `peer` for one page of its trusted data at `pruningPoint`. */
+  requestTrustedDataPage(peer: Peer, pruningPoint: Uint8Array, offset: number): Promise<ProofPage>;
   requestSnapshotChunk(peer: Peer, root: Uint8Array, from: Uint8Array, entriesMax?: number): Promise<SnapshotChunk>;
   /** Downloads the state into `target` from `peer` (snapshot-fetch.ts); a chunk that fails verification bans it. */
   fetchSnapshot(peer: Peer, target: SnapshotImport, options?: SnapshotFetchOptions & { entriesMax?: number }): Promise<SnapshotFetchResult>;
   /** Downloads `peer`'s pruning-point proof (proof-fetch.ts); one that does not decode bans it. */
   fetchPruningProof(peer: Peer): Promise<FetchedPruningProof>;
+  /** Downloads `peer`'s trusted data at `pruningPoint` (trusted-data-fetch.ts), unchecked; data that does not decode bans it. */
+  fetchTrustedData(peer: Peer, pruningPoint: Uint8Array): Promise<TrustedData>;
   onPeerClosed(peer: Peer): void;
   close(): void;
 }
@@ -83,10 +95,22 @@ interface Serving {
   tail: Promise<void>;
 }
 
-type Answer = { kind: 'proof'; page: ProofPage } | { kind: 'snapshot'; root: Uint8Array; from: Uint8Array; chunk: SnapshotChunk };
+type PagedKind = 'proof' | 'trusted';
+type Answer = { kind: PagedKind; page: ProofPage } | { kind: 'snapshot'; root: Uint8Array; from: Uint8Array; chunk: SnapshotChunk };
+
+/** A paged answer encoded once per pruning point of ours (building a proof or trusted data walks thousands of blocks). */
+interface PagedCache {
+  get(): Promise<{ forPoint: string; point: Uint8Array; bytes: Uint8Array } | undefined>;
+}
+
+/** Per paged kind: its request and answer messages and the `notfound` inventory kind. */
+const paged = {
+  proof: { ask: 'getpruningproof', answer: 'pruningproof', inv: InvType.pruningProof },
+  trusted: { ask: 'gettrusteddata', answer: 'trusteddata', inv: InvType.trustedData },
+} as const;
 
 interface Pending {
-  readonly kind: 'proof' | 'snapshot';
+  readonly kind: Answer['kind'];
   /** The hash a `notfound` for this request names: the state root, or the pruning point asked for. */
   readonly subject: Uint8Array;
   readonly matches: (answer: Answer) => boolean;
@@ -104,13 +128,31 @@ function blame(peer: Peer, error: unknown): unknown {
   return error;
 }
 
+function createPagedCache(pruningPoint: () => Uint8Array, build: () => Promise<{ point: Uint8Array; bytes: Uint8Array } | undefined>): PagedCache {
+  type Entry = { forPoint: string; point: Uint8Array; bytes: Uint8Array };
+  let cache: Entry | undefined;
+  let building: Promise<Entry | undefined> | undefined;
+  return {
+    async get() {
+      const forPoint = toHex(pruningPoint());
+      if (cache?.forPoint === forPoint) return cache;
+      building ??= (async () => {
+        const built = await build();
+        cache = built === undefined ? undefined : { forPoint, ...built };
+        return cache;
+      })().finally(() => {
+        building = undefined;
+      });
+      return building;
+    },
+  };
+}
+
 export function createFastSync(deps: FastSyncDeps): FastSync {
   const { ports, clock, timer, log } = deps;
   const serving = new WeakMap<Peer, Serving>();
   const pending = new Map<Peer, Pending>();
   let closed = false;
-  let proofCache: { forPoint: string; point: Uint8Array; bytes: Uint8Array } | undefined;
-  let proofBuilding: Promise<typeof proofCache> | undefined;
 
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => timer.setTimeout(resolve, ms));
 
@@ -138,19 +180,43 @@ export function createFastSync(deps: FastSyncDeps): FastSync {
       });
   };
 
-  const currentProof = async (): Promise<typeof proofCache> => {
-    const forPoint = toHex(deps.pruningPoint());
-    if (proofCache?.forPoint === forPoint) return proofCache;
-    proofBuilding ??= (async () => {
+  const caches: Record<PagedKind, PagedCache> = {
+    proof: createPagedCache(deps.pruningPoint, async () => {
       const proof = await ports.pruningProof?.();
       const point = proof === undefined ? undefined : proofPruningPoint(proof);
-      if (proof === undefined || point === undefined) return undefined;
-      proofCache = { forPoint, point: blockHash(point), bytes: encodePruningProof(proof) };
-      return proofCache;
-    })().finally(() => {
-      proofBuilding = undefined;
+      return proof === undefined || point === undefined ? undefined : { point: blockHash(point), bytes: encodePruningProof(proof) };
+    }),
+    trusted: createPagedCache(deps.pruningPoint, async () => {
+      const data = await ports.trustedData?.();
+      return data === undefined ? undefined : { point: data.pruningPoint, bytes: encodeTrustedData(data) };
+    }),
+  };
+
+  /** Serves page `offset` of our proof or trusted data; `pruningPoint` zeros = our current one. */
+  const servePage = (peer: Peer, kind: PagedKind, pruningPoint: Uint8Array, offset: number): void => {
+    const { ask, answer: type, inv } = paged[kind];
+    serve(peer, ask, async () => {
+      // A builder that fails, or an answer over the wire bounds, is one we cannot give: the peer hears so at once.
+      const built = await caches[kind].get().catch((error: unknown) => {
+        log.warn({ event: `${type}_unavailable`, err: error instanceof Error ? error.message : String(error) }, `${type} not built`);
+        return undefined;
+      });
+      const wanted = equalBytes(pruningPoint, zeroHash) ? undefined : pruningPoint;
+      if (built === undefined || (wanted !== undefined && !equalBytes(wanted, built.point)) || offset >= built.bytes.length || offset % p2pPruningProofPageBytesMax !== 0) {
+        return peer.send({ type: 'notfound', items: [{ kind: inv, hash: pruningPoint }] });
+      }
+      const page = built.bytes.subarray(offset, Math.min(built.bytes.length, offset + p2pPruningProofPageBytesMax));
+      peer.send({ type, pruningPoint: built.point, total: built.bytes.length, offset, page });
     });
-    return proofBuilding;
+  };
+
+  const requestPage = async (peer: Peer, kind: PagedKind, pruningPoint: Uint8Array, offset: number): Promise<ProofPage> => {
+    const anyPoint = equalBytes(pruningPoint, zeroHash);
+    const result = await request(peer, kind, pruningPoint, { type: paged[kind].ask, pruningPoint, offset }, (a) =>
+      a.kind === kind && a.page.offset === offset && (anyPoint || equalBytes(a.page.pruningPoint, pruningPoint)),
+    );
+    if (result.kind !== kind) throw new AssertionError(`a ${paged[kind].ask} request answered with another kind`);
+    return result.page;
   };
 
   const request = (peer: Peer, kind: Pending['kind'], subject: Uint8Array, message: Message, matches: Pending['matches']): Promise<Answer> => {
@@ -183,19 +249,10 @@ export function createFastSync(deps: FastSyncDeps): FastSync {
 
   const api: FastSync = {
     onGetPruningProof(peer, pruningPoint, offset) {
-      serve(peer, 'getpruningproof', async () => {
-        // A builder that fails, or a proof over the wire bounds, is one we cannot give: the peer hears so at once.
-        const proof = await currentProof().catch((error: unknown) => {
-          log.warn({ event: 'pruning_proof_unavailable', err: error instanceof Error ? error.message : String(error) }, 'pruning proof not built');
-          return undefined;
-        });
-        const wanted = equalBytes(pruningPoint, zeroHash) ? undefined : pruningPoint;
-        if (proof === undefined || (wanted !== undefined && !equalBytes(wanted, proof.point)) || offset >= proof.bytes.length || offset % p2pPruningProofPageBytesMax !== 0) {
-          return peer.send({ type: 'notfound', items: [{ kind: InvType.pruningProof, hash: pruningPoint }] });
-        }
-        const page = proof.bytes.subarray(offset, Math.min(proof.bytes.length, offset + p2pPruningProofPageBytesMax));
-        peer.send({ type: 'pruningproof', pruningPoint: proof.point, total: proof.bytes.length, offset, page });
-      });
+      servePage(peer, 'proof', pruningPoint, offset);
+    },
+    onGetTrustedData(peer, pruningPoint, offset) {
+      servePage(peer, 'trusted', pruningPoint, offset);
     },
     onGetSnapshotChunk(peer, root, from, entriesMax) {
       serve(peer, 'getsnapshotchunk', async () => {
@@ -213,36 +270,36 @@ export function createFastSync(deps: FastSyncDeps): FastSync {
     onPruningProof(peer, page) {
       answer(peer, { kind: 'proof', page }, 'pruningproof');
     },
+    onTrustedData(peer, page) {
+      answer(peer, { kind: 'trusted', page }, 'trusteddata');
+    },
     onSnapshotChunk(peer, root, from, chunk) {
       answer(peer, { kind: 'snapshot', root, from, chunk }, 'snapshotchunk');
     },
     onNotFound(peer, items) {
       const rest: InvItem[] = [];
       for (const item of items) {
-        if (item.kind !== InvType.stateRoot && item.kind !== InvType.pruningProof) {
+        const kind = item.kind === InvType.stateRoot ? 'snapshot' : item.kind === InvType.pruningProof ? 'proof' : item.kind === InvType.trustedData ? 'trusted' : undefined;
+        if (kind === undefined) {
           rest.push(item);
           continue;
         }
         const p = pending.get(peer);
-        const kind = item.kind === InvType.stateRoot ? 'snapshot' : 'proof';
         if (p === undefined || p.kind !== kind || !equalBytes(p.subject, item.hash)) {
           peer.anomaly('notfound for a fast-sync request we did not make');
           continue;
         }
-        settle(peer)!.reject(
-          new DataUnavailableError(kind === 'snapshot' ? `peer does not hold state root ${toHex(item.hash)}` : 'peer has no pruning proof to give (for that pruning point)'),
-        );
+        const refused = {
+          snapshot: `peer does not hold state root ${toHex(item.hash)}`,
+          proof: 'peer has no pruning proof to give (for that pruning point)',
+          trusted: `peer has no trusted data at pruning point ${toHex(item.hash)}`,
+        };
+        settle(peer)!.reject(new DataUnavailableError(refused[kind]));
       }
       return rest;
     },
-    async requestProofPage(peer, pruningPoint, offset) {
-      const anyPoint = equalBytes(pruningPoint, zeroHash);
-      const result = await request(peer, 'proof', pruningPoint, { type: 'getpruningproof', pruningPoint, offset }, (a) =>
-        a.kind === 'proof' && a.page.offset === offset && (anyPoint || equalBytes(a.page.pruningPoint, pruningPoint)),
-      );
-      if (result.kind !== 'proof') throw new AssertionError('a proof request answered with a chunk');
-      return result.page;
-    },
+    requestProofPage: (peer, pruningPoint, offset) => requestPage(peer, 'proof', pruningPoint, offset),
+    requestTrustedDataPage: (peer, pruningPoint, offset) => requestPage(peer, 'trusted', pruningPoint, offset),
     async requestSnapshotChunk(peer, root, from, entriesMax = 0) {
       const result = await request(peer, 'snapshot', root, { type: 'getsnapshotchunk', root, from, entriesMax }, (a) =>
         a.kind === 'snapshot' && equalBytes(a.root, root) && equalBytes(a.from, from),
@@ -261,6 +318,13 @@ export function createFastSync(deps: FastSyncDeps): FastSync {
     async fetchPruningProof(peer) {
       try {
         return await fetchPruningProof((pruningPoint, offset) => api.requestProofPage(peer, pruningPoint, offset));
+      } catch (error) {
+        throw blame(peer, error);
+      }
+    },
+    async fetchTrustedData(peer, pruningPoint) {
+      try {
+        return await fetchTrustedData(pruningPoint, (point, offset) => api.requestTrustedDataPage(peer, point, offset));
       } catch (error) {
         throw blame(peer, error);
       }

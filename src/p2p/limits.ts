@@ -133,3 +133,17 @@ export const p2pFastSyncRequestsBurst = 32;
 export const p2pFastSyncRequestRefillMs = 100;
 /** Fast-sync requests a peer may have waiting for its allowance; beyond, they are dropped as anomalies. */
 export const p2pFastSyncQueuedRequestsMax = 4;
+
+/**
+ * Blocks in one trusted-data set (docs/pruning-proof.md "Trusted data"): the pruning point's anticone plus the band of
+ * its past down to trustedChainDepth chain blocks — ~2,642 chain blocks at mainnet's DAA window, times the few
+ * mergeset members each has on a healthy network. The worst case (every mergeset full) is far above this; a set
+ * that large is not one an honest node builds.
+ */
+export const p2pTrustedDataBlocksMax = 65_536;
+/** Ids in one trusted block's mergeset lists and anticone-size map: above any network's mergesetSizeLimit (180). */
+export const p2pTrustedMergesetIdsMax = 1_024;
+/** The state machine's record of the pruning point beside the trusted blocks (the ledger's running totals). */
+export const p2pTrustedStateRecordBytesMax = 4_096;
+/** The encoded trusted data, paged like the proof (p2pPruningProofPageBytesMax a page). */
+export const p2pTrustedDataBytesMax = 128 * 1024 * 1024;

@@ -46,14 +46,17 @@ export const MessageType = {
   pruningproof: 0x12,
   getsnapshotchunk: 0x13,
   snapshotchunk: 0x14,
+  gettrusteddata: 0x15,
+  trusteddata: 0x16,
 } as const;
 export type MessageName = keyof typeof MessageType;
 
 /**
- * Inventory kinds. `stateRoot` and `pruningProof` appear only in `notfound`: the answer of a node that does not hold
- * the state root asked for in `getsnapshotchunk`, or has no proof (of that pruning point) for `getpruningproof`.
+ * Inventory kinds. `stateRoot`, `pruningProof` and `trustedData` appear only in `notfound`: the answer of a node that
+ * does not hold the state root asked for in `getsnapshotchunk`, or has no proof (trusted data) of that pruning point
+ * for `getpruningproof` (`gettrusteddata`).
  */
-export const InvType = { tx: 1, block: 2, stateRoot: 3, pruningProof: 4 } as const;
+export const InvType = { tx: 1, block: 2, stateRoot: 3, pruningProof: 4, trustedData: 5 } as const;
 export type InvType = (typeof InvType)[keyof typeof InvType];
 
 /** Service bits in `version` and `addr`. */
@@ -167,7 +170,7 @@ function writeItems(w: ByteWriter, items: readonly InvItem[]): void {
 function readItems(r: ByteReader, what: 'inv' | 'getdata' | 'notfound'): InvItem[] {
   const count = readCount(r, p2pInvItemsMax, `${what} count`);
   const items: InvItem[] = [];
-  const kindMax = what === 'notfound' ? InvType.pruningProof : InvType.block;
+  const kindMax = what === 'notfound' ? InvType.trustedData : InvType.block;
   for (let i = 0; i < count; i++) {
     const kind = r.u8(`${what} kind`);
     if (kind < InvType.tx || kind > kindMax) throw new DecodeError(`${what}[${i}]: unknown inventory kind ${kind}`);
@@ -266,6 +269,8 @@ function writePayload(w: ByteWriter, m: Message): void {
     case 'pruningproof':
     case 'getsnapshotchunk':
     case 'snapshotchunk':
+    case 'gettrusteddata':
+    case 'trusteddata':
       return writeFastSyncPayload(w, m);
     case 'reject':
       w.u32(-m.code, 'reject code');
@@ -329,6 +334,8 @@ function readPayload(name: MessageName, r: ByteReader): Message {
     case 'pruningproof':
     case 'getsnapshotchunk':
     case 'snapshotchunk':
+    case 'gettrusteddata':
+    case 'trusteddata':
       return readFastSyncPayload(name, r);
     case 'reject': {
       const code = 0 - r.u32('reject code');
@@ -340,7 +347,7 @@ function readPayload(name: MessageName, r: ByteReader): Message {
 
 export function encodeMessage(message: Message): Uint8Array {
   if (message.type === 'unknown') throw new DecodeError(`cannot encode a message of unknown type ${message.code}`);
-  const w = createByteWriter(message.type === 'headers' || message.type === 'pruningproof' || message.type === 'snapshotchunk' ? 64 * 1024 : 256);
+  const w = createByteWriter(message.type === 'headers' || message.type === 'pruningproof' || message.type === 'trusteddata' || message.type === 'snapshotchunk' ? 64 * 1024 : 256);
   w.u8(MessageType[message.type], 'type');
   writePayload(w, message);
   return w.finish();

@@ -6,6 +6,7 @@
  */
 import { BlockRuleError, ChainStorageError } from '../chain/errors.ts';
 import type { Chain } from '../chain/chain.ts';
+import type { TrustedData } from '../chain/trusted-data.ts';
 import { genesisHash } from '../consensus/params.ts';
 import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
@@ -77,6 +78,11 @@ export interface P2pNodeOptions {
   readonly services?: bigint;
   /** What this node serves to joining nodes (fast-sync.ts); left out, those requests are answered `notfound`. */
   readonly fastSync?: FastSyncPorts;
+  /**
+   * false: a node that only asks fast-sync questions — a joining node before its chain opens (server/node/fast-join.ts),
+   * whose placeholder chain must not start a block download from genesis that pruned peers cannot serve.
+   */
+  readonly blockSync?: boolean;
 }
 
 export interface PeerInfo {
@@ -106,6 +112,10 @@ export interface P2pNode {
   fetchSnapshot(nodeId: string, target: SnapshotImport, options?: SnapshotFetchOptions & { entriesMax?: number }): Promise<SnapshotFetchResult>;
   /** Downloads the pruning-point proof of the ready peer `nodeId` (hex), unverified; bans a peer whose proof does not decode. */
   fetchPruningProof(nodeId: string): Promise<FetchedPruningProof>;
+  /** Downloads the trusted data at `pruningPoint` from the ready peer `nodeId` (hex), unchecked; bans a peer whose data does not decode. */
+  fetchTrustedData(nodeId: string, pruningPoint: Uint8Array): Promise<TrustedData>;
+  /** Drops peer `nodeId` (hex) for `error`: one with a ban score bans it as any misbehaviour does (a joiner's verdict on its proof or data). */
+  disconnectPeer(nodeId: string, error: P2pProtocolError): void;
   readonly nodeId: Uint8Array;
   close(): Promise<void>;
 }
@@ -123,6 +133,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
   const log = options.log ?? silentLogger;
   const outboundMax = options.outboundMax ?? p2pOutboundPeersMax;
   const inboundMax = options.inboundMax ?? p2pInboundPeersMax;
+  const blockSync = options.blockSync ?? true;
   const randomInt = (n: number): number => new DataView(options.randomBytes(4).buffer).getUint32(0) % n;
   const randomNonce = (): bigint => new DataView(options.randomBytes(8).buffer).getBigUint64(0);
   const book: AddressBook = createAddressBook(options.peerStore?.load());
@@ -206,7 +217,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
       case 'headers':
         return ibd.onHeaders(peer, message.headers, message.more);
       case 'inv':
-        return relay.onInv(peer, message.items);
+        return blockSync ? relay.onInv(peer, message.items) : undefined;
       case 'getdata':
         return relay.onGetData(peer, message.items);
       case 'notfound': {
@@ -219,6 +230,10 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
         return fastSync.onPruningProof(peer, message);
       case 'getsnapshotchunk':
         return fastSync.onGetSnapshotChunk(peer, message.root, message.from, message.entriesMax);
+      case 'gettrusteddata':
+        return fastSync.onGetTrustedData(peer, message.pruningPoint, message.offset);
+      case 'trusteddata':
+        return fastSync.onTrustedData(peer, message);
       case 'snapshotchunk':
         return fastSync.onSnapshotChunk(peer, message.root, message.from, message.chunk);
       case 'block':
@@ -265,7 +280,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
     const tips = chain.tips().slice(0, 16).map((t) => ({ kind: InvType.block, hash: t.hash }));
     peer.send({ type: 'inv', items: tips });
     for (const t of tips) peer.known.add(toHex(t.hash));
-    ibd.consider(peer);
+    if (blockSync) ibd.consider(peer);
   };
 
   const onClose = (peer: Peer, error: P2pProtocolError | undefined): void => {
@@ -399,6 +414,10 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
     isBanned: (identity) => book.isBanned(identity, clock.nowMs()),
     fetchSnapshot: async (nodeId, target, fetchOptions) => fastSync.fetchSnapshot(readyPeer(nodeId), target, fetchOptions),
     fetchPruningProof: async (nodeId) => fastSync.fetchPruningProof(readyPeer(nodeId)),
+    fetchTrustedData: async (nodeId, pruningPoint) => fastSync.fetchTrustedData(readyPeer(nodeId), pruningPoint),
+    disconnectPeer(nodeId, error) {
+      readyPeers().find((p) => p.nodeIdHex === nodeId.toLowerCase())?.disconnect(error);
+    },
     async close() {
       if (closed) return;
       closed = true;

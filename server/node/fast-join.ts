@@ -1,0 +1,210 @@
+/**
+ * Joining a network of any age (docs/pruning-proof.md "Serving and joining", issue 19): a pruned node started on an
+ * empty datadir of a version 2 network asks its peers, before its chain opens, for a pruning-point proof, verifies it,
+ * fetches and checks the trusted data at the proven point, and downloads the point's state chunk by chunk (each chunk
+ * checked against the header's state root). It answers the trusted data; the caller opens the chain with `join`, and
+ * the ordinary IBD fetches what lies above the point.
+ *
+ * The questions go through a P2pNode on a placeholder chain (genesis, in memory) with block sync off: the real chain
+ * cannot open before its trusted data is here, and a block download from genesis is what pruned peers cannot serve.
+ *
+ * Resumable: a kill -9 while the state downloads leaves the import's cursor row, which the next start continues (the
+ * same point's root); one during the chain's import leaves its `joining` row, which the next start's trusted data
+ * redoes. Peers are tried in turn (addnode order first); one whose proof, trusted data or chunk fails its checks is
+ * dropped with a ban score (banned, unless it is an addnode peer) and not asked again.
+ */
+import { randomBytes } from 'node:crypto';
+import { chainKeys } from '../../src/chain/chain-store.ts';
+import { checkTrustedData } from '../../src/chain/trusted-check.ts';
+import type { TrustedData } from '../../src/chain/trusted-data.ts';
+import { TrustedDataError } from '../../src/chain/trusted-errors.ts';
+import type { BlockHeader } from '../../src/codec/header.ts';
+import { consensusKeys } from '../../src/consensus/consensus-rows.ts';
+import { genesisHash } from '../../src/consensus/params.ts';
+import { blockHash } from '../../src/consensus/pow.ts';
+import { asProofVerifier, type ProofVerifier } from '../../src/crypto/proof-check.ts';
+import { addressKey } from '../../src/p2p/address-book.ts';
+import { P2pProtocolError } from '../../src/p2p/errors.ts';
+import { createP2pNode, type P2pNode } from '../../src/p2p/p2p-node.ts';
+import { ProtocolViolationError } from '../../src/p2p/protocol-errors.ts';
+import { buildPruningProof } from '../../src/proof/build-proof.ts';
+import { compareProofs } from '../../src/proof/compare-proofs.ts';
+import { proofParamsOf } from '../../src/proof/level-dag.ts';
+import { ProofError } from '../../src/proof/proof-errors.ts';
+import { verifyPruningProof, type VerifiedProof } from '../../src/proof/verify-proof.ts';
+import { ledgerKeys } from '../../src/state/ledger-rows.ts';
+import { openLedgerChain } from '../../src/state/ledger.ts';
+import { SnapshotError } from '../../src/state/snapshot-errors.ts';
+import { createSnapshotImport } from '../../src/state/snapshot-import.ts';
+import type { KvStore } from '../../src/storage/kv.ts';
+import { createMemoryStore } from '../../src/storage/memory-store.ts';
+import { toHash0x, toHex } from '../../src/util/bytes.ts';
+import { systemClock } from '../../src/util/clock.ts';
+import type { NodeConfig } from '../config.ts';
+import { fastVerifier } from '../crypto/fast-verifier.ts';
+import type { Logger } from '../logger.ts';
+import { nodeNoiseSuite } from '../p2p/node-crypto-suite.ts';
+import { loadOrCreateNodeKey } from '../p2p/node-key.ts';
+import { createFilePeerStore } from '../p2p/peer-file.ts';
+import { nodeTimer, parseSeed } from '../p2p/start-p2p.ts';
+import { dialTcp } from '../p2p/tcp-port.ts';
+
+/** How long a join waits for a peer to ask (each round); with none it gives up and the node syncs from genesis. */
+export const fastJoinPeerWaitMs = 20_000;
+/** How long the other addnode peers may take to connect once the first has. */
+export const fastJoinSettleMs = 3_000;
+/** Rounds over the peers before giving up (a peer's point can move between its proof and its data). */
+export const fastJoinRoundsMax = 5;
+/** State download progress is logged every this many chunks. */
+const chunkLogEvery = 64;
+
+export type FastJoinPhase = 'proof' | 'trusted-data' | 'state';
+
+export interface FastJoinOptions {
+  readonly config: NodeConfig;
+  /** The node's (empty or half-joined) store: the state is imported into it. */
+  readonly store: KvStore;
+  readonly logger: Logger;
+  readonly version: string;
+}
+
+/** Why a join is not attempted, or undefined when it is to be (an empty store, or one whose join did not finish). */
+export function fastJoinSkipReason(config: NodeConfig, store: KvStore): string | undefined {
+  if (!config.fastSync) return '--fast-sync=false';
+  if (config.archive) return 'an archive node keeps everything from genesis';
+  if (config.params.headerVersion !== 2) return 'version 1 headers carry no pruning-point proof';
+  if (config.addnode.length === 0) return 'no --addnode peers to ask';
+  if (store.get(chainKeys.joinedAt) !== undefined) return 'the chain joined already';
+  const half = store.get(chainKeys.joining) !== undefined;
+  if (!half && (store.get(consensusKeys.blockCount) !== undefined || store.get(chainKeys.selectedTip) !== undefined)) return 'the store holds a chain';
+  return undefined;
+}
+
+/** A failure the answering peer is to blame for: it is dropped with a ban score and not asked again. */
+function peerFault(error: unknown): P2pProtocolError | undefined {
+  if (error instanceof P2pProtocolError) return error.banScore > 0 ? error : undefined;
+  if ((error instanceof ProofError || error instanceof TrustedDataError || error instanceof SnapshotError) && error.peerFault) {
+    return new ProtocolViolationError(error.message);
+  }
+  return undefined;
+}
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The peers to ask, addnode order first. Once one is connected, the rest of the addnode peers get up to
+ * fastJoinSettleMs to connect too, so the order holds on a slow box rather than whoever connected first.
+ */
+async function readyPeers(node: P2pNode, seeds: readonly string[], skip: ReadonlySet<string>): Promise<string[]> {
+  const began = Date.now();
+  let firstReadyAt: number | undefined;
+  for (;;) {
+    const ready = node.peers().filter((p) => !skip.has(p.nodeId));
+    if (ready.length > 0) firstReadyAt ??= Date.now();
+    const connected = new Set(node.peers().map((p) => p.address));
+    const settled = firstReadyAt !== undefined && (seeds.every((s) => connected.has(s)) || Date.now() - firstReadyAt >= fastJoinSettleMs);
+    if (ready.length > 0 && settled) {
+      const rank = (address: string): number => {
+        const i = seeds.indexOf(address);
+        return i === -1 ? seeds.length : i;
+      };
+      return ready.sort((a, b) => rank(a.address) - rank(b.address)).map((p) => p.nodeId);
+    }
+    if (Date.now() - began > fastJoinPeerWaitMs) return [];
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** What a join hands the chain: the checked trusted data and the verified proof's headers (kept as header rows). */
+export interface FastJoinResult {
+  readonly trusted: TrustedData;
+  readonly proofHeaders: readonly BlockHeader[];
+}
+
+/**
+ * Runs the join when fastJoinSkipReason says to; answers what to open the chain with (the point's state already in
+ * `store`), or undefined when the node is to start as usual (nothing to join, no peer to join from).
+ */
+export async function fastJoin(options: FastJoinOptions): Promise<FastJoinResult | undefined> {
+  const { config, store, logger } = options;
+  const skip = fastJoinSkipReason(config, store);
+  if (skip !== undefined) {
+    logger.debug({ event: 'fast_join_skipped', reason: skip }, 'not joining by proof');
+    return undefined;
+  }
+  const params = config.params;
+  const proofParams = proofParamsOf(params);
+  const verifier = asProofVerifier(fastVerifier) as ProofVerifier;
+  // Our own proof: a chain at genesis (compareProofs decides against it, as against any defender).
+  const placeholder = await openLedgerChain({ params, store: createMemoryStore(), clock: systemClock });
+  const genesisId = toHex(genesisHash(params));
+  const ours: VerifiedProof = verifyPruningProof(buildPruningProof({ header: (id) => placeholder.chain.get(id)?.header }, genesisId, proofParams), proofParams);
+  const seeds = config.addnode.map((text) => parseSeed(text, params.ports.p2p));
+  const node = createP2pNode({
+    chain: placeholder.chain, staticKey: loadOrCreateNodeKey(config.datadir).key, clock: systemClock, timer: nodeTimer,
+    randomBytes: (n) => new Uint8Array(randomBytes(n)), userAgent: `/weft:${options.version}/`, listenPort: 0, seeds, dial: dialTcp,
+    peerStore: createFilePeerStore(config.datadir), suite: nodeNoiseSuite, log: logger, blockSync: false,
+  });
+  const seedOrder = seeds.map((s) => addressKey(s.host, s.port));
+  const refused = new Set<string>();
+  node.start();
+  try {
+    for (let round = 0; round < fastJoinRoundsMax; round++) {
+      const candidates = await readyPeers(node, seedOrder, refused);
+      if (candidates.length === 0) break;
+      let atGenesis = 0;
+      for (const peer of candidates) {
+        const who = peer.slice(0, 16);
+        try {
+          logger.info({ event: 'fast_join_phase', phase: 'proof' satisfies FastJoinPhase, peer: who }, 'fetching the pruning-point proof');
+          const { pruningPoint, proof } = await node.fetchPruningProof(peer);
+          const verified = verifyPruningProof(proof, proofParams);
+          if (verified.pruningPointId === genesisId) {
+            atGenesis++;
+            logger.info({ event: 'fast_join_peer_at_genesis', peer: who }, "the peer's pruning point is genesis: nothing to join");
+            continue;
+          }
+          const tip = { tipBlueWork: verified.pruningPoint.blueWork };
+          if (!compareProofs({ proof: ours, tipBlueWork: 0n }, { proof: verified, ...tip }, proofParams).challengerWins) {
+            logger.info({ event: 'fast_join_proof_not_heavier', peer: who }, 'the proof is not heavier than ours');
+            continue;
+          }
+          const point = verified.pruningPoint;
+          logger.info({ event: 'fast_join_phase', phase: 'trusted-data' satisfies FastJoinPhase, peer: who, pruningPoint: toHash0x(pruningPoint), blueScore: point.blueScore }, 'proof verified; fetching trusted data');
+          const trusted = await node.fetchTrustedData(peer, pruningPoint);
+          checkTrustedData(params, trusted, pruningPoint, systemClock.nowMs(), verifier);
+          const target = createSnapshotImport({ store, prefix: ledgerKeys.trieprefix, root: point.stateRoot });
+          logger.info(
+            { event: 'fast_join_phase', phase: 'state' satisfies FastJoinPhase, peer: who, blocks: trusted.blocks.length, stateRoot: toHash0x(point.stateRoot), resumedAtEntries: target.entries },
+            'trusted data checked; downloading the state at the pruning point',
+          );
+          let chunks = 0;
+          const state = await node.fetchSnapshot(peer, target, {
+            onChunk: (entries) => {
+              if (++chunks % chunkLogEvery === 0) logger.info({ event: 'fast_join_state_progress', entries, chunks }, 'state download');
+            },
+          });
+          logger.info({ event: 'fast_join_state_done', entries: state.entries, chunks: state.chunks }, 'state imported; opening the chain at the pruning point');
+          // Distinct headers of every level: the level parents of the blocks above reach them (header-commitments.ts).
+          const proofHeaders = [...new Map(proof.levels.flat().map((h) => [toHex(blockHash(h)), h])).values()];
+          return { trusted, proofHeaders };
+        } catch (error) {
+          const fault = peerFault(error);
+          if (fault) {
+            refused.add(peer);
+            node.disconnectPeer(peer, fault);
+            logger.warn({ event: 'fast_join_peer_refused', peer: who, err: errorText(error) }, 'peer refused for the join: its answer failed its checks');
+          } else {
+            logger.info({ event: 'fast_join_peer_failed', peer: who, err: errorText(error) }, 'peer could not answer; trying the next');
+          }
+        }
+      }
+      if (atGenesis === candidates.length) break;
+    }
+    logger.warn({ event: 'fast_join_gave_up', refused: refused.size }, 'no peer to join by proof from: syncing from genesis');
+    return undefined;
+  } finally {
+    await node.close();
+    await placeholder.chain.settled();
+  }
+}

@@ -1,0 +1,190 @@
+// Joining a network of any age on real processes (issue 19, docs/pruning-proof.md "Serving and joining"): an archive
+// miner mines past several pruning windows of a version 2 regtest, a pruned node follows it; a new node whose peers
+// are that pruned node and three liars (the real session code, serving a tampered proof, tampered trusted data, and a
+// bad state chunk) refuses each liar, joins by proof from the pruned node, ends with its tip and state root, and
+// follows new blocks; a node killed with SIGKILL while it downloads the state restarts and finishes the join.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { loadConfig } from '../server/config.ts';
+import { fastJoinSkipReason } from '../server/node/fast-join.ts';
+import { dialTcp, socketPort } from '../server/p2p/tcp-port.ts';
+import type { TrustedData } from '../src/chain/trusted-data.ts';
+import type { BlockHeader } from '../src/codec/header.ts';
+import { blockHash } from '../src/consensus/pow.ts';
+import { toHash0x } from '../src/util/bytes.ts';
+import { createP2pNode, type P2pNode } from '../src/p2p/p2p-node.ts';
+import type { FastSyncPorts } from '../src/p2p/fast-sync.ts';
+import type { PruningProof } from '../src/proof/pruning-proof.ts';
+import { ledgerKeys } from '../src/state/ledger-rows.ts';
+import { openLedgerChain } from '../src/state/ledger.ts';
+import { readSnapshotChunk } from '../src/state/snapshot.ts';
+import { createSnapshotImport } from '../src/state/snapshot-import.ts';
+import { createStateTrie } from '../src/state/trie.ts';
+import { createMemoryStore } from '../src/storage/memory-store.ts';
+import { systemClock } from '../src/util/clock.ts';
+import { newStaticKey, randomBytes, realTimer } from './helpers/p2p-harness.ts';
+import { startP2pProcess, type P2pProcess } from './helpers/p2p-process.ts';
+import { startNodeProcess } from './helpers/node-process.ts';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-fast-join-'));
+  dirs.push(dir);
+  return dir;
+};
+
+const flags = ['--regtest-header-version=2', '--regtest-finality-depth', '6', '--regtest-merge-depth', '3', '--regtest-pruning-depth', '12', '--rate-limits=false'];
+const params = loadConfig(['--network', 'regtest', ...flags]).params;
+
+type RpcAnswer = { result?: any; error?: { code: number; message: string; data?: any } };
+async function rpc(node: P2pProcess, datadir: string, method: string, params: Record<string, unknown>): Promise<RpcAnswer> {
+  const key = readFileSync(join(datadir, 'api.cookie'), 'utf8').trim();
+  const res = await fetch(`http://127.0.0.1:${node.httpPort}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }) });
+  return (await res.json()) as RpcAnswer;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const began = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() - began > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A p2p node in this process on a placeholder chain that only answers fast-sync questions, from `ports`. */
+async function fastSyncServer(ports: FastSyncPorts): Promise<{ node: P2pNode; port: number; close(): Promise<void> }> {
+  const { chain } = await openLedgerChain({ params, store: createMemoryStore(), clock: systemClock });
+  const server: Server = createServer({ noDelay: true });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const node = createP2pNode({ chain, staticKey: newStaticKey(), clock: systemClock, timer: realTimer, randomBytes, userAgent: '/liar/', listenPort: port, dial: dialTcp, fastSync: ports, blockSync: false });
+  server.on('connection', (socket) => node.accept(socketPort(socket), { host: '127.0.0.1', port: socket.remotePort ?? 0, transport: 'tcp' }));
+  node.start();
+  return {
+    node,
+    port,
+    async close() {
+      await node.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const tipOf = async (node: P2pProcess): Promise<string> => (await node.health()).tip_hash as string;
+const stateRootOf = async (node: P2pProcess, dir: string, hash: string): Promise<string> => (await rpc(node, dir, 'get_block', { hash })).result.state_root as string;
+
+describe('when a node joins by proof', () => {
+  it('only on an empty store of a pruned version 2 node with peers and --fast-sync on', () => {
+    const config = (extra: string[]) => loadConfig(['--network', 'regtest', '--addnode', '127.0.0.1:1', ...flags, ...extra]);
+    const empty = createMemoryStore();
+    expect(fastJoinSkipReason(config([]), empty)).toBeUndefined();
+    expect(config(['--fast-sync=false']).fastSync).toBe(false);
+    expect(fastJoinSkipReason(config(['--fast-sync=false']), empty)).toMatch(/fast-sync=false/);
+    expect(fastJoinSkipReason(config(['--archive']), empty)).toMatch(/archive/);
+    expect(fastJoinSkipReason(loadConfig(['--network', 'regtest', '--addnode', '127.0.0.1:1']), empty)).toMatch(/version 1/);
+    expect(fastJoinSkipReason(loadConfig(['--network', 'regtest', ...flags]), empty)).toMatch(/addnode/);
+  });
+});
+
+describe('joining by proof', () => {
+  it('joins from a pruned peer past three liars, ends with its tip and state, follows new blocks, and resumes after SIGKILL', async () => {
+    const running: P2pProcess[] = [];
+    const closers: { close(): Promise<void> }[] = [];
+    onTestFinished(async () => {
+      await Promise.all(running.map((n) => n.kill()));
+      for (const c of closers) await c.close();
+    });
+    const minerDir = tempDir();
+    const prunedDir = tempDir();
+    const miner = await startP2pProcess(minerDir, ['--archive', '--mine', '--threads', '1', ...flags]);
+    running.push(miner);
+    const pruned = await startP2pProcess(prunedDir, ['--addnode', `127.0.0.1:${miner.p2pPort}`, ...flags]);
+    running.push(pruned);
+    // Past blue score 60 the pruning point (depth 12) is several windows above genesis.
+    await until('60 blocks on the miner', async () => (((await miner.health()).height as number) >= 60 ? true : undefined), 120_000);
+    expect((await rpc(miner, minerDir, 'stop_mining', {})).error).toBeUndefined();
+    const tip = await until('the pruned node at the miner tip', async () => {
+      const [a, b] = [await tipOf(miner), await tipOf(pruned)];
+      return a === b ? a : undefined;
+    });
+    const point = ((await pruned.health()).pruning as { pruning_point: string }).pruning_point;
+
+    // What the honest pruned node serves, fetched over p2p once, to build the liars from.
+    const client = await fastSyncServer({});
+    closers.push(client);
+    await client.node.connect('127.0.0.1', pruned.p2pPort);
+    await until('the client connected', async () => (client.node.peerCount() === 1 ? true : undefined));
+    const peerId = pruned.nodeId;
+    const { proof } = await client.node.fetchPruningProof(peerId);
+    const trusted = await client.node.fetchTrustedData(peerId, (await client.node.fetchPruningProof(peerId)).pruningPoint);
+    const copy = createMemoryStore();
+    const root = trusted.blocks.find((b) => b.transactions && toHex0x(b) === point)!.header.stateRoot;
+    await client.node.fetchSnapshot(peerId, createSnapshotImport({ store: copy, prefix: ledgerKeys.trieprefix, root }), { entriesMax: 4 });
+    const trie = createStateTrie({ store: copy, prefix: ledgerKeys.trieprefix });
+
+    const honestProof = async (): Promise<PruningProof> => proof;
+    const honestTrusted = async (): Promise<TrustedData> => trusted;
+    const tamperedProof = async (): Promise<PruningProof> => ({ levels: proof.levels.map((l, i) => (i === 0 ? [{ ...l[0]!, nonce: l[0]!.nonce + 1n }, ...l.slice(1)] : l)) });
+    const tamperedTrusted = async (): Promise<TrustedData> => ({
+      ...trusted,
+      blocks: trusted.blocks.map((b) => (toHex0x(b) === point ? { ...b, ghostdag: { ...b.ghostdag, mergesetBlues: b.ghostdag.mergesetBlues.slice(1) } } : b)),
+    });
+    const liars = [
+      await fastSyncServer({ pruningProof: tamperedProof, trustedData: honestTrusted }),
+      await fastSyncServer({ pruningProof: honestProof, trustedData: tamperedTrusted }),
+      await fastSyncServer({
+        pruningProof: honestProof,
+        trustedData: honestTrusted,
+        async snapshotChunk(r, from, limits) {
+          const chunk = readSnapshotChunk(trie, r, from, limits);
+          const [first, ...rest] = chunk.leaves;
+          const value = first!.value.slice();
+          value[0]! ^= 1;
+          return { ...chunk, leaves: [{ key: first!.key, value }, ...rest] };
+        },
+      }),
+    ];
+    closers.push(...liars);
+
+    const joinerDir = tempDir();
+    const addnodes = [...liars.map((l) => `127.0.0.1:${l.port}`), `127.0.0.1:${pruned.p2pPort}`].flatMap((a) => ['--addnode', a]);
+    const joiner = await startP2pProcess(joinerDir, [...addnodes, ...flags]);
+    running.push(joiner);
+    const lines = joiner.proc.lines;
+    const refused = lines.filter((l) => l.event === 'fast_join_peer_refused');
+    expect(refused.map((l) => String(l.err))).toEqual([expect.stringMatching(/proof/i), expect.stringMatching(/trusted data refused/), expect.stringMatching(/snapshot|chunk/i)]);
+    expect(lines.filter((l) => l.event === 'fast_join_phase').map((l) => l.phase)).toContain('state');
+    expect(lines.find((l) => l.msg === 'chain loaded')?.joinedAt).toBe(point);
+    await until('the joiner at the tip', async () => ((await tipOf(joiner)) === tip ? true : undefined));
+    expect(await stateRootOf(joiner, joinerDir, tip)).toBe(await stateRootOf(pruned, prunedDir, tip));
+
+    // Killed while it downloads the state: the next start goes on from the cursor and joins.
+    const killedDir = tempDir();
+    const first = startNodeProcess(['--network', 'regtest', '--datadir', killedDir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0', '--log-level', 'info', '--addnode', `127.0.0.1:${pruned.p2pPort}`, ...flags]);
+    await first.waitFor((l) => l.event === 'fast_join_phase' && l.phase === 'state', 60_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const resumed = await startP2pProcess(killedDir, ['--addnode', `127.0.0.1:${pruned.p2pPort}`, ...flags]);
+    running.push(resumed);
+    expect(resumed.proc.lines.find((l) => l.msg === 'chain loaded')?.joinedAt).toBe(point);
+    await until('the restarted joiner at the tip', async () => ((await tipOf(resumed)) === tip ? true : undefined));
+
+    // Both joined nodes follow new blocks.
+    expect((await rpc(miner, minerDir, 'start_mining', { threads: 1 })).error).toBeUndefined();
+    const newTip = await until('new blocks everywhere', async () => {
+      const t = await tipOf(miner);
+      return t !== tip && (await tipOf(joiner)) === t && (await tipOf(resumed)) === t ? t : undefined;
+    });
+    expect(await stateRootOf(joiner, joinerDir, newTip)).toBe(await stateRootOf(miner, minerDir, newTip));
+  }, 240_000);
+});
+
+function toHex0x(block: { readonly header: BlockHeader }): string {
+  return toHash0x(blockHash(block.header));
+}
