@@ -1,7 +1,8 @@
 // A tab joins over a real Noise session with a real p2p node (in-memory ports): a fresh tab asks for the node's
-// pruning-point proof (`getpruningproof` pages), joins at its point with the trusted data from its port, then follows
-// headers from the joined tip; a node without a proof (`notfound`) is synced from genesis as before; a lighter
-// fork's proof loses to the one the tab joined with, and a forged proof is refused with its reason.
+// pruning-point proof (`getpruningproof` pages), joins at its point with the trusted data (from its port, or the node's
+// `gettrusteddata` pages), then follows headers from the joined tip; a node without a proof (`notfound`) is synced
+// from genesis as before; a lighter fork's proof loses to the one the tab joined with, and a forged proof is refused
+// with its reason.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chain } from '../src/chain/chain.ts';
 import type { TrustedData } from '../src/chain/trusted-data.ts';
@@ -31,11 +32,11 @@ afterAll(async () => {
   for (const node of nodes) await node.close();
 });
 
-/** A p2p node over `chain` that serves `proof` (none: it answers `notfound`). */
-function serve(chain: Chain, proof: (() => Promise<PruningProof | undefined>) | undefined) {
+/** A p2p node over `chain` that serves `proof` and `trusted` (a port left out: it answers `notfound`). */
+function serve(chain: Chain, proof: (() => Promise<PruningProof | undefined>) | undefined, trusted?: () => Promise<TrustedData | undefined>) {
   const node = createP2pNode({
     chain, staticKey: newStaticKey(), clock: systemClock, timer: realTimer, randomBytes, userAgent: '/join-node/', listenPort: 0,
-    ...(proof ? { fastSync: { pruningProof: proof } } : {}),
+    fastSync: { ...(proof ? { pruningProof: proof } : {}), ...(trusted ? { trustedData: trusted } : {}) },
   });
   node.start();
   nodes.push(node);
@@ -81,6 +82,25 @@ describe('a tab joining over a p2p session', () => {
     await resumed.caughtUp;
     expect(again.selectedTip().id).toBe(source.chain.selectedTip().id);
     resumed.close();
+  });
+
+  it('takes the trusted data from the node itself (gettrusteddata pages) when no port is given', async () => {
+    const open = serve(source.chain, async () => proofAt(source.chain, point), async () => trustedAt(source.chain, point));
+    const tab = await openTab();
+    const session = await sync(tab, open());
+    const done = await session.caughtUp;
+    expect(tab.joinedAt()?.id).toBe(point);
+    expect(done.tipHash).toBe(toHash0x(source.chain.selectedTip().hash));
+    session.close();
+
+    // A node with a proof but no trusted data for it: the tab follows from its own tip instead, nothing refused.
+    const bare = serve(source.chain, async () => proofAt(source.chain, point));
+    const fresh = await openTab();
+    const plain = await sync(fresh, bare());
+    await plain.caughtUp;
+    expect(fresh.joinedAt()).toBeUndefined();
+    expect(fresh.selectedTip().id).toBe(source.chain.selectedTip().id);
+    plain.close();
   });
 
   it('syncs from genesis when the node serves no proof, as before', async () => {

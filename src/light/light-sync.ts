@@ -8,9 +8,9 @@
  *
  * Before the first `getheaders`, a fresh tab (genesis only) or one more than a pruning window behind asks for the
  * node's pruning-point proof (`getpruningproof` pages, src/p2p/proof-fetch.ts) and, when its point is above what the
- * tab holds, joins there (light-join.ts) with the trusted data from the caller's `trustedData` port; headers then
- * follow from the joined tip. A node that answers `notfound` (a version 1 network), or a caller without the port,
- * syncs from the tab's tip as before.
+ * tab holds, joins there (light-join.ts) with the trusted data of that point (`gettrusteddata` pages, or the
+ * caller's `trustedData` port); headers then follow from the joined tip. A node that answers `notfound` (a version 1
+ * network has no proof) leaves the tab syncing from its own tip as before.
  *
  * A header that fails verification ends the session with a LightSyncError naming the header and the rule (the
  * page shows it); nothing after the bad header is stored. A proof or trusted data that fails ends it likewise
@@ -20,6 +20,7 @@ import type { TrustedData } from '../chain/trusted-data.ts';
 import { genesisHash } from '../consensus/params.ts';
 import type { ProofPage } from '../p2p/fast-sync.ts';
 import { fetchPruningProof } from '../p2p/proof-fetch.ts';
+import { fetchTrustedData } from '../p2p/trusted-data-fetch.ts';
 import { MessageMalformedError, ProtocolViolationError } from '../p2p/protocol-errors.ts';
 import { decodeMessage, encodeMessage, InvType, Services, type Message, type VersionMessage } from '../p2p/messages.ts';
 import { p2pProtocolVersion } from '../p2p/limits.ts';
@@ -57,8 +58,9 @@ export interface LightSyncOptions {
   /** Called for every page, after it was verified (benchmarks, tests). */
   readonly onPage?: (headers: number) => void;
   /**
-   * The trusted data of a proven pruning point (the half of LightJoinSource the caller wires in); without it the tab
-   * does not join and syncs from its own tip.
+   * Where the trusted data of a proven pruning point comes from (the half of LightJoinSource); by default the node
+   * itself, by `gettrusteddata` pages on this session. A node that has none (`notfound`) leaves the tab syncing from
+   * its own tip.
    */
   readonly trustedData?: (pruningPoint: Uint8Array) => Promise<TrustedData>;
   /** Called when the tab joined at a pruning point, before the first header above it. */
@@ -74,7 +76,7 @@ export interface LightSync {
   close(): void;
 }
 
-/** A `notfound` for our `getpruningproof`: the node has no proof (a version 1 network), not misbehaviour. */
+/** A `notfound` for our proof or trusted-data request: the node has none (a version 1 network), not misbehaviour. */
 class ProofNotServed extends Error {}
 
 export async function startLightSync(options: LightSyncOptions): Promise<LightSync> {
@@ -98,6 +100,7 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
   /** The tip's committed pruning point when the tab last asked to join again because it outgrew its root. */
   let rejoinTriedAt: string | undefined;
   let pendingProof: { resolve: (page: ProofPage) => void; reject: (error: Error) => void } | undefined;
+  let pendingTrusted: { resolve: (page: ProofPage) => void; reject: (error: Error) => void } | undefined;
   let cancelTimeout: (() => void) | undefined;
   let finished = false;
   let resolveCaught!: (p: LightSyncProgress) => void;
@@ -117,6 +120,7 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
     finished = true;
     cancelTimeout?.();
     pendingProof?.reject(error ?? new LightSyncError('peer-closed', 'the session was closed'));
+    pendingTrusted?.reject(error ?? new LightSyncError('peer-closed', 'the session was closed'));
     if (!session.isClosed()) session.close();
     rejectCaught(error ?? new LightSyncError('peer-closed', 'the session was closed before it caught up'));
     resolveEnded(error);
@@ -174,7 +178,7 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
     // there (outside the queue: the proof pages come through it).
     // Tried once per committed point: a node whose own point is not far enough up yet is asked again when it moves.
     const committed = chain.selectedTip().header.pruningPoint;
-    if (options.trustedData !== undefined && !joining && committed !== undefined && toHex(committed) !== rejoinTriedAt && outgrown(chain)) {
+    if (!joining && committed !== undefined && toHex(committed) !== rejoinTriedAt && outgrown(chain)) {
       rejoinTriedAt = toHex(committed);
       void begin();
     }
@@ -201,21 +205,42 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
     }
   };
 
+  /** The trusted-data half over this session: `gettrusteddata` pages by the proven point (src/p2p/trusted-data-fetch.ts). */
+  const requestTrustedPage = (pruningPoint: Uint8Array, offset: number): Promise<ProofPage> =>
+    new Promise<ProofPage>((resolve, reject) => {
+      pendingTrusted = { resolve, reject };
+      send({ type: 'gettrusteddata', pruningPoint, offset });
+      armTimeout(lightHeadersTimeoutMs, 'trusted-data page');
+    });
+
+  const sessionTrustedData = async (pruningPoint: Uint8Array): Promise<TrustedData> => {
+    try {
+      return await fetchTrustedData(pruningPoint, requestTrustedPage);
+    } catch (error) {
+      if (error instanceof MessageMalformedError || error instanceof ProtocolViolationError) throw new LightSyncError('protocol', `the node's trusted data: ${error.message}`, { cause: error });
+      throw error;
+    } finally {
+      pendingTrusted = undefined;
+      cancelTimeout?.();
+    }
+  };
+  const trustedData = options.trustedData ?? sessionTrustedData;
+
   /** After the handshake: join if the tab should and can, then the first getheaders. Runs beside the message queue. */
   const begin = async (): Promise<void> => {
-    const trustedData = options.trustedData;
-    if (trustedData !== undefined) {
-      joining = true;
-      try {
-        const outcome = await joinFromNode(chain, { pruningProof, trustedData }, { blueScore: remote!.bestBlueScore, blueWork: remote!.bestBlueWork }, clock.nowMs());
-        if (outcome === 'joined') options.onJoin?.(toHash0x(chain.selectedTip().hash));
-      } catch (error) {
+    joining = true;
+    try {
+      const outcome = await joinFromNode(chain, { pruningProof, trustedData }, { blueScore: remote!.bestBlueScore, blueWork: remote!.bestBlueWork }, clock.nowMs());
+      if (outcome === 'joined') options.onJoin?.(toHash0x(chain.selectedTip().hash));
+    } catch (error) {
+      // A node with a proof but no trusted data for it (its point moved meanwhile): follow from our own tip.
+      if (!(error instanceof ProofNotServed)) {
         return finish(error instanceof LightSyncError ? error : new LightSyncError('protocol', `joining failed: ${String((error as Error)?.message ?? error)}`, { cause: error }));
-      } finally {
-        joining = false;
       }
-      if (finished) return;
+    } finally {
+      joining = false;
     }
+    if (finished) return;
     options.onProgress?.(progress());
     requestHeaders();
   };
@@ -249,11 +274,22 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
         pendingProof = undefined;
         return pending.resolve(message);
       }
+      case 'trusteddata': {
+        const pending = pendingTrusted;
+        if (pending === undefined) throw new LightSyncError('protocol', 'a trusted-data page nobody asked for');
+        pendingTrusted = undefined;
+        return pending.resolve(message);
+      }
       case 'notfound':
         if (pendingProof !== undefined && message.items.some((i) => i.kind === InvType.pruningProof)) {
           const pending = pendingProof;
           pendingProof = undefined;
           pending.reject(new ProofNotServed('the node serves no pruning-point proof'));
+        }
+        if (pendingTrusted !== undefined && message.items.some((i) => i.kind === InvType.trustedData)) {
+          const pending = pendingTrusted;
+          pendingTrusted = undefined;
+          pending.reject(new ProofNotServed('the node serves no trusted data at that pruning point'));
         }
         return;
       case 'inv':

@@ -4,7 +4,6 @@
  * drops, except when the peer sent a header that failed verification — that is shown and the node stays
  * stopped until the user retries (a lying peer must not be retried in a loop).
  */
-import type { TrustedData } from '../../src/chain/trusted-data.ts';
 import { getNetworkParams } from '../../src/consensus/params.ts';
 import { LightSyncError } from '../../src/light/errors.ts';
 import { openLightChain, type LightChain } from '../../src/light/light-chain.ts';
@@ -82,10 +81,10 @@ const browserTimer = { setTimeout: (cb: () => void, ms: number) => { const t = s
 const refusals = new Set(['header-invalid', 'header-disconnected', 'peer-incompatible', 'proof-invalid', 'trusted-invalid']);
 
 /**
- * `trustedData` fetches the trusted data of a proven pruning point from the node (src/light/light-join.ts
- * LightJoinSource); without it the tab syncs from its own tip, from genesis when fresh.
+ * A fresh tab on a version 2 network joins at the node's proven pruning point (proof and trusted data over the same
+ * session, src/light/light-sync.ts); on a version 1 network it syncs from genesis.
  */
-export async function startLightNode(options: { network: string; p2pUrl: string; trustedData?: (pruningPoint: Uint8Array) => Promise<TrustedData> }): Promise<LightNode> {
+export async function startLightNode(options: { network: string; p2pUrl: string }): Promise<LightNode> {
   const params = getNetworkParams(options.network);
   const hashBackend = await installWasmBlake3();
   const { store, storage } = await openHeaderStore(params.name);
@@ -124,7 +123,7 @@ export async function startLightNode(options: { network: string; p2pUrl: string;
       session = await startLightSync({
         chain, port: await openWebSocketPort(options.p2pUrl), staticKey, randomBytes, timer: browserTimer, clock: systemClock,
         userAgent: '/weft-light:0.1.0/',
-        ...(options.trustedData ? { trustedData: options.trustedData, onJoin: () => emit() } : {}),
+        onJoin: () => emit(),
         onProgress: (p) => { progress = p; if (p.caughtUp) { state = 'synced'; syncEnded ??= performance.now(); wake?.(); } emit(); },
         onPage: () => { progress = session?.progress(); emit(); },
       });
