@@ -106,8 +106,8 @@ describe('joining by proof', () => {
     running.push(miner);
     const pruned = await startP2pProcess(prunedDir, ['--addnode', `127.0.0.1:${miner.p2pPort}`, ...flags]);
     running.push(pruned);
-    // Past blue score 60 the pruning point (depth 12) is several windows above genesis.
-    await until('60 blocks on the miner', async () => (((await miner.health()).height as number) >= 60 ? true : undefined), 120_000);
+    // Past blue score 40 the pruning point (depth 12, finality 6) is several windows above genesis.
+    await until('40 blocks on the miner', async () => (((await miner.health()).height as number) >= 40 ? true : undefined), 120_000);
     expect((await rpc(miner, minerDir, 'stop_mining', {})).error).toBeUndefined();
     const tip = await until('the pruned node at the miner tip', async () => {
       const [a, b] = [await tipOf(miner), await tipOf(pruned)];
