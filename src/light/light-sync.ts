@@ -9,8 +9,8 @@
  * Before the first `getheaders`, a fresh tab (genesis only) or one more than a pruning window behind asks for the
  * node's pruning-point proof (`getpruningproof` pages, src/p2p/proof-fetch.ts) and, when its point is above what the
  * tab holds, joins there (light-join.ts) with the trusted data of that point (`gettrusteddata` pages, or the
- * caller's `trustedData` port); headers then follow from the joined tip. A node that answers `notfound` (a version 1
- * network has no proof) leaves the tab syncing from its own tip as before.
+ * caller's `trustedData` port); headers then follow from the joined tip. On a version 1 network the tab does not ask
+ * (no proofs exist there), and a node that answers `notfound` leaves it syncing from its own tip as before.
  *
  * A header that fails verification ends the session with a LightSyncError naming the header and the rule (the
  * page shows it); nothing after the bad header is stored. A proof or trusted data that fails ends it likewise
@@ -228,6 +228,14 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
 
   /** After the handshake: join if the tab should and can, then the first getheaders. Runs beside the message queue. */
   const begin = async (): Promise<void> => {
+    // Only version 2 headers carry what a proof is built from: a version 1 network's tab syncs from its own tip.
+    if (params.headerVersion === 2) await join();
+    if (finished) return;
+    options.onProgress?.(progress());
+    requestHeaders();
+  };
+
+  const join = async (): Promise<void> => {
     joining = true;
     try {
       const outcome = await joinFromNode(chain, { pruningProof, trustedData }, { blueScore: remote!.bestBlueScore, blueWork: remote!.bestBlueWork }, clock.nowMs());
@@ -240,9 +248,6 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
     } finally {
       joining = false;
     }
-    if (finished) return;
-    options.onProgress?.(progress());
-    requestHeaders();
   };
 
   const checkVersion = (v: VersionMessage): void => {
