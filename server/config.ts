@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ErrorCode, WeftError } from '../src/errors.ts';
 import { getNetworkParams, type NetworkParams } from '../src/consensus/params.ts';
+import { regtestDepthBounds, regtestParamsWith, RegtestOverrideError } from '../src/consensus/regtest-overrides.ts';
 import { cacheMbDefault, cacheMbMin } from '../src/limits.ts';
 
 export class ConfigError extends WeftError {
@@ -216,8 +217,7 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
   if (!['mainnet', 'testnet', 'devnet', 'regtest'].includes(network)) {
     throw new ConfigError(`network must be mainnet, testnet, devnet or regtest, got '${network}'`);
   }
-  const depths = depthOverrides(network, getNetworkParams(network), str('regtest-merge-depth'), str('regtest-finality-depth'), str('regtest-pruning-depth'));
-  const params = headerVersionOverride(network, depths, str('regtest-header-version'));
+  const params = regtestOverrides(network, str);
   const port = (k: Key, fallback: number): number => (str(k) === undefined ? fallback : integer(k, str(k)!, 0, 65535));
   return {
     network,
@@ -255,28 +255,26 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
 }
 
 /**
- * Regtest only: version 2 headers (level parents and the pruning point, docs/pruning-proof.md) on a network that
- * otherwise keeps version 1 for its fixtures. Nodes of one regtest network must agree on it (and, with version 2, on
- * the pruning depth, which the header then commits to).
+ * Regtest only (Bitcoin Core's -vbparams idea, src/consensus/regtest-overrides.ts): tests whose nodes mine apart for
+ * an unbounded time lift the depth rules out of reach, and version 2 headers (level parents and the pruning point,
+ * docs/pruning-proof.md) are opt-in on a network that otherwise keeps version 1 for its fixtures. Every other
+ * network's depths and header version are consensus.
  */
-function headerVersionOverride(network: NetworkName, params: NetworkParams, text: string | undefined): NetworkParams {
-  if (text === undefined) return params;
-  if (network !== 'regtest') throw new ConfigError('regtest-header-version applies to --network regtest only');
-  const headerVersion = integer('regtest-header-version', text, 1, 2) as 1 | 2;
-  return headerVersion === params.headerVersion ? params : Object.freeze({ ...params, headerVersion });
-}
-
-/**
- * Regtest only (Bitcoin Core's -vbparams idea): tests whose nodes mine apart for an unbounded time (a partition whose
- * length depends on the box's load) lift the depth rules out of reach; every other network's depths are consensus.
- */
-function depthOverrides(network: NetworkName, params: NetworkParams, mergeText: string | undefined, finalityText: string | undefined, pruningText: string | undefined): NetworkParams {
-  if (mergeText === undefined && finalityText === undefined && pruningText === undefined) return params;
-  if (network !== 'regtest') throw new ConfigError('regtest-merge-depth, regtest-finality-depth and regtest-pruning-depth apply to --network regtest only');
-  const finalityDepth = finalityText === undefined ? params.finalityDepth : integer('regtest-finality-depth', finalityText, 2, 1 << 30);
-  const mergeDepth = mergeText === undefined ? params.mergeDepth : integer('regtest-merge-depth', mergeText, 1, 1 << 30);
-  const pruningDepth = pruningText === undefined ? Math.max(params.pruningDepth, 2 * finalityDepth) : integer('regtest-pruning-depth', pruningText, 3, 1 << 30);
-  if (mergeDepth >= finalityDepth) throw new ConfigError(`regtest-merge-depth (${mergeDepth}) must be below regtest-finality-depth (${finalityDepth})`);
-  if (pruningDepth <= finalityDepth) throw new ConfigError(`regtest-pruning-depth (${pruningDepth}) must be above regtest-finality-depth (${finalityDepth})`);
-  return Object.freeze({ ...params, mergeDepth, finalityDepth, pruningDepth });
+function regtestOverrides(network: NetworkName, str: (k: Key) => string | undefined): NetworkParams {
+  const names = ['regtest-header-version', 'regtest-finality-depth', 'regtest-merge-depth', 'regtest-pruning-depth'] as const;
+  const given = names.filter((k) => str(k) !== undefined);
+  if (given.length === 0) return getNetworkParams(network);
+  if (network !== 'regtest') throw new ConfigError(`${given.join(', ')} apply to --network regtest only`);
+  const read = (k: Key, [min, max]: readonly [number, number]): number | undefined => (str(k) === undefined ? undefined : integer(k, str(k)!, min, max));
+  try {
+    return regtestParamsWith({
+      headerVersion: read('regtest-header-version', [1, 2]) as 1 | 2 | undefined,
+      finalityDepth: read('regtest-finality-depth', regtestDepthBounds.finalityDepth),
+      mergeDepth: read('regtest-merge-depth', regtestDepthBounds.mergeDepth),
+      pruningDepth: read('regtest-pruning-depth', regtestDepthBounds.pruningDepth),
+    });
+  } catch (cause) {
+    if (cause instanceof RegtestOverrideError) throw new ConfigError(`regtest: ${cause.message}`);
+    throw cause;
+  }
 }

@@ -7,6 +7,7 @@ import type { Chain } from '../../src/chain/chain.ts';
 import { openLedgerChain } from '../../src/state/ledger.ts';
 import { decodeBlock, encodeBlock, type Block } from '../../src/codec/block.ts';
 import { regtestParams } from '../../src/consensus/params.ts';
+import { regtestParamsWith } from '../../src/consensus/regtest-overrides.ts';
 import { createMemoryStore } from '../../src/storage/memory-store.ts';
 import { systemClock } from '../../src/util/clock.ts';
 import { openLmdbStore } from '../../server/storage/lmdb-store.ts';
@@ -98,12 +99,15 @@ export interface RegtestDatadirOptions {
   readonly mergeDepth?: number;
   /** Keep everything, as `weft node --archive` does; default false: prune below the pruning point while importing. */
   readonly archive?: boolean;
+  /** Version 2 headers (level parents, the pruning point), as `--regtest-header-version=2`; default regtest's 1. */
+  readonly headerVersion?: 1 | 2;
 }
 
 /** The cache name's tail for these options: the depths and archive flag ('' for none, the old name). */
 function optionsSuffix(options: RegtestDatadirOptions): string {
-  const { pruningDepth, finalityDepth, mergeDepth, archive } = options;
+  const { pruningDepth, finalityDepth, mergeDepth, archive, headerVersion } = options;
   return [
+    headerVersion === 2 ? '-h2' : '',
     pruningDepth === undefined ? '' : `-p${pruningDepth}`,
     finalityDepth === undefined ? '' : `-f${finalityDepth}`,
     mergeDepth === undefined ? '' : `-m${mergeDepth}`,
@@ -150,12 +154,7 @@ export async function regtestDatadir(count: number, options: RegtestDatadirOptio
   rmSync(building, { recursive: true, force: true });
   mkdirSync(building, { recursive: true });
   await installWasmBlake3();
-  const params = Object.freeze({
-    ...regtestParams,
-    ...(options.finalityDepth === undefined ? {} : { finalityDepth: options.finalityDepth }),
-    ...(options.mergeDepth === undefined ? {} : { mergeDepth: options.mergeDepth }),
-    ...(options.pruningDepth === undefined ? {} : { pruningDepth: options.pruningDepth }),
-  });
+  const params = regtestParamsWith(options);
   const start = Object.keys(options).length > 0 ? largestCachedBelow(count, options) : undefined;
   if (start) cpSync(start.dir, building, { recursive: true });
   rmSync(join(building, 'complete'), { force: true });

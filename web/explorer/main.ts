@@ -12,6 +12,7 @@ import { getLatestBlock } from '../lib/actions/get-latest-block.ts';
 import { getMiningStats } from '../lib/actions/get-mining-stats.ts';
 import { createNodeClient, discoverNodeUrls, restGet, retryWhileDisconnected, type ConnectionState, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
 import { startLightNode, type LightNode, type LightNodeStatus } from '../light/light-node.ts';
+import { networkParamsOf } from '../light/node-params.ts';
 import { renderDag, type DagBlock } from './dag-view.ts';
 import { renderDetail, routeSearch } from './detail.ts';
 import { createLatestTransactions, txScanBlocksMax, type TxRow } from './latest-transactions.ts';
@@ -145,6 +146,9 @@ function showLight(s: LightNodeStatus): void {
   setText('#light-resumed', String(s.resumed));
   setText('#light-tip', shortHash(s.tipHash));
   $('#light-tip').title = s.tipHash;
+  // A tab that joined by proof holds headers from the proven pruning point up, not from genesis.
+  setText('#light-from', s.joinedAt ? shortHash(s.joinedAt) : 'genesis');
+  $('#light-from').title = s.joinedAt ? `the pruning point ${s.joinedAt}, proven by its proof` : 'genesis';
   const box = $('#light-error');
   box.hidden = s.error === null;
   const why = s.error?.rule ? ` [rule ${s.error.rule}]` : s.error?.proofReason ? ` [proof rule ${s.error.proofReason}]` : '';
@@ -241,7 +245,7 @@ async function main(): Promise<void> {
   const info = await retryWhileDisconnected(client, () => getInfo(client));
   setText('#node-height', String(info.block_height));
   setText('#st-daa', formatInteger(info.daa_score));
-  light = await startLightNode({ network: info.network_id, p2pUrl: urls.p2pUrl });
+  light = await startLightNode({ params: networkParamsOf(info), p2pUrl: urls.p2pUrl });
   const node = light;
   window.weftLight = { status: () => node.status(), node };
   let lastTip = '';

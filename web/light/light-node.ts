@@ -4,7 +4,7 @@
  * drops, except when the peer sent a header that failed verification — that is shown and the node stays
  * stopped until the user retries (a lying peer must not be retried in a loop).
  */
-import { getNetworkParams } from '../../src/consensus/params.ts';
+import type { NetworkParams } from '../../src/consensus/params.ts';
 import { LightSyncError } from '../../src/light/errors.ts';
 import { openLightChain, type LightChain } from '../../src/light/light-chain.ts';
 import { createMemoryHeaderStore, type LightHeaderStore } from '../../src/light/light-store.ts';
@@ -84,8 +84,8 @@ const refusals = new Set(['header-invalid', 'header-disconnected', 'peer-incompa
  * A fresh tab on a version 2 network joins at the node's proven pruning point (proof and trusted data over the same
  * session, src/light/light-sync.ts); on a version 1 network it syncs from genesis.
  */
-export async function startLightNode(options: { network: string; p2pUrl: string }): Promise<LightNode> {
-  const params = getNetworkParams(options.network);
+export async function startLightNode(options: { params: NetworkParams; p2pUrl: string }): Promise<LightNode> {
+  const { params } = options;
   const hashBackend = await installWasmBlake3();
   const { store, storage } = await openHeaderStore(params.name);
   const chain = await openLightChain({ params, store, clock: systemClock });

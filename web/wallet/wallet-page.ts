@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     const network = await retryWhileDisconnected(link, () => nodeNetwork(link));
     connected = `connected to ${network.name} (chain ${network.chainId})`;
     if (link.state() === 'open') $('node-status').textContent = connected;
-    const light = await startLightNode({ network: network.name, p2pUrl: urls.p2pUrl });
+    const light = await startLightNode({ params: network.params, p2pUrl: urls.p2pUrl });
     light.onStatus((s) => ($('light-status').textContent = describeLightNode(s)));
     await setup(link, light, await openWalletDb(), network);
   } catch (error) {

@@ -128,7 +128,7 @@ async function main(): Promise<void> {
   const link = createNodeClient(urls.wsUrl);
   const [network, db] = await Promise.all([nodeNetwork(link), openWidgetDb()]);
   $('node-status').textContent = network.name;
-  const light = await startLightNode({ network: network.name, p2pUrl: urls.p2pUrl });
+  const light = await startLightNode({ params: network.params, p2pUrl: urls.p2pUrl });
   light.onStatus((s) => ($('w-light').textContent = describeLightNode(s)));
   let unlocked: UnlockedWallet | undefined;
   let balanceUnits: bigint | undefined;

@@ -8,7 +8,7 @@ import { secondsOf } from '../views.ts';
 /** A node summary in the spirit of Bitcoin Core's getblockchaininfo + getnetworkinfo and Kaspa's getInfo. */
 export const getInfo = defineMethod({
   name: 'get_info',
-  summary: 'Node summary: version, network, DAG size and tips, selected tip, sync state, peers, mempool size, uptime.',
+  summary: 'Node summary: version, network, DAG size and tips, selected tip, sync state, peers, mempool size, uptime, consensus depths.',
   params: z.strictObject({}),
   scope: 'public',
   result: z.object({
@@ -29,6 +29,12 @@ export const getInfo = defineMethod({
     mempool_size: z.int().nullable().describe('null without a mempool'),
     uptime_seconds: z.int(),
     time: z.int().describe('Unix seconds'),
+    consensus: z.object({
+      header_version: z.int(),
+      finality_depth: z.int(),
+      merge_depth: z.int(),
+      pruning_depth: z.int(),
+    }).describe("The network's header version and depth rules; regtest's are set per node (src/consensus/regtest-overrides.ts)"),
   }),
   run(_params, ctx) {
     const { chain, node, peers, mempool } = ctx.services;
@@ -52,6 +58,12 @@ export const getInfo = defineMethod({
       mempool_size: mempool ? mempool.size() : null,
       uptime_seconds: Math.max(0, secondsOf(now - node.startedAtMs)),
       time: secondsOf(now),
+      consensus: {
+        header_version: chain.params.headerVersion,
+        finality_depth: chain.params.finalityDepth,
+        merge_depth: chain.params.mergeDepth,
+        pruning_depth: chain.params.pruningDepth,
+      },
     };
   },
 });
