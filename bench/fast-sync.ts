@@ -6,14 +6,24 @@
  * tip equal to the peer's (so both include the process start). Target: join(10×)/join(1×) ≤ 1.3 — a join costs the
  * window above the point, not the chain's age — while a genesis sync grows with the chain.
  *
- * The chains are built in this process (test/helpers/regtest-dag.ts's extendChain on version 2 headers) into an
- * archive datadir and a pruned one (fed the same blocks), which the peers are started on.
+ * The tab half, in the same run: a fresh browser tab (Debian's Chromium, headless, a new profile each time) opening
+ * the pruned peer's web app joins by proof (web/light/light-node.ts: proof, trusted data, the headers above the
+ * point), against a tab opening the archive peer's with `?verify=genesis`, which verifies every header from genesis
+ * — what every tab did before joining existed. Each tab time runs from `page.goto` to the light node's `synced`.
  *
- *   npx tsx bench/fast-sync.ts [window=100]
+ * The chains are built in this process (test/helpers/regtest-dag.ts's extendChain on version 2 headers) into an
+ * archive datadir and a pruned one (fed the same blocks), which the peers are started on. Needs `npm run build`
+ * (the peers serve dist/web).
+ *
+ * Every time is the median of `runs` runs on the same chains.
+ *
+ *   npx tsx bench/fast-sync.ts [window=100] [runs=3]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
+import { chromiumArgs } from '../playwright.config.ts';
 import { loadConfig } from '../server/config.ts';
 import { installWasmBlake3 } from '../server/crypto/wasm-blake3.ts';
 import { openLmdbStore } from '../server/storage/lmdb-store.ts';
@@ -23,8 +33,10 @@ import { systemClock } from '../src/util/clock.ts';
 import { startP2pProcess, type P2pProcess } from '../test/helpers/p2p-process.ts';
 import { extendChain } from '../test/helpers/regtest-dag.ts';
 
-const window = Number(process.argv[2] ?? 100);
-const flags = ['--regtest-header-version=2', '--regtest-finality-depth', '6', '--regtest-merge-depth', '3', '--regtest-pruning-depth', String(window), '--rate-limits=false'];
+const windowBlocks = Number(process.argv[2] ?? 100);
+/** Each figure is the median of this many runs on the same chains. */
+const runs = Number(process.argv[3] ?? 3);
+const flags = ['--regtest-header-version=2', '--regtest-finality-depth', '6', '--regtest-merge-depth', '3', '--regtest-pruning-depth', String(windowBlocks), '--rate-limits=false'];
 const params = loadConfig(['--network', 'regtest', ...flags]).params;
 const dirs: string[] = [];
 const tempDir = (): string => {
@@ -90,16 +102,52 @@ async function timeSync(peer: P2pProcess, extra: readonly string[]): Promise<Tim
   }
 }
 
-async function measure(age: number): Promise<{ blocks: number; join: Timed; genesis: Timed; joinedAt: unknown }> {
-  const blocks = (age + 1) * window;
+interface TabTimed {
+  /** page.goto to `synced`, seconds. */
+  readonly total: number;
+  /** Headers the tab holds, and where they start (a pruning point, or null for genesis). */
+  readonly headers: number;
+  readonly joinedAt: string | null;
+}
+
+/** A fresh profile opening `url` until its light node is synced on `peer`'s tip. */
+async function timeTab(browser: Browser, url: string, peer: P2pProcess): Promise<TabTimed> {
+  const target = await tipOf(peer);
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const began = performance.now();
+    await page.goto(url);
+    await page.waitForFunction(() => ['synced', 'rejected'].includes(window.weftLight?.status().state ?? ''), null, { timeout: 180_000, polling: 20 });
+    const total = (performance.now() - began) / 1000;
+    const s = (await page.evaluate(() => window.weftLight!.status()))!;
+    if (s.state !== 'synced') throw new Error(`the tab did not sync: ${JSON.stringify(s.error)}`);
+    if (s.tipHash !== target) throw new Error(`the tab synced to ${s.tipHash}, the node's tip is ${target}`);
+    return { total, headers: s.headers, joinedAt: s.joinedAt };
+  } finally {
+    await context.close();
+  }
+}
+
+async function measure(browser: Browser, age: number): Promise<{ blocks: number; join: Timed; genesis: Timed; tabJoin: TabTimed; tabGenesis: TabTimed; joinedAt: unknown }> {
+  const blocks = (age + 1) * windowBlocks;
   const { archive, pruned } = await buildChains(blocks);
   const archivePeer = await startP2pProcess(archive, [...flags, '--archive']);
   const prunedPeer = await startP2pProcess(pruned, flags);
   try {
-    const join = await timeSync(prunedPeer, []);
-    const genesis = await timeSync(archivePeer, ['--fast-sync=false']);
     const point = ((await prunedPeer.health()).pruning as { pruning_point?: string } | undefined)?.pruning_point;
-    return { blocks, join, genesis, joinedAt: point };
+    const samples: { join: Timed; genesis: Timed; tabJoin: TabTimed; tabGenesis: TabTimed }[] = [];
+    for (let run = 0; run < runs; run++) {
+      const join = await timeSync(prunedPeer, []);
+      const genesis = await timeSync(archivePeer, ['--fast-sync=false']);
+      const tabJoin = await timeTab(browser, `http://127.0.0.1:${prunedPeer.httpPort}/`, prunedPeer);
+      if (tabJoin.joinedAt !== point) throw new Error(`the tab joined at ${tabJoin.joinedAt}, the peer's point is ${point}`);
+      const tabGenesis = await timeTab(browser, `http://127.0.0.1:${archivePeer.httpPort}/?verify=genesis`, archivePeer);
+      if (tabGenesis.joinedAt !== null) throw new Error('the genesis tab joined');
+      samples.push({ join, genesis, tabJoin, tabGenesis });
+    }
+    const median = <T extends { total: number }>(pick: (s: (typeof samples)[number]) => T): T => samples.map(pick).sort((a, b) => a.total - b.total)[Math.floor(runs / 2)]!;
+    return { blocks, join: median((s) => s.join), genesis: median((s) => s.genesis), tabJoin: median((s) => s.tabJoin), tabGenesis: median((s) => s.tabGenesis), joinedAt: point };
   } finally {
     await archivePeer.kill();
     await prunedPeer.kill();
@@ -107,15 +155,21 @@ async function measure(age: number): Promise<{ blocks: number; join: Timed; gene
 }
 
 await installWasmBlake3();
-console.log(`load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; pruning window ${window} blocks (version 2 regtest)`);
+console.log(`load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; pruning window ${windowBlocks} blocks (version 2 regtest); medians of ${runs} runs`);
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs });
 try {
-  const one = await measure(1);
-  const ten = await measure(10);
+  const one = await measure(browser, 1);
+  const ten = await measure(browser, 10);
   for (const [name, r] of [['1×', one], ['10×', ten]] as const) {
-    console.log(`${name} window (${r.blocks} blocks, pruning point ${String(r.joinedAt).slice(0, 18)}…): join ${r.join.total.toFixed(2)} s (proof to chain loaded ${r.join.joinPhase.toFixed(2)} s), genesis sync ${r.genesis.total.toFixed(2)} s`);
+    console.log(`${name} window (${r.blocks} blocks, pruning point ${String(r.joinedAt).slice(0, 18)}…):`);
+    console.log(`  node: join ${r.join.total.toFixed(2)} s (proof to chain loaded ${r.join.joinPhase.toFixed(2)} s), genesis sync ${r.genesis.total.toFixed(2)} s`);
+    console.log(`  tab:  join ${r.tabJoin.total.toFixed(2)} s (${r.tabJoin.headers} headers held), genesis sync ${r.tabGenesis.total.toFixed(2)} s (${r.tabGenesis.headers} headers)`);
   }
-  console.log(`join(10×)/join(1×) = ${(ten.join.total / one.join.total).toFixed(2)} (target ≤ 1.3; proof to chain loaded ${(ten.join.joinPhase / one.join.joinPhase).toFixed(2)}); genesis(10×)/genesis(1×) = ${(ten.genesis.total / one.genesis.total).toFixed(2)}`);
+  const ratio = (a: number, b: number): string => (a / b).toFixed(2);
+  console.log(`node: join(10×)/join(1×) = ${ratio(ten.join.total, one.join.total)} (target ≤ 1.3; proof to chain loaded ${ratio(ten.join.joinPhase, one.join.joinPhase)}); genesis(10×)/genesis(1×) = ${ratio(ten.genesis.total, one.genesis.total)}`);
+  console.log(`tab:  join(10×)/join(1×) = ${ratio(ten.tabJoin.total, one.tabJoin.total)} (target ≤ 1.3); genesis(10×)/genesis(1×) = ${ratio(ten.tabGenesis.total, one.tabGenesis.total)}`);
   console.log(`load after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 } finally {
+  await browser.close();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }

@@ -116,6 +116,24 @@ describe('a tab joining over a p2p session', () => {
     session.close();
   });
 
+  it('verifies every header from genesis without asking for a proof when told to (fromGenesis)', async () => {
+    let asked = 0;
+    const open = serve(source.chain, async () => {
+      asked++;
+      return proofAt(source.chain, point);
+    }, async () => trustedAt(source.chain, point));
+    const tab = await openTab();
+    const session = await startLightSync({ chain: tab, port: open(), staticKey: newStaticKey(), randomBytes, timer: realTimer, clock: systemClock, userAgent: '/tab/', fromGenesis: true });
+    const done = await session.caughtUp;
+    expect(tab.joinedAt()).toBeUndefined();
+    // Every header it holds but genesis went through its own checks (a tip no chain block merged yet is in no page).
+    expect(tab.count()).toBeGreaterThanOrEqual(source.headers.length);
+    expect(done.verified).toBe(tab.count() - 1);
+    expect(asked).toBe(0);
+    expect(done.tipHash).toBe(toHash0x(source.chain.selectedTip().hash));
+    session.close();
+  });
+
   it('refuses a forged proof from the node with its reason, storing nothing', async () => {
     const proof = proofAt(source.chain, point);
     const level0 = [...proof.levels[0]!];

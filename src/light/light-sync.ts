@@ -65,6 +65,11 @@ export interface LightSyncOptions {
   readonly trustedData?: (pruningPoint: Uint8Array) => Promise<TrustedData>;
   /** Called when the tab joined at a pruning point, before the first header above it. */
   readonly onJoin?: (pruningPoint: string) => void;
+  /**
+   * Verify every header from genesis and never join (a node that keeps them: an archive). For whoever wants the whole
+   * header chain checked rather than the proof's work, and the baseline bench/fast-sync.ts measures joining against.
+   */
+  readonly fromGenesis?: boolean;
 }
 
 export interface LightSync {
@@ -178,7 +183,7 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
     // there (outside the queue: the proof pages come through it).
     // Tried once per committed point: a node whose own point is not far enough up yet is asked again when it moves.
     const committed = chain.selectedTip().header.pruningPoint;
-    if (!joining && committed !== undefined && toHex(committed) !== rejoinTriedAt && outgrown(chain)) {
+    if (!joining && !options.fromGenesis && committed !== undefined && toHex(committed) !== rejoinTriedAt && outgrown(chain)) {
       rejoinTriedAt = toHex(committed);
       void begin();
     }
@@ -229,7 +234,7 @@ export async function startLightSync(options: LightSyncOptions): Promise<LightSy
   /** After the handshake: join if the tab should and can, then the first getheaders. Runs beside the message queue. */
   const begin = async (): Promise<void> => {
     // Only version 2 headers carry what a proof is built from: a version 1 network's tab syncs from its own tip.
-    if (params.headerVersion === 2) await join();
+    if (params.headerVersion === 2 && !options.fromGenesis) await join();
     if (finished) return;
     options.onProgress?.(progress());
     requestHeaders();

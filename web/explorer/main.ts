@@ -245,7 +245,8 @@ async function main(): Promise<void> {
   const info = await retryWhileDisconnected(client, () => getInfo(client));
   setText('#node-height', String(info.block_height));
   setText('#st-daa', formatInteger(info.daa_score));
-  light = await startLightNode({ params: networkParamsOf(info), p2pUrl: urls.p2pUrl });
+  // `?verify=genesis`: check every header from genesis instead of joining by proof (an archive node keeps them).
+  light = await startLightNode({ params: networkParamsOf(info), p2pUrl: urls.p2pUrl, fromGenesis: new URLSearchParams(location.search).get('verify') === 'genesis' });
   const node = light;
   window.weftLight = { status: () => node.status(), node };
   let lastTip = '';

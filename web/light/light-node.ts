@@ -84,7 +84,7 @@ const refusals = new Set(['header-invalid', 'header-disconnected', 'peer-incompa
  * A fresh tab on a version 2 network joins at the node's proven pruning point (proof and trusted data over the same
  * session, src/light/light-sync.ts); on a version 1 network it syncs from genesis.
  */
-export async function startLightNode(options: { params: NetworkParams; p2pUrl: string }): Promise<LightNode> {
+export async function startLightNode(options: { params: NetworkParams; p2pUrl: string; fromGenesis?: boolean }): Promise<LightNode> {
   const { params } = options;
   const hashBackend = await installWasmBlake3();
   const { store, storage } = await openHeaderStore(params.name);
@@ -122,7 +122,7 @@ export async function startLightNode(options: { params: NetworkParams; p2pUrl: s
     try {
       session = await startLightSync({
         chain, port: await openWebSocketPort(options.p2pUrl), staticKey, randomBytes, timer: browserTimer, clock: systemClock,
-        userAgent: '/weft-light:0.1.0/',
+        userAgent: '/weft-light:0.1.0/', fromGenesis: options.fromGenesis,
         onJoin: () => emit(),
         onProgress: (p) => { progress = p; if (p.caughtUp) { state = 'synced'; syncEnded ??= performance.now(); wake?.(); } emit(); },
         onPage: () => { progress = session?.progress(); emit(); },
