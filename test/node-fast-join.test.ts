@@ -2,7 +2,8 @@
 // miner mines past several pruning windows of a version 2 regtest, a pruned node follows it; a new node whose peers
 // are that pruned node and three liars (the real session code, serving a tampered proof, tampered trusted data, and a
 // bad state chunk) refuses each liar, joins by proof from the pruned node, ends with its tip and state root, and
-// follows new blocks; a node killed with SIGKILL while it downloads the state restarts and finishes the join.
+// follows new blocks; a node killed with SIGKILL in the middle of the state (one chunk in) restarts, resumes from the
+// import's cursor and finishes the join.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,8 @@ import { dialTcp, socketPort } from '../server/p2p/tcp-port.ts';
 import type { TrustedData } from '../src/chain/trusted-data.ts';
 import type { BlockHeader } from '../src/codec/header.ts';
 import { blockHash } from '../src/consensus/pow.ts';
+import { encodeAddress, standardAddress } from '../src/crypto/address.ts';
+import { publicKeyFromPrivate } from '../src/crypto/keys.ts';
 import { toHash0x } from '../src/util/bytes.ts';
 import { createP2pNode, type P2pNode } from '../src/p2p/p2p-node.ts';
 import type { FastSyncPorts } from '../src/p2p/fast-sync.ts';
@@ -106,8 +109,17 @@ describe('joining by proof', () => {
     running.push(miner);
     const pruned = await startP2pProcess(prunedDir, ['--addnode', `127.0.0.1:${miner.p2pPort}`, ...flags]);
     running.push(pruned);
+    // Another miner address from now on: once the pruning point lies above the switch, the state there holds more
+    // than one account, so it comes in more than one chunk when a peer cuts chunks of one entry (the kill below).
+    const address = encodeAddress(params.hrp, standardAddress(publicKeyFromPrivate(Uint8Array.from({ length: 32 }, (_, i) => i + 1))));
+    expect((await rpc(miner, minerDir, 'stop_mining', {})).error).toBeUndefined();
+    expect((await rpc(miner, minerDir, 'start_mining', { miner_address: address, threads: 1 })).error).toBeUndefined();
+    const switchedAt = (await miner.health()).blue_score as number;
     // Past blue score 40 the pruning point (depth 12, finality 6) is several windows above genesis.
-    await until('40 blocks on the miner', async () => (((await miner.health()).height as number) >= 40 ? true : undefined), 120_000);
+    await until('40 blocks on the miner and its pruning point past the switch', async () => {
+      const pointScore = ((await pruned.health()).pruning as { pruning_point_blue_score?: number }).pruning_point_blue_score ?? 0;
+      return ((await miner.health()).height as number) >= 40 && pointScore > switchedAt + 2 ? true : undefined;
+    }, 120_000);
     expect((await rpc(miner, minerDir, 'stop_mining', {})).error).toBeUndefined();
     const tip = await until('the pruned node at the miner tip', async () => {
       const [a, b] = [await tipOf(miner), await tipOf(pruned)];
@@ -164,14 +176,25 @@ describe('joining by proof', () => {
     await until('the joiner at the tip', async () => ((await tipOf(joiner)) === tip ? true : undefined));
     expect(await stateRootOf(joiner, joinerDir, tip)).toBe(await stateRootOf(pruned, prunedDir, tip));
 
-    // Killed while it downloads the state: the next start goes on from the cursor and joins.
+    // Killed in the middle of the state: a peer that serves one-entry chunks and stalls after the first holds the
+    // download there; the next start, with the honest peer, goes on from the import's cursor and joins.
+    expect(readSnapshotChunk(trie, root, new Uint8Array(32), {}).leaves.length).toBeGreaterThanOrEqual(2);
+    let served = 0;
+    const stalling = await fastSyncServer({
+      pruningProof: honestProof,
+      trustedData: honestTrusted,
+      snapshotChunk: async (r, from) => (served++ === 0 ? readSnapshotChunk(trie, r, from, { entriesMax: 1 }) : new Promise(() => undefined)),
+    });
+    closers.push(stalling);
     const killedDir = tempDir();
-    const first = startNodeProcess(['--network', 'regtest', '--datadir', killedDir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0', '--log-level', 'info', '--addnode', `127.0.0.1:${pruned.p2pPort}`, ...flags]);
-    await first.waitFor((l) => l.event === 'fast_join_phase' && l.phase === 'state', 60_000);
+    const first = startNodeProcess(['--network', 'regtest', '--datadir', killedDir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0', '--log-level', 'info', '--addnode', `127.0.0.1:${stalling.port}`, ...flags]);
+    await first.waitFor((l) => l.event === 'fast_join_state_progress' && l.chunks === 1, 60_000);
     first.child.kill('SIGKILL');
     await first.exited;
     const resumed = await startP2pProcess(killedDir, ['--addnode', `127.0.0.1:${pruned.p2pPort}`, ...flags]);
     running.push(resumed);
+    const resumedState = resumed.proc.lines.find((l) => l.event === 'fast_join_phase' && l.phase === 'state');
+    expect(resumedState?.resumedAtEntries).toBe(1);
     expect(resumed.proc.lines.find((l) => l.msg === 'chain loaded')?.joinedAt).toBe(point);
     await until('the restarted joiner at the tip', async () => ((await tipOf(resumed)) === tip ? true : undefined));
 

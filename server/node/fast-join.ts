@@ -181,7 +181,8 @@ export async function fastJoin(options: FastJoinOptions): Promise<FastJoinResult
           let chunks = 0;
           const state = await node.fetchSnapshot(peer, target, {
             onChunk: (entries) => {
-              if (++chunks % chunkLogEvery === 0) logger.info({ event: 'fast_join_state_progress', entries, chunks }, 'state download');
+              // The first chunk says the download is under way (and a restart resumes from here on), then every 64th.
+              if (++chunks === 1 || chunks % chunkLogEvery === 0) logger.info({ event: 'fast_join_state_progress', entries, chunks }, 'state download');
             },
           });
           logger.info({ event: 'fast_join_state_done', entries: state.entries, chunks: state.chunks }, 'state imported; opening the chain at the pruning point');
