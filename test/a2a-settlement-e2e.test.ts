@@ -75,13 +75,14 @@ async function ownerNonce(): Promise<bigint> {
 beforeAll(async () => {
   for (let i = 0; i < 2; i++) dirs.push(mkdtempSync(join(tmpdir(), 'weft-settle-e2e-')));
   a = await startP2pProcess(dirs[0]!, ['--grpc-port', '0']);
-  // A's first wallet call (about a second, the keystore) overlaps B's start-up, and B's its first blocks.
+  // A's first wallet call (about a second, the keystore) overlaps B's start-up; B's comes before A mines (its miner
+  // thread would slow it down on a two-core box).
   const startingB = startP2pProcess(dirs[1]!, ['--grpc-port', '0', '--addnode', `127.0.0.1:${a.p2pPort}`, '--agent-account', agent, '--agent-session-key-id', '1', '--agent-claim-margin-daa', '4']);
   client = (await rpc(a, 'create_address', {})).address;
   arbiter = (await rpc(a, 'create_address', {})).address;
   b = await startingB;
-  await rpc(a, 'start_mining', { miner_address: client, threads: 1, gpu_mining: false });
   const claimKey = (await rpc(b, 'create_address', {})).public_key as string;
+  await rpc(a, 'start_mining', { miner_address: client, threads: 1, gpu_mining: false });
   await until('mined coins', async () => ((await rpc(a, 'get_balance', { address: client })).balance >= 0.35 ? true : undefined));
   const funded = await rpc(a, 'send_transaction', { from: client, to: agent, amount: 0.05, fee: 0.001 });
   await rpc(a, 'send_transaction', { from: client, to: arbiter, amount: 0.01, fee: 0.001 });
