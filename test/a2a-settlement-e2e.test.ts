@@ -75,9 +75,12 @@ async function ownerNonce(): Promise<bigint> {
 beforeAll(async () => {
   for (let i = 0; i < 2; i++) dirs.push(mkdtempSync(join(tmpdir(), 'weft-settle-e2e-')));
   a = await startP2pProcess(dirs[0]!, ['--grpc-port', '0']);
-  b = await startP2pProcess(dirs[1]!, ['--grpc-port', '0', '--addnode', `127.0.0.1:${a.p2pPort}`, '--agent-account', agent, '--agent-session-key-id', '1', '--agent-claim-margin-daa', '4']);
+  // A's first wallet call (about a second, the keystore) overlaps B's start-up; B's comes before A mines (its miner
+  // thread would slow it down on a two-core box).
+  const startingB = startP2pProcess(dirs[1]!, ['--grpc-port', '0', '--addnode', `127.0.0.1:${a.p2pPort}`, '--agent-account', agent, '--agent-session-key-id', '1', '--agent-claim-margin-daa', '4']);
   client = (await rpc(a, 'create_address', {})).address;
   arbiter = (await rpc(a, 'create_address', {})).address;
+  b = await startingB;
   const claimKey = (await rpc(b, 'create_address', {})).public_key as string;
   await rpc(a, 'start_mining', { miner_address: client, threads: 1, gpu_mining: false });
   await until('mined coins', async () => ((await rpc(a, 'get_balance', { address: client })).balance >= 0.35 ? true : undefined));
@@ -89,9 +92,9 @@ beforeAll(async () => {
   const key = (publicKey: Uint8Array, expiry: bigint) => ({ publicKey, allowedKinds: scope, txCap: 10n ** 8n, totalCap: 10n ** 9n, expiryDaaScore: expiry });
   await sendRaw(a, signed(agentCreateKind, { controller: controller.publicKey, identityProofHash: undefined }, owner, n, { fee: 10_000n }));
   await sendRaw(a, signed(agentAddSessionKeyKind, key(fromHex(claimKey.replace(/^0x/, '')), 10n ** 9n), owner, n + 1n, { fee: 10_000n }));
-  // Session key 2 expires soon (by the last test): a chain signature with it must then be -32102.
+  // Session key 2 expires soon (before the last test, which waits for it): a chain signature with it must then be -32102.
   const daa = (await rpc(a, 'get_agent_account', { agent_account: agent })).daa_score as number;
-  const last = await sendRaw(a, signed(agentAddSessionKeyKind, key(shortLived.publicKey, BigInt(daa + 20)), owner, n + 2n, { fee: 10_000n }));
+  const last = await sendRaw(a, signed(agentAddSessionKeyKind, key(shortLived.publicKey, BigInt(daa + 12)), owner, n + 2n, { fee: 10_000n }));
   await confirmed(a, last);
   await until('the agent account on B', async () => ((await rpc(b, 'get_agent_account', { agent_account: agent })).account?.session_keys.length === 2 ? true : undefined));
 }, 120_000);
@@ -128,7 +131,9 @@ describe('settlement across two node processes', () => {
   }, 60_000);
 
   it('lets the client reclaim an escrow whose task never completed, after its timeout', async () => {
-    const escrowId = await lock(0.01, { timeout_in: 16, dispute_window: 1 });
+    // Times out 12 DAA after it is created: B takes it while its score is below created + 12 − 4 (its claim margin),
+    // and it is locked (one block) before B is asked.
+    const escrowId = await lock(0.01, { timeout_in: 12, dispute_window: 1 });
     const sent = await a2aRaw({ jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: message('prepare a payment', 'e2e-2'), metadata: settlementOf(escrowId) } });
     expect(sent.error).toBeUndefined();
     await a2aRaw({ jsonrpc: '2.0', id: 3, method: 'CancelTask', params: { id: sent.result.task.id } });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { openChain } from '../src/chain/chain.ts';
 import { chainKeys, storedBlockOrder } from '../src/chain/chain-store.ts';
-import { devnetParams } from '../src/consensus/params.ts';
+import { regtestParams } from '../src/consensus/params.ts';
 import { blockIdFromHex } from '../src/chain/chain.ts';
 import { systemClock } from '../src/util/clock.ts';
 import { openLmdbStore } from '../server/storage/lmdb-store.ts';
@@ -21,7 +21,9 @@ describe('kill -9 while mining', () => {
   it('keeps every committed block, with consistent indexes, and resumes mining after restart', async () => {
     const datadir = mkdtempSync(join(tmpdir(), 'weft-crash-'));
     dirs.push(datadir);
-    const args = ['--network', 'devnet', '--mine', '--threads', '1', '--datadir', datadir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0'];
+    // Regtest: its first blocks come within a second (genesis at the pow limit), so the kill lands while blocks are
+    // still being committed in a burst; devnet's one block a second only made the wait longer.
+    const args = ['--network', 'regtest', '--mine', '--threads', '1', '--datadir', datadir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0'];
 
     const first = startNodeProcess(args);
     await first.waitFor((l) => committed(l) && (l.height as number) >= 12, 90_000);
@@ -32,7 +34,7 @@ describe('kill -9 while mining', () => {
     expect(reported.length).toBeGreaterThanOrEqual(12);
 
     const store = openLmdbStore(join(datadir, 'chain'));
-    const chain = await openChain({ params: devnetParams, store, clock: systemClock });
+    const chain = await openChain({ params: regtestParams, store, clock: systemClock });
     for (const id of reported) expect(chain.has(id), `committed block ${id} lost`).toBe(true);
     // Indexes agree: every ordered row has its header and block rows, and the chain index walks selected parents.
     let rows = 0;

@@ -145,7 +145,8 @@ describe('favicon', () => {
   });
 });
 
-describe('`weft node` says where to go, once', () => {
+// Two independent node processes (own datadirs, ports 0): they start, and wait out their quiet 1.5 s, side by side.
+describe.concurrent('`weft node` says where to go, once', () => {
   const nodeArgs = (datadir: string) => ['--network', 'regtest', '--datadir', datadir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0'];
   const stop = async (p: NodeProcess) => {
     p.child.kill('SIGTERM');

@@ -25,14 +25,16 @@ function tempDir(name: string): string {
 describe('initial block download between node processes', () => {
   it('syncs 10,000 blocks from two peers, survives kill -9 mid-sync, resumes and converges', async () => {
     const source = await regtestDatadir(blocks);
-    const serving: P2pProcess[] = [];
-    for (const name of ['a', 'b']) {
-      const dir = join(tempDir(name), 'data');
-      copyDatadir(source, dir);
-      const p = await startP2pProcess(dir);
-      processes.push(p);
-      serving.push(p);
-    }
+    // The two serving nodes do not know each other: they start at once.
+    const serving = await Promise.all(
+      ['a', 'b'].map(async (name) => {
+        const dir = join(tempDir(name), 'data');
+        copyDatadir(source, dir);
+        const p = await startP2pProcess(dir);
+        processes.push(p);
+        return p;
+      }),
+    );
     const target = await serving[0]!.health();
     expect(target.blocks).toBe(blocks + 1);
     const seeds = serving.flatMap((p) => ['--addnode', `127.0.0.1:${p.p2pPort}`]);
@@ -63,7 +65,7 @@ describe('initial block download between node processes', () => {
     const deadline = Date.now() + 240_000;
     let health = await second.health();
     while ((health.blocks !== blocks + 1 || health.synced !== true) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, 100));
       health = await second.health();
     }
     expect(health).toMatchObject({ blocks: blocks + 1, tip_hash: target.tip_hash, height: target.height, synced: true });

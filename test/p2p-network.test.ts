@@ -50,27 +50,34 @@ describe('three mining nodes', () => {
     // The partition lasts as long as the box takes to get through phase 1 (tens to hundreds of blocks under load), so
     // the depth rules are lifted out of its reach: this test is about convergence, test/chain-depth-rules.test.ts
     // about the rules.
-    const mine = ['--mine', '--threads', '1', '--regtest-merge-depth', '100000', '--regtest-finality-depth', '1000000'];
+    const depths = ['--regtest-merge-depth', '100000', '--regtest-finality-depth', '1000000'];
     // Each is registered as soon as it runs, so a later start that times out leaves no miner behind.
     const started = async (p: Promise<P2pProcess>): Promise<P2pProcess> => {
       const process = await p;
       processes.push(process);
       return process;
     };
-    const a = await started(startP2pProcess(da, mine));
-    const b = await started(startP2pProcess(db, [...mine, '--addnode', `127.0.0.1:${a.p2pPort}`]));
-    const lonely = await started(startP2pProcess(dc, mine));
+    // Every miner is one busy CPU thread, and a node starting beside two of them takes three times as long on a
+    // two-core box: the nodes start idle (a and c at once, b then needs a's port) and mine once all are up.
+    const mining = (nodes: readonly P2pProcess[]) => Promise.all(nodes.map((p) => p.rpc('start_mining', { threads: 1, gpu_mining: false })));
+    const [a, lonely] = await Promise.all([started(startP2pProcess(da, depths)), started(startP2pProcess(dc, depths))]);
+    const b = await started(startP2pProcess(db, [...depths, '--addnode', `127.0.0.1:${a.p2pPort}`]));
 
-    // Phase 1: a and b mine together (each commits the other's blocks); c mines alone.
-    await until(() => a.committed().length >= 12 && b.committed().length >= 12 && lonely.committed().length >= 6, 90_000, 'phase 1 blocks');
+    // Phase 1: a and b mine together (each commits the other's blocks); c mines alone. c mines its few blocks after
+    // a and b have theirs, so, as when it started last, its side of the partition carries less work than theirs.
+    await mining([a, b]);
+    await until(() => a.committed().length >= 12 && b.committed().length >= 12, 90_000, 'phase 1 blocks');
     await until(() => b.committed().filter((h) => a.committed().includes(h)).length >= 10, 30_000, 'a and b sharing blocks');
+    await mining([lonely]);
+    await until(() => lonely.committed().length >= 6, 90_000, 'phase 1 blocks of the lonely node');
     await lonely.stop();
     const partitionBlocks = lonely.committed();
     const beforeRejoin = a.committed().slice();
 
-    // Phase 2: c comes back with both as addnode peers and keeps mining.
-    const c = await startP2pProcess(dc, [...mine, '--addnode', `127.0.0.1:${a.p2pPort}`, '--addnode', `127.0.0.1:${b.p2pPort}`]);
-    processes.push(c);
+    // Phase 2: c comes back with both as addnode peers, and all three mine. a and b pause while c starts (see above).
+    await Promise.all([a, b].map((p) => p.rpc('stop_mining')));
+    const c = await started(startP2pProcess(dc, [...depths, '--addnode', `127.0.0.1:${a.p2pPort}`, '--addnode', `127.0.0.1:${b.p2pPort}`]));
+    await mining([a, b, c]);
     await until(() => partitionBlocks.every((h) => a.committed().includes(h) && b.committed().includes(h)), 60_000, 'partition blocks reaching a and b');
     await until(() => beforeRejoin.every((h) => c.committed().includes(h)), 60_000, 'a and b blocks reaching c');
     const seen = { a: a.committed().length, b: b.committed().length, c: c.committed().length };

@@ -1,6 +1,7 @@
 // `weft node` child processes for multi-node p2p tests: start one on regtest with every port chosen by the OS, and
 // read back the ports it bound and the blocks it committed from its JSON log lines.
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startNodeProcess, type LogLine, type NodeProcess } from './node-process.ts';
 
 export interface P2pProcess {
@@ -10,6 +11,8 @@ export interface P2pProcess {
   readonly wsPort: number;
   readonly nodeId: string;
   health(): Promise<Record<string, unknown>>;
+  /** A JSON-RPC call with the datadir's api cookie; an error answer rejects with its code and message. */
+  rpc(method: string, params?: unknown): Promise<any>;
   /** Hashes (0x…) of the blocks this process logged as committed. */
   committed(): string[];
   stop(): Promise<void>;
@@ -32,6 +35,13 @@ export async function startP2pProcess(datadir: string, extra: readonly string[] 
     wsPort: ws.port as number,
     nodeId: p2p.nodeId as string,
     health: async () => (await (await fetch(`http://127.0.0.1:${httpPort}/health`)).json()) as Record<string, unknown>,
+    async rpc(method, params = {}) {
+      const key = readFileSync(join(datadir, 'api.cookie'), 'utf8').trim();
+      const res = await fetch(`http://127.0.0.1:${httpPort}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+      const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
+      if (body.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`);
+      return body.result;
+    },
     committed: () => proc.lines.filter((l: LogLine) => l.event === 'block_committed').map((l) => l.hash as string),
     async stop() {
       if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
