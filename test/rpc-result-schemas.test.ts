@@ -210,6 +210,18 @@ describe('real answers match their schemas', () => {
     const shield = await result('create_confidential_transaction', { inputs: [{ address: miner, amount: 0.011 }], outputs: [{ address: stealth.address, amount: 0.01 }], fee: 0.001 });
     expect(shield).toMatchObject({ kind: 'shield', status: 'pending' });
     expect((await result('get_balance', { address: stealth.address, privacy_view: 'encrypted' })).confidential_outputs).toEqual([]);
+    expect((await result('get_transaction', { hash: shield.hash })).kind).toBe('shield');
+
+    // Every kind's own fields, in its block and as a transaction: every block of this chain and the mempool.
+    const kinds = new Set<string>();
+    for (let height = (await result('get_block_height')).height; height > 0; height--) {
+      for (const x of (await result('get_block', { height })).transactions as { hash: string; kind: string }[]) {
+        kinds.add(x.kind);
+        await result('get_transaction', { hash: x.hash });
+      }
+    }
+    for (const { hash } of (await result('get_mempool', {})).transactions as { hash: string }[]) kinds.add((await result('get_transaction', { hash })).kind);
+    expect([...kinds]).toEqual(expect.arrayContaining(['transfer', 'contract_deploy', 'contract_call', 'agent_create', 'agent_add_session_key', 'escrow_create', 'escrow_claim', 'escrow_dispute', 'escrow_resolve', 'escrow_reclaim', 'agent_fund_energy_pool', 'agent_set_controller', 'agent_revoke_session_key', 'agent_freeze', 'shield']));
     const ring = await result('sign_message', { address: stealth.address, message: 'typed results', signature_type: 'ring' });
     expect((await result('verify_message', { address: stealth.address, message: 'typed results', signature: ring.signature, signature_type: 'ring' })).valid).toBe(true);
 

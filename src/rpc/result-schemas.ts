@@ -8,8 +8,9 @@
  * Imports zod only (and types), so the browser may import it; the web imports only its types.
  *
  * A result may carry fields its schema does not name (a transaction kind registered outside src/ shows its own view
- * fields, src/kinds `view`); clients ignore what they do not know. The transaction schemas describe the registered
- * value-transfer kinds, whose views carry every seed field.
+ * fields, src/kinds `view`); clients ignore what they do not know. The transaction schemas name every field of the
+ * kinds src/ registers: value transfers (every seed field), contracts, agent accounts, escrows and confidential
+ * transactions.
  */
 import { z } from 'zod';
 import type { JsonSchema } from './method.ts';
@@ -61,6 +62,50 @@ export function recordResult<T extends z.ZodObject>(shape: T) {
 
 // --- Transactions and blocks --------------------------------------------------------------------------------
 
+/** Lowercase hex without 0x (keys and ids inside kind views). */
+const hexResult = z.string().regex(/^[0-9a-f]*$/);
+/** A u64 written as a decimal string (DAA scores, counters in kind views). */
+const decimalResult = z.string().regex(/^\d+$/);
+
+/** Agent-account kinds (src/kinds/agent/, docs/settlement.md): who signed for the payer, and each kind's payload. */
+const agentFields = {
+  signer_role: stringOf(['key', 'controller', 'session_key'] as const).optional().describe("signerRoleNames (src/kinds/agent/envelope.ts): the payer's own key, its controller or a session key"),
+  signer: hexResult.optional().describe('the x-only key that signed'),
+  session_key_id: decimalResult.optional(),
+  controller: hexResult.optional(),
+  identity_proof_hash: hexResult.optional(),
+  public_key: hexResult.optional().describe('add_session_key: the session key'),
+  allowed_kinds: z.int().optional().describe('add_session_key: bit set of the kinds the key may sign'),
+  tx_cap_exact: decimalResult.optional(),
+  total_cap_exact: decimalResult.optional(),
+  expiry_daa_score: decimalResult.optional(),
+  revoked_session_key_id: decimalResult.optional(),
+  frozen: z.boolean().optional(),
+  agent: addressResult.optional(),
+  pooled_exact: exactResult.optional(),
+};
+
+/** Escrow kinds (src/kinds/escrow/, docs/settlement.md). */
+const escrowFields = {
+  task_hash: hexResult.optional(),
+  timeout_daa_score: decimalResult.optional(),
+  dispute_window: decimalResult.optional(),
+  arbiter: addressResult.optional(),
+  escrow_id: hexResult.optional(),
+  with_receipt: z.boolean().optional(),
+  agent_share_exact: exactResult.optional(),
+};
+
+/** Confidential kinds (src/kinds/confidential/, docs/privacy.md): only what is public. */
+const confidentialFields = {
+  tx_public_key: hexResult.optional(),
+  ring_size: z.int().optional(),
+  inputs: z.array(z.object({ ring: z.array(hexResult), key_image: hexResult, pseudo_out: hexResult })).optional(),
+  outputs: z
+    .array(z.object({ one_time_key: hexResult, view_tag: z.int(), amount_exact: exactResult.optional(), commitment: hexResult.optional(), encrypted_amount: hexResult.optional() }))
+    .optional(),
+};
+
 /** A transaction as it sits in a block (src/kinds/json-view.ts `transactionFields`). */
 export const blockTransactionResult = z.object({
   hash: hashResult,
@@ -73,9 +118,10 @@ export const blockTransactionResult = z.object({
   amount_exact: exactResult.optional(),
   fee: coinsResult,
   fee_exact: exactResult,
-  nonce: u64NumberResult,
-  nonce_exact: exactResult,
-  use_energy: z.boolean(),
+  // A ring spend has none: its key images stand in for a nonce, and it pays no energy (docs/privacy.md).
+  nonce: u64NumberResult.optional(),
+  nonce_exact: exactResult.optional(),
+  use_energy: z.boolean().optional(),
   privacy_level: z.string(),
   // Contract kinds (docs/contracts.md "Transactions"): `to` is the contract, `fee` the most gas can cost.
   contract_address: addressResult.optional(),
@@ -87,6 +133,9 @@ export const blockTransactionResult = z.object({
   code_size: z.int().optional(),
   vm_version: z.int().optional(),
   constructor_params: z.string().optional().describe('0x-hex tagged constructor parameters'),
+  ...agentFields,
+  ...escrowFields,
+  ...confidentialFields,
 });
 
 /** docs/api.md "Transaction": the transaction's fields plus where it sits and how settled it is (views.ts). */
