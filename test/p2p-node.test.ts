@@ -56,6 +56,25 @@ describe('initial sync', () => {
     });
     expect(b.chain.selectedTip().id).toBe(a.chain.selectedTip().id);
   }, 60_000);
+  it('syncs a heavier fork from its sync peer while another peer, on a lighter fork, has none of its blocks', async () => {
+    // a and b hold one chain; c mined its own from genesis, heavier. Both a and b sync from c: blocks of c's chain
+    // asked from the other (whose blue score is high enough to look like it has them) come back notfound, and the
+    // round must go on with c instead of asking that peer again (it once did, forever: the helper's p2p-network stall).
+    net = createMemoryNet();
+    const a = await net.addNode(blocks.slice(0, 40));
+    const b = await net.addNode(blocks.slice(0, 40), { seeds: [{ host: '127.0.0.1', port: a.port }] });
+    await until(() => a.node.peerCount() === 1 && b.node.peerCount() === 1, 10_000, 'a and b connected');
+    const c = await net.addNode();
+    const fork = await extendChain(c.chain, 60, 9);
+    await c.node.connect('127.0.0.1', a.port);
+    await c.node.connect('127.0.0.1', b.port);
+    const union = 41 + fork.length;
+    await until(() => a.chain.blockCount() === union && b.chain.blockCount() === union, 30_000, 'every node holds both forks').catch((e) => {
+      throw new Error(`${e.message}: a ${a.chain.blockCount()} b ${b.chain.blockCount()} c ${c.chain.blockCount()} of ${union}; a ${JSON.stringify(a.node.syncStatus())}`);
+    });
+    expect(a.chain.selectedTip().id).toBe(c.chain.selectedTip().id);
+    expect(b.chain.selectedTip().id).toBe(c.chain.selectedTip().id);
+  }, 60_000);
 });
 
 describe('relay', () => {

@@ -94,6 +94,9 @@ export function createIbd(deps: IbdDeps): Ibd {
   const queued = new Map<string, Entry>();
   let retry: Entry[] = [];
   const batches = new Map<Peer, Set<Batch>>();
+  // Peers other than the sync peer that answered `notfound` for a body of this round: on another fork (a blue score
+  // as high as our entries' says nothing about which chain), so they are asked for no more of this round's bodies.
+  const lacking = new Set<Peer>();
   let headersOutstanding = false;
   let cancelHeadersTimeout: (() => void) | undefined;
   let headersMore = false;
@@ -133,6 +136,7 @@ export function createIbd(deps: IbdDeps): Ibd {
     queue = [];
     queued.clear();
     retry = [];
+    lacking.clear();
     head = nextToRequest = 0;
     headersOutstanding = headersMore = false;
     lastHeaderHash = undefined;
@@ -150,6 +154,7 @@ export function createIbd(deps: IbdDeps): Ibd {
     syncPeer = undefined;
     progress.finish();
     queue = [];
+    lacking.clear();
     head = nextToRequest = 0;
     lastHeaderHash = undefined;
     deps.onFinished();
@@ -194,7 +199,7 @@ export function createIbd(deps: IbdDeps): Ibd {
   };
 
   const requestBodies = (): void => {
-    const peers = deps.peers().filter((p) => p.isReady());
+    const peers = deps.peers().filter((p) => p.isReady() && (p === syncPeer || !lacking.has(p)));
     let progressed = true;
     while (progressed) {
       progressed = false;
@@ -326,12 +331,16 @@ export function createIbd(deps: IbdDeps): Ibd {
       }
       // The sync peer sent us these headers, so it must have the bodies: a round that cannot finish is restarted.
       if (ours > 0 && peer === syncPeer) abort('the sync peer does not have blocks it announced');
-      else if (ours > 0) drain();
+      else if (ours > 0) {
+        lacking.add(peer);
+        drain();
+      }
       return ours;
     },
     onPeerClosed(peer) {
       const set = batches.get(peer);
       batches.delete(peer);
+      lacking.delete(peer);
       for (const batch of set ?? []) {
         batch.cancelTimeout();
         for (const e of batch.entries) {
