@@ -4,7 +4,7 @@
 // bad state chunk) refuses each liar, joins by proof from the pruned node, ends with its tip and state root, and
 // follows new blocks; a node killed with SIGKILL in the middle of the state (one chunk in) restarts, resumes from the
 // import's cursor and finishes the join.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,13 +43,6 @@ const tempDir = (): string => {
 const flags = ['--regtest-header-version=2', '--regtest-finality-depth', '6', '--regtest-merge-depth', '3', '--regtest-pruning-depth', '12', '--rate-limits=false'];
 const params = loadConfig(['--network', 'regtest', ...flags]).params;
 
-type RpcAnswer = { result?: any; error?: { code: number; message: string; data?: any } };
-async function rpc(node: P2pProcess, datadir: string, method: string, params: Record<string, unknown>): Promise<RpcAnswer> {
-  const key = readFileSync(join(datadir, 'api.cookie'), 'utf8').trim();
-  const res = await fetch(`http://127.0.0.1:${node.httpPort}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }) });
-  return (await res.json()) as RpcAnswer;
-}
-
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const began = Date.now();
   for (;;) {
@@ -80,7 +73,7 @@ async function fastSyncServer(ports: FastSyncPorts): Promise<{ node: P2pNode; po
 }
 
 const tipOf = async (node: P2pProcess): Promise<string> => (await node.health()).tip_hash as string;
-const stateRootOf = async (node: P2pProcess, dir: string, hash: string): Promise<string> => (await rpc(node, dir, 'get_block', { hash })).result.state_root as string;
+const stateRootOf = async (node: P2pProcess, hash: string): Promise<string> => (await node.rpc('get_block', { hash })).state_root as string;
 
 describe('when a node joins by proof', () => {
   it('only on an empty store of a pruned version 2 node with peers and --fast-sync on', () => {
@@ -112,15 +105,15 @@ describe('joining by proof', () => {
     // Another miner address from now on: once the pruning point lies above the switch, the state there holds more
     // than one account, so it comes in more than one chunk when a peer cuts chunks of one entry (the kill below).
     const address = encodeAddress(params.hrp, standardAddress(publicKeyFromPrivate(Uint8Array.from({ length: 32 }, (_, i) => i + 1))));
-    expect((await rpc(miner, minerDir, 'stop_mining', {})).error).toBeUndefined();
-    expect((await rpc(miner, minerDir, 'start_mining', { miner_address: address, threads: 1 })).error).toBeUndefined();
+    await miner.rpc('stop_mining', {});
+    await miner.rpc('start_mining', { miner_address: address, threads: 1 });
     const switchedAt = (await miner.health()).blue_score as number;
     // Past blue score 40 the pruning point (depth 12, finality 6) is several windows above genesis.
     await until('40 blocks on the miner and its pruning point past the switch', async () => {
       const pointScore = ((await pruned.health()).pruning as { pruning_point_blue_score?: number }).pruning_point_blue_score ?? 0;
       return ((await miner.health()).height as number) >= 40 && pointScore > switchedAt + 2 ? true : undefined;
     }, 120_000);
-    expect((await rpc(miner, minerDir, 'stop_mining', {})).error).toBeUndefined();
+    await miner.rpc('stop_mining', {});
     const tip = await until('the pruned node at the miner tip', async () => {
       const [a, b] = [await tipOf(miner), await tipOf(pruned)];
       return a === b ? a : undefined;
@@ -174,7 +167,7 @@ describe('joining by proof', () => {
     expect(lines.filter((l) => l.event === 'fast_join_phase').map((l) => l.phase)).toContain('state');
     expect(lines.find((l) => l.msg === 'chain loaded')?.joinedAt).toBe(point);
     await until('the joiner at the tip', async () => ((await tipOf(joiner)) === tip ? true : undefined));
-    expect(await stateRootOf(joiner, joinerDir, tip)).toBe(await stateRootOf(pruned, prunedDir, tip));
+    expect(await stateRootOf(joiner, tip)).toBe(await stateRootOf(pruned, tip));
 
     // Killed in the middle of the state: a peer that serves one-entry chunks and stalls after the first holds the
     // download there; the next start, with the honest peer, goes on from the import's cursor and joins.
@@ -199,12 +192,12 @@ describe('joining by proof', () => {
     await until('the restarted joiner at the tip', async () => ((await tipOf(resumed)) === tip ? true : undefined));
 
     // Both joined nodes follow new blocks.
-    expect((await rpc(miner, minerDir, 'start_mining', { threads: 1 })).error).toBeUndefined();
+    await miner.rpc('start_mining', { threads: 1 });
     const newTip = await until('new blocks everywhere', async () => {
       const t = await tipOf(miner);
       return t !== tip && (await tipOf(joiner)) === t && (await tipOf(resumed)) === t ? t : undefined;
     });
-    expect(await stateRootOf(joiner, joinerDir, newTip)).toBe(await stateRootOf(miner, minerDir, newTip));
+    expect(await stateRootOf(joiner, newTip)).toBe(await stateRootOf(miner, newTip));
   }, 240_000);
 });
 
