@@ -182,12 +182,20 @@ describe('joining by proof', () => {
     const killedDir = tempDir();
     const first = startNodeProcess(['--network', 'regtest', '--datadir', killedDir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0', '--log-level', 'info', '--addnode', `127.0.0.1:${stalling.port}`, ...flags]);
     await first.waitFor((l) => l.event === 'fast_join_state_progress' && l.chunks === 1, 60_000);
+    // Meanwhile the RPC port answers /health with the join's progress, and everything else with 503.
+    const joinPort = (await first.waitFor((l) => l.event === 'join_health_listening')).port as number;
+    const joining = await fetch(`http://127.0.0.1:${joinPort}/health`);
+    expect(joining.status).toBe(503);
+    expect(await joining.json()).toMatchObject({ status: 'joining', ready: false, join: { phase: 'state', pruning_point: point, state_entries: 1, state_chunks: 1 } });
+    expect((await fetch(`http://127.0.0.1:${joinPort}/api/v1/rpc`, { method: 'POST', body: '{}' })).status).toBe(503);
     first.child.kill('SIGKILL');
     await first.exited;
     const resumed = await startP2pProcess(killedDir, ['--addnode', `127.0.0.1:${pruned.p2pPort}`, ...flags]);
     running.push(resumed);
     const resumedState = resumed.proc.lines.find((l) => l.event === 'fast_join_phase' && l.phase === 'state');
     expect(resumedState?.resumedAtEntries).toBe(1);
+    // Once joined, the API holds the port: /health is the node's own.
+    expect((await resumed.health()).status).not.toBe('joining');
     expect(resumed.proc.lines.find((l) => l.msg === 'chain loaded')?.joinedAt).toBe(point);
     await until('the restarted joiner at the tip', async () => ((await tipOf(resumed)) === tip ? true : undefined));
 

@@ -66,6 +66,20 @@ export interface FastJoinOptions {
   readonly store: KvStore;
   readonly logger: Logger;
   readonly version: string;
+  /** Told each phase and state chunk as they happen (the join's /health, join-health.ts). */
+  readonly onProgress?: (progress: FastJoinProgress) => void;
+}
+
+/** Where a join stands: what /health shows while the API is not open yet. */
+export interface FastJoinProgress {
+  readonly phase: FastJoinPhase;
+  /** The peer asked (its NodeID's first 16 hex digits). */
+  readonly peer: string;
+  /** The proven pruning point (0x-hash), from the trusted-data phase on. */
+  readonly pruningPoint?: string;
+  /** State entries imported so far (a resumed download starts above 0), and chunks taken in this run. */
+  readonly stateEntries?: number;
+  readonly stateChunks?: number;
 }
 
 /** Why a join is not attempted, or undefined when it is to be (an empty store, or one whose join did not finish). */
@@ -127,6 +141,7 @@ export interface FastJoinResult {
  */
 export async function fastJoin(options: FastJoinOptions): Promise<FastJoinResult | undefined> {
   const { config, store, logger } = options;
+  const report = options.onProgress ?? (() => undefined);
   const skip = fastJoinSkipReason(config, store);
   if (skip !== undefined) {
     logger.debug({ event: 'fast_join_skipped', reason: skip }, 'not joining by proof');
@@ -157,6 +172,7 @@ export async function fastJoin(options: FastJoinOptions): Promise<FastJoinResult
         const who = peer.slice(0, 16);
         try {
           logger.info({ event: 'fast_join_phase', phase: 'proof' satisfies FastJoinPhase, peer: who }, 'fetching the pruning-point proof');
+          report({ phase: 'proof', peer: who });
           const { pruningPoint, proof } = await node.fetchPruningProof(peer);
           const verified = verifyPruningProof(proof, proofParams);
           if (verified.pruningPointId === genesisId) {
@@ -171,6 +187,7 @@ export async function fastJoin(options: FastJoinOptions): Promise<FastJoinResult
           }
           const point = verified.pruningPoint;
           logger.info({ event: 'fast_join_phase', phase: 'trusted-data' satisfies FastJoinPhase, peer: who, pruningPoint: toHash0x(pruningPoint), blueScore: point.blueScore }, 'proof verified; fetching trusted data');
+          report({ phase: 'trusted-data', peer: who, pruningPoint: toHash0x(pruningPoint) });
           const trusted = await node.fetchTrustedData(peer, pruningPoint);
           checkTrustedData(params, trusted, pruningPoint, systemClock.nowMs(), verifier);
           const target = createSnapshotImport({ store, prefix: ledgerKeys.trieprefix, root: point.stateRoot });
@@ -179,8 +196,10 @@ export async function fastJoin(options: FastJoinOptions): Promise<FastJoinResult
             'trusted data checked; downloading the state at the pruning point',
           );
           let chunks = 0;
+          report({ phase: 'state', peer: who, pruningPoint: toHash0x(pruningPoint), stateEntries: target.entries, stateChunks: 0 });
           const state = await node.fetchSnapshot(peer, target, {
             onChunk: (entries) => {
+              report({ phase: 'state', peer: who, pruningPoint: toHash0x(pruningPoint), stateEntries: entries, stateChunks: chunks + 1 });
               // The first chunk says the download is under way (and a restart resumes from here on), then every 64th.
               if (++chunks === 1 || chunks % chunkLogEvery === 0) logger.info({ event: 'fast_join_state_progress', entries, chunks }, 'state download');
             },

@@ -36,7 +36,8 @@ import { attachA2aWebSocket } from '../a2a/ws.ts';
 import { registerA2aGrpc } from '../a2a/grpc.ts';
 import type { A2aService } from '../a2a/service.ts';
 import { createLedgerPort } from './ledger-port.ts';
-import { fastJoin } from './fast-join.ts';
+import { fastJoin, fastJoinSkipReason } from './fast-join.ts';
+import { startJoinHealth } from './join-health.ts';
 import { startNodeMempool } from './mempool-service.ts';
 import { createMempoolPort } from '../mempool/mempool-port.ts';
 import { createPrivacyPort } from '../wallet/privacy-port.ts';
@@ -99,8 +100,10 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   logger.debug({ hashBackend }, 'blake3 backend');
   const store: LmdbStore = openLmdbStore(join(config.datadir, 'chain'));
   const startedAt = Date.now();
-  // An empty pruned node joins at a peer's proven pruning point instead of syncing from genesis (fast-join.ts).
-  const joined = await fastJoin({ config, store, logger, version: nodeVersion });
+  // An empty pruned node joins at a peer's proven pruning point instead of syncing from genesis (fast-join.ts);
+  // meanwhile /health on the RPC port says how far it got (join-health.ts).
+  const health = fastJoinSkipReason(config, store) === undefined ? await startJoinHealth(config, logger, nodeVersion) : undefined;
+  const joined = await fastJoin({ config, store, logger, version: nodeVersion, ...(health ? { onProgress: health.update } : {}) }).finally(() => health?.close());
   // Block bodies' signatures go through libsecp256k1 (Wasm); the ledger computes every block's state root.
   const { chain, ledger } = await openLedgerChain({
     params: config.params,
