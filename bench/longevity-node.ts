@@ -17,6 +17,8 @@ export interface Figures {
   readonly rssMb: number;
   readonly peakMb: number;
   readonly storeMb: number;
+  /** The LMDB files once the node ran and stopped (a start may compact a sparse store, server/storage/compact-store.ts). */
+  readonly storeAfterMb: number;
   /** The node's own "chain loaded" line: how long opening the chain took (ms). */
   readonly chainLoadMs: number;
   readonly store: StoreUse;
@@ -140,6 +142,7 @@ export async function measure(checkout: string, source: string, count: number, f
         // not a log line
       }
     });
+    let figures: Omit<Figures, 'storeAfterMb'>;
     try {
       let answer: Health | undefined;
       for (;;) {
@@ -159,11 +162,12 @@ export async function measure(checkout: string, source: string, count: number, f
       const { rss, peak } = memoryMb(child.pid!);
       // The pruning object after the settle: a round the node resumed at start has had its chance to finish.
       const pruning = (await health(port))?.pruning ?? answer?.pruning;
-      return { blocks: count, startSeconds, rssMb: rss, peakMb: peak, storeMb, store, chainLoadMs, pruning };
+      figures = { blocks: count, startSeconds, rssMb: rss, peakMb: peak, storeMb, store, chainLoadMs, pruning };
     } finally {
       child.kill('SIGTERM');
       await exited;
     }
+    return { ...figures, storeAfterMb: storeBytes(datadir) / 2 ** 20 };
   } finally {
     rmSync(datadir, { recursive: true, force: true });
   }
@@ -182,6 +186,7 @@ export async function measureRounds(checkout: string, source: string, count: num
     rssMb: pick((x) => x.rssMb),
     peakMb: pick((x) => x.peakMb),
     storeMb: runs[0]!.storeMb,
+    storeAfterMb: runs[0]!.storeAfterMb,
     store: runs[0]!.store,
     chainLoadMs: pick((x) => x.chainLoadMs),
     pruning: runs[0]!.pruning,

@@ -38,6 +38,7 @@ import type { A2aService } from '../a2a/service.ts';
 import { createLedgerPort } from './ledger-port.ts';
 import { fastJoin, fastJoinSkipReason } from './fast-join.ts';
 import { startJoinHealth } from './join-health.ts';
+import { compactStoreIfSparse } from '../storage/compact-store.ts';
 import { startNodeMempool } from './mempool-service.ts';
 import { createMempoolPort } from '../mempool/mempool-port.ts';
 import { createPrivacyPort } from '../wallet/privacy-port.ts';
@@ -98,6 +99,8 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   mkdirSync(config.datadir, { recursive: true });
   const hashBackend = await installWasmBlake3();
   logger.debug({ hashBackend }, 'blake3 backend');
+  // A store pruning left mostly free is copied compacted first (LMDB never shrinks its file; compact-store.ts).
+  await compactStoreIfSparse(join(config.datadir, 'chain'), logger);
   const store: LmdbStore = openLmdbStore(join(config.datadir, 'chain'));
   const startedAt = Date.now();
   // An empty pruned node joins at a peer's proven pruning point instead of syncing from genesis (fast-join.ts);

@@ -1,0 +1,117 @@
+/**
+ * Compaction of the node's LMDB store at start (docs/storage.md "Compaction"). LMDB never returns pages to the file
+ * system: what pruning deletes becomes free pages inside the data file, reused by later writes, so the file keeps
+ * its high-water mark, and B-tree pages left half full by deletes stay half full. When at least half the file is
+ * not B-tree pages in use, the node rewrites the store before it opens it — every row in key order into a fresh
+ * environment, appended, so every page is full and none is free — and swaps the copy in.
+ *
+ * Crash safety: the copy is written to `<store>-compacted`, marked complete, then the store is renamed to
+ * `<store>-old` and the copy to `<store>`. Each step is a rename or a delete; a start after a kill -9 at any point
+ * finds one of these states and finishes or undoes it (`recoverCompaction`), and never opens a half-written copy.
+ */
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { open, type RootDatabase } from 'lmdb';
+import type { Logger } from '../logger.ts';
+
+/** Compact when the data file is at least this many times the B-tree pages in use. */
+export const compactWhenFileOverPages = 2;
+
+const compactedPath = (path: string): string => `${path}-compacted`;
+const oldPath = (path: string): string => `${path}-old`;
+const completeMarker = 'compaction-complete';
+
+/** Finishes or undoes a compaction a kill -9 interrupted; returns what it did (for the log). */
+export function recoverCompaction(path: string): 'none' | 'finished' | 'discarded' {
+  const copy = compactedPath(path);
+  const old = oldPath(path);
+  let did: 'none' | 'finished' | 'discarded' = 'none';
+  if (existsSync(copy)) {
+    if (!existsSync(join(copy, completeMarker))) {
+      rmSync(copy, { recursive: true, force: true }); // the copy was cut short: the store is untouched
+      did = 'discarded';
+    } else {
+      if (existsSync(path)) renameSync(path, old); // killed before the first rename
+      renameSync(copy, path);
+      did = 'finished';
+    }
+  }
+  rmSync(join(path, completeMarker), { force: true });
+  if (existsSync(old) && existsSync(path)) {
+    rmSync(old, { recursive: true, force: true });
+    if (did === 'none') did = 'finished';
+  }
+  return did;
+}
+
+/** Rows copied per write transaction of the rewrite. */
+const rewriteBatchRows = 10_000;
+
+/**
+ * Every row of `source`, in key order, appended to a fresh environment at `path` (MDB_APPEND): pages are filled
+ * whole, where LMDB's own compacting copy keeps each page as full as deletes left it.
+ */
+async function rewriteSorted(source: RootDatabase<Buffer, Buffer>, path: string): Promise<void> {
+  const target = open<Buffer, Buffer>({ path, keyEncoding: 'binary', encoding: 'binary', compression: false, mapSize: 2 ** 34 });
+  try {
+    let batch: [Buffer, Buffer][] = [];
+    const write = (): void => {
+      const rows = batch;
+      batch = [];
+      target.transactionSync(() => {
+        for (const [key, value] of rows) target.putSync(key, value, { append: true });
+      });
+    };
+    for (const { key, value } of source.getRange({})) {
+      batch.push([Buffer.from(key), Buffer.from(value)]);
+      if (batch.length >= rewriteBatchRows) write();
+    }
+    write();
+    await target.flushed;
+  } finally {
+    await target.close();
+  }
+}
+
+export interface CompactionReport {
+  readonly fileMb: number;
+  readonly pagesMb: number;
+  /** The data file after, when compacted. */
+  readonly compactedMb?: number;
+  readonly ms?: number;
+}
+
+/** Compacts the store at `path` (an LMDB environment directory) when it is sparse enough; see the module comment. */
+export async function compactStoreIfSparse(path: string, logger: Logger): Promise<CompactionReport | undefined> {
+  const recovered = recoverCompaction(path);
+  if (recovered !== 'none') logger.info({ event: 'store_compaction_recovered', outcome: recovered }, 'an interrupted store compaction was ' + recovered);
+  const dataFile = join(path, 'data.mdb');
+  if (!existsSync(dataFile)) return undefined;
+  const fileBytes = statSync(dataFile).size;
+  const root = open<Buffer, Buffer>({ path, keyEncoding: 'binary', encoding: 'binary', compression: false });
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (!closed) await root.close();
+    closed = true;
+  };
+  try {
+    const stats = root.getStats() as { pageSize: number; treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number };
+    const pagesBytes = (stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages) * stats.pageSize;
+    const report = { fileMb: fileBytes / 2 ** 20, pagesMb: pagesBytes / 2 ** 20 };
+    if (fileBytes < compactWhenFileOverPages * pagesBytes) return report;
+    const began = performance.now();
+    const copy = compactedPath(path);
+    rmSync(copy, { recursive: true, force: true });
+    mkdirSync(copy, { recursive: true });
+    await rewriteSorted(root, copy);
+    writeFileSync(join(copy, completeMarker), '');
+    await close();
+    renameSync(path, oldPath(path));
+    recoverCompaction(path);
+    const compacted = { ...report, compactedMb: statSync(dataFile).size / 2 ** 20, ms: Math.round(performance.now() - began) };
+    logger.info({ event: 'store_compacted', ...compacted }, 'store compacted: pruning had left most of its file free');
+    return compacted;
+  } finally {
+    await close();
+  }
+}
