@@ -5,20 +5,17 @@
 // follows new blocks; a node killed with SIGKILL in the middle of the state (one chunk in) restarts, resumes from the
 // import's cursor and finishes the join.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../server/config.ts';
 import { fastJoinSkipReason } from '../server/node/fast-join.ts';
-import { dialTcp, socketPort } from '../server/p2p/tcp-port.ts';
 import type { TrustedData } from '../src/chain/trusted-data.ts';
 import type { BlockHeader } from '../src/codec/header.ts';
 import { blockHash } from '../src/consensus/pow.ts';
 import { encodeAddress, standardAddress } from '../src/crypto/address.ts';
 import { publicKeyFromPrivate } from '../src/crypto/keys.ts';
 import { toHash0x } from '../src/util/bytes.ts';
-import { createP2pNode, type P2pNode } from '../src/p2p/p2p-node.ts';
 import type { FastSyncPorts } from '../src/p2p/fast-sync.ts';
 import type { PruningProof } from '../src/proof/pruning-proof.ts';
 import { ledgerKeys } from '../src/state/ledger-rows.ts';
@@ -31,6 +28,8 @@ import { systemClock } from '../src/util/clock.ts';
 import { newStaticKey, randomBytes, realTimer } from './helpers/p2p-harness.ts';
 import { startP2pProcess, type P2pProcess } from './helpers/p2p-process.ts';
 import { startNodeProcess } from './helpers/node-process.ts';
+import { pollFor } from './helpers/poll.ts';
+import { startTcpP2pNode, type TcpP2pNode } from './helpers/tcp-p2p-node.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -43,33 +42,10 @@ const tempDir = (): string => {
 const flags = ['--regtest-header-version=2', '--regtest-finality-depth', '6', '--regtest-merge-depth', '3', '--regtest-pruning-depth', '12', '--rate-limits=false'];
 const params = loadConfig(['--network', 'regtest', ...flags]).params;
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const began = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - began > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 /** A p2p node in this process on a placeholder chain that only answers fast-sync questions, from `ports`. */
-async function fastSyncServer(ports: FastSyncPorts): Promise<{ node: P2pNode; port: number; close(): Promise<void> }> {
+async function fastSyncServer(ports: FastSyncPorts): Promise<TcpP2pNode> {
   const { chain } = await openLedgerChain({ params, store: createMemoryStore(), clock: systemClock });
-  const server: Server = createServer({ noDelay: true });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  const node = createP2pNode({ chain, staticKey: newStaticKey(), clock: systemClock, timer: realTimer, randomBytes, userAgent: '/liar/', listenPort: port, dial: dialTcp, fastSync: ports, blockSync: false });
-  server.on('connection', (socket) => node.accept(socketPort(socket), { host: '127.0.0.1', port: socket.remotePort ?? 0, transport: 'tcp' }));
-  node.start();
-  return {
-    node,
-    port,
-    async close() {
-      await node.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return startTcpP2pNode({ chain, staticKey: newStaticKey(), clock: systemClock, timer: realTimer, randomBytes, userAgent: '/liar/', fastSync: ports, blockSync: false });
 }
 
 const tipOf = async (node: P2pProcess): Promise<string> => (await node.health()).tip_hash as string;
@@ -109,12 +85,12 @@ describe('joining by proof', () => {
     await miner.rpc('start_mining', { miner_address: address, threads: 1 });
     const switchedAt = (await miner.health()).blue_score as number;
     // Past blue score 40 the pruning point (depth 12, finality 6) is several windows above genesis.
-    await until('40 blocks on the miner and its pruning point past the switch', async () => {
+    await pollFor('40 blocks on the miner and its pruning point past the switch', async () => {
       const pointScore = ((await pruned.health()).pruning as { pruning_point_blue_score?: number }).pruning_point_blue_score ?? 0;
       return ((await miner.health()).height as number) >= 40 && pointScore > switchedAt + 2 ? true : undefined;
     }, 120_000);
     await miner.rpc('stop_mining', {});
-    const tip = await until('the pruned node at the miner tip', async () => {
+    const tip = await pollFor('the pruned node at the miner tip', async () => {
       const [a, b] = [await tipOf(miner), await tipOf(pruned)];
       return a === b ? a : undefined;
     });
@@ -124,7 +100,7 @@ describe('joining by proof', () => {
     const client = await fastSyncServer({});
     closers.push(client);
     await client.node.connect('127.0.0.1', pruned.p2pPort);
-    await until('the client connected', async () => (client.node.peerCount() === 1 ? true : undefined));
+    await pollFor('the client connected', async () => (client.node.peerCount() === 1 ? true : undefined));
     const peerId = pruned.nodeId;
     const { proof } = await client.node.fetchPruningProof(peerId);
     const trusted = await client.node.fetchTrustedData(peerId, (await client.node.fetchPruningProof(peerId)).pruningPoint);
@@ -166,7 +142,7 @@ describe('joining by proof', () => {
     expect(refused.map((l) => String(l.err))).toEqual([expect.stringMatching(/proof/i), expect.stringMatching(/trusted data refused/), expect.stringMatching(/snapshot|chunk/i)]);
     expect(lines.filter((l) => l.event === 'fast_join_phase').map((l) => l.phase)).toContain('state');
     expect(lines.find((l) => l.msg === 'chain loaded')?.joinedAt).toBe(point);
-    await until('the joiner at the tip', async () => ((await tipOf(joiner)) === tip ? true : undefined));
+    await pollFor('the joiner at the tip', async () => ((await tipOf(joiner)) === tip ? true : undefined));
     expect(await stateRootOf(joiner, tip)).toBe(await stateRootOf(pruned, tip));
 
     // Killed in the middle of the state: a peer that serves one-entry chunks and stalls after the first holds the
@@ -197,11 +173,11 @@ describe('joining by proof', () => {
     // Once joined, the API holds the port: /health is the node's own.
     expect((await resumed.health()).status).not.toBe('joining');
     expect(resumed.proc.lines.find((l) => l.msg === 'chain loaded')?.joinedAt).toBe(point);
-    await until('the restarted joiner at the tip', async () => ((await tipOf(resumed)) === tip ? true : undefined));
+    await pollFor('the restarted joiner at the tip', async () => ((await tipOf(resumed)) === tip ? true : undefined));
 
     // Both joined nodes follow new blocks.
     await miner.rpc('start_mining', { threads: 1 });
-    const newTip = await until('new blocks everywhere', async () => {
+    const newTip = await pollFor('new blocks everywhere', async () => {
       const t = await tipOf(miner);
       return t !== tip && (await tipOf(joiner)) === t && (await tipOf(resumed)) === t ? t : undefined;
     });

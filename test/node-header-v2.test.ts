@@ -19,6 +19,7 @@ import { fetchPruningProof } from '../src/p2p/proof-fetch.ts';
 import { proofParamsOf } from '../src/proof/level-dag.ts';
 import { verifyPruningProof } from '../src/proof/verify-proof.ts';
 import { connectHarness, versionFor } from './helpers/p2p-harness.ts';
+import { pollFor } from './helpers/poll.ts';
 import { startP2pProcess, type P2pProcess } from './helpers/p2p-process.ts';
 
 const dirs: string[] = [];
@@ -39,15 +40,7 @@ async function rpc(node: P2pProcess, datadir: string, method: string, params: Re
   return (await res.json()) as RpcAnswer;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const began = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - began > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> => pollFor(what, probe, timeoutMs);
 
 /**
  * The miner's Wasm thread sets the difficulty (about a second of its hashing a block), several times what this JS

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { pollFor } from './helpers/poll.ts';
 import { startP2pProcess, type P2pProcess } from './helpers/p2p-process.ts';
 
 const dirs: string[] = [];
@@ -34,15 +35,7 @@ async function rpc(node: P2pProcess, datadir: string, method: string, params: Re
   return (await res.json()) as { result?: any; error?: { code: number; message: string; data?: any } };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const began = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() - began > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> => pollFor(what, probe, timeoutMs, 100);
 
 async function pruningOf(node: P2pProcess): Promise<Pruning> {
   const health = await node.health();

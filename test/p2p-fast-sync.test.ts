@@ -4,7 +4,6 @@
 // that alters a leaf) is refused and banned; roots the node does not keep are refused clearly; a proof port's
 // proof travels in pages.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -31,21 +30,16 @@ import { createStateTrie } from '../src/state/trie.ts';
 import { createMemoryStore } from '../src/storage/memory-store.ts';
 import { toHex } from '../src/util/bytes.ts';
 import { systemClock, type Clock } from '../src/util/clock.ts';
-import { dialTcp, socketPort } from '../server/p2p/tcp-port.ts';
+import { dialTcp } from '../server/p2p/tcp-port.ts';
 import { openLmdbStore, type LmdbStore } from '../server/storage/lmdb-store.ts';
 import { connectHarness, newStaticKey, randomBytes, realTimer, versionOfChain } from './helpers/p2p-harness.ts';
+import { startTcpP2pNode, type TcpP2pNode } from './helpers/tcp-p2p-node.ts';
 import { until } from './helpers/p2p-memory-net.ts';
 import { extendChain } from './helpers/regtest-dag.ts';
 
 // Small depths so that 40 blocks put the pruning point well above genesis (as --regtest-pruning-depth does).
 const params: NetworkParams = Object.freeze({ ...regtestParams, finalityDepth: 6, mergeDepth: 3, pruningDepth: 12 });
 const chunkEntries = 4;
-
-interface Listening {
-  readonly node: P2pNode;
-  readonly port: number;
-  close(): Promise<void>;
-}
 
 const dirs: string[] = [];
 const tempDir = (): string => {
@@ -54,28 +48,12 @@ const tempDir = (): string => {
   return dir;
 };
 
-async function listen(chain: Chain, fastSync?: FastSyncPorts, clock: Clock = systemClock): Promise<Listening> {
-  const server: Server = createServer({ noDelay: true });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  const node = createP2pNode({
-    chain, staticKey: newStaticKey(), clock, timer: realTimer, randomBytes, userAgent: '/fast-sync-test/', listenPort: port, dial: dialTcp,
-    ...(fastSync ? { fastSync } : {}),
-  });
-  server.on('connection', (socket) => node.accept(socketPort(socket), { host: '127.0.0.1', port: socket.remotePort ?? 0, transport: 'tcp' }));
-  node.start();
-  return {
-    node,
-    port,
-    async close() {
-      await node.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+function listen(chain: Chain, fastSync?: FastSyncPorts, clock: Clock = systemClock): Promise<TcpP2pNode> {
+  return startTcpP2pNode({ chain, staticKey: newStaticKey(), clock, timer: realTimer, randomBytes, userAgent: '/fast-sync-test/', ...(fastSync ? { fastSync } : {}) });
 }
 
 /** A joining node's p2p side, connected over TCP to `server`; ready once both sides see each other. */
-async function joiner(chain: Chain, server: Listening): Promise<{ node: P2pNode; peerId: string }> {
+async function joiner(chain: Chain, server: TcpP2pNode): Promise<{ node: P2pNode; peerId: string }> {
   const node = createP2pNode({ chain, staticKey: newStaticKey(), clock: systemClock, timer: realTimer, randomBytes, userAgent: '/joiner/', listenPort: 0, dial: dialTcp });
   await node.connect('127.0.0.1', server.port);
   await until(() => node.peerCount() === 1, 10_000, 'the joiner to be ready');
@@ -86,7 +64,7 @@ let serverStore: LmdbStore;
 let chain: Chain;
 let clientChain: Chain;
 let root: Uint8Array;
-let honest: Listening;
+let honest: TcpP2pNode;
 const open: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
