@@ -14,6 +14,8 @@ import { open } from 'lmdb';
 export interface Figures {
   readonly blocks: number;
   readonly startSeconds: number;
+  /** A second start on the store the first left (compacted if it was sparse): what every later start costs. */
+  readonly restartSeconds: number;
   readonly rssMb: number;
   readonly peakMb: number;
   readonly storeMb: number;
@@ -112,8 +114,64 @@ async function health(port: number): Promise<Health | undefined> {
   }
 }
 
+interface RunningNode {
+  readonly pid: number;
+  readonly port: number;
+  /** Spawn to /health answering ready. */
+  readonly startSeconds: number;
+  readonly chainLoadMs: number;
+  readonly health: Health;
+  stop(): Promise<void>;
+}
+
+/** Spawns `checkout`'s weft node on `datadir` and waits for /health to answer ready with `count` + genesis blocks. */
+async function startUntilReady(checkout: string, datadir: string, count: number, flags: readonly string[]): Promise<RunningNode> {
+  const began = performance.now();
+  const child = spawn(
+    process.execPath,
+    [join(checkout, 'bin/weft.mjs'), 'node', '--network', 'regtest', '--datadir', datadir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0', ...flags],
+    { cwd: checkout, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  const stop = async (): Promise<void> => {
+    child.kill('SIGTERM');
+    await exited;
+  };
+  let port = 0;
+  let chainLoadMs = Number.NaN;
+  createInterface({ input: child.stdout }).on('line', (text) => {
+    try {
+      const line = JSON.parse(text) as { msg?: string; port?: number; ms?: number };
+      if (line.msg === 'http listening') port = line.port!;
+      if (line.msg === 'chain loaded') chainLoadMs = line.ms!;
+    } catch {
+      // not a log line
+    }
+  });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`node exited ${child.exitCode}: ${stderr.slice(-2000)}`);
+      if (performance.now() - began > 600_000) throw new Error('node not ready after 600 s');
+      if (port > 0) {
+        const answer = await health(port);
+        if (answer?.ready) {
+          if (answer.blocks !== count + 1) throw new Error(`node reports ${answer.blocks} blocks, expected ${count + 1}`);
+          return { pid: child.pid!, port, startSeconds: (performance.now() - began) / 1000, chainLoadMs, health: answer, stop };
+        }
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
 /**
- * Starts `checkout`'s weft node (with `flags` after the common ones) on a copy of `source`; measures and stops it.
+ * Starts `checkout`'s weft node (with `flags` after the common ones) on a copy of `source`; measures and stops it,
+ * then starts it once more on the store that start left (compacted, its pruning round finished) and times that.
  * Throws when /health's block count is not `count` + genesis.
  */
 export async function measure(checkout: string, source: string, count: number, flags: readonly string[] = []): Promise<Figures> {
@@ -122,52 +180,21 @@ export async function measure(checkout: string, source: string, count: number, f
     cpSync(source, datadir, { recursive: true });
     const storeMb = storeBytes(datadir) / 2 ** 20;
     const store = await storeUse(datadir);
-    const began = performance.now();
-    const child = spawn(
-      process.execPath,
-      [join(checkout, 'bin/weft.mjs'), 'node', '--network', 'regtest', '--datadir', datadir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0', ...flags],
-      { cwd: checkout, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<void>((done) => child.on('exit', () => done()));
-    let port = 0;
-    let chainLoadMs = Number.NaN;
-    createInterface({ input: child.stdout }).on('line', (text) => {
-      try {
-        const line = JSON.parse(text) as { msg?: string; port?: number; ms?: number };
-        if (line.msg === 'http listening') port = line.port!;
-        if (line.msg === 'chain loaded') chainLoadMs = line.ms!;
-      } catch {
-        // not a log line
-      }
-    });
-    let figures: Omit<Figures, 'storeAfterMb'>;
+    const first = await startUntilReady(checkout, datadir, count, flags);
+    let figures: Omit<Figures, 'storeAfterMb' | 'restartSeconds'>;
     try {
-      let answer: Health | undefined;
-      for (;;) {
-        if (child.exitCode !== null) throw new Error(`node exited ${child.exitCode}: ${stderr.slice(-2000)}`);
-        if (performance.now() - began > 600_000) throw new Error('node not ready after 600 s');
-        if (port > 0) {
-          answer = await health(port);
-          if (answer?.ready) {
-            if (answer.blocks !== count + 1) throw new Error(`node reports ${answer.blocks} blocks, expected ${count + 1}`);
-            break;
-          }
-        }
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      const startSeconds = (performance.now() - began) / 1000;
       await new Promise((r) => setTimeout(r, 2_000));
-      const { rss, peak } = memoryMb(child.pid!);
+      const { rss, peak } = memoryMb(first.pid);
       // The pruning object after the settle: a round the node resumed at start has had its chance to finish.
-      const pruning = (await health(port))?.pruning ?? answer?.pruning;
-      figures = { blocks: count, startSeconds, rssMb: rss, peakMb: peak, storeMb, store, chainLoadMs, pruning };
+      const pruning = (await health(first.port))?.pruning ?? first.health.pruning;
+      figures = { blocks: count, startSeconds: first.startSeconds, rssMb: rss, peakMb: peak, storeMb, store, chainLoadMs: first.chainLoadMs, pruning };
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await first.stop();
     }
-    return { ...figures, storeAfterMb: storeBytes(datadir) / 2 ** 20 };
+    const storeAfterMb = storeBytes(datadir) / 2 ** 20;
+    const second = await startUntilReady(checkout, datadir, count, flags);
+    await second.stop();
+    return { ...figures, storeAfterMb, restartSeconds: second.startSeconds };
   } finally {
     rmSync(datadir, { recursive: true, force: true });
   }
@@ -183,6 +210,7 @@ export async function measureRounds(checkout: string, source: string, count: num
   return {
     blocks: count,
     startSeconds: pick((x) => x.startSeconds),
+    restartSeconds: pick((x) => x.restartSeconds),
     rssMb: pick((x) => x.rssMb),
     peakMb: pick((x) => x.peakMb),
     storeMb: runs[0]!.storeMb,

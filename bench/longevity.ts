@@ -66,18 +66,19 @@ function row(f: Figures): string {
   const p = f.pruning;
   const point = p === undefined ? '' : p.archive ? 'archive' : `${p.pruning_point_blue_score}${p.pruned_through === p.pruning_point ? '' : ' (round unfinished)'}`;
   const s = f.store;
-  return `  ${pad(f.blocks, 7)}   ${pad(f.startSeconds.toFixed(2), 7)}   ${pad(Math.round(f.chainLoadMs), 13)}   ${pad(f.rssMb.toFixed(0), 6)}   ${pad(f.peakMb.toFixed(0), 7)}   ${pad(f.storeMb.toFixed(1), 8)}   ${pad(f.storeAfterMb.toFixed(1), 11)}   ${pad(((f.storeMb * 1024) / f.blocks).toFixed(2), 8)}   ${pad(s.pagesMb.toFixed(1), 8)}   ${pad(s.rowsMb.toFixed(1), 7)}   ${pad((s.everyBlockBytes / (f.blocks + 1)).toFixed(0), 11)}   ${point}`;
+  return `  ${pad(f.blocks, 7)}   ${pad(f.startSeconds.toFixed(2), 7)}   ${pad(f.restartSeconds.toFixed(2), 9)}   ${pad(Math.round(f.chainLoadMs), 13)}   ${pad(f.rssMb.toFixed(0), 6)}   ${pad(f.peakMb.toFixed(0), 7)}   ${pad(f.storeMb.toFixed(1), 8)}   ${pad(f.storeAfterMb.toFixed(1), 11)}   ${pad(((f.storeMb * 1024) / f.blocks).toFixed(2), 8)}   ${pad(s.pagesMb.toFixed(1), 8)}   ${pad(s.rowsMb.toFixed(1), 7)}   ${pad((s.everyBlockBytes / (f.blocks + 1)).toFixed(0), 11)}   ${point}`;
 }
 const header =
-  '   blocks   start s   chain load ms   RSS MB   peak MB   store MB   after start   KB/block   pages MB   rows MB   H+cons B/bl   pruning point blue score';
+  '   blocks   start s   restart s   chain load ms   RSS MB   peak MB   store MB   after start   KB/block   pages MB   rows MB   H+cons B/bl   pruning point blue score';
 const legend =
+  '  start = spawn to /health ready on a copy of the built datadir; restart = a second start on the store the first left;\n' +
   '  store = the LMDB files on disk (before the node starts; "after start" once it ran: a start compacts a store over half free); pages = B-tree pages in use (the rest of the file is free pages LMDB reuses); rows = key + value bytes;\n' +
   '  H+cons B/bl = header and consensus rows (H C D K N O S), which a pruned node keeps for every block, per block';
 
 function ratios(rows: readonly Figures[]): string {
   const first = rows[0]!;
   const last = rows[rows.length - 1]!;
-  return `  ${last.blocks}/${first.blocks} blocks: start ${(last.startSeconds / first.startSeconds).toFixed(2)}×, chain load ${(last.chainLoadMs / first.chainLoadMs).toFixed(2)}×, RSS ${(last.rssMb / first.rssMb).toFixed(2)}×, peak ${(last.peakMb / first.peakMb).toFixed(2)}×, store ${(last.storeMb / first.storeMb).toFixed(2)}× (after start ${(last.storeAfterMb / first.storeAfterMb).toFixed(2)}×), pages ${(last.store.pagesMb / first.store.pagesMb).toFixed(2)}×, rows ${(last.store.rowsMb / first.store.rowsMb).toFixed(2)}×`;
+  return `  ${last.blocks}/${first.blocks} blocks: start ${(last.startSeconds / first.startSeconds).toFixed(2)}×, restart ${(last.restartSeconds / first.restartSeconds).toFixed(2)}×, chain load ${(last.chainLoadMs / first.chainLoadMs).toFixed(2)}×, RSS ${(last.rssMb / first.rssMb).toFixed(2)}×, peak ${(last.peakMb / first.peakMb).toFixed(2)}×, store ${(last.storeMb / first.storeMb).toFixed(2)}× (after start ${(last.storeAfterMb / first.storeAfterMb).toFixed(2)}×), pages ${(last.store.pagesMb / first.store.pagesMb).toFixed(2)}×, rows ${(last.store.rowsMb / first.store.rowsMb).toFixed(2)}×`;
 }
 
 function print(label: string, rows: readonly Figures[]): void {
@@ -181,7 +182,7 @@ async function mainnetDepthsMode(): Promise<void> {
     console.log(row(figures));
   }
   const last = rows[rows.length - 1]!;
-  console.log(`\ntarget (issue 18) at ${last.blocks} blocks: RSS ${last.rssMb.toFixed(0)} MB ≤ 1,024 MB ${last.rssMb <= 1024 ? 'met' : 'NOT met'}; start ${last.startSeconds.toFixed(2)} s ≤ 3 s ${last.startSeconds <= 3 ? 'met' : 'NOT met'}`);
+  console.log(`\ntarget (issue 18) at ${last.blocks} blocks: RSS ${last.rssMb.toFixed(0)} MB ≤ 1,024 MB ${last.rssMb <= 1024 ? 'met' : 'NOT met'}; start ${last.startSeconds.toFixed(2)} s ≤ 3 s ${last.startSeconds <= 3 ? 'met' : 'NOT met'}, restart ${last.restartSeconds.toFixed(2)} s ${last.restartSeconds <= 3 ? 'met' : 'NOT met'}`);
   if (rows.length > 1) console.log(ratios(rows));
   quoteLanded();
 }

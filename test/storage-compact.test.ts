@@ -44,12 +44,24 @@ describe('store compaction at start', () => {
     const before = await rowsOf(path);
     const fileBefore = statSync(join(path, 'data.mdb')).size;
     const report = await compactStoreIfSparse(path, logger);
-    expect(report?.compactedMb).toBeDefined();
+    expect(report?.method).toBe('sorted-rewrite');
     expect(statSync(join(path, 'data.mdb')).size).toBeLessThan(fileBefore / 3);
     expect(await rowsOf(path)).toEqual(before);
     expect(existsSync(`${path}-compacted`) || existsSync(`${path}-old`)).toBe(false);
     // Dense now: the next start does not copy it again.
     expect((await compactStoreIfSparse(path, logger))?.compactedMb).toBeUndefined();
+  });
+
+  it("takes LMDB's compacting page copy above the row-by-row limit, every row intact", async () => {
+    const path = await sparseStore(20_000, 2_000);
+    const before = await rowsOf(path);
+    const fileBefore = statSync(join(path, 'data.mdb')).size;
+    const report = await compactStoreIfSparse(path, logger, { sortedRewriteMaxRows: 1_999 });
+    expect(report?.method).toBe('page-copy');
+    expect(statSync(join(path, 'data.mdb')).size).toBeLessThan(fileBefore / 3);
+    expect(await rowsOf(path)).toEqual(before);
+    expect(existsSync(`${path}-compacted`) || existsSync(`${path}-old`)).toBe(false);
+    expect((await compactStoreIfSparse(path, logger, { sortedRewriteMaxRows: 1_999 }))?.compactedMb).toBeUndefined();
   });
 
   it('leaves a dense store alone, and a missing one', async () => {
