@@ -2,7 +2,7 @@
 // stays about (levels) × 2M distinct headers whatever the chain's length, and each level reads a bounded number of
 // headers.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ProofLevelStats, buildPruningProof } from '../src/proof/build-proof.ts';
+import { type ProofLevelStats, buildPruningProof, buildPruningProofInSteps } from '../src/proof/build-proof.ts';
 import { type BlockId, levelOfId } from '../src/proof/level-dag.ts';
 import { ProofBuildError } from '../src/proof/proof-errors.ts';
 import type { PruningProof } from '../src/proof/pruning-proof.ts';
@@ -52,6 +52,15 @@ describe(`a proof of a ${chainBlocks.toLocaleString('en')}-block chain (M = 20)`
       expect(s.visited, `level ${s.level}`).toBeLessThanOrEqual(Math.max(5 * f.params.m, 2 * s.headers));
       expect(s.attempts).toBeLessThanOrEqual(3);
     }
+  });
+
+  it('is the same proof built a level at a time, pausing once after each level (a serving node yields there)', async () => {
+    let pauses = 0;
+    const stepped = await buildPruningProofInSteps(f.source, pp, f.params, async () => {
+      pauses++;
+    });
+    expect(pauses).toBe(stats.length);
+    expect(stepped.levels.every((l, i) => l.length === proof.levels[i]!.length && l.every((h, j) => h === proof.levels[i]![j]))).toBe(true);
   });
 
   it('is the same proof when built again (deterministic)', () => {

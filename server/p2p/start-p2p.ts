@@ -5,12 +5,13 @@
  */
 import { createServer, type Server } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Chain } from '../../src/chain/chain.ts';
 import { createP2pNode, type P2pNode, type SeedEndpoint, type P2pNodeOptions } from '../../src/p2p/p2p-node.ts';
 import type { SyncStatus } from '../../src/p2p/sync-progress.ts';
 import type { TxRelayPort } from '../../src/p2p/relay.ts';
 import type { Timer } from '../../src/p2p/transport.ts';
-import { buildPruningProof } from '../../src/proof/build-proof.ts';
+import { buildPruningProofInSteps } from '../../src/proof/build-proof.ts';
 import { buildTrustedData } from '../../src/chain/trusted-data.ts';
 import { proofParamsOf } from '../../src/proof/level-dag.ts';
 import { createSnapshotServing } from '../../src/p2p/snapshot-serve.ts';
@@ -102,7 +103,7 @@ export async function startP2p(options: StartP2pOptions): Promise<RunningP2p> {
   const snapshots = options.store ? createSnapshotServing({ chain, trie: createStateTrie({ store: options.store, prefix: ledgerKeys.trieprefix }) }) : undefined;
   const proofParams = proofParamsOf(config.params);
   const pruningProof = config.params.headerVersion === 2
-    ? async () => buildPruningProof({ header: (id) => chain.get(id)?.header }, toHex((chain.pruning()?.pruningPoint ?? chain.genesis).hash), proofParams)
+    ? async () => buildPruningProofInSteps({ header: (id) => chain.get(id)?.header }, toHex((chain.pruning()?.pruningPoint ?? chain.genesis).hash), proofParams, yieldToEventLoop)
     : undefined;
   // The trusted data a joiner builds its chain on, at the same pruning point as the proof (docs/pruning-proof.md).
   const trustedData = async () => buildTrustedData(chain, toHex((chain.pruning()?.pruningPoint ?? chain.genesis).hash));

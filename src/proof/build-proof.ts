@@ -42,6 +42,34 @@ export function buildPruningProof(
   params: ProofParams,
   onLevel?: (stats: ProofLevelStats) => void,
 ): PruningProof {
+  const levels = buildLevels(source, pruningPoint, params, onLevel);
+  for (let step = levels.next(); ; step = levels.next()) if (step.done) return step.value;
+}
+
+/**
+ * The same proof, built a level at a time with `pause()` awaited between levels, so a serving node's event loop
+ * (blocks, RPC) waits for one level's work at most — about a fifth of the whole at mainnet's M = 1,000 — not all of it.
+ */
+export async function buildPruningProofInSteps(
+  source: ProofHeaderSource,
+  pruningPoint: BlockId,
+  params: ProofParams,
+  pause: () => Promise<void>,
+): Promise<PruningProof> {
+  const levels = buildLevels(source, pruningPoint, params);
+  for (let step = levels.next(); ; step = levels.next()) {
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
+/** Yields after each level it builds, from the top level down; returns the proof. */
+function* buildLevels(
+  source: ProofHeaderSource,
+  pruningPoint: BlockId,
+  params: ProofParams,
+  onLevel?: (stats: ProofLevelStats) => void,
+): Generator<number, PruningProof> {
   const top = blockLevelMax(params.maxTarget);
   const header = (id: BlockId): BlockHeader => {
     const h = source.header(id);
@@ -60,6 +88,7 @@ export function buildPruningProof(
     levels[level] = built.ids.map(header);
     onLevel?.({ level, root: built.ids[0]!, tip, headers: built.ids.length, tipBlueScore: built.dag.get(tip)!.blueScore, visited: built.visited, attempts: built.attempts });
     above = { dag: built.dag, tip };
+    yield level;
   }
   return { levels };
 }
