@@ -11,6 +11,7 @@ import { genesisHash } from '../consensus/params.ts';
 import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
 import { createAddressBook, addressKey, backoffMs, type AddressBook, type PeerStore } from './address-book.ts';
+import { createDialer, type SeedEndpoint } from './dialer.ts';
 import { P2pProtocolError, SessionClosedError } from './errors.ts';
 import { createFastSync, type FastSync, type FastSyncPorts } from './fast-sync.ts';
 import type { FetchedPruningProof } from './proof-fetch.ts';
@@ -22,7 +23,6 @@ import {
   p2pBanDurationMs,
   p2pBanScoreThreshold,
   p2pBrowserPeersMax,
-  p2pDialIntervalMs,
   p2pInboundPeersMax,
   p2pOutboundPeersMax,
   p2pProtocolVersion,
@@ -39,12 +39,7 @@ import type { SyncStatus } from './sync-progress.ts';
 import type { KeyPair, NoiseSuite } from './noise/suites.ts';
 import type { DuplexPort, Timer } from './transport.ts';
 
-export interface SeedEndpoint {
-  readonly host: string;
-  readonly port: number;
-  /** Pinned NodeID (from `pubkey@host:port`). */
-  readonly nodeId?: Uint8Array;
-}
+export type { SeedEndpoint } from './dialer.ts';
 
 export interface MisbehaviourEvent {
   readonly kind: 'banned' | 'invalid_block';
@@ -120,9 +115,6 @@ export interface P2pNode {
   close(): Promise<void>;
 }
 
-/** The address book is written back this often (and on shutdown and on every ban). */
-const peerStoreSaveIntervalMs = 60_000;
-
 /** Bitcoin Core does not discourage local addresses (it would ban every peer on the host): it bans the NodeID. */
 export function isLocalHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^(::ffff:)?127\./.test(host);
@@ -139,13 +131,9 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
   const book: AddressBook = createAddressBook(options.peerStore?.load());
   const peers = new Set<Peer>();
   const ownNonces = new Set<bigint>();
-  const pendingDials = new Set<string>();
-  const manualTargets = new Map<string, { seed: SeedEndpoint; failures: number; nextMs: number }>();
-  for (const seed of options.seeds ?? []) manualTargets.set(addressKey(seed.host, seed.port), { seed, failures: 0, nextMs: 0 });
   const genesis = genesisHash(chain.params);
   let seq = 0;
   let closed = false;
-  let cancelDialTimer: (() => void) | undefined;
 
   // A failed save (disk full, datadir removed) costs the book's freshness, never the node.
   const persist = (): void => {
@@ -293,7 +281,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
       'peer disconnected',
     );
     if (error && error.banScore >= p2pBanScoreThreshold) ban(peer, error);
-    if (peer.manual && !closed) scheduleDials(backoffMs(1));
+    if (peer.manual && !closed) dialer.scheduleRound(backoffMs(1));
   };
 
   const startPeer = async (port: DuplexPort, endpoint: PeerEndpoint, direction: 'inbound' | 'outbound', manual: boolean, pinned?: Uint8Array): Promise<void> => {
@@ -320,73 +308,17 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
     if (!peer.isClosed()) peers.add(peer);
   };
 
-  const outboundCount = (): number => [...peers].filter((p) => p.direction === 'outbound').length + pendingDials.size;
-  const connectedKeys = (): Set<string> => new Set([...peers].filter((p) => p.direction === 'outbound').map((p) => addressKey(p.endpoint.host, p.endpoint.port)));
-
-  const dialOnce = async (host: string, port: number, manual: boolean, pinned?: Uint8Array): Promise<void> => {
-    if (!options.dial) throw new PeerLimitError('this node has no dialer');
-    const key = addressKey(host, port);
-    pendingDials.add(key);
-    book.markAttempt(host, port, clock.nowMs());
-    try {
-      const duplex = await options.dial(host, port);
-      await startPeer(duplex, { host, port, transport: 'tcp' }, 'outbound', manual, pinned);
-    } catch (error) {
-      book.markFailure(host, port);
-      throw error;
-    } finally {
-      pendingDials.delete(key);
-    }
-  };
-
-  let savedAtMs = clock.nowMs();
-  const dialRound = (): void => {
-    if (closed) return;
-    const now = clock.nowMs();
-    if (now - savedAtMs >= peerStoreSaveIntervalMs) {
-      savedAtMs = now;
-      persist();
-    }
-    if (!options.dial) return;
-    const connected = connectedKeys();
-    for (const [key, target] of manualTargets) {
-      if (connected.has(key) || pendingDials.has(key) || now < target.nextMs) continue;
-      dialOnce(target.seed.host, target.seed.port, true, target.seed.nodeId).then(
-        () => { target.failures = 0; },
-        (error: unknown) => {
-          target.failures++;
-          target.nextMs = clock.nowMs() + backoffMs(target.failures);
-          log.debug({ event: 'dial_failed', address: key, err: String(error) }, 'dial failed');
-          scheduleDials(backoffMs(target.failures));
-        },
-      );
-    }
-    const exclude = new Set([...connected, ...pendingDials, ...manualTargets.keys()]);
-    // Nodes already connected either way (an inbound peer's listen address) and ourselves are not dialled again.
-    const connectedIds = new Set([...peers].map((p) => p.nodeIdHex).concat(toHex(options.staticKey.publicKey)));
-    for (const entry of book.dialable(now, exclude, randomInt)) {
-      if (outboundCount() >= outboundMax) break;
-      if (entry.nodeId !== '' && connectedIds.has(entry.nodeId)) continue;
-      dialOnce(entry.host, entry.port, false).catch(() => undefined);
-    }
-  };
-
-  const scheduleDials = (delayMs: number = p2pDialIntervalMs): void => {
-    if (closed) return;
-    cancelDialTimer?.();
-    cancelDialTimer = timer.setTimeout(() => {
-      dialRound();
-      scheduleDials();
-    }, delayMs);
-  };
+  const dialer = createDialer({
+    book, clock, timer, log, peers, outboundMax, randomInt, persist, seeds: options.seeds ?? [], ownNodeId: options.staticKey.publicKey,
+    ...(options.dial ? { dial: options.dial } : {}),
+    startPeer: (port, host, portNumber, manual, pinned) => startPeer(port, { host, port: portNumber, transport: 'tcp' }, 'outbound', manual, pinned),
+    isClosed: () => closed,
+  });
 
   return {
     nodeId: options.staticKey.publicKey,
     routeOwnTransaction: (txHash, hops) => stems.markOwn(toHex(txHash), hops),
-    start() {
-      dialRound();
-      scheduleDials();
-    },
+    start: () => dialer.start(),
     accept(port, endpoint) {
       const now = clock.nowMs();
       const cap = endpoint.transport === 'ws' ? p2pBrowserPeersMax : inboundMax;
@@ -399,7 +331,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
         log.debug({ event: 'inbound_failed', address: endpoint.host, err: error instanceof Error ? error.message : String(error) }, 'inbound connection failed');
       });
     },
-    connect: (host, port, manual = false, nodeId) => dialOnce(host, port, manual, nodeId),
+    connect: (host, port, manual = false, nodeId) => dialer.dialOnce(host, port, manual, nodeId),
     syncStatus() {
       const status = ibd.status();
       const behind = !ibd.running() && readyPeers().some((p) => isAhead(chain, p));
@@ -421,7 +353,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
     async close() {
       if (closed) return;
       closed = true;
-      cancelDialTimer?.();
+      dialer.stop();
       unsubscribeAccepted();
       ibd.close();
       relay.close();

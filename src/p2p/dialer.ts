@@ -1,0 +1,129 @@
+/**
+ * The p2p node's outbound side (docs/p2p.md "Peers"): manual peers (`addnode`) redialled with backoff forever,
+ * address-book peers dialled up to the outbound cap each round, and the address book written back every minute.
+ */
+import type { Clock } from '../util/clock.ts';
+import { toHex } from '../util/bytes.ts';
+import { addressKey, backoffMs, type AddressBook } from './address-book.ts';
+import { p2pDialIntervalMs } from './limits.ts';
+import type { P2pLogger } from './logger.ts';
+import type { Peer } from './peer.ts';
+import { PeerLimitError } from './protocol-errors.ts';
+import type { DuplexPort, Timer } from './transport.ts';
+
+/** A peer to keep connected (`addnode`), optionally pinned to its Noise static key. */
+export interface SeedEndpoint {
+  readonly host: string;
+  readonly port: number;
+  /** The peer's expected static key: the handshake fails against any other. */
+  readonly nodeId?: Uint8Array;
+}
+
+/** The address book is written back this often (and on shutdown and on every ban). */
+const peerStoreSaveIntervalMs = 60_000;
+
+export interface DialerOptions {
+  readonly book: AddressBook;
+  readonly clock: Clock;
+  readonly timer: Timer;
+  readonly log: P2pLogger;
+  readonly seeds: readonly SeedEndpoint[];
+  readonly outboundMax: number;
+  readonly ownNodeId: Uint8Array;
+  readonly peers: ReadonlySet<Peer>;
+  readonly randomInt: (n: number) => number;
+  readonly dial?: (host: string, port: number) => Promise<DuplexPort>;
+  /** Runs the handshakes on a dialled connection and adds the peer (the node's `startPeer`). */
+  readonly startPeer: (port: DuplexPort, host: string, portNumber: number, manual: boolean, pinned?: Uint8Array) => Promise<void>;
+  readonly persist: () => void;
+  readonly isClosed: () => boolean;
+}
+
+export interface Dialer {
+  /** Dials one address now; rejects when the dial or the handshakes fail. */
+  dialOnce(host: string, port: number, manual: boolean, pinned?: Uint8Array): Promise<void>;
+  /** One round now, then a round every p2pDialIntervalMs. */
+  start(): void;
+  /** The next round in `delayMs` instead (a manual peer just dropped). */
+  scheduleRound(delayMs: number): void;
+  stop(): void;
+}
+
+export function createDialer(options: DialerOptions): Dialer {
+  const { book, clock, timer, log, peers } = options;
+  const pendingDials = new Set<string>();
+  const manualTargets = new Map<string, { seed: SeedEndpoint; failures: number; nextMs: number }>();
+  for (const seed of options.seeds) manualTargets.set(addressKey(seed.host, seed.port), { seed, failures: 0, nextMs: 0 });
+  let cancelTimer: (() => void) | undefined;
+  let savedAtMs = clock.nowMs();
+
+  const outbound = (): Peer[] => [...peers].filter((p) => p.direction === 'outbound');
+  const outboundCount = (): number => outbound().length + pendingDials.size;
+
+  const dialOnce = async (host: string, port: number, manual: boolean, pinned?: Uint8Array): Promise<void> => {
+    if (!options.dial) throw new PeerLimitError('this node has no dialer');
+    const key = addressKey(host, port);
+    pendingDials.add(key);
+    book.markAttempt(host, port, clock.nowMs());
+    try {
+      await options.startPeer(await options.dial(host, port), host, port, manual, pinned);
+    } catch (error) {
+      book.markFailure(host, port);
+      throw error;
+    } finally {
+      pendingDials.delete(key);
+    }
+  };
+
+  const round = (): void => {
+    if (options.isClosed()) return;
+    const now = clock.nowMs();
+    if (now - savedAtMs >= peerStoreSaveIntervalMs) {
+      savedAtMs = now;
+      options.persist();
+    }
+    if (!options.dial) return;
+    const connected = new Set(outbound().map((p) => addressKey(p.endpoint.host, p.endpoint.port)));
+    for (const [key, target] of manualTargets) {
+      if (connected.has(key) || pendingDials.has(key) || now < target.nextMs) continue;
+      dialOnce(target.seed.host, target.seed.port, true, target.seed.nodeId).then(
+        () => { target.failures = 0; },
+        (error: unknown) => {
+          target.failures++;
+          target.nextMs = clock.nowMs() + backoffMs(target.failures);
+          log.debug({ event: 'dial_failed', address: key, err: String(error) }, 'dial failed');
+          scheduleRound(backoffMs(target.failures));
+        },
+      );
+    }
+    const exclude = new Set([...connected, ...pendingDials, ...manualTargets.keys()]);
+    // Nodes already connected either way (an inbound peer's listen address) and ourselves are not dialled again.
+    const connectedIds = new Set([...peers].map((p) => p.nodeIdHex).concat(toHex(options.ownNodeId)));
+    for (const entry of book.dialable(now, exclude, options.randomInt)) {
+      if (outboundCount() >= options.outboundMax) break;
+      if (entry.nodeId !== '' && connectedIds.has(entry.nodeId)) continue;
+      dialOnce(entry.host, entry.port, false).catch(() => undefined);
+    }
+  };
+
+  const scheduleRound = (delayMs: number = p2pDialIntervalMs): void => {
+    if (options.isClosed()) return;
+    cancelTimer?.();
+    cancelTimer = timer.setTimeout(() => {
+      round();
+      scheduleRound();
+    }, delayMs);
+  };
+
+  return {
+    dialOnce,
+    start() {
+      round();
+      scheduleRound();
+    },
+    scheduleRound,
+    stop() {
+      cancelTimer?.();
+    },
+  };
+}
