@@ -7,7 +7,7 @@
 // so paths a module builds relative to itself (proto files, build/wasm, dist/web, worker sources) are the same
 // bundled or not, and the bundle stays relocatable with the checkout. Dynamic imports split into chunks, so a
 // lazily loaded module's packages (webgpu) still load only when it is. build/node/inputs.json lists the sources;
-// bin/weft.mjs falls back to tsx when any is newer than the bundle.
+// bin/weft.mjs falls back to tsx when any is newer than the bundle. The worker threads' modules are bundled too.
 import { build } from 'esbuild';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
@@ -34,7 +34,9 @@ const started = performance.now();
 await rm(bundleDir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: repoRoot,
-  entryPoints: { weft: 'server/cli.ts' },
+  // The worker threads' modules are entries of their own: server/worker-entry.ts points a bundled process at them.
+  entryPoints: { weft: 'server/cli.ts', 'verify-worker': 'server/crypto/verify-worker.ts', 'wasm-worker': 'server/mining/wasm-worker.ts' },
+  define: { WEFT_BUNDLED: 'true' },
   outdir: bundleDir,
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -50,4 +52,4 @@ const result = await build({
 });
 const inputs = Object.keys(result.metafile.inputs).map((path) => resolve(repoRoot, path));
 await writeFile(resolve(bundleDir, 'inputs.json'), JSON.stringify(inputs));
-console.log(`bundled server/cli.ts into build/node (${inputs.length} sources, ${Math.round(performance.now() - started)} ms)`);
+console.log(`bundled server/cli.ts and the worker modules into build/node (${inputs.length} sources, ${Math.round(performance.now() - started)} ms)`);

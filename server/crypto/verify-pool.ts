@@ -5,8 +5,8 @@
  * (src/crypto/verifier.ts); answers are identical to the reference, only delivered later.
  *
  * Small batches are verified on the calling thread: a round trip to a worker costs more than a few checks.
- * Workers run the TypeScript worker file through tsx (see workerBootstrap); tsx is resolved from this package, so the
- * pool starts the same under `node --import tsx`, bin/weft.mjs and Vitest whatever the working directory.
+ * Workers start from server/worker-entry.ts's bootstrap, the same under `node --import tsx`, bin/weft.mjs (bundled or
+ * not) and Vitest whatever the working directory.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -15,6 +15,7 @@ import { publicKeyBytes, signatureBytes } from '../../src/crypto/keys.ts';
 import { asyncProofVerifierOver, checkProofs, type AsyncProofVerifier, type ProofCheck } from '../../src/crypto/proof-check.ts';
 import type { AsyncSignatureVerifier, SchnorrCheck } from '../../src/crypto/verifier.ts';
 import { fastVerifySchnorr } from './fast-verifier.ts';
+import { workerEntry } from '../worker-entry.ts';
 
 const messageBytes = 32;
 /** Batches this small are verified inline: two postMessage hops cost more than a handful of Wasm verifications. */
@@ -71,15 +72,8 @@ interface Slot {
   abandon(error: unknown): void;
 }
 
-/**
- * Node 20 does not apply `execArgv: ['--import', 'tsx']` to a worker's entry module (it fails with "Unknown file
- * extension .ts", measured on 20.20), so each worker starts from a two-line bootstrap that registers tsx's ESM hooks
- * and then imports the TypeScript worker. Both are resolved to absolute URLs here, independent of the cwd.
- */
-const workerBootstrap = [
-  `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})`,
-  `.then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./verify-worker.ts', import.meta.url).href)}); });`,
-].join('');
+/** Each worker's entry: its bundle, or the TypeScript through tsx (server/worker-entry.ts). */
+const workerBootstrap = workerEntry(new URL('./verify-worker.ts', import.meta.url));
 
 function pack(items: readonly SchnorrCheck[], from: number, to: number): VerifyChunkRequest {
   const count = to - from;

@@ -5,16 +5,12 @@
  * the lowest batch that has one — the first winner in range order, as one thread would find — and a thread stops as
  * soon as a winner is known in an earlier batch than its next one.
  *
- * Workers run TypeScript. On Node 20 a worker ignores loader hooks passed as `execArgv: ['--import', 'tsx']` ("Unknown
- * file extension .ts"), so each worker starts from a two-line bootstrap that registers tsx's ESM hooks inside the
- * worker (tsx/esm/api `register()`) and then imports wasm-worker.ts. Both are resolved to absolute file URLs, so this
- * works the same under `node --import tsx`, `npx tsx` and Vitest, from any working directory. Jobs are run one at
- * a time in call order.
+ * Workers start from server/worker-entry.ts's bootstrap (wasm-worker.ts's bundle, or the TypeScript through tsx
+ * registered inside the worker), the same under `node --import tsx`, `npx tsx`, bin/weft.mjs and Vitest, from any
+ * working directory. Jobs are run one at a time in call order.
  */
 import { Worker } from 'node:worker_threads';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { workerEntry } from '../worker-entry.ts';
 import { MiningError } from '../../src/mining/errors.ts';
 import type { PowBackend, PowJob, PowResult } from '../../src/mining/job.ts';
 import { checkJob, simdSupported, wasmKernelBatchNonces } from '../../src/mining/wasm-kernel.ts';
@@ -68,16 +64,6 @@ export type PoolReply =
   | { readonly id: number; readonly error: string };
 
 const u64Max = (1n << 64n) - 1n;
-const workerUrl = new URL('./wasm-worker.ts', import.meta.url);
-
-/** CommonJS source of each worker's entry (`eval: true`): register tsx in this thread, then load the worker. */
-function workerBootstrap(): string {
-  const tsxDir = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
-  const tsxApi = pathToFileURL(join(tsxDir, 'dist/esm/api/index.mjs')).href;
-  const worker = JSON.stringify(workerUrl.href);
-  return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${worker}); });`;
-}
-
 export async function createWasmPowPool(options: WasmPowPoolOptions): Promise<WasmPowPool> {
   const { threads } = options;
   if (!Number.isInteger(threads) || threads < 1 || threads > wasmPoolThreadsMax) {
@@ -87,7 +73,7 @@ export async function createWasmPowPool(options: WasmPowPoolOptions): Promise<Wa
   const wasmBytes = readWasmKernel(variant, options.wasmDir);
   const hashCounter = new SharedArrayBuffer(8);
   const counter = new BigInt64Array(hashCounter);
-  const bootstrap = workerBootstrap();
+  const bootstrap = workerEntry(new URL('./wasm-worker.ts', import.meta.url));
   const workerData: PoolWorkerData = { wasmBytes, hashCounter };
   const workers = Array.from({ length: threads }, () => new Worker(bootstrap, { eval: true, workerData }));
   const workerReplies = workers.map((worker) => createReplyQueue(worker));
