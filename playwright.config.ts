@@ -15,7 +15,9 @@ export const chromiumArgs = [
 export default defineConfig({
   testDir: 'e2e',
   timeout: 120_000,
-  workers: 1,
+  // Two spec files at a time, one per core: each starts its own nodes on port 0 and its own browser context. The
+  // suite took 6.9 min with one worker and 5.1–5.2 min with two (83 tests, twice each, all passing) on the 2-core box.
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   outputDir: 'test-results/e2e',
