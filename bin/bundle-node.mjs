@@ -50,6 +50,7 @@ const result = await build({
   logLevel: 'warning',
   plugins: [ownUrlPlugin],
 });
-const inputs = Object.keys(result.metafile.inputs).map((path) => resolve(repoRoot, path));
+// Relative to the repo root (esbuild's own form), so a moved checkout's bundle still checks against its sources.
+const inputs = Object.keys(result.metafile.inputs);
 await writeFile(resolve(bundleDir, 'inputs.json'), JSON.stringify(inputs));
 console.log(`bundled server/cli.ts and the worker modules into build/node (${inputs.length} sources, ${Math.round(performance.now() - started)} ms)`);

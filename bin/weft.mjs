@@ -10,7 +10,7 @@ function bundleIsFresh() {
   try {
     const built = statSync(bundleUrl).mtimeMs;
     const inputs = JSON.parse(readFileSync(new URL('../build/node/inputs.json', import.meta.url), 'utf8'));
-    return inputs.every((path) => statSync(path).mtimeMs <= built);
+    return inputs.every((path) => statSync(new URL(`../${path}`, import.meta.url)).mtimeMs <= built);
   } catch {
     return false; // no bundle, or a source it lists is gone
   }
