@@ -54,12 +54,12 @@ describe(`a proof of a ${chainBlocks.toLocaleString('en')}-block chain (M = 20)`
     }
   });
 
-  it('is the same proof built a level at a time, pausing once after each level (a serving node yields there)', async () => {
+  it('is the same proof built a level at a time, pausing between levels (a serving node yields there)', async () => {
     let pauses = 0;
     const stepped = await buildPruningProofInSteps(f.source, pp, f.params, async () => {
       pauses++;
     });
-    expect(pauses).toBe(stats.length);
+    expect(pauses).toBe(stats.length - 1);
     expect(stepped.levels.every((l, i) => l.length === proof.levels[i]!.length && l.every((h, j) => h === proof.levels[i]![j]))).toBe(true);
   });
 

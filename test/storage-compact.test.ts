@@ -64,6 +64,29 @@ describe('store compaction at start', () => {
     expect((await compactStoreIfSparse(path, logger, { sortedRewriteMaxRows: 1_999 }))?.compactedMb).toBeUndefined();
   });
 
+  it('opens the store uncompacted when the copy comes out short or cannot be made, and deletes the copy', async () => {
+    for (const sortedRewriteMaxRows of [100_000, 0]) {
+      const path = await sparseStore(20_000, 2_000);
+      const before = await rowsOf(path);
+      const fileBefore = statSync(join(path, 'data.mdb')).size;
+      const short = await compactStoreIfSparse(path, logger, {
+        sortedRewriteMaxRows,
+        afterCopy: async (copy) => {
+          const spoiled = openLmdbStore(copy);
+          await spoiled.write([{ type: 'del', key: key(19_999) }]);
+          await spoiled.flush();
+          await spoiled.close();
+        },
+      });
+      expect(short?.compactedMb).toBeUndefined();
+      const unmade = await compactStoreIfSparse(path, logger, { sortedRewriteMaxRows, afterCopy: async (copy) => rmSync(join(copy, 'data.mdb')) });
+      expect(unmade?.compactedMb).toBeUndefined();
+      expect(statSync(join(path, 'data.mdb')).size).toBe(fileBefore);
+      expect(await rowsOf(path)).toEqual(before);
+      expect(existsSync(`${path}-compacted`) || existsSync(`${path}-old`)).toBe(false);
+    }
+  });
+
   it('leaves a dense store alone, and a missing one', async () => {
     const path = await sparseStore(5_000, 5_000);
     const fileBefore = statSync(join(path, 'data.mdb')).size;

@@ -14,6 +14,7 @@ import type { Timer } from '../../src/p2p/transport.ts';
 import { buildPruningProofInSteps } from '../../src/proof/build-proof.ts';
 import { buildTrustedData } from '../../src/chain/trusted-data.ts';
 import { proofParamsOf } from '../../src/proof/level-dag.ts';
+import { ProofBuildError } from '../../src/proof/proof-errors.ts';
 import { createSnapshotServing } from '../../src/p2p/snapshot-serve.ts';
 import { ledgerKeys } from '../../src/state/ledger-rows.ts';
 import { createStateTrie } from '../../src/state/trie.ts';
@@ -102,11 +103,18 @@ export async function startP2p(options: StartP2pOptions): Promise<RunningP2p> {
   // version 1 network answers `getpruningproof` with `notfound`.
   const snapshots = options.store ? createSnapshotServing({ chain, trie: createStateTrie({ store: options.store, prefix: ledgerKeys.trieprefix }) }) : undefined;
   const proofParams = proofParamsOf(config.params);
+  const pruningPointId = (): string => toHex((chain.pruning()?.pruningPoint ?? chain.genesis).hash);
   const pruningProof = config.params.headerVersion === 2
-    ? async () => buildPruningProofInSteps({ header: (id) => chain.get(id)?.header }, toHex((chain.pruning()?.pruningPoint ?? chain.genesis).hash), proofParams, yieldToEventLoop)
+    ? async () => {
+        const point = pruningPointId();
+        const proof = await buildPruningProofInSteps({ header: (id) => chain.get(id)?.header }, point, proofParams, yieldToEventLoop);
+        // Header pruning runs between the levels: once the point moved, headers the build read may have gone.
+        if (pruningPointId() !== point) throw new ProofBuildError('pruning proof: the pruning point moved while it was built', { point });
+        return proof;
+      }
     : undefined;
   // The trusted data a joiner builds its chain on, at the same pruning point as the proof (docs/pruning-proof.md).
-  const trustedData = async () => buildTrustedData(chain, toHex((chain.pruning()?.pruningPoint ?? chain.genesis).hash));
+  const trustedData = async () => buildTrustedData(chain, pruningPointId());
   const fastSync = { ...(snapshots ? { snapshotChunk: snapshots.snapshotChunk } : {}), ...(pruningProof ? { pruningProof, trustedData } : {}) };
   const node = createP2pNode({
     chain, staticKey: identity.key, clock: systemClock, timer: nodeTimer, randomBytes: (n) => new Uint8Array(randomBytes(n)),

@@ -63,7 +63,7 @@ export async function buildPruningProofInSteps(
   }
 }
 
-/** Yields after each level it builds, from the top level down; returns the proof. */
+/** Yields between the levels it builds, from the top level down; returns the proof. */
 function* buildLevels(
   source: ProofHeaderSource,
   pruningPoint: BlockId,
@@ -88,7 +88,7 @@ function* buildLevels(
     levels[level] = built.ids.map(header);
     onLevel?.({ level, root: built.ids[0]!, tip, headers: built.ids.length, tipBlueScore: built.dag.get(tip)!.blueScore, visited: built.visited, attempts: built.attempts });
     above = { dag: built.dag, tip };
-    yield level;
+    if (level > 0) yield level;
   }
   return { levels };
 }
