@@ -26,6 +26,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { mainnetParams, regtestParams } from '../src/consensus/params.ts';
+import { bundleIsFresh } from '../bin/bundle-freshness.mjs';
 import { datadirOf, measureRounds, type DatadirOptions, type Figures } from './longevity-node.ts';
 
 const args = process.argv.slice(2);
@@ -187,6 +188,8 @@ async function mainnetDepthsMode(): Promise<void> {
   quoteLanded();
 }
 
+// Start-up and memory depend on it (docs/operations.md "Start-up"): the bundle when `npm run build` is current.
+console.log(`weft runs from ${bundleIsFresh() ? 'its bundle (build/node)' : 'the TypeScript sources through tsx (no current bundle: npm run build)'}`);
 if (pruningDepth !== undefined) await pruningWindowsMode(Number(pruningDepth));
 else if (mainnetDepths) await mainnetDepthsMode();
 else await sizesMode();

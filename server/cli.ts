@@ -8,6 +8,7 @@ import { createLogger } from './logger.ts';
 import { startNode } from './node/start-node.ts';
 import { apikeyUsage, oauthUsage, runAuthCommand } from './auth/auth-cli.ts';
 import { contractUsage, runContractCommand } from './contract-cli.ts';
+import { runtime } from './runtime.ts';
 import { WeftError } from '../src/errors.ts';
 
 export const nodeUsage = `usage: weft node [--network mainnet|testnet|devnet|regtest] [--datadir DIR] [--config FILE] [--mine]
@@ -72,7 +73,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const node = await startNode(config, logger);
     // Once, when everything listens: where to point a browser, and where the operator's API key is (docs/operations.md).
     const web = `http://${urlHost(config.host)}:${node.httpPort}/`;
-    logger.info({ event: 'node_ready', web, apiKeyFile: node.apiCookiePath }, `ready: open ${web} for the web app; the operator API key is in ${node.apiCookiePath}`);
+    logger.info({ event: 'node_ready', web, apiKeyFile: node.apiCookiePath, runtime }, `ready: open ${web} for the web app; the operator API key is in ${node.apiCookiePath}`);
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         logger.info({ signal }, 'shutting down');

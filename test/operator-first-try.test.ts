@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { bundleIsFresh } from '../bin/bundle-freshness.mjs';
 import { main } from '../server/cli.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { createLogger, prettyLine } from '../server/logger.ts';
@@ -161,6 +162,8 @@ describe.concurrent('`weft node` says where to go, once', () => {
       expect(ready.web).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
       expect(existsSync(ready.apiKeyFile as string)).toBe(true);
       expect(readFileSync(ready.apiKeyFile as string, 'utf8')).toMatch(/^weft_ak_/);
+      // The bundle runs exactly when it is fresh (after `npm run build`, as `npm test` does); else the sources via tsx.
+      expect(ready.runtime).toBe(bundleIsFresh() ? 'bundle' : 'tsx');
       expect((await fetch(ready.web as string)).status).toBe(200);
       // Anonymous, as a browser asks for it.
       const icon = await fetch(`${ready.web as string}favicon.ico`);
