@@ -135,9 +135,13 @@ async function startUntilReady(checkout: string, datadir: string, count: number,
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  // A node that does not stop within 30 s is killed and the bench fails: its next start would measure a leftover.
   const stop = async (): Promise<void> => {
     child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     await exited;
+    clearTimeout(killer);
+    if (child.signalCode === 'SIGKILL') throw new Error(`node did not stop within 30 s of SIGTERM: ${stderr.slice(-2000)}`);
   };
   let port = 0;
   let chainLoadMs = Number.NaN;
