@@ -6,16 +6,12 @@ import { expect, test } from '@playwright/test';
 import { toHex } from '../src/util/bytes.ts';
 import { contractBytes } from '../test/helpers/vm-contracts.ts';
 import { fundedNodeWallet } from './helpers/node-transactions.ts';
+import { nodeRpc } from './helpers/node-rpc.ts';
 import { startRegtestNode, type RegtestNode } from './helpers/regtest-node.ts';
 
 let node: RegtestNode;
 
-async function rpc(method: string, params: Record<string, unknown>): Promise<any> {
-  const r = await fetch(`${node.url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': node.apiKey }, body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }) });
-  const body = (await r.json()) as { result?: unknown; error?: unknown };
-  if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
+const rpc = (method: string, params: Record<string, unknown>): Promise<any> => nodeRpc(node.url, method, params, node.apiKey);
 
 test.beforeAll(async () => {
   node = await startRegtestNode(2_000);

@@ -8,6 +8,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { fundedNodeWallet, type NodeWallet } from './helpers/node-transactions.ts';
+import { nodeRpc } from './helpers/node-rpc.ts';
 import { startRegtestNode, type RegtestNode } from './helpers/regtest-node.ts';
 import { mineOneBlock } from './helpers/submit-block.ts';
 
@@ -16,12 +17,7 @@ let client: NodeWallet;
 let agent: string;
 const escrows = {} as Record<'claimed' | 'disputed' | 'refunded', { id: string; create: string; step: string }>;
 
-async function rpc(method: string, params: Record<string, unknown> = {}): Promise<any> {
-  const r = await fetch(`${node.url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': node.apiKey }, body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }) });
-  const body = (await r.json()) as { result?: unknown; error?: unknown };
-  if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
+const rpc = (method: string, params: Record<string, unknown> = {}): Promise<any> => nodeRpc(node.url, method, params, node.apiKey);
 
 /** A block that carries what is pending and one that accepts it. */
 const confirm = async (): Promise<void> => void (await client.mine(), await client.mine());

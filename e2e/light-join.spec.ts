@@ -3,7 +3,9 @@
 // data, verifies every header above the point and shows the node's tip — holding a few windows of headers, not the
 // chain; a balance proof checks out against those headers; a reload resumes from IndexedDB. A man in the middle on
 // the p2p bridge that edits the proof gets it refused, and the page says why.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { lightStatus } from './helpers/light-status.ts';
+import { nodeRpc } from './helpers/node-rpc.ts';
 import { startProofTamperBridge, type ProofTamperBridge } from './helpers/proof-tamper-bridge.ts';
 import { startRegtestNode, type RegtestNode } from './helpers/regtest-node.ts';
 
@@ -23,10 +25,8 @@ test.afterAll(async () => {
   await node?.stop();
 });
 
-const lightStatus = (page: Page) => page.evaluate(() => window.weftLight?.status() ?? null);
 async function nodeView(): Promise<{ tip: string; height: number; pruningPoint: string }> {
-  const r = await fetch(`${node.url}/api/v1/rpc`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', method: 'get_info', id: 1 }) });
-  const info = ((await r.json()) as { result: { selected_tip: string; block_height: number } }).result;
+  const info = await nodeRpc<{ selected_tip: string; block_height: number }>(node.url, 'get_info');
   const health = (await (await fetch(`${node.url}/health`)).json()) as { pruning: { pruning_point: string } };
   return { tip: info.selected_tip, height: info.block_height, pruningPoint: health.pruning.pruning_point };
 }

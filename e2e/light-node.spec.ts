@@ -2,8 +2,10 @@
 // node's tip with every header verified in the tab; reload → resume from IndexedDB (a store of the database version
 // before the join store, too); a fake bridge's edited header
 // and a tampered state proof are refused and shown, never used.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startFakeBridge, type FakeBridge } from './helpers/fake-bridge.ts';
+import { lightStatus } from './helpers/light-status.ts';
+import { nodeRpc } from './helpers/node-rpc.ts';
 import { startRegtestNode, type RegtestNode } from './helpers/regtest-node.ts';
 
 const blocks = 2_000;
@@ -20,11 +22,7 @@ test.afterAll(async () => {
   await node?.stop();
 });
 
-const lightStatus = (page: Page) => page.evaluate(() => window.weftLight?.status() ?? null);
-async function nodeInfo(): Promise<{ selected_tip: string; block_height: number }> {
-  const r = await fetch(`${node.url}/api/v1/rpc`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', method: 'get_info', id: 1 }) });
-  return ((await r.json()) as { result: { selected_tip: string; block_height: number } }).result;
-}
+const nodeInfo = () => nodeRpc<{ selected_tip: string; block_height: number }>(node.url, 'get_info');
 
 test('fresh profile syncs to the node’s tip verifying every header, and resumes from IndexedDB after a reload', async ({ page }, testInfo) => {
   await page.goto(`${node.url}/`);

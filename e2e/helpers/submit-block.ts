@@ -5,13 +5,7 @@ import { encodeBlock } from '../../src/codec/block.ts';
 import { blockHash } from '../../src/consensus/pow.ts';
 import { searchNonceFast } from '../../src/consensus/pow-fast.ts';
 import { fromHex, toHash0x, toHex } from '../../src/util/bytes.ts';
-
-async function rpc<T>(url: string, apiKey: string, method: string, params: Record<string, unknown>): Promise<T> {
-  const r = await fetch(`${url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }) });
-  const body = (await r.json()) as { result?: T; error?: unknown };
-  if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-  return body.result as T;
-}
+import { nodeRpc } from './node-rpc.ts';
 
 type Template = { header: string; pre_pow_hash: string; target: string; transactions: string[] };
 
@@ -24,17 +18,17 @@ async function submitSolved(url: string, apiKey: string, t: Template): Promise<s
   const found = searchNonceFast(fromHex(t.pre_pow_hash.slice(2)), BigInt(t.target), 0n, 1 << 26);
   if (found.nonce === null) throw new Error(`no nonce in 2^26 tries for target ${t.target}`);
   const header = { ...decodeHeader(fromHex(t.header.slice(2))), nonce: found.nonce };
-  await rpc(url, apiKey, 'submit_block', { block: `0x${toHex(encodeBlock({ header, transactions: t.transactions.map((x) => fromHex(x.slice(2))) }))}` });
+  await nodeRpc(url, 'submit_block', { block: `0x${toHex(encodeBlock({ header, transactions: t.transactions.map((x) => fromHex(x.slice(2))) }))}` }, apiKey);
   return toHash0x(blockHash(header));
 }
 
 export async function mineOneBlock(url: string, apiKey: string, minerAddress: string): Promise<string> {
-  return submitSolved(url, apiKey, await rpc<Template>(url, apiKey, 'get_block_template', { miner_address: minerAddress }));
+  return submitSolved(url, apiKey, await nodeRpc<Template>(url, 'get_block_template', { miner_address: minerAddress }, apiKey));
 }
 
 /** Two sibling blocks on the same tips (templates taken before either is submitted), for a fork the next block merges. */
 export async function mineSiblings(url: string, apiKey: string, minerAddresses: readonly [string, string]): Promise<[string, string]> {
-  const templates = await Promise.all(minerAddresses.map((a) => rpc<Template>(url, apiKey, 'get_block_template', { miner_address: a })));
+  const templates = await Promise.all(minerAddresses.map((a) => nodeRpc<Template>(url, 'get_block_template', { miner_address: a }, apiKey)));
   const hashes: string[] = [];
   for (const t of templates) hashes.push(await submitSolved(url, apiKey, t));
   return hashes as [string, string];

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNodeProcess, type NodeProcess } from '../../test/helpers/node-process.ts';
+import { nodeRpc } from './node-rpc.ts';
 
 export interface WalletTestNode {
   readonly process: NodeProcess;
@@ -25,22 +26,12 @@ export async function startWalletTestNode(): Promise<WalletTestNode> {
   await node.waitFor((l) => l.msg === 'api cookie');
   const apiKey = readFileSync(join(datadir, 'api.cookie'), 'utf8').trim();
   const url = http.url as string;
-  let nextId = 1;
   return {
     process: node,
     url,
     wsPort: ws.port as number,
     apiKey,
-    async rpc<T>(method: string, params: Record<string, unknown> = {}) {
-      const response = await fetch(new URL('api/v1/rpc', url), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-        body: JSON.stringify({ jsonrpc: '2.0', method, params, id: nextId++ }),
-      });
-      const body = (await response.json()) as { result?: T; error?: unknown };
-      if (body.error !== undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-      return body.result as T;
-    },
+    rpc: <T>(method: string, params: Record<string, unknown> = {}) => nodeRpc<T>(url, method, params, apiKey),
     async stop() {
       node.child.kill('SIGTERM');
       await node.exited;
