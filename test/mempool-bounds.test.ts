@@ -75,13 +75,13 @@ describe('mempool bounds', () => {
     const order = (s: { transactions: readonly { spend: { fee: bigint } }[] }) => s.transactions.map((e) => e.spend.fee);
     expect(order(pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 100 }))).toEqual([5_000n, 3_000n, 8_000n, 1_000n, 9_000n]);
     expect(order(pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 2 }))).toEqual([5_000n, 3_000n]);
-    expect(order(pool.selectForBlock({ maxBytes: 3 * txBytes + 1, maxCount: 100 }))).toEqual([5_000n, 3_000n, 8_000n]);
+    expect(order(pool.selectForBlock({ maxBytes: 3 * (txBytes + 2) + 1, maxCount: 100 }))).toEqual([5_000n, 3_000n, 8_000n]);
     // Sender 2's balance drops under the state: only what it can still pay, in nonce order, is selected.
     accounts.set(addressOfKey(keys[2]!), { balance: 6_000_000n });
     const selection = pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 100 });
     expect(order(selection)).toEqual([5_000n, 3_000n, 1_000n, 9_000n]);
     expect(selection.fees).toBe(18_000n);
-    expect(selection.bytes).toBe(4 * txBytes);
+    expect(selection.bytes).toBe(4 * (txBytes + 2)); // each with its 2-byte length prefix, as the block codec writes it
   });
 
   it('keeps its invariants under any sequence of admissions and state changes (fast-check)', async () => {

@@ -10,9 +10,8 @@
  * the body-in-context stage's (src/state/body-in-context.ts): breaking them makes a transaction "not accepted",
  * never the block invalid.
  */
-import type { Block } from '../codec/block.ts';
+import { blockEncodedBytes, type Block } from '../codec/block.ts';
 import { merkleRoot } from '../codec/merkle.ts';
-import { encodeHeader } from '../codec/header.ts';
 import { decodeTransaction, type AnyTransaction } from '../codec/transaction.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import { blake3 } from '../crypto/blake3.ts';
@@ -25,14 +24,6 @@ import { equalBytes } from '../util/bytes.ts';
 import { BlockRuleError } from './errors.ts';
 import type { BlockTransaction } from './state-port.ts';
 
-const varintBytes = (n: number): number => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
-
-/** The encoded size of a block, without encoding it. */
-export function blockEncodedBytes(block: Block): number {
-  let bytes = encodeHeader(block.header).length + varintBytes(block.transactions.length);
-  for (const tx of block.transactions) bytes += varintBytes(tx.length) + tx.length;
-  return bytes;
-}
 
 function checkSizes(block: Block): void {
   if (block.transactions.length > blockTxCountMax) {

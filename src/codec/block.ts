@@ -10,13 +10,33 @@ import { DecodeError } from '../errors.ts';
 import { blockBytesMax, blockTxCountMax, headerV1BytesMax, txBytesMax } from '../limits.ts';
 import { createByteReader } from './bytes-reader.ts';
 import { createByteWriter, EncodeError } from './bytes-writer.ts';
-import { readHeader, writeHeader, type BlockHeader } from './header.ts';
+import { encodeHeader, readHeader, writeHeader, type BlockHeader } from './header.ts';
 import { merkleRoot } from './merkle.ts';
 
 export interface Block {
   header: BlockHeader;
   /** Each transaction's canonical encoded bytes. */
   transactions: readonly Uint8Array[];
+}
+
+/** LEB128 length of `n` (n < 2^35), as the byte writer encodes it. */
+export function varintBytes(n: number): number {
+  return n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
+}
+
+/**
+ * The bytes one transaction of `txLength` bytes takes in a block: its length prefix and itself. Block validation's
+ * size rule and template selection's byte budget both count with this, so a template never outgrows the rule.
+ */
+export function blockTxBytes(txLength: number): number {
+  return varintBytes(txLength) + txLength;
+}
+
+/** The encoded size of a block, without encoding it. */
+export function blockEncodedBytes(block: Block): number {
+  let bytes = encodeHeader(block.header).length + varintBytes(block.transactions.length);
+  for (const tx of block.transactions) bytes += blockTxBytes(tx.length);
+  return bytes;
 }
 
 export function encodeBlock(block: Block): Uint8Array {

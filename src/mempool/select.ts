@@ -5,6 +5,7 @@
  * sender for this block, since nothing later from the same sender may be taken without it. Everything taken is
  * executable against the current account view, so a template never overspends or skips a nonce.
  */
+import { blockTxBytes } from '../codec/block.ts';
 import { blockMassMax } from '../limits.ts';
 import type { AccountReader } from '../state/account.ts';
 import { compareForBlock, type PoolEntry } from './entry.ts';
@@ -12,7 +13,7 @@ import { createHeap } from './heap.ts';
 import { executableRun, type SenderQueue } from './sender-queue.ts';
 
 export interface SelectRequest {
-  /** Bytes left for transactions in the block (their encodings). */
+  /** Bytes left for transactions in the block, as the block codec writes them (length prefix and bytes: `blockTxBytes`). */
   readonly maxBytes: number;
   readonly maxCount: number;
   /** Mass left for transactions (src/kinds/mass.ts); default the whole block budget. */
@@ -22,6 +23,7 @@ export interface SelectRequest {
 export interface Selection {
   /** In block order: per sender in nonce order, across senders by fee rate. */
   readonly transactions: readonly PoolEntry[];
+  /** What the block codec writes for them: each one's length prefix and bytes. */
   readonly bytes: number;
   readonly mass: number;
   readonly fees: bigint;
@@ -54,9 +56,10 @@ export function selectTransactions(
     const head = heads.pop();
     if (head === undefined) break;
     const entry = head.run[head.at]!;
-    if (bytes + entry.size > request.maxBytes || mass + entry.mass > maxMass) continue;
+    const footprint = blockTxBytes(entry.size);
+    if (bytes + footprint > request.maxBytes || mass + entry.mass > maxMass) continue;
     transactions.push(entry);
-    bytes += entry.size;
+    bytes += footprint;
     mass += entry.mass;
     fees += entry.spend.fee;
     head.at += 1;
