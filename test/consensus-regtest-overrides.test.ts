@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../server/config.ts';
-import { mainnetParams, regtestParams } from '../src/consensus/params.ts';
+import { rulesV2Active } from '../src/consensus/activation.ts';
+import { devnetParams, mainnetParams, regtestParams, testnetParams } from '../src/consensus/params.ts';
 import { RegtestOverrideError, regtestParamsWith } from '../src/consensus/regtest-overrides.ts';
 import { networkParamsOf } from '../web/light/node-params.ts';
 
@@ -31,6 +32,17 @@ describe('regtestParamsWith', () => {
     refused({ finalityDepth: 1 }, /finalityDepth must be an integer within 2\.\./);
     refused({ pruningDepth: 2.5 }, /pruningDepth must be an integer/);
     refused({ headerVersion: 3 as 2 }, /header version must be 1 or 2/);
+    refused({ rulesV2At: -1 }, /rules v2 activation must be a DAA score/);
+  });
+
+  it('keeps rules v2 off on regtest unless a DAA score is given; the test networks start at 0', () => {
+    expect(rulesV2Active(regtestParams, 10 ** 12)).toBe(false);
+    const at = regtestParamsWith({ rulesV2At: 40 });
+    expect([rulesV2Active(at, 39), rulesV2Active(at, 40)]).toEqual([false, true]);
+    expect(loadConfig(['--network', 'regtest', '--regtest-rules-v2-at=40']).params).toEqual(at);
+    expect(() => loadConfig(['--network', 'devnet', '--regtest-rules-v2-at=0'])).toThrow(/apply to --network regtest only/);
+    expect(rulesV2Active(devnetParams, 0) && rulesV2Active(testnetParams, 0)).toBe(true);
+    expect(rulesV2Active(mainnetParams, 31_535_999)).toBe(false);
   });
 
   it('any accepted set keeps merge < finality < pruning (property)', () => {

@@ -5,6 +5,7 @@
  */
 import { emptyMerkleRoot } from '../codec/merkle.ts';
 import { headerVersionGenesis, type BlockHeader } from '../codec/header.ts';
+import { neverActivates, type Activations } from './activation.ts';
 import { ErrorCode, WeftError } from '../errors.ts';
 import { headerParentsMax } from '../limits.ts';
 import { blockHash } from './pow.ts';
@@ -76,6 +77,8 @@ export interface NetworkParams {
    * regtest 20 so tests build multi-level proofs from a few hundred blocks.
    */
   readonly pruningProofM: number;
+  /** DAA scores at which later consensus rule sets activate (src/consensus/activation.ts, docs/consensus.md "Activations"). */
+  readonly activations: Activations;
 }
 
 /**
@@ -147,6 +150,8 @@ export const mainnetParams: NetworkParams = Object.freeze({
   mergeDepth: 3_600,
   pruningDepth: kaspaPruningDepth(43_200, common.mergesetSizeLimit, common.ghostdagK),
   genesis: genesisHeader(1_767_225_600_000, 0x1e040000, 341_477n),
+  // One year of blocks after genesis (2027-01-01 at one block a second): announced ahead, as any hard fork is.
+  activations: Object.freeze({ rulesV2: 31_536_000 }),
 });
 
 export const testnetParams: NetworkParams = Object.freeze({
@@ -161,6 +166,7 @@ export const testnetParams: NetworkParams = Object.freeze({
   mergeDepth: 3_600,
   pruningDepth: kaspaPruningDepth(43_200, common.mergesetSizeLimit, common.ghostdagK),
   genesis: genesisHeader(1_767_312_000_000, 0x1e100000, 1_386_759n),
+  activations: Object.freeze({ rulesV2: 0 }),
 });
 
 export const devnetParams: NetworkParams = Object.freeze({
@@ -175,6 +181,7 @@ export const devnetParams: NetworkParams = Object.freeze({
   mergeDepth: 50,
   pruningDepth: kaspaPruningDepth(100, common.mergesetSizeLimit, common.ghostdagK),
   genesis: genesisHeader(1_767_398_400_000, 0x1f008000, 124_955n),
+  activations: Object.freeze({ rulesV2: 0 }),
 });
 
 /**
@@ -193,6 +200,8 @@ export const regtestParams: NetworkParams = Object.freeze({
   mergeDepth: 50,
   pruningDepth: kaspaPruningDepth(100, common.mergesetSizeLimit, common.ghostdagK),
   genesis: genesisHeader(1_767_484_800_000, 0x207fffff, 0n),
+  // Pinned fixtures (test/consensus-fixture.test.ts) keep version 1 rules; `--regtest-rules-v2-at` opts in.
+  activations: Object.freeze({ rulesV2: neverActivates }),
 });
 
 const byName: Readonly<Record<NetworkName, NetworkParams>> = {

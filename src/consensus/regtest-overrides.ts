@@ -1,6 +1,6 @@
 /**
  * Regtest's adjustable consensus (Bitcoin Core's -vbparams idea, docs/consensus.md "Networks"): the depth rules and
- * the header version. Nodes of one regtest network must agree on them; a node takes them from its flags
+ * the header version and the activation of later rule sets. Nodes of one regtest network must agree on them; a node takes them from its flags
  * (server/config.ts) and the tab from its node's `get_info` (`consensus`, web/light/light-node.ts) — on regtest only:
  * every other network's parameters are built in, and nothing a node says can change them.
  */
@@ -12,6 +12,8 @@ export interface RegtestOverrides {
   readonly finalityDepth?: number;
   readonly mergeDepth?: number;
   readonly pruningDepth?: number;
+  /** DAA score at which rules v2 activate (src/consensus/activation.ts); default never. */
+  readonly rulesV2At?: number;
 }
 
 export class RegtestOverrideError extends WeftError {
@@ -47,7 +49,10 @@ export function regtestParamsWith(overrides: RegtestOverrides): NetworkParams {
   const pruningDepth = overrides.pruningDepth ?? Math.max(regtestParams.pruningDepth, 2 * finalityDepth);
   if (mergeDepth >= finalityDepth) throw new RegtestOverrideError(`merge depth (${mergeDepth}) must be below finality depth (${finalityDepth})`);
   if (pruningDepth <= finalityDepth) throw new RegtestOverrideError(`pruning depth (${pruningDepth}) must be above finality depth (${finalityDepth})`);
+  const rulesV2 = overrides.rulesV2At ?? regtestParams.activations.rulesV2;
+  if (!(Number.isSafeInteger(rulesV2) && rulesV2 >= 0)) throw new RegtestOverrideError(`rules v2 activation must be a DAA score (an integer ≥ 0), got ${String(rulesV2)}`);
   const same = headerVersion === regtestParams.headerVersion && finalityDepth === regtestParams.finalityDepth
-    && mergeDepth === regtestParams.mergeDepth && pruningDepth === regtestParams.pruningDepth;
-  return same ? regtestParams : Object.freeze({ ...regtestParams, headerVersion, finalityDepth, mergeDepth, pruningDepth });
+    && mergeDepth === regtestParams.mergeDepth && pruningDepth === regtestParams.pruningDepth && rulesV2 === regtestParams.activations.rulesV2;
+  const activations = Object.freeze({ ...regtestParams.activations, rulesV2 });
+  return same ? regtestParams : Object.freeze({ ...regtestParams, headerVersion, finalityDepth, mergeDepth, pruningDepth, activations });
 }
