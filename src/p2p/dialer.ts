@@ -1,11 +1,16 @@
 /**
  * The p2p node's outbound side (docs/p2p.md "Peers"): manual peers (`addnode`) redialled with backoff forever,
  * address-book peers dialled up to the outbound cap each round, and the address book written back every minute.
+ *
+ * Each manual peer keeps its own backoff, and the one round timer is only ever moved earlier (to the soonest
+ * retry due), so one peer's long backoff never delays another's short one. When any peer becomes ready the network
+ * is evidently back: every manual peer's backoff is forgotten and they are redialled at once (after a partition,
+ * links return as soon as the network does, not a backoff cap later).
  */
 import type { Clock } from '../util/clock.ts';
 import { toHex } from '../util/bytes.ts';
 import { addressKey, backoffMs, type AddressBook } from './address-book.ts';
-import { p2pDialIntervalMs } from './limits.ts';
+import { p2pDialIntervalMs, p2pReconnectDelayMinMs } from './limits.ts';
 import type { P2pLogger } from './logger.ts';
 import type { Peer } from './peer.ts';
 import { PeerLimitError } from './protocol-errors.ts';
@@ -44,8 +49,10 @@ export interface Dialer {
   dialOnce(host: string, port: number, manual: boolean, pinned?: Uint8Array): Promise<void>;
   /** One round now, then a round every p2pDialIntervalMs. */
   start(): void;
-  /** The next round in `delayMs` instead (a manual peer just dropped). */
+  /** A round in `delayMs` at the latest (a manual peer just dropped); an earlier round already due stays. */
   scheduleRound(delayMs: number): void;
+  /** A peer became ready: forget every manual peer's backoff and redial those not connected now. */
+  networkUp(): void;
   stop(): void;
 }
 
@@ -55,7 +62,9 @@ export function createDialer(options: DialerOptions): Dialer {
   const manualTargets = new Map<string, { seed: SeedEndpoint; failures: number; nextMs: number }>();
   for (const seed of options.seeds) manualTargets.set(addressKey(seed.host, seed.port), { seed, failures: 0, nextMs: 0 });
   let cancelTimer: (() => void) | undefined;
+  let roundDueMs = Number.POSITIVE_INFINITY;
   let savedAtMs = clock.nowMs();
+  let backoffResetMs = Number.NEGATIVE_INFINITY;
 
   const outbound = (): Peer[] => [...peers].filter((p) => p.direction === 'outbound');
   const outboundCount = (): number => outbound().length + pendingDials.size;
@@ -91,8 +100,8 @@ export function createDialer(options: DialerOptions): Dialer {
         (error: unknown) => {
           target.failures++;
           target.nextMs = clock.nowMs() + backoffMs(target.failures);
-          log.debug({ event: 'dial_failed', address: key, err: String(error) }, 'dial failed');
-          scheduleRound(backoffMs(target.failures));
+          log.debug({ event: 'dial_failed', address: key, failures: target.failures, err: String(error) }, 'dial failed');
+          scheduleRound(target.nextMs - clock.nowMs());
         },
       );
     }
@@ -106,13 +115,43 @@ export function createDialer(options: DialerOptions): Dialer {
     }
   };
 
-  const scheduleRound = (delayMs: number = p2pDialIntervalMs): void => {
+  /** The next regular round: the dial interval, or sooner when a manual peer's retry falls due before it. */
+  const nextRoundDelayMs = (): number => {
+    const now = clock.nowMs();
+    let delay = p2pDialIntervalMs;
+    for (const target of manualTargets.values()) if (target.failures > 0) delay = Math.min(delay, Math.max(0, target.nextMs - now));
+    return delay;
+  };
+
+  const scheduleRound = (delayMs: number = nextRoundDelayMs()): void => {
     if (options.isClosed()) return;
+    const dueMs = clock.nowMs() + Math.max(0, delayMs);
+    if (cancelTimer !== undefined && dueMs >= roundDueMs) return;
     cancelTimer?.();
+    roundDueMs = dueMs;
     cancelTimer = timer.setTimeout(() => {
+      cancelTimer = undefined;
+      roundDueMs = Number.POSITIVE_INFINITY;
       round();
       scheduleRound();
-    }, delayMs);
+    }, Math.max(0, delayMs));
+  };
+
+  const networkUp = (): void => {
+    const now = clock.nowMs();
+    // At most once per shortest backoff: a peer that reconnects in a loop cannot make us redial in a loop.
+    if (now - backoffResetMs < p2pReconnectDelayMinMs) return;
+    let waiting = false;
+    for (const target of manualTargets.values()) {
+      if (target.failures === 0) continue;
+      target.failures = 0;
+      target.nextMs = 0;
+      waiting = true;
+    }
+    if (!waiting) return;
+    backoffResetMs = now;
+    log.debug({ event: 'backoff_reset' }, 'a peer came back: manual peers are redialled now');
+    scheduleRound(0);
   };
 
   return {
@@ -122,6 +161,7 @@ export function createDialer(options: DialerOptions): Dialer {
       scheduleRound();
     },
     scheduleRound,
+    networkUp,
     stop() {
       cancelTimer?.();
     },

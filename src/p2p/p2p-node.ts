@@ -258,6 +258,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
       { event: 'peer_connected', peer: peer.nodeIdHex.slice(0, 16), address: addressKey(peer.endpoint.host, peer.endpoint.port), direction: peer.direction, transport: peer.endpoint.transport, userAgent: v.userAgent, blueScore: v.bestBlueScore },
       'peer connected',
     );
+    dialer.networkUp();
     if (peer.direction === 'outbound') {
       book.markSuccess(peer.endpoint.host, peer.endpoint.port, clock.nowMs(), peer.nodeIdHex);
       peer.send({ type: 'getaddr' });
