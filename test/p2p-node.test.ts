@@ -89,6 +89,22 @@ describe('relay', () => {
     await until(() => a.chain.has(toHex(blockHash(fromB!.header))), 10_000, 'relay b→a');
   }, 30_000);
 
+  it('announces a block mined during a sync round, but not the blocks the round applies', async () => {
+    net = createMemoryNet();
+    const a = await net.addNode(blocks);
+    const b = await net.addNode([], { seeds: [{ host: '127.0.0.1', port: a.port }] });
+    const watcher = await connectHarness(net.open(b.port), { network: 'regtest', version: versionFor(regtestParams) });
+    await until(() => b.node.syncStatus().state === 'syncing' && b.chain.blockCount() > 50, 30_000, 'b syncing');
+    const [mined] = await extendChain(b.chain, 1, 11);
+    const minedId = toHex(blockHash(mined!.header));
+    const inv = await watcher.next('inv', (m) => m.items.some((i) => i.kind === InvType.block && toHex(i.hash) === minedId), 10_000);
+    expect(inv).toBeDefined();
+    // The round's own blocks were not announced one by one (only the tips sent at the handshake, and the new block).
+    const blockInvs = watcher.received.filter((m) => m.type === 'inv').flatMap((m) => (m.type === 'inv' ? m.items : [])).filter((i) => i.kind === InvType.block);
+    expect(blockInvs.length).toBeLessThanOrEqual(17);
+    watcher.session.close();
+  }, 60_000);
+
   it('asks the announcing peer for the missing parents of an orphan, level by level', async () => {
     net = createMemoryNet();
     const a = await net.addNode(blocks.slice(0, 20));

@@ -50,6 +50,8 @@ export interface IbdDeps {
 export interface Ibd {
   running(): boolean;
   syncPeer(): Peer | undefined;
+  /** Whether the block being accepted is one this sync applies (history the network has), not a new one. */
+  applies(id: string): boolean;
   /** Starts a round from `peer` when it is ahead of us and no round runs. */
   consider(peer: Peer): void;
   onHeaders(peer: Peer, headers: readonly BlockHeader[], more: boolean): void;
@@ -161,10 +163,14 @@ export function createIbd(deps: IbdDeps): Ibd {
     for (const peer of deps.peers()) ibd.consider(peer);
   };
 
+  // Blocks handed to the chain by this sync and not yet settled: their acceptance is not news to announce.
+  const applying = new Set<string>();
   const submit = (entry: Entry): void => {
     const from = entry.from!;
     unsettled++;
+    applying.add(entry.id);
     const settled = (): void => {
+      applying.delete(entry.id);
       if (--unsettled === p2pSyncUnsettledBlocksMax / 2 && syncPeer) drain();
     };
     chain.addBlock(entry.block!).then(
@@ -274,6 +280,7 @@ export function createIbd(deps: IbdDeps): Ibd {
   const ibd: Ibd = {
     running: () => syncPeer !== undefined,
     syncPeer: () => syncPeer,
+    applies: (id) => applying.has(id),
     consider(peer) {
       if (!peer.isReady() || !isAhead(chain, peer)) return;
       if (syncPeer) {

@@ -192,8 +192,10 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
     return peer;
   };
 
+  // Blocks a sync round applies are history the network already has; every other accepted block (mined here,
+  // submitted over RPC, relayed by a peer) is news, announced even while a round runs.
   const unsubscribeAccepted = chain.onBlockAccepted((event) => {
-    if (!ibd.running()) relay.announceBlock(event.block.id);
+    if (!ibd.applies(event.block.id)) relay.announceBlock(event.block.id);
   });
 
   const dispatch = (peer: Peer, message: Message): void => {
