@@ -24,6 +24,7 @@ import {
 } from './limits.ts';
 import { fastSyncPayloadBytesMax, readFastSyncPayload, writeFastSyncPayload, type FastSyncMessage } from './fast-sync-messages.ts';
 import { stemHopsMax } from './dandelion.ts';
+import { compactBlockPayloadBytesMax, readCompactBlockPayload, writeCompactBlockPayload, type CompactBlockMessage } from './compact-block-messages.ts';
 import { MessageMalformedError, MessageOverCapError } from './protocol-errors.ts';
 
 export const MessageType = {
@@ -48,6 +49,9 @@ export const MessageType = {
   snapshotchunk: 0x14,
   gettrusteddata: 0x15,
   trusteddata: 0x16,
+  cmpctblock: 0x17,
+  getblocktxn: 0x18,
+  blocktxn: 0x19,
 } as const;
 export type MessageName = keyof typeof MessageType;
 
@@ -59,8 +63,8 @@ export type MessageName = keyof typeof MessageType;
 export const InvType = { tx: 1, block: 2, stateRoot: 3, pruningProof: 4, trustedData: 5 } as const;
 export type InvType = (typeof InvType)[keyof typeof InvType];
 
-/** Service bits in `version` and `addr`. */
-export const Services = { full: 1n, ws: 2n, browser: 4n } as const;
+/** Service bits in `version` and `addr`. `compactBlocks`: send me new blocks as `cmpctblock` (compact-block-messages.ts). */
+export const Services = { full: 1n, ws: 2n, browser: 4n, compactBlocks: 8n } as const;
 
 export interface InvItem {
   readonly kind: InvType;
@@ -116,6 +120,7 @@ export type Message =
   /** Sent before a disconnect: the error code and ban score that caused it. */
   | { readonly type: 'reject'; readonly code: number; readonly banScore: number; readonly text: string }
   | FastSyncMessage
+  | CompactBlockMessage
   | { readonly type: 'unknown'; readonly code: number };
 
 const headersBytesMax = 8 + p2pHeadersPerMessageMax * headerBytesMax;
@@ -140,6 +145,7 @@ export const messagePayloadBytesMax: Readonly<Record<MessageName, number>> = {
   stemtx: 1 + txBytesMax + 8,
   reject: 16 + p2pRejectTextBytesMax,
   ...fastSyncPayloadBytesMax,
+  ...compactBlockPayloadBytesMax,
 };
 
 const nameOfType = new Map<number, MessageName>(Object.entries(MessageType).map(([name, code]) => [code, name as MessageName]));
@@ -272,6 +278,10 @@ function writePayload(w: ByteWriter, m: Message): void {
     case 'gettrusteddata':
     case 'trusteddata':
       return writeFastSyncPayload(w, m);
+    case 'cmpctblock':
+    case 'getblocktxn':
+    case 'blocktxn':
+      return writeCompactBlockPayload(w, m);
     case 'reject':
       w.u32(-m.code, 'reject code');
       w.u8(m.banScore, 'reject banScore');
@@ -337,6 +347,10 @@ function readPayload(name: MessageName, r: ByteReader): Message {
     case 'gettrusteddata':
     case 'trusteddata':
       return readFastSyncPayload(name, r);
+    case 'cmpctblock':
+    case 'getblocktxn':
+    case 'blocktxn':
+      return readCompactBlockPayload(name, r);
     case 'reject': {
       const code = 0 - r.u32('reject code');
       const banScore = r.u8('reject banScore');
@@ -345,9 +359,12 @@ function readPayload(name: MessageName, r: ByteReader): Message {
   }
 }
 
+/** Types whose encoding is usually large: the writer starts big instead of growing many times. */
+const largeMessages: ReadonlySet<string> = new Set(['headers', 'pruningproof', 'trusteddata', 'snapshotchunk', 'cmpctblock', 'blocktxn']);
+
 export function encodeMessage(message: Message): Uint8Array {
   if (message.type === 'unknown') throw new DecodeError(`cannot encode a message of unknown type ${message.code}`);
-  const w = createByteWriter(message.type === 'headers' || message.type === 'pruningproof' || message.type === 'trusteddata' || message.type === 'snapshotchunk' ? 64 * 1024 : 256);
+  const w = createByteWriter(largeMessages.has(message.type) ? 64 * 1024 : 256);
   w.u8(MessageType[message.type], 'type');
   writePayload(w, message);
   return w.finish();

@@ -152,7 +152,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
     ownNonces.add(nonce);
     return {
       type: 'version', protocolVersion: p2pProtocolVersion, network: chain.params.name, chainId: chain.params.chainId, genesis,
-      services: options.services ?? Services.full, timestampMs: clock.nowMs(), nonce, userAgent: options.userAgent,
+      services: options.services ?? Services.full | Services.compactBlocks, timestampMs: clock.nowMs(), nonce, userAgent: options.userAgent,
       listenPort: options.listenPort, bestBlueScore: tip.header.blueScore, bestBlueWork: tip.header.blueWork, selectedTip: tip.hash, relay: true,
     };
   };
@@ -228,6 +228,12 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
         return fastSync.onSnapshotChunk(peer, message.root, message.from, message.chunk);
       case 'block':
         return relay.onBlock(peer, message.block);
+      case 'cmpctblock':
+        return blockSync ? relay.onCompactBlock(peer, message) : undefined;
+      case 'getblocktxn':
+        return relay.onGetBlockTxn(peer, message.hash, message.indexes);
+      case 'blocktxn':
+        return relay.onBlockTxn(peer, message.hash, message.transactions);
       case 'tx':
         return relay.onTx(peer, message.tx);
       case 'stemtx':

@@ -1,13 +1,14 @@
 /**
- * Relay of new blocks and transactions by inventory (docs/p2p.md "Relay"): an accepted block is announced with
- * `inv` to every ready peer not known to have it; a peer that lacks an announced item asks with `getdata` and gets
- * `block` / `tx`, or `notfound`. A relayed block whose parents are unknown waits in the chain's orphan pool and its
+ * Relay of new blocks and transactions (docs/p2p.md "Relay"): an accepted block is pushed as a compact block
+ * (compact-relay.ts) to every ready peer that asked for them and announced with `inv` to the others; a peer that
+ * lacks an announced item asks with `getdata` and gets `block` / `tx`, or `notfound`. A relayed block whose parents are unknown waits in the chain's orphan pool and its
  * missing parents are asked from the same peer, level by level; one far ahead of us starts a headers-first sync
  * instead. Unsolicited blocks that do not connect draw on a small per-peer allowance — a flood of them is
  * misbehaviour. Transactions go through the mempool port; one marked for a Dandelion++ stem (dandelion.ts) goes to
  * a single outbound peer as `stemtx` instead of being announced.
  */
 import type { Block } from '../codec/block.ts';
+import { BlockRuleError } from '../chain/errors.ts';
 import { decodeTransaction, txHash } from '../codec/transaction.ts';
 import type { Chain } from '../chain/chain.ts';
 import { blockHash } from '../consensus/pow.ts';
@@ -16,7 +17,11 @@ import type { Clock } from '../util/clock.ts';
 import { fromHex, toHex } from '../util/bytes.ts';
 import type { Ibd } from './ibd.ts';
 import { p2pKnownInventoryMax, p2pOrphanParentRequestsMax, p2pRequestTimeoutMs } from './limits.ts';
-import { InvType, type InvItem } from './messages.ts';
+import { InvType, Services, type InvItem } from './messages.ts';
+import type { CompactBlockMessage } from './compact-block-messages.ts';
+import {
+  compactBlockOf, completeCompact, createCompactRelayState, expireCompact, forgetTransaction, meetsOwnTarget, rebuildCompact, rememberTransaction, type RebuildResult,
+} from './compact-relay.ts';
 import type { Peer } from './peer.ts';
 import { MessageMalformedError, UnsolicitedFloodError } from './protocol-errors.ts';
 import type { StemRoutes } from './dandelion.ts';
@@ -31,8 +36,11 @@ export interface TxRelayPort {
 
 /** A relayed orphan more than this many blue blocks above our tip starts a headers-first sync with its peer. */
 const orphanResolutionBlueScoreRange = 64;
-/** Transactions kept to answer getdata after they were announced (Bitcoin's mapRelay). */
-const relayedTxCacheMax = 10_000;
+/**
+ * Transactions kept to answer getdata after they were announced (Bitcoin's mapRelay) and to rebuild compact blocks
+ * from: as many as the pool holds (mempoolTxCountMax), so a block of pooled transactions is rebuilt without asking.
+ */
+const relayedTxCacheMax = 50_000;
 
 export interface RelayDeps {
   readonly chain: Chain;
@@ -51,6 +59,10 @@ export interface Relay {
   onGetData(peer: Peer, items: readonly InvItem[]): void;
   onNotFound(peer: Peer, items: readonly InvItem[]): void;
   onBlock(peer: Peer, block: Block): void;
+  /** A pushed compact block: rebuilt from held transactions, the rest asked of its sender. */
+  onCompactBlock(peer: Peer, message: Extract<CompactBlockMessage, { type: 'cmpctblock' }>): void;
+  onGetBlockTxn(peer: Peer, hash: Uint8Array, indexes: readonly number[]): void;
+  onBlockTxn(peer: Peer, hash: Uint8Array, transactions: readonly Uint8Array[]): void;
   onTx(peer: Peer, raw: Uint8Array): void;
   /** A Dandelion++ stem transaction: admitted, then forwarded along the stem or fluffed. */
   onStemTx(peer: Peer, hops: number, raw: Uint8Array): void;
@@ -69,9 +81,46 @@ export function createRelay(deps: RelayDeps): Relay {
   const txSources = new Map<string, Peer>();
   // Block announcements that arrived during a sync round; fetched after it (unmerged tips are in no header page).
   const deferred = new Map<string, Peer>();
+  const compact = createCompactRelayState();
 
   const expireRequests = (now: number): void => {
     for (const [id, r] of requested) if (now - r.atMs >= p2pRequestTimeoutMs) requested.delete(id);
+    expireCompact(compact, now, p2pRequestTimeoutMs);
+  };
+
+  const defer = (id: string, peer: Peer): void => {
+    deferred.set(id, peer);
+    while (deferred.size > p2pOrphanParentRequestsMax) deferred.delete(deferred.keys().next().value as string);
+  };
+
+  const wantsCompact = (peer: Peer): boolean => ((peer.version()?.services ?? 0n) & Services.compactBlocks) !== 0n;
+
+  /** A relayed block, whole: into the chain; an orphan fetches its parents, a heavier one raises the peer's best. */
+  const acceptRelayed = (peer: Peer, block: Block, id: string): void => {
+    chain.addBlock(block).then(
+      (result) => {
+        const h = block.header;
+        if (result.status === 'orphan') onOrphan(peer, block, result.missing);
+        else if (h.blueWork > peer.best.blueWork) peer.best = { blueWork: h.blueWork, blueScore: h.blueScore, tip: id };
+      },
+      (error: unknown) => deps.onBlockRejected(peer, error),
+    );
+  };
+
+  const onRebuilt = (peer: Peer, id: string, result: RebuildResult): void => {
+    if (result.kind === 'block') acceptRelayed(peer, result.block, id);
+    else if (result.kind === 'missing') peer.send({ type: 'getblocktxn', hash: fromHex(id), indexes: result.indexes });
+    else requestBlocks(peer, [id]); // a short-id collision: the full block decides
+  };
+
+  const remember = (id: string, raw: Uint8Array): void => {
+    txCache.set(id, raw);
+    rememberTransaction(compact, id);
+    while (txCache.size > relayedTxCacheMax) {
+      const oldest = txCache.keys().next().value as string;
+      txCache.delete(oldest);
+      forgetTransaction(compact, oldest);
+    }
   };
 
   const requestBlocks = (peer: Peer, ids: readonly string[]): void => {
@@ -139,8 +188,7 @@ export function createRelay(deps: RelayDeps): Relay {
 
   const unsubscribeTx = deps.txPort?.onAdded(({ hash, raw }) => {
     const id = toHex(hash);
-    txCache.set(id, raw);
-    while (txCache.size > relayedTxCacheMax) txCache.delete(txCache.keys().next().value as string);
+    remember(id, raw);
     const source = txSources.get(id);
     txSources.delete(id);
     const decision = deps.stems.decide(id, source === undefined);
@@ -154,9 +202,20 @@ export function createRelay(deps: RelayDeps): Relay {
   return {
     announceBlock(id) {
       const hash = fromHex(id);
+      let pushed: CompactBlockMessage | null | undefined;
       for (const peer of deps.readyPeers()) {
         if (peer.known.has(id)) continue;
         peer.known.add(id);
+        if (wantsCompact(peer)) {
+          if (pushed === undefined) {
+            const block = chain.getBlock(id);
+            pushed = block ? compactBlockOf(block) : null;
+          }
+          if (pushed !== null) {
+            peer.send(pushed);
+            continue;
+          }
+        }
         peer.send({ type: 'inv', items: [{ kind: InvType.block, hash }] });
       }
     },
@@ -176,10 +235,7 @@ export function createRelay(deps: RelayDeps): Relay {
       }
       // During a sync round the round fetches blocks; announcements are picked up by requestPeerTips after it.
       if (blocks.length > 0 && !ibd.running()) requestBlocks(peer, blocks);
-      else if (blocks.length > 0) {
-        for (const id of blocks) deferred.set(id, peer);
-        while (deferred.size > p2pOrphanParentRequestsMax) deferred.delete(deferred.keys().next().value as string);
-      }
+      else for (const id of blocks) defer(id, peer);
       if (txs.length > 0) peer.send({ type: 'getdata', items: txs });
     },
     onGetData(peer, items) {
@@ -206,6 +262,9 @@ export function createRelay(deps: RelayDeps): Relay {
         if (requested.get(id)?.peer === peer) {
           requested.delete(id);
           relayed++;
+        } else if (compact.pending.get(id)?.peer === peer) {
+          compact.pending.delete(id);
+          relayed++;
         }
       }
       if (ours + relayed < items.length) peer.anomaly('notfound for items we did not ask for');
@@ -219,14 +278,38 @@ export function createRelay(deps: RelayDeps): Relay {
       if (!solicited && !block.header.parents.every((p) => chain.has(toHex(p))) && !peer.orphanAllowance.take()) {
         throw new UnsolicitedFloodError('too many unsolicited blocks whose parents are unknown');
       }
-      chain.addBlock(block).then(
-        (result) => {
-          const h = block.header;
-          if (result.status === 'orphan') onOrphan(peer, block, result.missing);
-          else if (h.blueWork > peer.best.blueWork) peer.best = { blueWork: h.blueWork, blueScore: h.blueScore, tip: id };
-        },
-        (error: unknown) => deps.onBlockRejected(peer, error),
-      );
+      acceptRelayed(peer, block, id);
+    },
+    onCompactBlock(peer, message) {
+      const hash = blockHash(message.header);
+      const id = toHex(hash);
+      peer.known.add(id);
+      if (chain.has(id) || chain.isInvalid(id) || compact.pending.has(id)) return;
+      // One hash before any lookup: a pushed header that does not meet its own target is refused as a bad block.
+      if (!meetsOwnTarget(message.header, hash)) {
+        return deps.onBlockRejected(peer, new BlockRuleError('pow.insufficient', 'compact block: hash above the target its bits encode'));
+      }
+      if (ibd.running()) return defer(id, peer);
+      if (!message.header.parents.every((p) => chain.has(toHex(p))) && !peer.orphanAllowance.take()) {
+        throw new UnsolicitedFloodError('too many pushed blocks whose parents are unknown');
+      }
+      onRebuilt(peer, id, rebuildCompact(compact, message, id, peer, deps.clock.nowMs(), (txId) => txCache.get(txId)));
+    },
+    onGetBlockTxn(peer, hash, indexes) {
+      const block = chain.getBlock(toHex(hash));
+      if (!block) return peer.send({ type: 'notfound', items: [{ kind: InvType.block, hash }] });
+      const last = indexes.at(-1);
+      if (last !== undefined && last >= block.transactions.length) {
+        throw new MessageMalformedError(`getblocktxn: index ${last} past the block's ${block.transactions.length} transactions`);
+      }
+      peer.send({ type: 'blocktxn', hash, transactions: indexes.map((i) => block.transactions[i]!) });
+    },
+    onBlockTxn(peer, hash, transactions) {
+      const id = toHex(hash);
+      const result = completeCompact(compact, id, peer, transactions);
+      if (result.kind === 'unrequested') return void peer.anomaly('blocktxn for a block we did not ask about');
+      if (result.kind === 'wrong-count') throw new MessageMalformedError(`blocktxn: ${transactions.length} transactions, asked for ${result.expected}`);
+      onRebuilt(peer, id, result);
     },
     onTx(peer, raw) {
       admitFromPeer(peer, raw, 'tx', undefined);
@@ -245,6 +328,7 @@ export function createRelay(deps: RelayDeps): Relay {
       for (const [id, r] of requested) if (r.peer === peer) requested.delete(id);
       for (const [id, p] of txSources) if (p === peer) txSources.delete(id);
       for (const [id, p] of deferred) if (p === peer) deferred.delete(id);
+      expireCompact(compact, deps.clock.nowMs(), p2pRequestTimeoutMs, peer);
     },
     close() {
       unsubscribeTx?.();

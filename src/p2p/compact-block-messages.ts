@@ -1,0 +1,103 @@
+/**
+ * Compact block relay's payloads (docs/p2p.md "Compact blocks"; framed, capped and dispatched by messages.ts like
+ * every other type). A block travels as its header and one short id per transaction; the receiver rebuilds it from
+ * transactions it already holds and asks for the rest by index (Bitcoin's BIP 152, without prefilled transactions:
+ * Weft blocks have no coinbase transaction).
+ *
+ * A short id is the first 8 bytes of the transaction id (BLAKE3 of its bytes). Two transactions of one block may
+ * share it, or a pool transaction may share it with a block's: the receiver then cannot rebuild the block from ids
+ * alone, and the rebuilt block's transaction root (which the header commits to) decides — on any doubt or mismatch
+ * the full block is fetched instead. A collision costs a round trip, never a wrong block.
+ */
+import type { ByteReader } from '../codec/bytes-reader.ts';
+import type { ByteWriter } from '../codec/bytes-writer.ts';
+import { hashBytes, readHeader, writeHeader, type BlockHeader } from '../codec/header.ts';
+import { DecodeError } from '../errors.ts';
+import { blockBytesMax, blockTxCountMax, headerBytesMax, txBytesMax } from '../limits.ts';
+import { MessageOverCapError } from './protocol-errors.ts';
+
+/** Bytes of a short transaction id. */
+export const shortIdBytes = 8;
+
+export type CompactBlockMessage =
+  /** A block pushed to a peer: its header and its transactions' short ids, in block order. */
+  | { readonly type: 'cmpctblock'; readonly header: BlockHeader; readonly shortIds: readonly Uint8Array[] }
+  /** The transactions at `indexes` (strictly increasing) of the block `hash`, which the asker could not rebuild. */
+  | { readonly type: 'getblocktxn'; readonly hash: Uint8Array; readonly indexes: readonly number[] }
+  /** The answer: those transactions' bytes, in the order asked. */
+  | { readonly type: 'blocktxn'; readonly hash: Uint8Array; readonly transactions: readonly Uint8Array[] };
+
+const countBytesMax = 5;
+
+/** Byte caps of the payloads (the type byte excluded). */
+export const compactBlockPayloadBytesMax: Readonly<Record<CompactBlockMessage['type'], number>> = {
+  cmpctblock: headerBytesMax + countBytesMax + blockTxCountMax * shortIdBytes,
+  getblocktxn: hashBytes + countBytesMax + blockTxCountMax * countBytesMax,
+  blocktxn: hashBytes + countBytesMax + blockBytesMax,
+};
+
+/** The short id of a transaction id. */
+export function shortIdOf(txId: Uint8Array): Uint8Array {
+  return txId.subarray(0, shortIdBytes);
+}
+
+function readCapped(r: ByteReader, max: number, what: string): number {
+  const value = r.varint(Number.MAX_SAFE_INTEGER, what);
+  if (value > max) throw new MessageOverCapError(what, value, max);
+  return value;
+}
+
+export function writeCompactBlockPayload(w: ByteWriter, m: CompactBlockMessage): void {
+  switch (m.type) {
+    case 'cmpctblock':
+      writeHeader(w, m.header);
+      w.varint(m.shortIds.length, blockTxCountMax, 'cmpctblock count');
+      for (const id of m.shortIds) w.bytes(id, shortIdBytes, 'cmpctblock short id');
+      return;
+    case 'getblocktxn':
+      w.bytes(m.hash, hashBytes, 'getblocktxn hash');
+      w.varint(m.indexes.length, blockTxCountMax, 'getblocktxn count');
+      for (const index of m.indexes) w.varint(index, blockTxCountMax - 1, 'getblocktxn index');
+      return;
+    case 'blocktxn':
+      w.bytes(m.hash, hashBytes, 'blocktxn hash');
+      w.varint(m.transactions.length, blockTxCountMax, 'blocktxn count');
+      for (const tx of m.transactions) w.lengthPrefixed(tx, txBytesMax, 'blocktxn transaction');
+      return;
+  }
+}
+
+export function readCompactBlockPayload(name: CompactBlockMessage['type'], r: ByteReader): CompactBlockMessage {
+  switch (name) {
+    case 'cmpctblock': {
+      const header = readHeader(r);
+      const count = readCapped(r, blockTxCountMax, 'cmpctblock count');
+      const shortIds: Uint8Array[] = [];
+      for (let i = 0; i < count; i++) shortIds.push(r.bytes(shortIdBytes, 'cmpctblock short id'));
+      return { type: 'cmpctblock', header, shortIds };
+    }
+    case 'getblocktxn': {
+      const hash = r.bytes(hashBytes, 'getblocktxn hash');
+      const count = readCapped(r, blockTxCountMax, 'getblocktxn count');
+      const indexes: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const index = r.varint(blockTxCountMax - 1, 'getblocktxn index');
+        // Strictly increasing: one encoding per request, and no index asked twice.
+        if (i > 0 && index <= indexes[i - 1]!) throw new DecodeError(`getblocktxn indexes: expected strictly increasing, got ${indexes[i - 1]} then ${index}`);
+        indexes.push(index);
+      }
+      return { type: 'getblocktxn', hash, indexes };
+    }
+    case 'blocktxn': {
+      const hash = r.bytes(hashBytes, 'blocktxn hash');
+      const count = readCapped(r, blockTxCountMax, 'blocktxn count');
+      const transactions: Uint8Array[] = [];
+      for (let i = 0; i < count; i++) {
+        const tx = r.lengthPrefixed(txBytesMax, `blocktxn transactions[${i}]`);
+        if (tx.length === 0) throw new DecodeError(`blocktxn transactions[${i}]: expected non-empty bytes, got 0 bytes`);
+        transactions.push(tx);
+      }
+      return { type: 'blocktxn', hash, transactions };
+    }
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Compact block relay (docs/p2p.md "Compact blocks"): new blocks are pushed at once to every peer that asked for
+ * compact blocks (service bit `compactBlocks`), as a header plus short transaction ids — one one-way delay a hop
+ * instead of inv → getdata → block's three. The receiver rebuilds the block from transactions it holds and asks the
+ * sender for the rest by index; the header's transaction root decides whether the rebuilt block is the block, and on
+ * any doubt the full block is fetched. Explicit state plus free functions: relay.ts owns a `CompactRelayState` and
+ * calls these.
+ */
+import { transactionsRoot, type Block } from '../codec/block.ts';
+import type { BlockHeader } from '../codec/header.ts';
+import { compactToTarget, hashMeetsTarget } from '../consensus/pow.ts';
+import { blake3 } from '../crypto/blake3.ts';
+import { equalBytes, toHex } from '../util/bytes.ts';
+import { shortIdOf, type CompactBlockMessage } from './compact-block-messages.ts';
+import type { Peer } from './peer.ts';
+
+/** Compact blocks waiting for transactions asked of their sender; the oldest is dropped past this. */
+export const compactPendingMax = 16;
+
+interface PendingCompact {
+  readonly peer: Peer;
+  readonly header: BlockHeader;
+  readonly transactions: (Uint8Array | undefined)[];
+  readonly missing: readonly number[];
+  readonly atMs: number;
+}
+
+export interface CompactRelayState {
+  /** Short id (hex) → full transaction id (hex), or null when two known transactions share it. */
+  readonly shortIds: Map<string, string | null>;
+  readonly pending: Map<string, PendingCompact>;
+}
+
+export function createCompactRelayState(): CompactRelayState {
+  return { shortIds: new Map(), pending: new Map() };
+}
+
+/** Remembers a transaction relay holds (admitted to the pool), so a compact block naming it can be rebuilt. */
+export function rememberTransaction(state: CompactRelayState, id: string): void {
+  const short = id.slice(0, 16);
+  const known = state.shortIds.get(short);
+  state.shortIds.set(short, known === undefined || known === id ? id : null);
+}
+
+/** Forgets a transaction relay no longer holds (evicted from its cache). */
+export function forgetTransaction(state: CompactRelayState, id: string): void {
+  const short = id.slice(0, 16);
+  if (state.shortIds.get(short) === id) state.shortIds.delete(short);
+}
+
+/** The compact form of a block, built once and sent to every compact peer. */
+export function compactBlockOf(block: Block): CompactBlockMessage {
+  return { type: 'cmpctblock', header: block.header, shortIds: block.transactions.map((tx) => shortIdOf(blake3(tx)).slice()) };
+}
+
+/** The cheapest check of a pushed header: its hash meets the target its own bits encode (one hash, no store read). */
+export function meetsOwnTarget(header: BlockHeader, hash: Uint8Array): boolean {
+  return hashMeetsTarget(hash, compactToTarget(header.bits));
+}
+
+export type RebuildResult =
+  | { readonly kind: 'block'; readonly block: Block }
+  /** Transactions at these indexes are unknown (or ambiguous) here: ask the sender. */
+  | { readonly kind: 'missing'; readonly indexes: readonly number[] }
+  /** The ids rebuilt a block the header does not commit to (a short-id collision): fetch the full block. */
+  | { readonly kind: 'mismatch' };
+
+/** Rebuilds what it can of a pushed block from known transactions; `lookup` gives a held transaction's bytes. */
+export function rebuildCompact(
+  state: CompactRelayState,
+  message: Extract<CompactBlockMessage, { type: 'cmpctblock' }>,
+  id: string,
+  peer: Peer,
+  nowMs: number,
+  lookup: (txId: string) => Uint8Array | undefined,
+): RebuildResult {
+  const transactions: (Uint8Array | undefined)[] = [];
+  const missing: number[] = [];
+  message.shortIds.forEach((short, i) => {
+    const full = state.shortIds.get(toHex(short));
+    const raw = full == null ? undefined : lookup(full);
+    transactions.push(raw);
+    if (raw === undefined) missing.push(i);
+  });
+  if (missing.length === 0) return finish(message.header, transactions as Uint8Array[]);
+  while (state.pending.size >= compactPendingMax) state.pending.delete(state.pending.keys().next().value as string);
+  state.pending.set(id, { peer, header: message.header, transactions, missing, atMs: nowMs });
+  return { kind: 'missing', indexes: missing };
+}
+
+export type CompleteResult = RebuildResult | { readonly kind: 'unrequested' } | { readonly kind: 'wrong-count'; readonly expected: number };
+
+/** Fills a pending compact block with the transactions its sender returned (`blocktxn`). */
+export function completeCompact(state: CompactRelayState, id: string, peer: Peer, returned: readonly Uint8Array[]): CompleteResult {
+  const pending = state.pending.get(id);
+  if (pending === undefined || pending.peer !== peer) return { kind: 'unrequested' };
+  state.pending.delete(id);
+  if (returned.length !== pending.missing.length) return { kind: 'wrong-count', expected: pending.missing.length };
+  pending.missing.forEach((index, i) => {
+    pending.transactions[index] = returned[i];
+  });
+  return finish(pending.header, pending.transactions as Uint8Array[]);
+}
+
+function finish(header: BlockHeader, transactions: Uint8Array[]): RebuildResult {
+  const block: Block = { header, transactions };
+  return equalBytes(transactionsRoot(block), header.txRoot) ? { kind: 'block', block } : { kind: 'mismatch' };
+}
+
+/** Drops pending compact blocks older than `timeoutMs` or from a closed peer. */
+export function expireCompact(state: CompactRelayState, nowMs: number, timeoutMs: number, closed?: Peer): void {
+  for (const [id, p] of state.pending) if (p.peer === closed || nowMs - p.atMs >= timeoutMs) state.pending.delete(id);
+}

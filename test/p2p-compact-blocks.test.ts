@@ -1,0 +1,158 @@
+// Compact block relay (src/p2p/compact-relay.ts, docs/p2p.md "Compact blocks"): a new block is pushed to compact
+// peers as header + short ids, one one-way delay a hop; the receiver rebuilds it from its pool and asks only for
+// what it lacks; a short-id collision (a rebuilt block the header does not commit to) falls back to the full block;
+// a pushed header that does not meet its own target is a bad block.
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Block } from '../src/codec/block.ts';
+import { regtestParams } from '../src/consensus/params.ts';
+import { blockHash } from '../src/consensus/pow.ts';
+import { blake3 } from '../src/crypto/blake3.ts';
+import { createMempool, type Mempool } from '../src/mempool/mempool.ts';
+import { compactBlockOf } from '../src/p2p/compact-relay.ts';
+import { shortIdOf } from '../src/p2p/compact-block-messages.ts';
+import { P2pErrorCode } from '../src/p2p/errors.ts';
+import { mempoolRelayPort } from '../src/p2p/mempool-relay-port.ts';
+import { decodeMessage, encodeMessage, Services, type Message } from '../src/p2p/messages.ts';
+import { toHex } from '../src/util/bytes.ts';
+import { systemClock } from '../src/util/clock.ts';
+import { fastVerifier } from '../server/crypto/fast-verifier.ts';
+import { makeBlock } from './helpers/chain-fixtures.ts';
+import { addressOfKey, createTestAccounts, signedTransfer, testKey } from './helpers/mempool-fixtures.ts';
+import { connectHarness, newStaticKey, versionFor } from './helpers/p2p-harness.ts';
+import { createMemoryNet, until, type MemoryNet } from './helpers/p2p-memory-net.ts';
+import { regtestBlocks } from './helpers/regtest-dag.ts';
+
+let blocks: Block[];
+let net: MemoryNet;
+beforeAll(async () => {
+  blocks = await regtestBlocks(20);
+}, 60_000);
+afterEach(async () => {
+  await net?.closeAll();
+});
+
+const compactVersion = () => versionFor(regtestParams, { services: Services.full | Services.compactBlocks });
+const keys = Array.from({ length: 6 }, (_, i) => testKey(i));
+
+function pool(): Mempool {
+  const accounts = createTestAccounts();
+  for (const key of keys) accounts.set(addressOfKey(key), { balance: 10n ** 12n });
+  return createMempool({ params: regtestParams, accounts, verifier: fastVerifier, clock: systemClock });
+}
+
+const transfers = () => keys.map((key) => signedTransfer({ key, chainId: regtestParams.chainId }));
+
+describe('compact block messages', () => {
+  it('round-trip, and refuse unordered indexes', () => {
+    const block = blocks[blocks.length - 1]!;
+    const messages: Message[] = [
+      compactBlockOf({ ...block, transactions: transfers() }),
+      { type: 'getblocktxn', hash: blockHash(block.header), indexes: [0, 3, 7] },
+      { type: 'blocktxn', hash: blockHash(block.header), transactions: transfers().slice(0, 2) },
+    ];
+    for (const m of messages) expect(decodeMessage(encodeMessage(m))).toEqual(m);
+    const bytes = encodeMessage({ type: 'getblocktxn', hash: new Uint8Array(32), indexes: [0, 3] });
+    bytes[bytes.length - 1] = 0; // [0, 0]: not strictly increasing
+    expect(() => decodeMessage(bytes)).toThrow(/strictly increasing/);
+  });
+});
+
+describe('compact block relay', () => {
+  async function receiver() {
+    net = createMemoryNet();
+    const mempool = pool();
+    const node = await net.addNode(blocks, { txPort: mempoolRelayPort(mempool) });
+    const harness = await connectHarness(net.open(node.port), { network: 'regtest', version: compactVersion(), staticKey: newStaticKey() });
+    await harness.next('inv'); // the node's tips: it holds the harness as a ready peer from here on
+    return { ...node, mempool, harness };
+  }
+
+  it('pushes each new block to compact peers at once, as header + short ids', async () => {
+    const { chain, harness } = await receiver();
+    const block = makeBlock(chain, { transactions: transfers() });
+    const id = toHex(blockHash(block.header));
+    const result = await chain.addBlock(block);
+    expect(result.status).toBe('accepted');
+    const pushed = await harness.next('cmpctblock', (m) => toHex(blockHash(m.header)) === id);
+    expect(pushed.shortIds.map(toHex)).toEqual(block.transactions.map((tx) => toHex(shortIdOf(blake3(tx)))));
+    // Not announced by inv as well: the push is the announcement.
+    expect(harness.received.some((m) => m.type === 'inv' && m.items.some((i) => toHex(i.hash) === id))).toBe(false);
+  });
+
+  it('rebuilds a pushed block from its pool without asking for anything', async () => {
+    const { chain, mempool, harness } = await receiver();
+    const txs = transfers();
+    for (const tx of txs) await mempool.add(tx);
+    const block = makeBlock(chain, { transactions: txs });
+    const id = toHex(blockHash(block.header));
+    harness.send(compactBlockOf(block));
+    await until(() => chain.has(id), 10_000, 'rebuilt block accepted');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(harness.received.filter((m) => m.type === 'getblocktxn' || m.type === 'getdata')).toEqual([]);
+  });
+
+  it('asks the sender only for the transactions it lacks, by index', async () => {
+    const { chain, mempool, harness } = await receiver();
+    const txs = transfers();
+    for (const i of [0, 2, 3, 5]) await mempool.add(txs[i]!);
+    const block = makeBlock(chain, { transactions: txs });
+    const id = toHex(blockHash(block.header));
+    harness.send(compactBlockOf(block));
+    const ask = await harness.next('getblocktxn');
+    expect(ask.indexes).toEqual([1, 4]);
+    harness.send({ type: 'blocktxn', hash: ask.hash, transactions: ask.indexes.map((i) => txs[i]!) });
+    await until(() => chain.has(id), 10_000, 'completed block accepted');
+  });
+
+  it('falls back to the full block when the rebuilt one is not what the header commits to', async () => {
+    const { chain, mempool, harness } = await receiver();
+    const txs = transfers();
+    for (const tx of txs) await mempool.add(tx);
+    const block = makeBlock(chain, { transactions: txs });
+    const id = toHex(blockHash(block.header));
+    // Short ids in another order: every one is known, the rebuilt root is wrong (what a collision looks like).
+    const compact = compactBlockOf(block);
+    if (compact.type !== 'cmpctblock') throw new Error('not a compact block');
+    harness.send({ ...compact, shortIds: [...compact.shortIds].reverse() });
+    const asked = await harness.next('getdata', (m) => m.items.some((i) => toHex(i.hash) === id));
+    expect(asked).toBeDefined();
+    harness.send({ type: 'block', block });
+    await until(() => chain.has(id), 10_000, 'full block accepted');
+  });
+
+  it('treats a pushed header that misses its own target as a bad block (ban)', async () => {
+    const { chain, harness } = await receiver();
+    const block = makeBlock(chain, { grind: false, mutate: (h) => ({ ...h, bits: 0x1d00ffff }) });
+    harness.send(compactBlockOf(block));
+    await harness.closed;
+    expect(harness.received.find((m) => m.type === 'reject')).toMatchObject({ code: P2pErrorCode.InvalidBlockRelayed, banScore: 100 });
+  });
+
+  it('serves the transactions a peer asks for, and refuses an index past the block', async () => {
+    const { chain, harness } = await receiver();
+    const txs = transfers();
+    const block = makeBlock(chain, { transactions: txs });
+    await chain.addBlock(block);
+    const hash = blockHash(block.header);
+    harness.send({ type: 'getblocktxn', hash, indexes: [1, 4] });
+    const answer = await harness.next('blocktxn');
+    expect(answer.transactions).toEqual([txs[1], txs[4]]);
+    harness.send({ type: 'getblocktxn', hash, indexes: [txs.length] });
+    await harness.closed;
+    expect(harness.received.find((m) => m.type === 'reject')).toMatchObject({ code: P2pErrorCode.MessageMalformed });
+  });
+
+  it('carries a block between two nodes by push, rebuilt from relayed transactions', async () => {
+    net = createMemoryNet();
+    const pools = [pool(), pool()];
+    const a = await net.addNode(blocks, { txPort: mempoolRelayPort(pools[0]!) });
+    const b = await net.addNode(blocks, { txPort: mempoolRelayPort(pools[1]!), seeds: [{ host: '127.0.0.1', port: a.port }] });
+    await until(() => a.node.peerCount() === 1 && b.node.peerCount() === 1, 10_000, 'connection');
+    const txs = transfers();
+    for (const tx of txs) await pools[0]!.add(tx);
+    await until(() => pools[1]!.size === txs.length, 10_000, 'transactions relayed');
+    const block = makeBlock(a.chain, { transactions: txs });
+    await a.chain.addBlock(block);
+    await until(() => b.chain.has(toHex(blockHash(block.header))), 10_000, 'block relayed');
+  });
+});
