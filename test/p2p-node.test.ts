@@ -153,6 +153,24 @@ describe('transaction relay', () => {
   }, 30_000);
 });
 
+describe('transaction announcements', () => {
+  it('announces a batch the pool admits at once in one inv a peer', async () => {
+    net = createMemoryNet();
+    const accounts = createTestAccounts();
+    const keys = Array.from({ length: 5 }, (_, i) => testKey(i));
+    for (const key of keys) accounts.set(addressOfKey(key), { balance: 10n ** 12n });
+    const mempool = createMempool({ params: regtestParams, accounts, verifier: fastVerifier, clock: systemClock });
+    const a = await net.addNode(blocks.slice(0, 5), { txPort: mempoolRelayPort(mempool) });
+    const harness = await connectHarness(net.open(a.port), { network: 'regtest', version: versionFor(regtestParams) });
+    await harness.next('inv'); // the node's tips: the harness is a ready peer from here on
+    const results = await mempool.addBatch(keys.map((key) => signedTransfer({ key, chainId: regtestParams.chainId })));
+    expect(results.every((r) => r.ok)).toBe(true);
+    const inv = await harness.next('inv', (m) => m.items.some((i) => i.kind === InvType.tx));
+    expect(inv.items.filter((i) => i.kind === InvType.tx)).toHaveLength(keys.length);
+    harness.session.close();
+  });
+});
+
 describe('misbehaviour', () => {
   async function victim(options: Partial<P2pNodeOptions> = {}) {
     net = createMemoryNet();

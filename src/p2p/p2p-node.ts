@@ -181,7 +181,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
 
   const ibd: Ibd = createIbd({ chain, clock, timer, log, peers: readyPeers, onBlockRejected, onFinished: () => relay.requestPeerTips() });
   const stems = createStemRoutes({ defaultHops: options.mixnetHops ?? 0, timer, randomInt });
-  const relay: Relay = createRelay({ chain, clock, ibd, readyPeers, onBlockRejected, txPort: options.txPort, stems, randomInt });
+  const relay: Relay = createRelay({ chain, clock, ibd, readyPeers, onBlockRejected, txPort: options.txPort, stems, randomInt, timer });
 
   const fastSync: FastSync = createFastSync({
     ports: options.fastSync ?? {}, clock, timer, log, pruningPoint: () => (chain.pruning()?.pruningPoint ?? chain.genesis).hash,

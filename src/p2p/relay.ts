@@ -16,7 +16,7 @@ import { createBoundedSet } from '../util/bounded-set.ts';
 import type { Clock } from '../util/clock.ts';
 import { fromHex, toHex } from '../util/bytes.ts';
 import type { Ibd } from './ibd.ts';
-import { p2pKnownInventoryMax, p2pOrphanParentRequestsMax, p2pRequestTimeoutMs } from './limits.ts';
+import { p2pInvItemsMax, p2pKnownInventoryMax, p2pOrphanParentRequestsMax, p2pRequestTimeoutMs } from './limits.ts';
 import { InvType, Services, type InvItem } from './messages.ts';
 import type { CompactBlockMessage } from './compact-block-messages.ts';
 import {
@@ -25,6 +25,7 @@ import {
 import type { Peer } from './peer.ts';
 import { MessageMalformedError, UnsolicitedFloodError } from './protocol-errors.ts';
 import type { StemRoutes } from './dandelion.ts';
+import type { Timer } from './transport.ts';
 
 /** The mempool as relay sees it. `submitRaw` rejects with an error carrying `banScore` when the tx is invalid. */
 export interface TxRelayPort {
@@ -51,6 +52,8 @@ export interface RelayDeps {
   readonly txPort?: TxRelayPort;
   readonly stems: StemRoutes;
   readonly randomInt: (n: number) => number;
+  /** Runs the batched transaction announcements at the end of the current turn. */
+  readonly timer: Timer;
 }
 
 export interface Relay {
@@ -148,12 +151,30 @@ export function createRelay(deps: RelayDeps): Relay {
 
   const relaying = (source: Peer | undefined) => deps.readyPeers().filter((p) => p !== source && p.version()?.relay !== false);
 
+  // Transaction announcements wait for the end of the current turn and leave as one inv a peer: a batch the pool
+  // admits at once (a block's worth from RPC or a peer) costs each peer one message, not one per transaction.
+  const txInvQueue = new Map<Peer, InvItem[]>();
+  let flushScheduled = false;
+  const flushTxInvs = (): void => {
+    flushScheduled = false;
+    for (const [peer, items] of txInvQueue) {
+      for (let at = 0; at < items.length; at += p2pInvItemsMax) peer.send({ type: 'inv', items: items.slice(at, at + p2pInvItemsMax) });
+    }
+    txInvQueue.clear();
+  };
+
   /** Announces a transaction to every relaying peer but its source (the fluff). */
   const diffuse = (id: string, hash: Uint8Array, source: Peer | undefined) => {
     for (const peer of relaying(source)) {
       if (peer.known.has(id)) continue;
       peer.known.add(id);
-      peer.send({ type: 'inv', items: [{ kind: InvType.tx, hash }] });
+      const queued = txInvQueue.get(peer);
+      if (queued) queued.push({ kind: InvType.tx, hash });
+      else txInvQueue.set(peer, [{ kind: InvType.tx, hash }]);
+    }
+    if (!flushScheduled && txInvQueue.size > 0) {
+      flushScheduled = true;
+      deps.timer.setTimeout(flushTxInvs, 0);
     }
   };
 
@@ -328,6 +349,7 @@ export function createRelay(deps: RelayDeps): Relay {
       for (const [id, r] of requested) if (r.peer === peer) requested.delete(id);
       for (const [id, p] of txSources) if (p === peer) txSources.delete(id);
       for (const [id, p] of deferred) if (p === peer) deferred.delete(id);
+      txInvQueue.delete(peer);
       expireCompact(compact, deps.clock.nowMs(), p2pRequestTimeoutMs, peer);
     },
     close() {
