@@ -15,6 +15,7 @@ import { systemClock } from '../src/util/clock.ts';
 import { fastVerifier } from '../server/crypto/fast-verifier.ts';
 import { makeBlock } from './helpers/chain-fixtures.ts';
 import { addressOfKey, createTestAccounts, signedTransfer, testKey } from './helpers/mempool-fixtures.ts';
+import { collectHeaders } from '../src/p2p/locator.ts';
 import { connectHarness, newStaticKey, versionFor, versionOfChain } from './helpers/p2p-harness.ts';
 import { chainWith, createMemoryNet, until, type MemoryNet } from './helpers/p2p-memory-net.ts';
 import { extendChain, regtestBlocks } from './helpers/regtest-dag.ts';
@@ -105,19 +106,27 @@ describe('relay', () => {
     watcher.session.close();
   }, 60_000);
 
-  it('asks the announcing peer for the missing parents of an orphan, level by level', async () => {
+  it('fetches the missing ancestors of a relayed orphan headers-first, not one level per round trip', async () => {
     net = createMemoryNet();
     const a = await net.addNode(blocks.slice(0, 20));
     const side = await chainWith(blocks.slice(0, 20));
-    const extra = await extendChain(side, 3, 9);
+    // 30 levels, then one block merging every tip, so the whole gap is in the announced block's past.
+    const extra = [...(await extendChain(side, 30, 9)), ...(await extendChain(side, 1, 9))];
     const harness = await connectHarness(net.open(a.port), { network: 'regtest', version: versionFor(regtestParams) });
+    await harness.next('inv'); // a's tips: a holds the harness as a ready peer from here on
     const top = extra.at(-1)!;
     harness.send({ type: 'inv', items: [{ kind: InvType.block, hash: blockHash(top.header) }] });
     const served = new Set<string>();
-    // Serve whatever the node asks for from the side chain, as an honest peer would.
+    let answered = 0;
+    // Serve whatever the node asks for from the side chain, as an honest peer would: blocks and header pages.
     const serve = setInterval(() => {
-      for (const m of harness.received) {
-        if (m.type !== 'getdata') continue;
+      harness.received.forEach((m, i) => {
+        if (m.type === 'getheaders' && i >= answered) {
+          answered = i + 1;
+          const page = collectHeaders(side, m.locator, m.stop);
+          harness.send({ type: 'headers', headers: page.headers, more: page.more });
+        }
+        if (m.type !== 'getdata') return;
         for (const item of m.items) {
           const id = toHex(item.hash);
           if (served.has(id)) continue;
@@ -125,13 +134,20 @@ describe('relay', () => {
           const block = extra.find((x) => toHex(blockHash(x.header)) === id);
           if (block) harness.send({ type: 'block', block });
         }
-      }
+      });
     }, 10);
     try {
-      await until(() => extra.every((x) => a.chain.has(toHex(blockHash(x.header)))), 10_000, 'orphan resolution');
+      await until(() => extra.every((x) => a.chain.has(toHex(blockHash(x.header)))), 20_000, 'orphan resolution').catch((e) => {
+        throw new Error(`${e.message}: has ${extra.filter((x) => a.chain.has(toHex(blockHash(x.header)))).length} of ${extra.length}, orphans ${a.chain.orphanCount()}, received ${harness.received.map((m) => m.type).join(',')}`);
+      });
     } finally {
       clearInterval(serve);
     }
+    // The tip, its parent (an orphan too), then one headers round for the rest: a handful of requests for 30
+    // levels, where level by level took one getdata a level.
+    const getdata = harness.received.filter((m) => m.type === 'getdata').length;
+    expect(harness.received.filter((m) => m.type === 'getheaders').length).toBeGreaterThanOrEqual(1);
+    expect(getdata).toBeLessThanOrEqual(6);
     expect(served.size).toBe(extra.length);
   }, 30_000);
 });

@@ -54,6 +54,11 @@ export interface Ibd {
   applies(id: string): boolean;
   /** Starts a round from `peer` when it is ahead of us and no round runs. */
   consider(peer: Peer): void;
+  /**
+   * Starts a round from `peer` whether or not it is ahead, to fetch in one headers round trip the ancestors of a
+   * relayed orphan it sent (past(its selected tip) \ past(the fork point)); no-op while a round runs.
+   */
+  fetchAncestors(peer: Peer): void;
   onHeaders(peer: Peer, headers: readonly BlockHeader[], more: boolean): void;
   /** True when the block is one this sync asked `peer` for (it takes it). */
   onBlock(peer: Peer, block: Block, id: string): boolean;
@@ -290,6 +295,13 @@ export function createIbd(deps: IbdDeps): Ibd {
       syncPeer = peer;
       progress.begin(blueScore(), peer.best.blueScore);
       log.info({ event: 'sync_started', peer: peer.nodeIdHex.slice(0, 16), from: blueScore(), target: peer.best.blueScore }, 'sync started');
+      requestHeaders();
+    },
+    fetchAncestors(peer) {
+      if (!peer.isReady() || syncPeer) return;
+      syncPeer = peer;
+      progress.begin(blueScore(), Math.max(blueScore(), peer.best.blueScore));
+      log.info({ event: 'sync_started', peer: peer.nodeIdHex.slice(0, 16), from: blueScore(), reason: 'orphan ancestors' }, 'fetching an orphan\'s ancestors headers-first');
       requestHeaders();
     },
     onHeaders(peer, headers, more) {

@@ -103,7 +103,7 @@ export function createRelay(deps: RelayDeps): Relay {
     chain.addBlock(block).then(
       (result) => {
         const h = block.header;
-        if (result.status === 'orphan') onOrphan(peer, block, result.missing);
+        if (result.status === 'orphan') onOrphan(peer, block, id, result.missing);
         else if (h.blueWork > peer.best.blueWork) peer.best = { blueWork: h.blueWork, blueScore: h.blueScore, tip: id };
       },
       (error: unknown) => deps.onBlockRejected(peer, error),
@@ -139,13 +139,22 @@ export function createRelay(deps: RelayDeps): Relay {
     if (items.length > 0) peer.send({ type: 'getdata', items });
   };
 
-  const onOrphan = (peer: Peer, block: Block, missing: readonly string[]): void => {
+  // How many orphan levels below a relayed block a requested parent is: a parent that is itself an orphan means a
+  // gap of unknown depth, fetched headers-first in one round trip instead of one level per round trip.
+  const orphanLevel = new Map<string, number>();
+
+  const onOrphan = (peer: Peer, block: Block, id: string, missing: readonly string[]): void => {
     const header = block.header;
     if (header.blueScore > chain.selectedTip().header.blueScore + orphanResolutionBlueScoreRange) {
-      if (header.blueWork > peer.best.blueWork) peer.best = { blueWork: header.blueWork, blueScore: header.blueScore, tip: toHex(blockHash(header)) };
+      if (header.blueWork > peer.best.blueWork) peer.best = { blueWork: header.blueWork, blueScore: header.blueScore, tip: id };
       ibd.consider(peer);
       return;
     }
+    const level = orphanLevel.get(id) ?? 0;
+    orphanLevel.delete(id);
+    if (level >= 1) ibd.fetchAncestors(peer);
+    for (const parent of missing) orphanLevel.set(parent, level + 1);
+    while (orphanLevel.size > p2pOrphanParentRequestsMax) orphanLevel.delete(orphanLevel.keys().next().value as string);
     requestBlocks(peer, missing);
   };
 
