@@ -1,0 +1,125 @@
+/**
+ * The network lab (docs/network.md): N `weft node` processes as shipped, wired into a random regular graph whose
+ * every link runs through a link emulator (link.ts), mined at Poisson times by chosen miners (miners.ts), with the
+ * scenario's events (a partition, …) applied on schedule; it measures block propagation, tip agreement, red ratio,
+ * convergence after a heal, wire bytes, CPU, RSS and bans, and writes a report (report.ts).
+ */
+import { startLabNode, type LabNode } from './lab-node.ts';
+import { startLink, type Link, type LinkShape } from './link.ts';
+import { startMiners, type MinedBlock, type MinerShare } from './miners.ts';
+import { diameter, randomRegularGraph, seededRandom, type Edge } from './topology.ts';
+
+export interface Scenario {
+  readonly name: string;
+  readonly nodes: number;
+  readonly degree: number;
+  readonly link: LinkShape;
+  readonly durationS: number;
+  readonly seed: number;
+  readonly miners: readonly MinerShare[];
+  readonly blockIntervalMs: number;
+  readonly templateRefreshMs: number;
+  /** Cut every link between the halves (nodes below n/2 and the rest) at `atS` for `forS` seconds. */
+  readonly partition?: { readonly atS: number; readonly forS: number };
+}
+
+export interface TipPoll {
+  readonly atMs: number;
+  readonly agree: boolean;
+  readonly tips: readonly string[];
+}
+
+export interface LabRun {
+  readonly scenario: Scenario;
+  readonly edges: readonly Edge[];
+  readonly diameter: number;
+  readonly startedAtMs: number;
+  readonly mined: readonly MinedBlock[];
+  readonly polls: readonly TipPoll[];
+  /** Per node: `get_info` at the end, CPU seconds, RSS, bans it issued. */
+  readonly nodes: readonly { index: number; info: any; cpuSeconds: number; rssBytes: number; bans: number; committed: ReadonlyMap<string, number> }[];
+  readonly wireBytes: number;
+  readonly healedAtMs?: number;
+  readonly errors: readonly string[];
+}
+
+const pollEveryMs = 250;
+const settleMs = 3_000;
+
+async function startNetwork(scenario: Scenario, edges: readonly Edge[], random: () => number): Promise<{ nodes: LabNode[]; links: Map<string, Link> }> {
+  const nodes: LabNode[] = new Array(scenario.nodes);
+  const links = new Map<string, Link>();
+  // Node i dials its higher-numbered neighbours through a link in front of each; those start first.
+  for (let i = scenario.nodes - 1; i >= 0; i--) {
+    const addnodes: string[] = [];
+    for (const [a, b] of edges) {
+      if (a !== i) continue;
+      const link = await startLink(nodes[b]!.p2pPort, scenario.link, random);
+      links.set(`${a}-${b}`, link);
+      addnodes.push(`127.0.0.1:${link.port}`);
+    }
+    nodes[i] = await startLabNode(i, addnodes);
+  }
+  return { nodes, links };
+}
+
+async function pollTips(nodes: readonly LabNode[]): Promise<TipPoll> {
+  const tips = await Promise.all(nodes.map((n) => n.rpc('get_info').then((i) => String(i.selected_tip), () => 'unreachable')));
+  return { atMs: Date.now(), agree: tips.every((t) => t === tips[0]), tips };
+}
+
+export async function runScenario(scenario: Scenario, log: (line: string) => void = () => undefined): Promise<LabRun> {
+  const random = seededRandom(scenario.seed);
+  const edges = randomRegularGraph(scenario.nodes, scenario.degree, random);
+  log(`${scenario.name}: ${scenario.nodes} nodes, degree ${scenario.degree}, diameter ${diameter(scenario.nodes, edges)}, links ${scenario.link.delayMs} ms ±${scenario.link.jitter * 100}%`);
+  const { nodes, links } = await startNetwork(scenario, edges, random);
+  const errors: string[] = [];
+  try {
+    // Wait for every link to be up: each node holds its degree of peers.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const counts = await Promise.all(nodes.map((n) => n.rpc('get_info').then((i) => Number(i.peer_count))));
+      if (counts.every((c, i) => c >= edges.filter(([a, b]) => a === i || b === i).length)) break;
+      if (Date.now() > deadline) throw new Error(`links not all up after 60 s: peer counts ${counts.join(',')}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    log('network up; mining');
+    const startedAtMs = Date.now();
+    const miners = startMiners(nodes, scenario.miners, { blockIntervalMs: scenario.blockIntervalMs, templateRefreshMs: scenario.templateRefreshMs, random });
+    const polls: TipPoll[] = [];
+    let healedAtMs: number | undefined;
+    const crossing = [...links.entries()].filter(([key]) => {
+      const [a, b] = key.split('-').map(Number) as [number, number];
+      return a < scenario.nodes / 2 !== b < scenario.nodes / 2;
+    });
+    const endAt = startedAtMs + scenario.durationS * 1000;
+    while (Date.now() < endAt) {
+      const t = (Date.now() - startedAtMs) / 1000;
+      const p = scenario.partition;
+      if (p && t >= p.atS && t < p.atS + p.forS && !crossing[0]?.[1].isCut()) {
+        log(`partition: cutting ${crossing.length} links at ${t.toFixed(1)} s`);
+        for (const [, link] of crossing) link.cut();
+      } else if (p && t >= p.atS + p.forS && crossing[0]?.[1].isCut()) {
+        log(`heal at ${t.toFixed(1)} s`);
+        for (const [, link] of crossing) link.restore();
+        healedAtMs = Date.now();
+      }
+      polls.push(await pollTips(nodes));
+      await new Promise((r) => setTimeout(r, pollEveryMs));
+    }
+    await miners.stop();
+    errors.push(...miners.errors);
+    await new Promise((r) => setTimeout(r, settleMs)); // the last blocks propagate
+    polls.push(await pollTips(nodes));
+    const summaries = await Promise.all(
+      nodes.map(async (n) => ({
+        index: n.index, info: await n.rpc('get_info'), cpuSeconds: n.cpuSeconds(), rssBytes: n.rssBytes(), bans: n.events('peer_banned').length, committed: n.committedAt,
+      })),
+    );
+    const wireBytes = [...links.values()].reduce((sum, l) => sum + l.bytes(), 0);
+    return { scenario, edges, diameter: diameter(scenario.nodes, edges), startedAtMs, mined: miners.mined, polls, nodes: summaries, wireBytes, ...(healedAtMs === undefined ? {} : { healedAtMs }), errors };
+  } finally {
+    await Promise.all(nodes.map((n) => n?.stop()));
+    await Promise.all([...links.values()].map((l) => l.close()));
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The network lab's figures and report: JSON (every figure), a Markdown table, and an SVG plot of each block's time
+ * to reach every node and of tip agreement over the run.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LabRun } from './lab.ts';
+
+export interface LabFigures {
+  readonly scenario: string;
+  readonly nodes: number;
+  readonly degree: number;
+  readonly diameter: number;
+  readonly linkDelayMs: number;
+  readonly blocksMined: number;
+  /** Blocks every node committed. */
+  readonly blocksEverywhere: number;
+  /** ms from submission until 50 / 95 / 100 % of nodes held the block: the p50 and p95 over blocks of each. */
+  readonly propagationMs: { readonly reach50: Quantiles; readonly reach95: Quantiles; readonly reach100: Quantiles };
+  readonly templateAgeMs: Quantiles;
+  readonly tipAgreement: number;
+  /** Red blocks of the DAG at node 0 at the end: (blocks − 1 − blue score − (tips − 1)) / (blocks − 1). */
+  readonly redRatio: number;
+  readonly convergeAfterHealMs: number | null;
+  readonly wireBytesPerBlockPerNode: number;
+  readonly cpuSecondsPerNode: { readonly mean: number; readonly max: number };
+  readonly rssMbPerNode: { readonly mean: number; readonly max: number };
+  readonly bans: number;
+  /** Nodes that ended with under 90 % of the most blocks any node held. */
+  readonly stalledNodes: readonly number[];
+  readonly errors: readonly string[];
+}
+
+export interface Quantiles {
+  readonly p50: number;
+  readonly p95: number;
+  readonly max: number;
+}
+
+function quantiles(values: readonly number[]): Quantiles {
+  if (values.length === 0) return { p50: NaN, p95: NaN, max: NaN };
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return { p50: at(0.5), p95: at(0.95), max: sorted.at(-1)! };
+}
+
+/** ms after `submittedAt` when `share` of the nodes held the block, or undefined if never. */
+function reachMs(arrivals: readonly number[], nodes: number, share: number): number | undefined {
+  const need = Math.ceil(nodes * share);
+  return arrivals.length >= need ? [...arrivals].sort((a, b) => a - b)[need - 1] : undefined;
+}
+
+export function labFigures(run: LabRun): LabFigures {
+  const n = run.scenario.nodes;
+  const reach = { reach50: [] as number[], reach95: [] as number[], reach100: [] as number[] };
+  let everywhere = 0;
+  for (const block of run.mined) {
+    const arrivals = run.nodes.map((node) => node.committed.get(block.hash)).filter((t): t is number => t !== undefined).map((t) => Math.max(0, t - block.submittedAtMs));
+    if (arrivals.length === n) everywhere++;
+    for (const [key, share] of [['reach50', 0.5], ['reach95', 0.95], ['reach100', 1]] as const) {
+      const ms = reachMs(arrivals, n, share);
+      if (ms !== undefined) reach[key].push(ms);
+    }
+  }
+  const info = run.nodes[0]!.info;
+  const dagBlocks = Number(info.blocks);
+  const reds = Math.max(0, dagBlocks - 1 - Number(info.blue_score) - (Number(info.tips) - 1));
+  const counts = run.nodes.map((node) => Number(node.info.blocks));
+  const most = Math.max(...counts);
+  const healPoll = run.healedAtMs === undefined ? undefined : run.polls.find((p) => p.atMs >= run.healedAtMs! && p.agree);
+  const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const cpu = run.nodes.map((node) => node.cpuSeconds);
+  const rss = run.nodes.map((node) => node.rssBytes / 2 ** 20);
+  return {
+    scenario: run.scenario.name,
+    nodes: n,
+    degree: run.scenario.degree,
+    diameter: run.diameter,
+    linkDelayMs: run.scenario.link.delayMs,
+    blocksMined: run.mined.length,
+    blocksEverywhere: everywhere,
+    propagationMs: { reach50: quantiles(reach.reach50), reach95: quantiles(reach.reach95), reach100: quantiles(reach.reach100) },
+    templateAgeMs: quantiles(run.mined.map((b) => b.templateAgeMs)),
+    tipAgreement: run.polls.filter((p) => p.agree).length / Math.max(1, run.polls.length),
+    redRatio: dagBlocks > 1 ? reds / (dagBlocks - 1) : 0,
+    convergeAfterHealMs: run.healedAtMs === undefined ? null : healPoll === undefined ? Number.POSITIVE_INFINITY : healPoll.atMs - run.healedAtMs,
+    wireBytesPerBlockPerNode: run.mined.length === 0 ? 0 : run.wireBytes / run.mined.length / n,
+    cpuSecondsPerNode: { mean: mean(cpu), max: Math.max(...cpu) },
+    rssMbPerNode: { mean: mean(rss), max: Math.max(...rss) },
+    bans: run.nodes.reduce((sum, node) => sum + node.bans, 0),
+    stalledNodes: run.nodes.filter((node, i) => counts[i]! < 0.9 * most).map((node) => node.index),
+    errors: run.errors,
+  };
+}
+
+function markdown(f: LabFigures): string {
+  const q = (x: Quantiles) => `${x.p50.toFixed(0)} / ${x.p95.toFixed(0)} / ${x.max.toFixed(0)}`;
+  return [
+    `# Network lab: ${f.scenario}`,
+    '',
+    `${f.nodes} nodes, degree ${f.degree}, diameter ${f.diameter}, links ${f.linkDelayMs} ms one way.`,
+    '',
+    '| figure | value |',
+    '|---|---|',
+    `| blocks mined / reached every node | ${f.blocksMined} / ${f.blocksEverywhere} |`,
+    `| block reaches 50 % of nodes, ms (p50 / p95 / max) | ${q(f.propagationMs.reach50)} |`,
+    `| block reaches 95 % of nodes, ms | ${q(f.propagationMs.reach95)} |`,
+    `| block reaches 100 % of nodes, ms | ${q(f.propagationMs.reach100)} |`,
+    `| template age at find, ms | ${q(f.templateAgeMs)} |`,
+    `| all nodes on one selected tip (share of polls) | ${(f.tipAgreement * 100).toFixed(0)} % |`,
+    `| red ratio | ${(f.redRatio * 100).toFixed(1)} % |`,
+    `| converged after the heal | ${f.convergeAfterHealMs === null ? '—' : `${f.convergeAfterHealMs} ms`} |`,
+    `| wire bytes per block per node | ${f.wireBytesPerBlockPerNode.toFixed(0)} |`,
+    `| CPU s per node (mean / max) | ${f.cpuSecondsPerNode.mean.toFixed(1)} / ${f.cpuSecondsPerNode.max.toFixed(1)} |`,
+    `| RSS MB per node (mean / max) | ${f.rssMbPerNode.mean.toFixed(0)} / ${f.rssMbPerNode.max.toFixed(0)} |`,
+    `| bans | ${f.bans} |`,
+    `| stalled nodes | ${f.stalledNodes.length === 0 ? 'none' : f.stalledNodes.join(', ')} |`,
+    `| errors | ${f.errors.length} |`,
+    '',
+  ].join('\n');
+}
+
+/** Two panels: each block's ms to reach every node (by block), and tip agreement (1/0) over the run's seconds. */
+function svg(run: LabRun): string {
+  const width = 720;
+  const panel = 160;
+  const reach = run.mined.map((b) => {
+    const times = run.nodes.map((node) => node.committed.get(b.hash));
+    return times.every((t) => t !== undefined) ? Math.max(...(times as number[])) - b.submittedAtMs : null;
+  });
+  const maxMs = Math.max(1, ...reach.filter((x): x is number => x !== null));
+  const points = reach.map((ms, i) => (ms === null ? null : `${(i / Math.max(1, reach.length - 1)) * width},${panel - (ms / maxMs) * panel}`)).filter(Boolean).join(' ');
+  const t0 = run.polls[0]?.atMs ?? 0;
+  const span = Math.max(1, (run.polls.at(-1)?.atMs ?? 1) - t0);
+  const agree = run.polls.map((p) => `${((p.atMs - t0) / span) * width},${2 * panel + 20 - (p.agree ? panel : 0)}`).join(' ');
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width + 80}" height="${2 * panel + 60}" font-family="sans-serif" font-size="11">`,
+    `<g transform="translate(60,10)">`,
+    `<text x="0" y="-2">block → every node, ms (max ${maxMs.toFixed(0)})</text>`,
+    `<polyline fill="none" stroke="#2563eb" points="${points}"/>`,
+    `<line x1="0" y1="${panel}" x2="${width}" y2="${panel}" stroke="#999"/>`,
+    `<text x="0" y="${panel + 16}">all nodes on one tip (1 = yes) over ${(span / 1000).toFixed(0)} s</text>`,
+    `<polyline fill="none" stroke="#16a34a" points="${agree}"/>`,
+    `<line x1="0" y1="${2 * panel + 20}" x2="${width}" y2="${2 * panel + 20}" stroke="#999"/>`,
+    '</g></svg>',
+  ].join('\n');
+}
+
+export function writeLabReport(run: LabRun, dir: string): LabFigures {
+  mkdirSync(dir, { recursive: true });
+  const figures = labFigures(run);
+  writeFileSync(join(dir, 'report.json'), JSON.stringify({ figures, edges: run.edges, mined: run.mined }, null, 2));
+  writeFileSync(join(dir, 'report.md'), markdown(figures));
+  writeFileSync(join(dir, 'report.svg'), svg(run));
+  return figures;
+}
+
+export { markdown as labMarkdown };
