@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../server/config.ts';
 import { contentSecurityPolicy, hostOfHostHeader, securityHeaders } from '../server/http/security-headers.ts';
 import { statusPage } from '../server/http/status-page.ts';
 import { mountWebApp } from '../server/http/web-app.ts';
@@ -86,5 +87,20 @@ describe('security headers', () => {
     const script = await get('/status.js');
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect(await script.text()).toContain("fetch('/health')");
+  });
+
+  it('lets the operator name who may frame the widget (--widget-frame-ancestors), and refuses a source that could break out', async () => {
+    expect(loadConfig(['--network', 'regtest']).widgetFrameAncestors).toEqual(['*']);
+    const config = loadConfig(['--network', 'regtest', '--widget-frame-ancestors', 'https://shop.example,https://*.b.example:8443']);
+    expect(config.widgetFrameAncestors).toEqual(['https://shop.example', 'https://*.b.example:8443']);
+    expect(() => loadConfig(['--network', 'regtest', '--widget-frame-ancestors', "https://x.example; script-src 'unsafe-inline'"])).toThrow(ConfigError);
+    expect(() => loadConfig(['--network', 'regtest', '--widget-frame-ancestors', "'self'"])).toThrow(/not \* or an origin/);
+    const narrowed = new Hono();
+    narrowed.use('*', securityHeaders({ wsPort: () => wsPort, widgetFrameAncestors: config.widgetFrameAncestors! }));
+    mountWebApp(narrowed, { network: 'regtest', wsPort: () => wsPort, distDir: dist });
+    const widget = await narrowed.request('/widget.html', { headers: { host: '127.0.0.1:8080' } });
+    expect(widget.headers.get('content-security-policy')).toMatch(/frame-ancestors https:\/\/shop\.example https:\/\/\*\.b\.example:8443$/);
+    const wallet = await narrowed.request('/wallet.html', { headers: { host: '127.0.0.1:8080' } });
+    expect(wallet.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'$/);
   });
 });

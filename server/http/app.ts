@@ -48,7 +48,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
   const { chain, node, peers } = dispatcher.services;
   const app = new Hono();
   // First, so every answer carries them, refusals of the access control included (security-headers.ts).
-  app.use('*', securityHeaders({ wsPort: deps.wsPort ?? (() => config.wsPort) }));
+  app.use('*', securityHeaders({ wsPort: deps.wsPort ?? (() => config.wsPort), ...(config.widgetFrameAncestors ? { widgetFrameAncestors: config.widgetFrameAncestors } : {}) }));
   if (deps.access) {
     // Scopes are checked by the dispatcher, once per call, for JSON-RPC and REST alike (docs/auth.md "Scopes").
     app.use('*', ...deps.access.middleware);

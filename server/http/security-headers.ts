@@ -8,7 +8,7 @@
  *   Styles allow inline `style=` attributes (the pages use a few; a style cannot run code).
  * - Framing: `frame-ancestors 'none'` and `X-Frame-Options: DENY` on every page but the widget, so no site can
  *   overlay the wallet, explorer, miner or status page on its own; widget.html stays frameable (that is its job:
- *   docs/widget.md) by `widgetFrameAncestors` (any site by default), and defends against a hostile embedder itself
+ *   docs/widget.md) by the operator's `--widget-frame-ancestors` (any site by default), and defends against a hostile embedder itself
  *   (it approves only while fully visible, web/widget/approve-gate.ts).
  * - `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer` everywhere.
  *
@@ -20,7 +20,7 @@ import type { MiddlewareHandler } from 'hono';
 export interface SecurityHeadersOptions {
   /** The WebSocket port once it is listening (config.wsPort may be 0 until then). */
   readonly wsPort: () => number;
-  /** Who may frame widget.html: CSP frame-ancestors sources; `['*']` (any site) by default. */
+  /** Who may frame widget.html: CSP frame-ancestors sources (`--widget-frame-ancestors`); `['*']` (any site) by default. */
   readonly widgetFrameAncestors?: readonly string[];
 }
 
