@@ -4,6 +4,7 @@
 // chain; a balance proof checks out against those headers; a reload resumes from IndexedDB. A man in the middle on
 // the p2p bridge that edits the proof gets it refused, and the page says why.
 import { expect, test } from '@playwright/test';
+import { routeBridgeTo } from './helpers/bridge-route.ts';
 import { lightStatus } from './helpers/light-status.ts';
 import { nodeRpc } from './helpers/node-rpc.ts';
 import { startProofTamperBridge, type ProofTamperBridge } from './helpers/proof-tamper-bridge.ts';
@@ -68,7 +69,8 @@ test('a fresh tab on a chain fifteen pruning windows long joins by proof, shows 
 });
 
 test('a pruning-point proof edited by a man in the middle on the bridge is refused and shown', async ({ page }, testInfo) => {
-  await page.goto(`${node.url}/?p2p=${encodeURIComponent(bridge.url)}`);
+  await routeBridgeTo(page, bridge.url);
+  await page.goto(`${node.url}/`);
   await expect(page.locator('#light-state')).toHaveText('rejected', { timeout: 60_000 });
   expect(bridge.tampered()).toBeGreaterThan(0);
   const status = (await lightStatus(page))!;

@@ -3,6 +3,7 @@
 // before the join store, too); a fake bridge's edited header
 // and a tampered state proof are refused and shown, never used.
 import { expect, test } from '@playwright/test';
+import { routeBridgeTo } from './helpers/bridge-route.ts';
 import { startFakeBridge, type FakeBridge } from './helpers/fake-bridge.ts';
 import { lightStatus } from './helpers/light-status.ts';
 import { nodeRpc } from './helpers/node-rpc.ts';
@@ -123,7 +124,8 @@ test('a second tab resumes from the first tab’s store without writing to it; i
 });
 
 test('a header edited by a fake bridge is refused and shown', async ({ page }, testInfo) => {
-  await page.goto(`${node.url}/?p2p=${encodeURIComponent(bridge.url)}`);
+  await routeBridgeTo(page, bridge.url);
+  await page.goto(`${node.url}/`);
   await expect(page.locator('#light-state')).toHaveText('rejected', { timeout: 60_000 });
   await expect(page.locator('#light-error')).toContainText(/refused/);
   const status = (await lightStatus(page))!;

@@ -12,7 +12,7 @@ import { formatUnits } from '../src/crypto/amount.ts';
 import { blake3 } from '../src/crypto/blake3.ts';
 import { toHash0x } from '../src/util/bytes.ts';
 import { parseCoinText } from '../web/wallet/send-check.ts';
-import { startEmbedShop, widgetFrame, type EmbedShop } from './helpers/embed-shop.ts';
+import { approveInWidget, showWidget, startEmbedShop, widgetFrame, type EmbedShop } from './helpers/embed-shop.ts';
 import { mineOneBlock } from './helpers/submit-block.ts';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
 import { collectConsoleErrors, createWalletInPage, seriousA11yViolations, walletViewports } from './helpers/wallet-page.ts';
@@ -171,7 +171,8 @@ test('a page on another origin requests an escrow: refused with a code when it c
   await expect(widget.locator('#w-escrow-timeout')).toHaveText('50 blocks from now');
   await expect(widget.getByRole('button', { name: 'Approve escrow' })).toBeEnabled({ timeout: 30_000 });
   await page.screenshot({ path: testInfo.outputPath('widget-escrow-request.png'), fullPage: true });
-  await widget.getByRole('button', { name: 'Approve escrow' }).click();
+  await showWidget(page);
+  await approveInWidget(page, widget.getByRole('button', { name: 'Approve escrow' }));
   await expect(result).toHaveText(/^escrow 0x[0-9a-f]{64} in 0x[0-9a-f]{64}$/, { timeout: 30_000 });
   const escrowId = /^escrow (0x[0-9a-f]{64})/.exec((await result.textContent())!)![1]!;
 

@@ -19,7 +19,7 @@ test.afterAll(async () => {
 test('create wallet → receive mined coins → send → confirmed → balance verified by proof', async ({ page }, testInfo) => {
   test.setTimeout(180_000);
   await page.goto(new URL('wallet.html', node.url).href);
-  await expect(page.getByRole('status').first()).toHaveText(/connected to regtest/);
+  await expect(page.getByRole('status').first()).toHaveText(/connected to 127\.0\.0\.1:\d+ · regtest/);
   await createWalletInPage(page, { name: 'e2e', password: 'correct horse battery' });
 
   const rows = page.getByRole('table', { name: 'Addresses and verified balances' }).locator('tbody tr');

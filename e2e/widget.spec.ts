@@ -4,7 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { decodeTransaction } from '../src/codec/transaction.ts';
 import { fromHex } from '../src/util/bytes.ts';
-import { startEmbedShop, widgetFrame, type EmbedShop } from './helpers/embed-shop.ts';
+import { approveInWidget, showWidget, startEmbedShop, widgetFrame, type EmbedShop } from './helpers/embed-shop.ts';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
 
 let node: WalletTestNode;
@@ -59,7 +59,8 @@ test('a page on another origin requests a payment; approving it in the widget pa
   await expect(widget.locator('#w-request-amount')).toHaveText('0.125');
   await expect(widget.locator('#w-request-to')).toHaveText(merchant.address);
   await page.screenshot({ path: testInfo.outputPath('widget-request.png'), fullPage: true });
-  await widget.getByRole('button', { name: 'Approve payment' }).click();
+  await showWidget(page);
+  await approveInWidget(page, widget.getByRole('button', { name: 'Approve payment' }));
   await expect(page.getByRole('status')).toHaveText(/^paid: 0x[0-9a-f]{64}$/, { timeout: 30_000 });
   const hash = (await page.getByRole('status').textContent())!.slice('paid: '.length);
 
@@ -124,6 +125,7 @@ test('Approve waits for funds, a failed approval’s error goes once a retry pay
   await expect(widget.locator('#w-request-check')).toHaveText(/^Insufficient funds: your verified balance is 0 coins, this payment needs 0\.16/);
   await expect(widget.getByRole('button', { name: 'Approve payment' })).toBeDisabled();
   await page.screenshot({ path: testInfo.outputPath('widget-no-funds.png'), fullPage: true });
+  await showWidget(page);
 
   // Funds arrive while the request waits: Approve is enabled by itself.
   await node.rpc('start_mining', { miner_address: widgetAddress, threads: 1, gpu_mining: false });
@@ -132,13 +134,13 @@ test('Approve waits for funds, a failed approval’s error goes once a retry pay
   await expect(widget.locator('#w-request-check')).toHaveText('');
 
   // The node refuses the first approval: the error is shown and the page is told.
-  await widget.getByRole('button', { name: 'Approve payment' }).click();
+  await approveInWidget(page, widget.getByRole('button', { name: 'Approve payment' }));
   await expect(page.getByRole('status')).toHaveText(/^not paid: .*the mempool is full/, { timeout: 30_000 });
   await expect(widget.getByRole('alert')).toContainText('the mempool is full');
 
   // The shop retries; it is paid, and the earlier error is gone.
   await page.getByRole('button', { name: 'Request payment' }).click();
-  await widget.getByRole('button', { name: 'Approve payment' }).click();
+  await approveInWidget(page, widget.getByRole('button', { name: 'Approve payment' }));
   await expect(page.getByRole('status')).toHaveText(/^paid: 0x[0-9a-f]{64}$/, { timeout: 30_000 });
   await expect(widget.getByRole('alert')).toHaveText('');
   const hash = (await page.getByRole('status').textContent())!.slice('paid: '.length);

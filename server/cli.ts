@@ -15,7 +15,7 @@ export const nodeUsage = `usage: weft node [--network mainnet|testnet|devnet|reg
                  [--miner-address ADDR] [--threads N] [--rpc-port N] [--ws-port N] [--p2p-port N]
                  [--grpc-port N] [--host ADDR] [--addnode HOST:PORT] [--log-level LEVEL]
                  [--log-format json|pretty|auto] [--push-allow-hosts HOST,...] [--rate-limits true|false]
-                 [--https-port N] [--tls-cert PEM] [--tls-key PEM] [--tls-client-ca PEM]
+                 [--https-port N] [--tls-cert PEM] [--tls-key PEM] [--tls-client-ca PEM] [--widget-frame-ancestors ORIGIN,...]
                  [--wallet-passphrase TEXT] [--mixnet-hops N] [--smtp-url URL] [--alerts-from ADDR] [--alerts-url URL]
                  [--agent-account ADDR] [--agent-session-key-id N] [--agent-claim-margin-daa N] [--cache-mb N]
        Every flag is also a config-file key (key=value); docs/operations.md describes each one.`;

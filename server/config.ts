@@ -60,6 +60,11 @@ export interface NodeConfig {
    * IPv4 CIDR ranges (`10.0.0.0/8`). Empty by default: webhooks on private addresses are refused.
    */
   readonly pushAllowHosts: readonly string[];
+  /**
+   * Who may frame the widget (widget.html): CSP frame-ancestors sources, `*` (any site, the default) or origins such
+   * as `https://shop.example` (server/http/security-headers.ts, docs/widget.md). Every other page refuses framing.
+   */
+  readonly widgetFrameAncestors?: readonly string[];
   /** Per-identity rate limits and X-RateLimit-* headers (docs/auth.md); off only for private nodes and benchmarks. */
   readonly rateLimits: boolean;
   /** Unlocks the node's wallets for RPC signing; else $WEFT_WALLET_PASSPHRASE, else <datadir>/wallet.secret (docs/wallet.md). */
@@ -109,6 +114,7 @@ const keys = {
   'log-level': 'string',
   'log-format': 'string',
   'push-allow-hosts': 'list',
+  'widget-frame-ancestors': 'list',
   'rate-limits': 'boolean',
   'wallet-passphrase': 'string',
   'smtp-url': 'string',
@@ -201,6 +207,21 @@ function pushAllowHosts(values: readonly string[]): string[] {
   return hosts;
 }
 
+/**
+ * `widget-frame-ancestors`: comma-separated and/or repeated CSP sources — `*`, or an origin (`https://shop.example`,
+ * `https://*.shop.example`, with an optional port). Nothing that could end the directive (`;`, quotes, spaces).
+ * None given: `*`, any site may embed the widget.
+ */
+function widgetFrameAncestors(values: readonly string[]): string[] {
+  const sources = values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  for (const source of sources) {
+    if (source !== '*' && !/^https?:\/\/(\*\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:(\d{1,5}|\*))?$/i.test(source)) {
+      throw new ConfigError(`widget-frame-ancestors: '${source}' is not * or an origin such as https://shop.example`);
+    }
+  }
+  return sources.length === 0 ? ['*'] : sources;
+}
+
 /** Flags win over the config file, which wins over the defaults. */
 export function loadConfig(argv: readonly string[], cwd: string = process.cwd()): NodeConfig {
   const flags = parseArgs(argv);
@@ -211,6 +232,7 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
     ...flags,
     addnode: [...((file.addnode as string[]) ?? []), ...((flags.addnode as string[]) ?? [])],
     'push-allow-hosts': [...((file['push-allow-hosts'] as string[]) ?? []), ...((flags['push-allow-hosts'] as string[]) ?? [])],
+    'widget-frame-ancestors': [...((file['widget-frame-ancestors'] as string[]) ?? []), ...((flags['widget-frame-ancestors'] as string[]) ?? [])],
   };
   const str = (k: Key): string | undefined => raw[k] as string | undefined;
 
@@ -245,6 +267,7 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
     logLevel: str('log-level') ?? 'info',
     logFormat: logFormat(str('log-format')),
     pushAllowHosts: pushAllowHosts((raw['push-allow-hosts'] as string[] | undefined) ?? []),
+    widgetFrameAncestors: widgetFrameAncestors((raw['widget-frame-ancestors'] as string[] | undefined) ?? []),
     rateLimits: str('rate-limits') === undefined ? true : boolean('rate-limits', str('rate-limits')!),
     walletPassphrase: str('wallet-passphrase'),
     smtpUrl: str('smtp-url'),

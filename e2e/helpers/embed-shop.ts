@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { expect, type Frame, type Page } from '@playwright/test';
+import { expect, type Frame, type Locator, type Page } from '@playwright/test';
 
 export interface EmbedShop {
   readonly url: string;
@@ -35,4 +35,25 @@ export async function startEmbedShop(): Promise<EmbedShop> {
 export async function widgetFrame(page: Page): Promise<Frame> {
   await expect.poll(() => page.frames().some((f) => f.url().includes('/widget.html'))).toBe(true);
   return page.frames().find((f) => f.url().includes('/widget.html'))!;
+}
+
+/**
+ * Scrolls the shop page so the widget is wholly on screen, as a user does before approving: the widget approves only
+ * while its request is fully visible (docs/widget.md "Clickjacking"), and a full-page screenshot leaves the page
+ * scrolled to its end.
+ */
+export async function showWidget(page: Page): Promise<void> {
+  await page.locator('weft-wallet').scrollIntoViewIfNeeded();
+}
+
+/**
+ * Clicks the widget's Approve button as a user does: once it is enabled, the pointer moves onto it and clicks, with
+ * no scrolling. (Playwright's own click scrolls the frame just before clicking; the widget rightly treats a request
+ * that moved as newly shown and restarts its delay.)
+ */
+export async function approveInWidget(page: Page, button: Locator): Promise<void> {
+  await expect(button).toBeEnabled({ timeout: 30_000 });
+  const box = (await button.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }

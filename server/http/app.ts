@@ -13,6 +13,7 @@ import { RouteNotFoundError } from '../../src/rpc/errors.ts';
 import { restError } from './http-errors.ts';
 import { mountRestRoutes } from './rest-routes.ts';
 import { mountWebApp } from './web-app.ts';
+import { securityHeaders } from './security-headers.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import type { PrunerStatus } from '../../src/chain/pruner.ts';
 import { syncHealthFields } from '../p2p/sync-health.ts';
@@ -46,6 +47,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
   const { dispatcher, config, miner, metrics } = deps;
   const { chain, node, peers } = dispatcher.services;
   const app = new Hono();
+  // First, so every answer carries them, refusals of the access control included (security-headers.ts).
+  app.use('*', securityHeaders({ wsPort: deps.wsPort ?? (() => config.wsPort), ...(config.widgetFrameAncestors ? { widgetFrameAncestors: config.widgetFrameAncestors } : {}) }));
   if (deps.access) {
     // Scopes are checked by the dispatcher, once per call, for JSON-RPC and REST alike (docs/auth.md "Scopes").
     app.use('*', ...deps.access.middleware);

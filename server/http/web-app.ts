@@ -11,7 +11,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
-import { statusPage } from './status-page.ts';
+import { statusPage, statusScript } from './status-page.ts';
 
 /**
  * The web app's own files (the pages, their assets, the embeddable wallet's script, icons, /web-config.json): static
@@ -23,6 +23,7 @@ export function isWebAppFile(method: string, path: string): boolean {
   return (
     path === '/' ||
     path === '/web-config.json' ||
+    path === '/status.js' ||
     path === '/favicon.ico' ||
     path === '/favicon.svg' ||
     path === '/weft-wallet.js' ||
@@ -115,6 +116,7 @@ export function mountWebApp(app: Hono, options: WebAppOptions): void {
   app.get('/favicon.ico', (c) => c.body(ico.slice().buffer, 200, { 'content-type': 'image/x-icon', 'cache-control': iconCache }));
   app.get('/favicon.svg', (c) => c.body(faviconSvg, 200, { 'content-type': 'image/svg+xml', 'cache-control': iconCache }));
   app.get('/status', (c) => c.html(statusPage));
+  app.get('/status.js', (c) => c.body(statusScript, 200, { 'content-type': 'text/javascript; charset=utf-8' }));
   app.get('/', (c) => {
     const index = page('index.html');
     return index ? c.body(index.body, 200, { 'content-type': index.type }) : c.html(statusPage);

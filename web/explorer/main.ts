@@ -12,7 +12,7 @@ import { getLatestBlock } from '../lib/actions/get-latest-block.ts';
 import { getMiningStats } from '../lib/actions/get-mining-stats.ts';
 import { createNodeClient, discoverNodeUrls, restGet, retryWhileDisconnected, type ConnectionState, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
 import { startLightNode, type LightNode, type LightNodeStatus } from '../light/light-node.ts';
-import { networkParamsOf } from '../light/node-params.ts';
+import { verifiedNetworkOf } from '../wallet/wallet-network.ts';
 import { renderDag, type DagBlock } from './dag-view.ts';
 import { renderDetail, routeSearch } from './detail.ts';
 import { createLatestTransactions, txScanBlocksMax, type TxRow } from './latest-transactions.ts';
@@ -246,7 +246,8 @@ async function main(): Promise<void> {
   setText('#node-height', String(info.block_height));
   setText('#st-daa', formatInteger(info.daa_score));
   // `?verify=genesis`: check every header from genesis instead of joining by proof (an archive node keeps them).
-  light = await startLightNode({ params: networkParamsOf(info), p2pUrl: urls.p2pUrl, fromGenesis: new URLSearchParams(location.search).get('verify') === 'genesis' });
+  // The light node verifies with the page origin's network parameters; a node that claims another network is refused.
+  light = await startLightNode({ params: verifiedNetworkOf(info, urls.network).params, p2pUrl: urls.p2pUrl, fromGenesis: new URLSearchParams(location.search).get('verify') === 'genesis' });
   const node = light;
   window.weftLight = { status: () => node.status(), node };
   let lastTip = '';

@@ -12,9 +12,17 @@
  * pages only display such fields, so plain JSON is used; headers are verified from their binary encodings instead.
  */
 import { kindOfRpcCode, WeftError } from '../../src/errors.ts';
+import { wsSendBufferBytesMax } from '../../src/limits.ts';
 
 /** Calls that get no answer within this time fail (a node that went away without closing the socket). */
 export const rpcCallTimeoutMs = 30_000;
+/**
+ * The longest answer (one WebSocket message, one HTTP body) the client reads, in characters of its text: the node
+ * never queues more than wsSendBufferBytesMax for one socket, so an honest answer fits; a longer one is a node (or
+ * a man in the middle) trying to make the tab parse and hold without bound. The socket is closed, every call on it
+ * fails, and the client reconnects.
+ */
+export const rpcAnswerCharsMax = wsSendBufferBytesMax;
 /** Reconnect delay after the socket closed, doubling up to the max. */
 export const reconnectDelayMinMs = 500;
 export const reconnectDelayMaxMs = 10_000;
@@ -31,56 +39,61 @@ export class RpcCallError extends WeftError {
 }
 
 export interface NodeUrls {
-  /** e.g. http://127.0.0.1:8080 (no trailing slash) */
+  /** The page's own origin, e.g. http://127.0.0.1:8080 (no trailing slash): the only node a page talks to. */
   readonly httpUrl: string;
-  /** e.g. ws://127.0.0.1:8081/ */
+  /** e.g. ws://127.0.0.1:8081/ — the same host, the WebSocket port the origin's /web-config.json names */
   readonly wsUrl: string;
-  /** e.g. ws://127.0.0.1:8081/p2p — the browser p2p bridge */
+  /** e.g. ws://127.0.0.1:8081/p2p — the browser p2p bridge on that WebSocket port */
   readonly p2pUrl: string;
+  /** What the page shows as "connected to …": the origin's host and port, e.g. 127.0.0.1:8080. */
+  readonly host: string;
+  /** The network the origin serves (its /web-config.json), e.g. regtest; undefined when the origin did not say. */
+  readonly network: string | undefined;
 }
 
 interface WebConfig {
-  readonly ws_port?: number;
-  readonly network?: string;
+  readonly ws_port?: unknown;
+  readonly network?: unknown;
 }
 
+const isPort = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0 && (value as number) < 65_536;
+
 /**
- * Where the node is: `?node=http://host:port` (the page's own origin by default) for HTTP, the WebSocket port
- * from `?ws=` or from the node's `/web-config.json` (8081 when neither answers), and the p2p bridge from `?p2p=`
- * (a full ws:// URL; default the WebSocket port's `/p2p`).
+ * Where the node is: always the origin that served the page (docs/web.md "Threat model"). The WebSocket port and the
+ * network come from that origin's `/web-config.json` (port 8081 when the origin does not serve one), the p2p bridge
+ * is that port's `/p2p`. Nothing in the page's URL can point it elsewhere: a `?node=`, `?ws=` or `?p2p=` from a link
+ * or an embedding page is ignored, so neither can make the wallet or the widget, with this origin's keys, talk to
+ * another host.
  */
 export async function discoverNodeUrls(
-  location: { search: string; origin: string; hostname: string; protocol: string },
+  location: { origin: string },
   options: { onUnreachable?: (retryInMs: number) => void } = {},
 ): Promise<NodeUrls> {
-  const query = new URLSearchParams(location.search);
-  const httpUrl = (query.get('node') ?? location.origin).replace(/\/+$/, '');
-  let wsPort = query.get('ws');
-  if (wsPort === null) {
-    // A node that does not answer at all is retried with back-off: guessing the default port would leave a page
-    // opened while its node was down pointed at the wrong port for good (issue 21).
-    for (let delayMs = reconnectDelayMinMs; ; delayMs = Math.min(delayMs * 2, reconnectDelayMaxMs)) {
-      let response: Response;
-      try {
-        response = await fetch(`${httpUrl}/web-config.json`);
-      } catch {
-        options.onUnreachable?.(delayMs);
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
-        continue;
-      }
-      try {
-        const config = (await response.json()) as WebConfig;
-        if (typeof config.ws_port === 'number') wsPort = String(config.ws_port);
-      } catch {
-        // A node without the web app mounted: fall back to the default port.
-      }
-      break;
+  const httpUrl = location.origin.replace(/\/+$/, '');
+  let config: WebConfig = {};
+  // A node that does not answer at all is retried with back-off: guessing the default port would leave a page
+  // opened while its node was down pointed at the wrong port for good (issue 21).
+  for (let delayMs = reconnectDelayMinMs; ; delayMs = Math.min(delayMs * 2, reconnectDelayMaxMs)) {
+    let response: Response;
+    try {
+      response = await fetch(`${httpUrl}/web-config.json`);
+    } catch {
+      options.onUnreachable?.(delayMs);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      continue;
     }
+    try {
+      config = (await readBoundedJson(response, 'GET /web-config.json')) as WebConfig;
+    } catch {
+      // A node without the web app mounted: fall back to the default port.
+    }
+    break;
   }
-  const host = new URL(httpUrl).hostname;
-  const scheme = new URL(httpUrl).protocol === 'https:' ? 'wss' : 'ws';
-  const base = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${wsPort ?? '8081'}`;
-  return { httpUrl, wsUrl: `${base}/`, p2pUrl: query.get('p2p') ?? `${base}/p2p` };
+  const origin = new URL(httpUrl);
+  const scheme = origin.protocol === 'https:' ? 'wss' : 'ws';
+  const base = `${scheme}://${origin.hostname}:${isPort(config.ws_port) ? config.ws_port : 8081}`;
+  const network = typeof config.network === 'string' ? config.network : undefined;
+  return { httpUrl, wsUrl: `${base}/`, p2pUrl: `${base}/p2p`, host: origin.host, network };
 }
 
 export type ConnectionState = 'connecting' | 'open' | 'closed';
@@ -168,8 +181,28 @@ export function createNodeClient(wsUrl: string): NodeClient {
     await send('subscribe', { topic: sub.topic, ...sub.extra }, id);
   };
 
-  const onMessage = (text: string): void => {
-    const reply = JSON.parse(text) as RpcReply;
+  /** Fails the waiting calls with `why` and closes the socket (4000: an application's own close code). */
+  const refuseSocket = (ws: WebSocket, why: string): void => {
+    for (const [id, waiter] of pending) {
+      waiter.cancel();
+      waiter.reject(new RpcCallError(waiter.method, -32700, `refused the node's ${why}`, null));
+      pending.delete(id);
+    }
+    ws.close(4000, 'answer refused');
+  };
+
+  const onMessage = (ws: WebSocket, data: unknown): void => {
+    if (typeof data !== 'string' || data.length > rpcAnswerCharsMax) {
+      // Refused before parsing: every call waiting on this socket fails with why, and the socket is dropped.
+      return refuseSocket(ws, typeof data === 'string' ? `answer of ${data.length} characters is over the limit of ${rpcAnswerCharsMax}` : 'binary answer');
+    }
+    let reply: RpcReply;
+    try {
+      reply = JSON.parse(data) as RpcReply;
+    } catch {
+      return refuseSocket(ws, 'answer is not JSON');
+    }
+    if (typeof reply !== 'object' || reply === null) return;
     if (reply.method === 'subscription' && reply.params) {
       byServerId.get(reply.params.subscription)?.onEvent(reply.params.result);
       return;
@@ -195,7 +228,7 @@ export function createNodeClient(wsUrl: string): NodeClient {
       byServerId.clear();
       for (const sub of subs) void resubscribe(sub).catch(() => undefined);
     };
-    ws.onmessage = (event: MessageEvent<string>) => onMessage(event.data);
+    ws.onmessage = (event: MessageEvent<unknown>) => onMessage(ws, event.data);
     ws.onclose = () => {
       if (gateOpen) {
         gateOpen = false;
@@ -275,7 +308,7 @@ export function createHttpClient(httpUrl: string, options: { apiKey?: string } =
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (options.apiKey) headers['x-api-key'] = options.apiKey;
       const response = await fetch(`${httpUrl}/api/v1/rpc`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }) });
-      const reply = (await response.json()) as RpcReply;
+      const reply = (await readBoundedJson(response, method)) as RpcReply;
       if (reply.error) throw new RpcCallError(method, reply.error.code, reply.error.message, reply.error.data);
       return reply.result;
     },
@@ -285,10 +318,39 @@ export function createHttpClient(httpUrl: string, options: { apiKey?: string } =
 /** A REST GET under `/api/v1` (docs/api.md "REST"); error bodies become RpcCallError. */
 export async function restGet<T = unknown>(httpUrl: string, path: string): Promise<T> {
   const response = await fetch(`${httpUrl}/api/v1${path}`);
-  const body = (await response.json()) as { error?: { code: number; message: string; data?: unknown } };
+  const body = (await readBoundedJson(response, `GET ${path}`)) as { error?: { code: number; message: string; data?: unknown } };
   if (!response.ok || body.error) {
     const e = body.error ?? { code: -32603, message: `HTTP ${response.status}` };
     throw new RpcCallError(`GET ${path}`, e.code, e.message, e.data);
   }
   return body as T;
+}
+
+/** An HTTP answer's JSON, read up to rpcAnswerCharsMax characters; a longer body is cancelled and refused. */
+export async function readBoundedJson(response: Response, method: string): Promise<unknown> {
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  const tooLong = () => new RpcCallError(method, -32700, `refused the node's answer: over the limit of ${rpcAnswerCharsMax} characters`, null);
+  if (declared > rpcAnswerCharsMax) {
+    await response.body?.cancel();
+    throw tooLong();
+  }
+  if (response.body === null) return JSON.parse(await response.text());
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    if (text.length > rpcAnswerCharsMax) {
+      await reader.cancel();
+      throw tooLong();
+    }
+  }
+  text += decoder.decode();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new RpcCallError(method, -32700, `refused the node's answer: not JSON (HTTP ${response.status})`, null);
+  }
 }

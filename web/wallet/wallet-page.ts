@@ -16,6 +16,10 @@ import { FieldError, runForm } from './form-errors.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
+/** What the status line's host means, said where it is shown (docs/web.md "Threat model"). */
+const nodeTrustNote = 'This page talks only to the node that served it. It signs for the chain id built into this network, never one the node names; '
+  + 'balances are proven against headers this tab verified itself. Pending transactions, fees and what the node relays are its word.';
+
 /** A wrong password is an error about the password field (the keystore says "passphrase"). */
 function asPasswordError(error: unknown): unknown {
   return error instanceof Error && /passphrase|password/i.test(error.message) && !(error instanceof FieldError) ? new FieldError('password', error.message) : error;
@@ -57,9 +61,11 @@ async function main(): Promise<void> {
     link.onState((state) => {
       $('node-status').textContent = state === 'open' ? connected : state === 'closed' ? 'node unreachable, reconnecting…' : 'connecting to the node…';
     });
-    const network = await retryWhileDisconnected(link, () => nodeNetwork(link));
-    connected = `connected to ${network.name} (chain ${network.chainId})`;
+    const network = await retryWhileDisconnected(link, () => nodeNetwork(link, urls.network));
+    // The host is the page's own origin (node-client.ts): nothing in the URL can point the wallet elsewhere.
+    connected = `connected to ${urls.host} · ${network.name} (chain ${network.chainId})`;
     if (link.state() === 'open') $('node-status').textContent = connected;
+    $('node-status').title = nodeTrustNote;
     const light = await startLightNode({ params: network.params, p2pUrl: urls.p2pUrl });
     light.onStatus((s) => ($('light-status').textContent = describeLightNode(s)));
     await setup(link, light, await openWalletDb(), network);

@@ -4,8 +4,8 @@
  * (escrow-check.ts) — a wrong one is answered `invalid_request` at once — and proves the agent account against its
  * own light node's headers: none there is answered `agent_unknown`, a frozen one `agent_frozen`, without asking the
  * user anything. Otherwise it shows the requesting origin (as the browser reports it), agent, amount, fee, task,
- * timeout, dispute window and arbiter; Approve arms after the same delay as payments and only while the verified
- * balance covers amount + fee. Approving signs escrow_create in the frame (wallet-escrow.ts) and answers the page
+ * timeout, dispute window and arbiter; Approve arms under the same rules as payments (fully visible for the delay,
+ * a pointer over the button: approve-gate.ts) and only while the verified balance covers amount + fee. Approving signs escrow_create in the frame (wallet-escrow.ts) and answers the page
  * with the escrow id and the transaction hash.
  */
 import { decodeAddress } from '../../src/crypto/address.ts';
@@ -15,6 +15,7 @@ import type { NodeClient } from '../lib/node-client.ts';
 import { checkEscrowDraft, type EscrowDraft } from '../wallet/escrow-check.ts';
 import { fetchVerifiedAgent, prepareEscrow, submitEscrow } from '../wallet/wallet-escrow.ts';
 import type { UnlockedWallet } from '../wallet/wallet-keys.ts';
+import { ApproveGate, approveRefusalMessages, startApproveGate, watchApproveCard } from './approve-gate.ts';
 import { widgetProtocol, type EscrowRequestMessage, type PaymentErrorCode, type WidgetMessage } from './widget-protocol.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
@@ -47,7 +48,7 @@ export function createEscrowOffers(options: {
 }): EscrowOffers {
   const { link, light, hrp, fee } = options;
   let current: { request: EscrowRequestMessage; origin: string; agentChecked: boolean } | undefined;
-  let armed = false;
+  const gate = new ApproveGate(options.armDelayMs);
   const fail = (request: EscrowRequestMessage, origin: string, code: PaymentErrorCode, message: string) =>
     options.reply({ weft: widgetProtocol, type: 'payment_error', id: request.id, code, message }, origin);
   const finish = () => {
@@ -68,8 +69,9 @@ export function createEscrowOffers(options: {
     const message = !current.agentChecked ? 'Checking the agent account…'
       : clientBytes === undefined ? 'Unlock or create the wallet to pay.'
       : problem !== undefined ? problem
-      : balance === undefined ? 'Checking your verified balance…' : '';
-    $<HTMLButtonElement>('w-escrow-approve').disabled = !armed || message !== '';
+      : balance === undefined ? 'Checking your verified balance…'
+      : gate.visible() ? '' : approveRefusalMessages.hidden;
+    $<HTMLButtonElement>('w-escrow-approve').disabled = !gate.enabled(performance.now()) || message !== '';
     $('w-escrow-check').textContent = message;
     $('w-escrow-check').className = problem !== undefined && current.agentChecked && clientBytes !== undefined ? 'error' : 'muted';
   };
@@ -93,13 +95,9 @@ export function createEscrowOffers(options: {
     const { errors, escrow } = checkEscrowDraft(escrowDraftOf(request, fee), { hrp, fields: new Set(['agent', 'amount', 'fee', 'task', 'timeout', 'window', 'arbiter']) });
     if (escrow === undefined) return fail(request, origin, 'invalid_request', Object.values(errors)[0] ?? 'invalid escrow request');
     current = { request, origin, agentChecked: false };
-    armed = false;
     show(request, origin, escrow.taskHash, escrow.taskIsHash);
+    startApproveGate(gate, evaluate);
     evaluate();
-    setTimeout(() => {
-      armed = true;
-      evaluate();
-    }, options.armDelayMs);
     void (async () => {
       await light.synced();
       const agent = await fetchVerifiedAgent(link, light.chain, request.agentAccount, escrow.agent);
@@ -119,6 +117,7 @@ export function createEscrowOffers(options: {
     });
   };
 
+  watchApproveCard($('w-escrow'), $<HTMLButtonElement>('w-escrow-approve'), gate, evaluate);
   $('w-escrow-reject').onclick = () => {
     if (!current) return;
     const { request, origin } = current;
@@ -128,6 +127,11 @@ export function createEscrowOffers(options: {
   $('w-escrow-approve').onclick = async () => {
     const unlocked = options.wallet.unlocked();
     if (!current || !unlocked) return;
+    const verdict = gate.approve(performance.now());
+    if (!verdict.ok) {
+      $('w-escrow-check').textContent = approveRefusalMessages[verdict.refusal];
+      return;
+    }
     const { request, origin } = current;
     $<HTMLButtonElement>('w-escrow-approve').disabled = true;
     try {

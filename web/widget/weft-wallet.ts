@@ -60,9 +60,8 @@ export class WeftWalletElement extends HTMLElement {
   connectedCallback(): void {
     const node = new URL(this.getAttribute('node') ?? scriptOrigin, location.href);
     this.#origin = node.origin;
+    // Nothing but the page's path: the widget finds its WebSocket port on its own origin (docs/widget.md).
     const src = new URL(widgetPagePath, `${node.origin}/`);
-    const ws = this.getAttribute('ws');
-    if (ws !== null) src.searchParams.set('ws', ws);
     const frame = document.createElement('iframe');
     frame.src = src.href;
     frame.title = 'Weft wallet';
@@ -113,6 +112,8 @@ export class WeftWalletElement extends HTMLElement {
 
   #send(message: RequestMessage): Promise<string | EscrowResult> {
     if (this.#waiters.size >= widgetPendingRequestsMax) return Promise.reject(new WeftPaymentError('busy', 'too many payment requests waiting'));
+    // The widget approves only while its request is fully visible (docs/widget.md "Clickjacking"): bring it on screen.
+    this.scrollIntoView({ block: 'nearest' });
     return new Promise((resolve, reject) => {
       this.#waiters.set(message.id, { resolve, reject });
       if (this.#ready) this.#post(message);

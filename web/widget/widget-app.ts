@@ -16,10 +16,14 @@ import { nodeNetwork } from '../wallet/wallet-network.ts';
 import { checkPayment } from './payment-check.ts';
 import { parseEscrowRequest, parsePaymentRequest, widgetProtocol, type PaymentRequestMessage, type WidgetMessage } from './widget-protocol.ts';
 import { createEscrowOffers } from './escrow-request.ts';
+import { ApproveGate, approveRefusalMessages, startApproveGate, tracksVisibility, watchApproveCard } from './approve-gate.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const widgetWalletName = 'widget';
-/** The approve button arms only after the request has been on screen this long (a click meant for something else). */
+/**
+ * The approve button arms only after the request has been fully visible this long (a click meant for something
+ * else); the time starts over whenever its visibility changes (approve-gate.ts).
+ */
 const approveArmDelayMs = 800;
 
 /** The embedder's origin as the browser states it (Chromium: ancestorOrigins), so a message from any other is ignored. */
@@ -42,19 +46,19 @@ interface WalletState {
 
 function createRequestQueue(link: NodeClient, light: LightNode, hrp: string, wallet: WalletState, othersBusy: () => boolean) {
   let current: { request: PaymentRequestMessage; origin: string } | undefined;
-  let armed = false;
+  const gate = new ApproveGate(approveArmDelayMs);
   const fee = String(walletDefaultFeeCoins);
   const finish = (message: WidgetMessage) => {
     if (current) reply(message, current.origin);
     current = undefined;
     $('w-request').hidden = true;
   };
-  /** Approve is enabled only for a payable request: armed, wallet open, payee valid, verified funds enough. */
+  /** Approve is enabled only for a payable request: fully visible long enough, wallet open, payee valid, verified funds enough. */
   const evaluate = () => {
     if (!current) return;
     const check = checkPayment({ request: current.request, hrp, fee, unlocked: wallet.unlocked() !== undefined, balanceUnits: wallet.balanceUnits() });
-    $<HTMLButtonElement>('w-approve').disabled = !armed || !check.ok;
-    $('w-request-check').textContent = check.ok ? '' : check.message;
+    $<HTMLButtonElement>('w-approve').disabled = !gate.enabled(performance.now()) || !check.ok;
+    $('w-request-check').textContent = !check.ok ? check.message : gate.visible() ? '' : approveRefusalMessages.hidden;
     $('w-request-check').className = check.ok || check.problem === 'checking' || check.problem === 'locked' ? 'muted' : 'error';
   };
   const offer = (request: PaymentRequestMessage, origin: string) => {
@@ -69,17 +73,19 @@ function createRequestQueue(link: NodeClient, light: LightNode, hrp: string, wal
     $('w-request-memo-row').hidden = request.memo === undefined;
     $('w-request').hidden = false;
     $('w-request').scrollIntoView({ block: 'start' });
-    armed = false;
+    startApproveGate(gate, evaluate);
     evaluate();
-    setTimeout(() => {
-      armed = true;
-      evaluate();
-    }, approveArmDelayMs);
   };
+  watchApproveCard($('w-request'), $<HTMLButtonElement>('w-approve'), gate, evaluate);
   $('w-reject').onclick = () => current && finish({ weft: widgetProtocol, type: 'payment_error', id: current.request.id, code: 'rejected', message: 'the user rejected the payment' });
   $('w-approve').onclick = async () => {
     const unlocked = wallet.unlocked();
     if (!current || !unlocked) return;
+    const verdict = gate.approve(performance.now());
+    if (!verdict.ok) {
+      $('w-request-check').textContent = approveRefusalMessages[verdict.refusal];
+      return;
+    }
     const { request } = current;
     $<HTMLButtonElement>('w-approve').disabled = true;
     try {
@@ -126,8 +132,12 @@ async function openWidgetDb(): Promise<WalletDb> {
 async function main(): Promise<void> {
   const urls = await discoverNodeUrls(location);
   const link = createNodeClient(urls.wsUrl);
-  const [network, db] = await Promise.all([nodeNetwork(link), openWidgetDb()]);
-  $('node-status').textContent = network.name;
+  const [network, db] = await Promise.all([nodeNetwork(link, urls.network), openWidgetDb()]);
+  // Which node: always the origin this frame was served from (node-client.ts), whatever its URL says.
+  $('node-status').textContent = `connected to ${urls.host} · ${network.name}`;
+  $('node-status').title = 'This wallet talks only to the node that served it and signs for the chain id built into this network. '
+    + 'Balances are proven against headers it verified itself; what the node relays is its word.';
+  $('w-visibility-note').hidden = tracksVisibility();
   const light = await startLightNode({ params: network.params, p2pUrl: urls.p2pUrl });
   light.onStatus((s) => ($('w-light').textContent = describeLightNode(s)));
   let unlocked: UnlockedWallet | undefined;
