@@ -20,7 +20,7 @@ describe('network lab', () => {
       expect(figures.blocksMined).toBeGreaterThanOrEqual(12);
       expect(figures.blocksEverywhere).toBe(figures.blocksMined);
       expect(figures.stalledNodes).toEqual([]);
-      expect(figures.bans).toBe(0);
+      expect(figures.honestBans).toBe(0);
       expect(figures.propagationMs.reach100.p50).toBeGreaterThanOrEqual(scenario.link.delayMs * (1 - scenario.link.jitter));
       expect(figures.tipAgreement).toBeGreaterThan(0.5);
     } finally {

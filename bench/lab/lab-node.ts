@@ -23,45 +23,55 @@ export interface LabNode {
   cpuSeconds(): number;
   rssBytes(): number;
   kill(): void;
+  /** Starts the node again on its datadir and ports after a kill (churn). */
+  restart(): Promise<void>;
+  isRunning(): boolean;
   stop(): Promise<void>;
 }
 
 export async function startLabNode(index: number, addnodes: readonly string[], extraArgs: readonly string[] = []): Promise<LabNode> {
   const datadir = mkdtempSync(join(tmpdir(), `weft-lab-${index}-`));
-  const args = ['node', '--network', 'regtest', '--datadir', datadir, '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0', '--log-level', 'info',
-    ...addnodes.flatMap((a) => ['--addnode', a]), ...extraArgs];
-  const child: ChildProcess = spawn(process.execPath, [resolve(repoRoot, 'bin/weft.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: Record<string, unknown>[] = [];
   const committedAt = new Map<string, number>();
-  const ports = new Map<string, number>();
-  const ready = new Promise<void>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`lab node ${index} did not start within 90 s`)), 90_000);
-    child.on('exit', (code) => fail(new Error(`lab node ${index} exited (${code}) while starting`)));
-    createInterface({ input: child.stdout! }).on('line', (text) => {
-      let line: Record<string, unknown>;
-      try {
-        line = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        return;
-      }
-      lines.push(line);
-      if (line.event === 'block_committed') committedAt.set(String(line.hash), Date.parse(String(line.time)));
-      const msg = String(line.msg);
-      if (msg === 'p2p listening' || msg === 'http listening') ports.set(msg, Number(line.port));
-      if (ports.size === 2) {
-        clearTimeout(timer);
-        done();
-      }
+  let child: ChildProcess;
+  let ports = new Map<string, number>();
+  const spawnNode = (portArgs: readonly string[]): Promise<void> => {
+    const args = ['node', '--network', 'regtest', '--datadir', datadir, ...portArgs, '--log-level', 'info', ...addnodes.flatMap((a) => ['--addnode', a]), ...extraArgs];
+    child = spawn(process.execPath, [resolve(repoRoot, 'bin/weft.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stderr!.resume();
+    ports = new Map();
+    return new Promise<void>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`lab node ${index} did not start within 90 s`)), 90_000);
+      child.once('exit', (code) => fail(new Error(`lab node ${index} exited (${code}) while starting`)));
+      createInterface({ input: child.stdout! }).on('line', (text) => {
+        let line: Record<string, unknown>;
+        try {
+          line = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          return;
+        }
+        lines.push(line);
+        if (line.event === 'block_committed' && !committedAt.has(String(line.hash))) committedAt.set(String(line.hash), Date.parse(String(line.time)));
+        const msg = String(line.msg);
+        if (msg === 'p2p listening' || msg === 'http listening' || msg === 'websocket listening') ports.set(msg, Number(line.port));
+        if (ports.size === 3) {
+          clearTimeout(timer);
+          done();
+        }
+      });
     });
-  });
-  child.stderr!.resume();
-  await ready;
+  };
+  await spawnNode(['--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0']);
+  const p2pPort = ports.get('p2p listening')!;
   const httpPort = ports.get('http listening')!;
+  const wsPort = ports.get('websocket listening')!;
+  const running = () => child.exitCode === null && child.signalCode === null;
   const apiKey = () => readFileSync(join(datadir, 'api.cookie'), 'utf8').trim();
   const stat = (): string[] => readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  let cpuBeforeRestarts = 0;
   return {
     index,
-    p2pPort: ports.get('p2p listening')!,
+    p2pPort,
     httpPort,
     committedAt,
     events: (event) => lines.filter((l) => l.event === event),
@@ -74,17 +84,28 @@ export async function startLabNode(index: number, addnodes: readonly string[], e
       return body.result;
     },
     cpuSeconds() {
+      if (!running()) return cpuBeforeRestarts;
       const f = stat();
-      return (Number(f[11]) + Number(f[12])) / 100; // utime + stime in clock ticks (100 Hz)
+      return cpuBeforeRestarts + (Number(f[11]) + Number(f[12])) / 100; // utime + stime in clock ticks (100 Hz)
     },
-    rssBytes: () => Number(stat()[21]) * 4096,
-    kill: () => void child.kill('SIGKILL'),
+    rssBytes: () => (running() ? Number(stat()[21]) * 4096 : 0),
+    kill() {
+      if (!running()) return;
+      const f = stat();
+      cpuBeforeRestarts += (Number(f[11]) + Number(f[12])) / 100;
+      child.kill('SIGKILL');
+    },
+    async restart() {
+      if (running()) return;
+      await spawnNode(['--rpc-port', String(httpPort), '--ws-port', String(wsPort), '--p2p-port', String(p2pPort)]);
+    },
+    isRunning: running,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
+      if (running()) {
         const exited = new Promise((done) => child.once('exit', done));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((done) => setTimeout(done, 15_000))]);
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        if (running()) child.kill('SIGKILL');
       }
       rmSync(datadir, { recursive: true, force: true });
     },

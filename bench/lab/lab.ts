@@ -6,7 +6,8 @@
  */
 import { startLabNode, type LabNode } from './lab-node.ts';
 import { startLink, type Link, type LinkShape } from './link.ts';
-import { startMiners, type MinedBlock, type MinerShare } from './miners.ts';
+import { attack } from './attacker.ts';
+import { labMinerAddress, startMiners, type MinedBlock, type MinerShare } from './miners.ts';
 import { diameter, randomRegularGraph, seededRandom, type Edge } from './topology.ts';
 
 export interface Scenario {
@@ -21,6 +22,10 @@ export interface Scenario {
   readonly templateRefreshMs: number;
   /** Cut every link between the halves (nodes below n/2 and the rest) at `atS` for `forS` seconds. */
   readonly partition?: { readonly atS: number; readonly forS: number };
+  /** Every `everyS` seconds, kill -9 a random node that does not mine and restart it `downS` seconds later. */
+  readonly churn?: { readonly everyS: number; readonly downS: number };
+  /** At `atS`, an adversary peer relays an invalid block and a junk transaction to each of `targets` (attacker.ts). */
+  readonly attacker?: { readonly atS: number; readonly targets: readonly number[] };
 }
 
 export interface TipPoll {
@@ -37,13 +42,18 @@ export interface LabRun {
   readonly mined: readonly MinedBlock[];
   readonly polls: readonly TipPoll[];
   /** Per node: `get_info` at the end, CPU seconds, RSS, bans it issued. */
-  readonly nodes: readonly { index: number; info: any; cpuSeconds: number; rssBytes: number; bans: number; committed: ReadonlyMap<string, number> }[];
+  readonly nodes: readonly { index: number; info: any; cpuSeconds: number; rssBytes: number; bannedPeers: readonly string[]; committed: ReadonlyMap<string, number> }[];
+  /** Node id prefixes (16 hex) the adversary used: a ban of one of these is deserved, any other is an honest ban. */
+  readonly attackerIds: readonly string[];
+  /** Kill -9s the churn applied, with the restart's time. */
+  readonly restarts: readonly { node: number; killedAtMs: number; restartedAtMs?: number }[];
   readonly wireBytes: number;
   readonly healedAtMs?: number;
   readonly errors: readonly string[];
 }
 
 const pollEveryMs = 250;
+
 const settleMs = 3_000;
 
 async function startNetwork(scenario: Scenario, edges: readonly Edge[], random: () => number): Promise<{ nodes: LabNode[]; links: Map<string, Link> }> {
@@ -64,7 +74,9 @@ async function startNetwork(scenario: Scenario, edges: readonly Edge[], random: 
 }
 
 async function pollTips(nodes: readonly LabNode[]): Promise<TipPoll> {
-  const tips = await Promise.all(nodes.map((n) => n.rpc('get_info').then((i) => String(i.selected_tip), () => 'unreachable')));
+  // A node down for churn is left out: agreement is among the nodes that are up.
+  const up = nodes.filter((n) => n.isRunning());
+  const tips = await Promise.all(up.map((n) => n.rpc('get_info').then((i) => String(i.selected_tip), () => 'unreachable')));
   return { atMs: Date.now(), agree: tips.every((t) => t === tips[0]), tips };
 }
 
@@ -93,8 +105,32 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
       return a < scenario.nodes / 2 !== b < scenario.nodes / 2;
     });
     const endAt = startedAtMs + scenario.durationS * 1000;
+    const attackerIds: string[] = [];
+    const restarts: { node: number; killedAtMs: number; restartedAtMs?: number }[] = [];
+    const mining = new Set(scenario.miners.map((m) => m.node));
+    let nextChurnS = scenario.churn?.everyS ?? Number.POSITIVE_INFINITY;
+    let attacked = false;
     while (Date.now() < endAt) {
       const t = (Date.now() - startedAtMs) / 1000;
+      if (scenario.attacker && !attacked && t >= scenario.attacker.atS) {
+        attacked = true;
+        const template = await nodes[0]!.rpc('get_block_template', { miner_address: labMinerAddress(0) });
+        const outcomes = await attack(scenario.attacker.targets.map((i) => ({ index: i, p2pPort: nodes[i]!.p2pPort })), String(template.header));
+        attackerIds.push(...outcomes.map((o) => o.nodeId));
+        log(`attacker: ${outcomes.length} connections, ${outcomes.filter((o) => o.reject !== undefined).length} refused with a reject`);
+      }
+      if (scenario.churn && t >= nextChurnS) {
+        nextChurnS += scenario.churn.everyS;
+        const candidates = nodes.filter((n) => !mining.has(n.index) && n.isRunning());
+        const victim = candidates[Math.floor(random() * candidates.length)];
+        if (victim) {
+          const record: { node: number; killedAtMs: number; restartedAtMs?: number } = { node: victim.index, killedAtMs: Date.now() };
+          restarts.push(record);
+          victim.kill();
+          log(`churn: kill -9 node ${victim.index} at ${t.toFixed(1)} s`);
+          setTimeout(() => void victim.restart().then(() => void (record.restartedAtMs = Date.now()), (e: unknown) => errors.push(String(e))), scenario.churn.downS * 1000);
+        }
+      }
       const p = scenario.partition;
       if (p && t >= p.atS && t < p.atS + p.forS && !crossing[0]?.[1].isCut()) {
         log(`partition: cutting ${crossing.length} links at ${t.toFixed(1)} s`);
@@ -108,16 +144,18 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
       await new Promise((r) => setTimeout(r, pollEveryMs));
     }
     await miners.stop();
+    // A miner's node down for churn refuses its calls: not an error of the network.
     errors.push(...miners.errors);
+    for (const n of nodes) if (!n.isRunning()) await n.restart();
     await new Promise((r) => setTimeout(r, settleMs)); // the last blocks propagate
     polls.push(await pollTips(nodes));
     const summaries = await Promise.all(
       nodes.map(async (n) => ({
-        index: n.index, info: await n.rpc('get_info'), cpuSeconds: n.cpuSeconds(), rssBytes: n.rssBytes(), bans: n.events('peer_banned').length, committed: n.committedAt,
+        index: n.index, info: await n.rpc('get_info'), cpuSeconds: n.cpuSeconds(), rssBytes: n.rssBytes(), bannedPeers: n.events('peer_banned').map((e) => String(e.peer)), committed: n.committedAt,
       })),
     );
     const wireBytes = [...links.values()].reduce((sum, l) => sum + l.bytes(), 0);
-    return { scenario, edges, diameter: diameter(scenario.nodes, edges), startedAtMs, mined: miners.mined, polls, nodes: summaries, wireBytes, ...(healedAtMs === undefined ? {} : { healedAtMs }), errors };
+    return { scenario, edges, diameter: diameter(scenario.nodes, edges), startedAtMs, mined: miners.mined, polls, nodes: summaries, wireBytes, attackerIds, restarts, ...(healedAtMs === undefined ? {} : { healedAtMs }), errors };
   } finally {
     await Promise.all(nodes.map((n) => n?.stop()));
     await Promise.all([...links.values()].map((l) => l.close()));

@@ -38,7 +38,7 @@ interface Template {
 const strip = (hex: string): string => (hex.startsWith('0x') ? hex.slice(2) : hex);
 
 /** A miner address of the lab: a fixed private key per node. */
-function minerAddress(node: number): string {
+export function labMinerAddress(node: number): string {
   const key = new Uint8Array(32).fill(2);
   key[31] = node + 1;
   return encodeAddress(regtestParams.hrp, standardAddress(publicKeyFromPrivate(key)));
@@ -57,7 +57,7 @@ export function startMiners(nodes: readonly LabNode[], shares: readonly MinerSha
   let stopped = false;
   const refresh = async (node: number): Promise<void> => {
     try {
-      const t = await nodes[node]!.rpc('get_block_template', { miner_address: minerAddress(node) });
+      const t = await nodes[node]!.rpc('get_block_template', { miner_address: labMinerAddress(node) });
       templates.set(node, { ...t, atMs: Date.now() });
     } catch (error) {
       if (!stopped) errors.push(String(error));

@@ -25,7 +25,12 @@ export interface LabFigures {
   readonly wireBytesPerBlockPerNode: number;
   readonly cpuSecondsPerNode: { readonly mean: number; readonly max: number };
   readonly rssMbPerNode: { readonly mean: number; readonly max: number };
-  readonly bans: number;
+  /** Bans of the adversary's identities, and the targets that issued none (each target should ban it). */
+  readonly attackerBans: number;
+  readonly targetsThatDidNotBan: readonly number[];
+  /** Bans of anyone else: an honest node banned by an honest node. Must be 0. */
+  readonly honestBans: number;
+  readonly restarts: number;
   /** Nodes that ended with under 90 % of the most blocks any node held. */
   readonly stalledNodes: readonly number[];
   readonly errors: readonly string[];
@@ -87,7 +92,10 @@ export function labFigures(run: LabRun): LabFigures {
     wireBytesPerBlockPerNode: run.mined.length === 0 ? 0 : run.wireBytes / run.mined.length / n,
     cpuSecondsPerNode: { mean: mean(cpu), max: Math.max(...cpu) },
     rssMbPerNode: { mean: mean(rss), max: Math.max(...rss) },
-    bans: run.nodes.reduce((sum, node) => sum + node.bans, 0),
+    attackerBans: run.nodes.reduce((sum, node) => sum + node.bannedPeers.filter((p) => run.attackerIds.includes(p)).length, 0),
+    targetsThatDidNotBan: (run.scenario.attacker?.targets ?? []).filter((i) => !run.nodes[i]!.bannedPeers.some((p) => run.attackerIds.includes(p))),
+    honestBans: run.nodes.reduce((sum, node) => sum + node.bannedPeers.filter((p) => !run.attackerIds.includes(p)).length, 0),
+    restarts: run.restarts.length,
     stalledNodes: run.nodes.filter((node, i) => counts[i]! < 0.9 * most).map((node) => node.index),
     errors: run.errors,
   };
@@ -113,7 +121,9 @@ function markdown(f: LabFigures): string {
     `| wire bytes per block per node | ${f.wireBytesPerBlockPerNode.toFixed(0)} |`,
     `| CPU s per node (mean / max) | ${f.cpuSecondsPerNode.mean.toFixed(1)} / ${f.cpuSecondsPerNode.max.toFixed(1)} |`,
     `| RSS MB per node (mean / max) | ${f.rssMbPerNode.mean.toFixed(0)} / ${f.rssMbPerNode.max.toFixed(0)} |`,
-    `| bans | ${f.bans} |`,
+    `| bans of the adversary / targets that did not ban it | ${f.attackerBans} / ${f.targetsThatDidNotBan.length === 0 ? 'none' : f.targetsThatDidNotBan.join(', ')} |`,
+    `| honest nodes banned by honest nodes | ${f.honestBans} |`,
+    `| kill -9 restarts (churn) | ${f.restarts} |`,
     `| stalled nodes | ${f.stalledNodes.length === 0 ? 'none' : f.stalledNodes.join(', ')} |`,
     `| errors | ${f.errors.length} |`,
     '',

@@ -1,0 +1,62 @@
+/**
+ * The lab's adversary peer: a real TCP connection speaking the real Noise transport and p2p framing (the same
+ * code a node runs), which relays an invalid block (bits its chain does not allow) and then a transaction that does
+ * not decode. Every honest node it reaches must ban it; no honest node may ban another for what it relayed.
+ */
+import { webcrypto } from 'node:crypto';
+import { connect } from 'node:net';
+import { decodeHeader } from '../../src/codec/header.ts';
+import { genesisHash, regtestParams } from '../../src/consensus/params.ts';
+import { p2pProtocolVersion } from '../../src/p2p/limits.ts';
+import { decodeMessage, encodeMessage, Services, type Message } from '../../src/p2p/messages.ts';
+import { x25519Dh } from '../../src/p2p/noise/suites.ts';
+import { openSecureSession } from '../../src/p2p/secure-session.ts';
+import { fromHex, toHex } from '../../src/util/bytes.ts';
+import { socketPort } from '../../server/p2p/tcp-port.ts';
+
+const randomBytes = (n: number): Uint8Array => webcrypto.getRandomValues(new Uint8Array(n));
+const timer = { setTimeout: (run: () => void, ms: number) => { const h = setTimeout(run, ms); return () => clearTimeout(h); } };
+
+export interface AttackOutcome {
+  readonly target: number;
+  /** The attacker's node id prefix as nodes log it (16 hex). */
+  readonly nodeId: string;
+  /** The reject the node sent before hanging up, if any. */
+  readonly reject?: { readonly code: number; readonly banScore: number };
+}
+
+/** Connects to `p2pPort`, completes the handshake, sends `message`, and waits for the node to hang up (or 5 s). */
+async function sendOne(target: number, p2pPort: number, message: (header: Uint8Array) => Message, templateHeader: Uint8Array): Promise<AttackOutcome> {
+  const key = x25519Dh.generateKeyPair(randomBytes);
+  const socket = connect(p2pPort, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const session = await openSecureSession({ port: socketPort(socket), role: 'initiator', staticKey: key, network: 'regtest', protocolVersion: p2pProtocolVersion, randomBytes, timer });
+  const received: Message[] = [];
+  const closed = new Promise<void>((resolve) => session.onClose(() => resolve()));
+  session.onMessage((bytes) => received.push(decodeMessage(bytes)));
+  const genesis = genesisHash(regtestParams);
+  session.send(encodeMessage({
+    type: 'version', protocolVersion: p2pProtocolVersion, network: 'regtest', chainId: regtestParams.chainId, genesis, services: Services.full,
+    timestampMs: Date.now(), nonce: BigInt(Date.now()) * 31n, userAgent: '/lab-attacker/', listenPort: 0, bestBlueScore: 0, bestBlueWork: 0n, selectedTip: genesis, relay: true,
+  }));
+  const start = Date.now();
+  while (!received.some((m) => m.type === 'verack') && Date.now() - start < 5_000) await new Promise((r) => setTimeout(r, 20));
+  session.send(encodeMessage(message(templateHeader)));
+  await Promise.race([closed, new Promise((r) => setTimeout(r, 5_000))]);
+  session.close();
+  const reject = received.find((m): m is Extract<Message, { type: 'reject' }> => m.type === 'reject');
+  return { target, nodeId: toHex(key.publicKey).slice(0, 16), ...(reject ? { reject: { code: reject.code, banScore: reject.banScore } } : {}) };
+}
+
+/** Relays an invalid block and a junk transaction to each target (a fresh identity each time). */
+export async function attack(targets: readonly { index: number; p2pPort: number }[], templateHeaderHex: string): Promise<AttackOutcome[]> {
+  const header = fromHex(templateHeaderHex.replace(/^0x/, ''));
+  const badBlock = (h: Uint8Array): Message => ({ type: 'block', block: { header: { ...decodeHeader(h), bits: 0x1d00ffff }, transactions: [] } });
+  const junkTx = (): Message => ({ type: 'tx', tx: randomBytes(120) });
+  const outcomes: AttackOutcome[] = [];
+  for (const t of targets) {
+    outcomes.push(await sendOne(t.index, t.p2pPort, badBlock, header));
+    outcomes.push(await sendOne(t.index, t.p2pPort, junkTx, header));
+  }
+  return outcomes;
+}
