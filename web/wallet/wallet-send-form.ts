@@ -162,6 +162,6 @@ function fillReview(send: PreparedSend): void {
   set('review-fee', coins(send.fee));
   set('review-total', coins(send.total));
   set('review-balance', coins(send.balance));
-  $('review-balance').title = `verified by a state proof against block ${send.balanceBlock}`;
+  $('review-balance').title = `verified by a state proof against block ${send.balanceBlock} (${send.balanceAge})`;
   set('review-remaining', coins(send.remaining));
 }

@@ -11,6 +11,7 @@ import { buildTransfer } from '../../src/wallet/transfer.ts';
 import type { Wallet } from '../../src/wallet/wallet.ts';
 import { toHash0x, toHex } from '../../src/util/bytes.ts';
 import type { LightChain } from '../../src/light/light-chain.ts';
+import { freshnessText } from '../../src/light/freshness.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { browserRandomBytes } from './wallet-keys.ts';
 import { FieldError } from './form-errors.ts';
@@ -43,6 +44,8 @@ export interface PreparedSend {
   /** The sender's verified balance, and the block whose header the proof was checked against. */
   readonly balance: bigint;
   readonly balanceBlock: string;
+  /** "verified at block N, 3 s ago" (src/light/freshness.ts): the proof is on the tab's selected chain near its tip. */
+  readonly balanceAge: string;
   readonly remaining: bigint;
   readonly nonce: bigint;
 }
@@ -59,7 +62,8 @@ export async function prepareSend(link: NodeClient, chain: LightChain, wallet: W
   const total = amount + fee;
   if (balance < total) throw new FieldError('amount', insufficientMessage(balance, total), 'insufficient_balance');
   const nonce = proven.account.nonce + BigInt(pendingOwn);
-  return { request, from, to, amount, fee, total, balance, balanceBlock: proven.account.blockHash, remaining: balance - total, nonce };
+  const balanceAge = freshnessText(proven.account.blockHeight, proven.account.timestampMs, Date.now());
+  return { request, from, to, amount, fee, total, balance, balanceBlock: proven.account.blockHash, balanceAge, remaining: balance - total, nonce };
 }
 
 /** Signs the prepared send in the tab and submits it; the node's hash must be the one the tab computed. */
