@@ -15,6 +15,7 @@ import { freshnessText } from '../../src/light/freshness.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { browserRandomBytes } from './wallet-keys.ts';
 import { FieldError } from './form-errors.ts';
+import { nextNonce, type PendingOwn } from './wallet-history.ts';
 import { insufficientMessage, parseCoinText, parseRecipient } from './send-check.ts';
 import { sendRawTransaction } from '../lib/actions/send-raw-transaction.ts';
 import type { NodeClient } from '../lib/node-client.ts';
@@ -50,7 +51,7 @@ export interface PreparedSend {
   readonly nonce: bigint;
 }
 
-export async function prepareSend(link: NodeClient, chain: LightChain, wallet: Wallet, request: SendRequest, pendingOwn: number): Promise<PreparedSend> {
+export async function prepareSend(link: NodeClient, chain: LightChain, wallet: Wallet, request: SendRequest, pendingOwn: PendingOwn): Promise<PreparedSend> {
   const hrp = wallet.network.hrp;
   const from = parseRecipient(request.from, hrp, 'from');
   const to = parseRecipient(request.to, hrp, 'to');
@@ -61,7 +62,7 @@ export async function prepareSend(link: NodeClient, chain: LightChain, wallet: W
   const balance = proven.account.balance;
   const total = amount + fee;
   if (balance < total) throw new FieldError('amount', insufficientMessage(balance, total), 'insufficient_balance');
-  const nonce = proven.account.nonce + BigInt(pendingOwn);
+  const nonce = nextNonce(proven.account.nonce, pendingOwn);
   const balanceAge = freshnessText(proven.account.blockHeight, proven.account.timestampMs, Date.now());
   return { request, from, to, amount, fee, total, balance, balanceBlock: proven.account.blockHash, balanceAge, remaining: balance - total, nonce };
 }
@@ -82,7 +83,7 @@ export async function sendFromTab(
   chain: LightChain,
   wallet: Wallet,
   request: SendRequest,
-  pendingOwn: number,
+  pendingOwn: PendingOwn,
 ): Promise<{ hash: string; status: string }> {
   return submitSend(link, wallet, await prepareSend(link, chain, wallet, request, pendingOwn));
 }
