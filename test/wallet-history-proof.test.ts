@@ -15,7 +15,7 @@ import { toHash0x } from '../src/util/bytes.ts';
 import { systemClock } from '../src/util/clock.ts';
 import { createMemoryWalletDb, rowsToEvict, type HistoryRow } from '../web/wallet/wallet-db.ts';
 import { nextNonce, pendingSends, recordAddressEvent, refreshHistory } from '../web/wallet/wallet-history.ts';
-import { walletHistoryRowsMax, walletHistoryUnprovenRowsMax } from '../web/wallet/wallet-web-limits.ts';
+import { walletHistoryRowsMax, walletHistoryUnprovenRowsMax, walletPendingChecksMax } from '../web/wallet/wallet-web-limits.ts';
 import { transfer, wallet } from './helpers/ledger-fixtures.ts';
 import { startRpcTestNode, type RpcTestNode } from './helpers/rpc-node.ts';
 
@@ -112,6 +112,20 @@ describe('wallet history against a lying node (issue 34)', () => {
     expect(nextNonce(7n, pendingSends([...rows, own], aliceText))).toBe(8n);
     // Once the proven nonce passed it, the own send no longer holds one.
     expect(nextNonce(8n, pendingSends([...rows, own], aliceText))).toBe(8n);
+  });
+
+  it('a flood of invented pending rows cannot starve the tab’s own send of checks', async () => {
+    const db = createMemoryWalletDb();
+    const own = toHash0x(new Uint8Array(32).fill(0xee));
+    await db.putHistory({ wallet: 'w', hash: own, type: 'outgoing', address: aliceText, counterparty: '', amount: '1', status: 'pending', own: true, payerNonce: '9', timeMs: 1 });
+    for (let i = 0; i < 3 * walletPendingChecksMax; i++) {
+      await recordAddressEvent(db, 'w', { address: victimText, hash: toHash0x(Uint8Array.from({ length: 32 }, (_, j) => (j === 0 ? i : 0x55))), type: 'incoming', amount: 1, status: 'pending' });
+    }
+    const asked: string[] = [];
+    const recording = { request: async (method: string, params?: Record<string, unknown>) => (asked.push(`${method} ${String(params?.['hash'])}`), { status: 'pending' }) };
+    await refreshHistory(recording, light, db, 'w');
+    expect(asked[0]).toBe(`get_transaction ${own}`);
+    expect(asked.filter((a) => a.startsWith('get_transaction'))).toHaveLength(walletPendingChecksMax);
   });
 
   it('a flood of junk past the cap cannot evict proven history', async () => {

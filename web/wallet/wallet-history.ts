@@ -55,9 +55,15 @@ async function refreshRow(link: RpcClient, chain: LightChain, row: HistoryRow): 
   return proveHistoryRow(link, chain, next);
 }
 
-/** Re-proves rows not yet final (the newest first, bounded per refresh); a row its bytes do not bind is deleted. */
+/** Check order: the tab's own sends, then rows proven in a block, then the node's announcements (newest first in each). */
+const checkRank = (row: HistoryRow): number => (row.own === true ? 0 : row.proof === 'included' || row.proof === 'verified' ? 1 : 2);
+
+/**
+ * Re-proves rows not yet final (bounded per refresh, own and proven rows first, so a flood of invented events cannot
+ * starve them of checks); a row its bytes do not bind is deleted.
+ */
 export async function refreshHistory(link: RpcClient, chain: LightChain, db: WalletDb, wallet: string): Promise<HistoryRow[]> {
-  const rows = (await db.history(wallet)).filter(open).slice(0, walletPendingChecksMax);
+  const rows = (await db.history(wallet)).filter(open).sort((a, b) => checkRank(a) - checkRank(b)).slice(0, walletPendingChecksMax);
   for (const row of rows) {
     try {
       const next = await refreshRow(link, chain, row);
