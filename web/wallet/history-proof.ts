@@ -17,13 +17,12 @@
  *   The residue, documented in docs/wallet.md: a payer who signs two transactions with one nonce can have the
  *   other accepted; the proven balance is the authority either way.
  */
-import { encodeAddress } from '../../src/crypto/address.ts';
+import { decodeAddress, encodeAddress } from '../../src/crypto/address.ts';
 import { formatUnits } from '../../src/crypto/amount.ts';
 import { kindOf } from '../../src/kinds/registry.ts';
 import type { LightChain } from '../../src/light/light-chain.ts';
 import type { VerifiedTransaction } from '../../src/light/verify-transaction.ts';
 import { equalBytes } from '../../src/util/bytes.ts';
-import { decodeAddress } from '../../src/crypto/address.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { fetchVerifiedTransaction } from '../light/verified-transaction.ts';
 import type { RpcClient } from '../lib/node-client.ts';

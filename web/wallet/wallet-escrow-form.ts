@@ -195,6 +195,6 @@ function fillReview(escrow: PreparedEscrow): void {
   set('er-arbiter', request.arbiter.trim() || 'none');
   set('er-id', toHash0x(escrow.escrowId));
   set('er-balance', coins(escrow.balance));
-  $('er-balance').title = `verified by a state proof against block ${escrow.balanceBlock}`;
+  $('er-balance').title = `verified by a state proof against block ${escrow.balanceBlock} (${escrow.balanceAge})`;
   set('er-remaining', coins(escrow.remaining));
 }

@@ -23,6 +23,7 @@ import { verifyRecordProof } from '../../src/light/verify-account.ts';
 import type { Wallet } from '../../src/wallet/wallet.ts';
 import { equalBytes, fromHex, toHash0x, toHex } from '../../src/util/bytes.ts';
 import { checkWhenHeaderKnown, type ProofOutcome } from '../light/proof-wait.ts';
+import { freshnessText } from '../../src/light/freshness.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { nextNonce, type PendingOwn } from './wallet-history.ts';
 import { getAgentAccount } from '../lib/actions/get-agent-account.ts';
@@ -47,6 +48,8 @@ export interface PreparedEscrow {
   readonly total: bigint;
   readonly balance: bigint;
   readonly balanceBlock: string;
+  /** "verified at block N, 3 s ago" (src/light/freshness.ts). */
+  readonly balanceAge: string;
   readonly remaining: bigint;
   readonly nonce: bigint;
   /** DAA score of the verified header the agent account was proven against, and the timeout from it. */
@@ -89,9 +92,9 @@ async function provenAgent(link: NodeClient, chain: LightChain, agentText: strin
 async function provenFunds(link: NodeClient, chain: LightChain, from: string, total: bigint, pendingOwn: PendingOwn) {
   const proven = await fetchVerifiedBalance(chain, link, from);
   if (!proven.ok) throw new Error(`cannot pay: balance proof failed (${proven.error.message})`);
-  const { balance, nonce, blockHash } = proven.account;
+  const { balance, nonce, blockHash, blockHeight, timestampMs } = proven.account;
   if (balance < total) throw new FieldError('amount', insufficientMessage(balance, total), 'insufficient_balance');
-  return { balance, balanceBlock: blockHash, nonce: nextNonce(nonce, pendingOwn) };
+  return { balance, balanceBlock: blockHash, balanceAge: freshnessText(blockHeight, timestampMs, Date.now()), nonce: nextNonce(nonce, pendingOwn) };
 }
 
 export async function prepareEscrow(link: NodeClient, chain: LightChain, wallet: Wallet, request: EscrowRequest, pendingOwn: PendingOwn): Promise<PreparedEscrow> {
