@@ -10,6 +10,7 @@ import { LightProofError, LightSyncError } from '../src/light/errors.ts';
 import { openLightChain } from '../src/light/light-chain.ts';
 import { createMemoryHeaderStore } from '../src/light/light-store.ts';
 import { startLightSync } from '../src/light/light-sync.ts';
+import { proofTipDistanceBlocksMax } from '../src/light/limits.ts';
 import { verifyAccountProof } from '../src/light/verify-account.ts';
 import { openLedgerChain } from '../src/state/ledger.ts';
 import { proofToJson } from '../src/state/proof.ts';
@@ -28,10 +29,23 @@ let full: Chain;
 let ledger: Ledger;
 let blocks: Block[];
 let headers: BlockHeader[];
+/** The miner's account proven 20 blocks before the end: verified, but old. */
+let oldAnswer: Record<string, unknown>;
+const oldBlocksBehind = 20;
+
+const answerAtTip = () => {
+  const p = ledger.proveAccount(full.selectedTip().header.miner);
+  return {
+    state_root: toHash0x(p.stateRoot), block_hash: `0x${p.blockHash}`,
+    account: { balance: unitsToCoins(p.account?.balance ?? 0n), nonce: Number(p.account?.nonce ?? 0n) }, proof: proofToJson(p.proof),
+  };
+};
 
 beforeAll(async () => {
   ({ chain: full, ledger } = await openLedgerChain({ params: regtestParams, store: createMemoryStore(), clock: systemClock }));
-  blocks = await extendChain(full, blockCount);
+  blocks = await extendChain(full, blockCount - oldBlocksBehind);
+  oldAnswer = answerAtTip();
+  blocks.push(...(await extendChain(full, oldBlocksBehind)));
   headers = blocks.map((b) => b.header);
 });
 
@@ -108,13 +122,7 @@ describe('light sync over a Noise session with a p2p node', () => {
 
 describe('account proofs against verified headers', () => {
   const minerAddress = () => encodeAddress(regtestParams.hrp, full.selectedTip().header.miner);
-  const answer = () => {
-    const p = ledger.proveAccount(full.selectedTip().header.miner);
-    return {
-      state_root: toHash0x(p.stateRoot), block_hash: `0x${p.blockHash}`,
-      account: { balance: unitsToCoins(p.account?.balance ?? 0n), nonce: Number(p.account?.nonce ?? 0n) }, proof: proofToJson(p.proof),
-    };
-  };
+  const answer = answerAtTip;
 
   it('reads the balance out of a proof that hashes to the verified header’s state root', async () => {
     const light = await openLight();
@@ -146,5 +154,29 @@ describe('account proofs against verified headers', () => {
     const bent = { ...good.proof, value: flip(good.proof.value!) };
     expect(reason(() => verifyAccountProof(light, minerAddress(), { ...good, proof: bent }))).toBe('proof-invalid');
     expect(toHex(light.selectedTip().hash)).toBe(full.selectedTip().id);
+  });
+
+  it('refuses an old-but-verified proof as stale: a balance from 20 blocks ago is not current (issue 34)', async () => {
+    const light = await openLight();
+    light.addHeaders(headers);
+    // Every check but freshness passes: the block is verified, on the selected chain, and the path reaches its root.
+    const oldBlock = light.get(String(oldAnswer['block_hash']).slice(2))!;
+    expect(light.blockAtHeight(oldBlock.height)?.id).toBe(oldBlock.id);
+    expect(light.selectedTip().height - oldBlock.height).toBeGreaterThan(proofTipDistanceBlocksMax);
+    let error: unknown;
+    try {
+      verifyAccountProof(light, minerAddress(), oldAnswer);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(LightProofError);
+    expect((error as LightProofError).reason).toBe('proof-stale');
+    expect((error as Error).message).toMatch(/blocks below this tab's tip .*old state, not current/);
+    // The same proof was current when the tab's tip was its block: freshness is relative to the tab's own tip.
+    const then = await openLight();
+    then.addHeaders(headers.slice(0, blockCount - oldBlocksBehind));
+    const verified = verifyAccountProof(then, minerAddress(), oldAnswer);
+    expect(verified.blocksBehindTip).toBeLessThanOrEqual(proofTipDistanceBlocksMax);
+    expect(verified.timestampMs).toBe(oldBlock.header.timestampMs);
   });
 });

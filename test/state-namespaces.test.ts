@@ -310,7 +310,7 @@ describe('the ledger, get_proof and the light client', () => {
     expect(await dispatcher.call('get_proof', { address, namespace: 'account' }, ctx)).toEqual(plain);
     expect(await dispatcher.call('get_proof', [address], ctx)).toEqual(plain);
     expect(plain['key']).toBe(toHash0x(oldAccountKey(miner)));
-    const light = { get: (id: string) => f.chain.get(id), params: f.chain.params };
+    const light = { get: (id: string) => f.chain.get(id), selectedTip: () => f.chain.selectedTip(), blockAtHeight: (h: number) => f.chain.blockAtHeight(h), params: f.chain.params };
     expect(verifyAccountProof(light, address, plain).balance).toBe(account.account!.balance);
     expect(verifyRecordProof(light, 'account', miner, plain).record).toEqual(account.account);
 
@@ -351,8 +351,10 @@ describe('the ledger, get_proof and the light client', () => {
     const alice = wallet(1).address;
     const future = withRecordVersion(1, new Uint8Array(40)); // an account layout this client does not know
     const { trie, root } = trieWith([[stateKey('account', alice), future]]);
-    const block = { hash: new Uint8Array(32).fill(4), height: 7, header: { stateRoot: root } };
-    const light = { get: (id: string) => (id === toHex(block.hash) ? block : undefined), params: { hrp: 'rweft' } } as unknown as Parameters<typeof verifyAccountProof>[0];
+    const block = { id: toHex(new Uint8Array(32).fill(4)), hash: new Uint8Array(32).fill(4), height: 7, header: { stateRoot: root, timestampMs: 0 } };
+    const light = {
+      get: (id: string) => (id === block.id ? block : undefined), selectedTip: () => block, blockAtHeight: (h: number) => (h === 7 ? block : undefined), params: { hrp: 'rweft' },
+    } as unknown as Parameters<typeof verifyAccountProof>[0];
     const answer = { state_root: toHash0x(root), block_hash: toHash0x(block.hash), proof: proofToJson(trie.prove(root, stateKey('account', alice))) };
     expect(coded(() => verifyAccountProof(light, encodeAddress('rweft', alice), answer)).reason).toBe('record-unreadable');
   });

@@ -1,8 +1,8 @@
 // Mines one block from the test process (get_block_template → nonce search in Node → submit_block), so explorer
 // tests can watch a block arrive live without a CPU miner flooding regtest with blocks.
 import { decodeHeader } from '../../src/codec/header.ts';
-import { encodeBlock } from '../../src/codec/block.ts';
-import { blockHash } from '../../src/consensus/pow.ts';
+import { encodeBlock, transactionsRoot } from '../../src/codec/block.ts';
+import { blockHash, prePowHash } from '../../src/consensus/pow.ts';
 import { searchNonceFast } from '../../src/consensus/pow-fast.ts';
 import { fromHex, toHash0x, toHex } from '../../src/util/bytes.ts';
 import { nodeRpc } from './node-rpc.ts';
@@ -32,4 +32,19 @@ export async function mineSiblings(url: string, apiKey: string, minerAddresses: 
   const hashes: string[] = [];
   for (const t of templates) hashes.push(await submitSolved(url, apiKey, t));
   return hashes as [string, string];
+}
+
+/**
+ * Mines one block that also carries `extra` transactions the node's pool would refuse (signed, but e.g. not
+ * payable): a block may carry a transaction its merging block then refuses, and the header commits only the tx root.
+ */
+export async function mineBlockCarrying(url: string, apiKey: string, minerAddress: string, extra: readonly Uint8Array[]): Promise<string> {
+  const t = await nodeRpc<Template>(url, 'get_block_template', { miner_address: minerAddress }, apiKey);
+  const transactions = [...t.transactions.map((x) => fromHex(x.slice(2))), ...extra];
+  const header = { ...decodeHeader(fromHex(t.header.slice(2))), txRoot: transactionsRoot({ transactions }) };
+  const found = searchNonceFast(prePowHash(header), BigInt(t.target), 0n, 1 << 26);
+  if (found.nonce === null) throw new Error(`no nonce in 2^26 tries for target ${t.target}`);
+  const solved = { ...header, nonce: found.nonce };
+  await nodeRpc(url, 'submit_block', { block: `0x${toHex(encodeBlock({ header: solved, transactions }))}` }, apiKey);
+  return toHash0x(blockHash(solved));
 }

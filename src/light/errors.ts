@@ -40,6 +40,7 @@ export class LightSyncError extends WeftError {
 
 export type LightProofReason =
   | 'header-unknown' // the proof names a block this client has not verified
+  | 'proof-stale' // a verified block, but off the selected chain or too far below its tip: old state, not current
   | 'root-mismatch' // the proof's state root is not the verified header's
   | 'proof-invalid' // the Merkle path does not hash to the root, or is malformed
   | 'record-unreadable'; // the proof checks out, but its value is in a record version this client does not read

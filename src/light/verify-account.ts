@@ -6,8 +6,9 @@
  * src/state/namespaces.ts; `verifyAccountProof` is its account case. Only then is the account read out of
  * the proof — never from the node's plain-text `account` figures, which are ignored: they are the node's virtual
  * view (the tip's own mergeset applied), one step past the state root the tip's header commits to (docs/state.md),
- * so they may differ from the proven figures. Anything else throws LightProofError: the caller shows an error,
- * never a balance.
+ * so they may differ from the proven figures. And the block must be current (src/light/freshness.ts): on the tab's
+ * selected chain within proofTipDistanceBlocksMax of its tip — an old-but-verified block's state is a replay, refused
+ * as 'proof-stale'. Anything else throws LightProofError: the caller shows an error, never a balance.
  */
 import { decodeAddress } from '../crypto/address.ts';
 import { DecodeError } from '../errors.ts';
@@ -17,6 +18,7 @@ import { proofFromJson } from '../state/proof.ts';
 import { verifyStateRecord } from '../state/proof-verify.ts';
 import { equalBytes, fromHex, toHash0x } from '../util/bytes.ts';
 import { LightProofError } from './errors.ts';
+import { assertFresh, type FreshnessChain } from './freshness.ts';
 import type { LightChain } from './light-chain.ts';
 
 export interface VerifiedAccount {
@@ -29,6 +31,9 @@ export interface VerifiedAccount {
   readonly blockHash: string;
   readonly blockHeight: number;
   readonly stateRoot: string;
+  /** The header's timestamp (ms) and how far below the tab's tip it was when checked (src/light/freshness.ts). */
+  readonly timestampMs: number;
+  readonly blocksBehindTip: number;
   /** False for an address the state has never seen (an absence proof). */
   readonly exists: boolean;
 }
@@ -46,6 +51,8 @@ export interface VerifiedRecord<N extends StateNamespaceName = StateNamespaceNam
   readonly blockHash: string;
   readonly blockHeight: number;
   readonly stateRoot: string;
+  readonly timestampMs: number;
+  readonly blocksBehindTip: number;
 }
 
 interface ProofAnswer {
@@ -62,12 +69,13 @@ export function proofHashBytes(hex: unknown, what: string): Uint8Array {
 
 /**
  * Checks a `get_proof` answer for record `id` (its natural id, e.g. a binary address) of `namespace` against this
- * client's verified headers. Throws LightProofError: 'header-unknown', 'root-mismatch', 'proof-invalid' (the proof
+ * client's verified headers. Throws LightProofError: 'header-unknown', 'proof-stale' (a verified block, but not the
+ * selected chain near its tip), 'root-mismatch', 'proof-invalid' (the proof
  * does not check out for this namespace's key of `id`), 'record-unreadable' (it does, but the value is in a record
  * version this client does not decode: upgrade it).
  */
 export function verifyRecordProof<N extends StateNamespaceName>(
-  chain: Pick<LightChain, 'get'>,
+  chain: FreshnessChain,
   namespace: N,
   id: Uint8Array,
   answer: unknown,
@@ -79,6 +87,7 @@ export function verifyRecordProof<N extends StateNamespaceName>(
   if (!block) {
     throw new LightProofError('header-unknown', `the proof is against block ${toHash0x(blockHash)}, which this light node has not verified (yet)`);
   }
+  const fresh = assertFresh(chain, block, `the ${namespace} proof`);
   if (!equalBytes(block.header.stateRoot, stateRoot)) {
     throw new LightProofError('root-mismatch', `the proof's state root ${toHash0x(stateRoot)} is not the verified header's ${toHash0x(block.header.stateRoot)}`);
   }
@@ -100,15 +109,18 @@ export function verifyRecordProof<N extends StateNamespaceName>(
     blockHash: toHash0x(block.hash),
     blockHeight: block.height,
     stateRoot: toHash0x(stateRoot),
+    timestampMs: fresh.timestampMs,
+    blocksBehindTip: fresh.blocksBehindTip,
   };
 }
 
 /** The account case of verifyRecordProof: an address's balance, nonce and energy as the verified header commits them. */
-export function verifyAccountProof(chain: Pick<LightChain, 'get' | 'params'>, address: string, answer: unknown): VerifiedAccount {
+export function verifyAccountProof(chain: FreshnessChain & Pick<LightChain, 'params'>, address: string, answer: unknown): VerifiedAccount {
   const verified = verifyRecordProof(chain, 'account', decodeAddress(address, chain.params.hrp), answer);
   const account = verified.record ?? emptyStoredAccount;
   return {
     address, balance: account.balance, nonce: account.nonce, energy: account.energy, exists: verified.exists,
     blockHash: verified.blockHash, blockHeight: verified.blockHeight, stateRoot: verified.stateRoot,
+    timestampMs: verified.timestampMs, blocksBehindTip: verified.blocksBehindTip,
   };
 }

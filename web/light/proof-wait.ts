@@ -1,7 +1,9 @@
 /**
  * Proofs the tab checks against its light node's headers may name the node's newest block before the light node
- * has verified it (it is one `inv` behind at most): such a check is retried for a few seconds, then reported.
- * Any other failure is reported at once — callers show the error, never the node's figures as verified.
+ * has verified it (it is one `inv` behind at most), or a sibling of the tab's own tip that the tab's selected chain
+ * does not run through until it sees the node's newest block ('proof-stale', src/light/freshness.ts): such a check
+ * is retried for a few seconds, then reported — an old state replayed as current stays refused. Any other failure
+ * is reported at once — callers show the error, never the node's figures as verified.
  */
 import { LightProofError } from '../../src/light/errors.ts';
 
@@ -20,7 +22,8 @@ export async function checkWhenHeaderKnown<T>(check: () => Promise<T>): Promise<
     try {
       return { ok: true, value: await check() };
     } catch (error) {
-      if (error instanceof LightProofError && error.reason === 'header-unknown' && Date.now() < deadline) {
+      const retryable = error instanceof LightProofError && (error.reason === 'header-unknown' || error.reason === 'proof-stale');
+      if (retryable && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, proofHeaderPollMs));
         continue;
       }

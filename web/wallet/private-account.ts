@@ -5,7 +5,9 @@
  * (and any off-chain parent a chain block merges), from genesis the first time this browser opens the account (from
  * privateFreshLookbackBlocks below the tip for a phrase generated here just now) and from the IndexedDB cursor after
  * that. An output or a spend counts only once get_transaction says a chain block
- * accepted its transaction; a transaction still pending holds the cursor where it is, so it is read again.
+ * accepted its transaction; a transaction still pending holds the cursor where it is, so it is read again. That
+ * only decides what to look at: with a `prover` (private-verify.ts) each output is then proven against the tab's
+ * verified headers, and only proven outputs count (private-summary.ts); the tip's DAA score is the verified one.
  *
  * Keys stay in this tab: the node sees block reads and, when sending, a signed transaction.
  */
@@ -17,7 +19,11 @@ import { getHeight } from '../lib/actions/get-height.ts';
 import { getTransaction } from '../lib/actions/get-transaction.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import type { PendingPrivateSend, PrivateDb, ScanCursor } from './private-db.ts';
-import { privateFreshLookbackBlocks, privateRescanDepthBlocks, privateScanBlocksMax, privateScanBlocksPerPass, privateScanBurstReads, privateScanReadsPerSecond } from './private-limits.ts';
+import {
+  privateDecoyProofsPerRefreshMax, privateFreshLookbackBlocks, privateProofsPerRefreshMax, privateRescanDepthBlocks, privateScanBlocksMax, privateScanBlocksPerPass,
+  privateScanBurstReads, privateScanReadsPerSecond,
+} from './private-limits.ts';
+import type { PrivateProver } from './private-verify.ts';
 import { openPrivateOutput, scanBlockJson, type DecoyRow, type PrivateOutputRow } from './private-scan.ts';
 import { saveBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
 import type { WalletDb } from './wallet-db.ts';
@@ -33,7 +39,8 @@ export interface PrivateHistoryRow {
   readonly type: 'received' | 'sent';
   /** Units: received = what the transaction paid the account; sent = what left it (amount + fee, change netted). */
   readonly amount: bigint;
-  readonly status: 'pending' | 'confirmed';
+  /** confirmed: every output and spend of it proven against verified headers; unverified: the node's word only. */
+  readonly status: 'pending' | 'confirmed' | 'unverified';
   readonly daaScore: number;
 }
 
@@ -70,7 +77,7 @@ export async function privateAccountOf(db: WalletDb, unlocked: UnlockedWallet): 
  * `fresh`: the wallet's phrase was generated in this tab just now, so the first scan starts
  * privateFreshLookbackBlocks below the tip (for decoys) instead of at genesis.
  */
-export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName: string, account: StealthAccount, fresh = false): PrivateAccount {
+export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName: string, account: StealthAccount, fresh = false, prover?: PrivateProver): PrivateAccount {
   const { keys } = account;
   let tipDaaScore = 0;
 
@@ -114,6 +121,41 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
     return [...merged, block];
   };
 
+  /** Proves what the scan found (bounded per refresh): the account's outputs and spends, then decoy candidates. */
+  const proveState = async (prover: PrivateProver): Promise<void> => {
+    const outputs: PrivateOutputRow[] = [];
+    let budget = privateProofsPerRefreshMax;
+    // Never checked first, then spends to prove, then the unverified again (a reorganisation may have moved them):
+    // outputs a node fabricates by the thousand can delay their own re-checks, not the first check of a real one.
+    const rank = (row: PrivateOutputRow) => (row.provenCreatedDaaScore === undefined ? (row.unverified === undefined ? 0 : 2) : 1);
+    const rows = (await store.outputs(walletName)).filter((row) => row.provenCreatedDaaScore === undefined || (row.spentBy !== undefined && row.spendProven !== true));
+    for (const row of rows.sort((x, y) => rank(x) - rank(y))) {
+      if (budget <= 0) break;
+      if (row.provenCreatedDaaScore === undefined) {
+        budget--;
+        const proof = await prover.proveOutput(row.oneTimeKey, row.commitment, row.keyImage);
+        const { unverified: _was, ...rest } = row;
+        if (proof.state === 'proven') outputs.push({ ...rest, provenCreatedDaaScore: String(proof.createdDaaScore) });
+        else if (proof.state === 'spent') {
+          const record = await prover.proveRecord(row.oneTimeKey, row.commitment);
+          if (record.state === 'proven') outputs.push({ ...rest, provenCreatedDaaScore: String(record.createdDaaScore), spentBy: proof.txHash, spendProven: true });
+        } else if (proof.state !== 'failed') outputs.push({ ...row, unverified: `its record is ${proof.state} in the state verified at block ${proof.blockHeight}` });
+      } else if (row.spentBy !== undefined && row.spendProven !== true) {
+        budget--;
+        const spentBy = await prover.proveSpend(row.keyImage);
+        if (spentBy !== undefined) outputs.push({ ...row, spentBy, spendProven: true });
+      }
+    }
+    const decoys: DecoyRow[] = [];
+    const unproven = (await store.decoys(walletName)).filter((d) => d.provenCreatedDaaScore === undefined && d.refused !== true);
+    for (const decoy of unproven.sort((a, b) => b.daaScore - a.daaScore).slice(0, privateDecoyProofsPerRefreshMax)) {
+      const proof = await prover.proveRecord(decoy.oneTimeKey, decoy.commitment);
+      if (proof.state === 'proven') decoys.push({ ...decoy, provenCreatedDaaScore: String(proof.createdDaaScore) });
+      else if (proof.state !== 'failed') decoys.push({ ...decoy, refused: true });
+    }
+    if (outputs.length > 0 || decoys.length > 0) await store.putProven(outputs, decoys);
+  };
+
   const refresh = async (): Promise<PrivateState> => {
     let cursor = await store.cursor(walletName);
     if (cursor !== undefined && cursor.account !== account.text) {
@@ -122,7 +164,7 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
     }
     reads = 0;
     const tip = await getHeight(link);
-    tipDaaScore = tip.daa_score;
+    tipDaaScore = prover?.tipDaaScore() ?? tip.daa_score;
     const rows = new Map((await store.outputs(walletName)).map((r) => [r.oneTimeKey, r]));
     const byKeyImage = new Map([...rows.values()].map((r) => [r.keyImage, r]));
     const statusOf = new Map<string, string>();
@@ -144,8 +186,8 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
       if ([...verdicts.values()].some((v) => v === 'pending')) return false;
       for (const found of scan.found) {
         if (!settled(verdicts.get(found.txHash)!)) continue;
-        const spentBy = rows.get(found.oneTimeKey)?.spentBy;
-        keep({ ...found, wallet: walletName, ...(spentBy ? { spentBy } : {}) }, changed);
+        // Found again (a rescan): what was proven about it stays.
+        keep({ ...rows.get(found.oneTimeKey), ...found, wallet: walletName }, changed);
       }
       for (const spend of scan.spends) {
         const row = byKeyImage.get(spend.keyImage);
@@ -171,6 +213,7 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
       }
       if (scanned !== undefined) await store.saveScan(scanned, [...changed.values()], decoys);
     }
+    if (prover !== undefined) await proveState(prover);
     // A pending send leaves once the scan found its spend, or when the node no longer knows it as pending.
     for (const send of await store.sends(walletName)) {
       const found = [...rows.values()].some((r) => r.spentBy === send.hash);

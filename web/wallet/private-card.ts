@@ -14,6 +14,7 @@ import { openPrivateAccount, privateAccountOf, type PrivateAccount, type Private
 import { openPrivateDb, type PrivateDb } from './private-db.ts';
 import { sendPrivately } from './private-send.ts';
 import { privateBalance, privateHistory } from './private-summary.ts';
+import { createPrivateProver } from './private-verify.ts';
 import type { WalletDb } from './wallet-db.ts';
 import type { UnlockedWallet } from './wallet-keys.ts';
 
@@ -79,13 +80,14 @@ export async function wirePrivateCard(link: RpcClient, light: LightNode, walletD
   wireReceiveToggle(stealth.text);
   $('private-address').textContent = stealth.text;
   const store: PrivateDb = await openPrivateDb();
-  const account: PrivateAccount = openPrivateAccount(link, store, wallet.name, stealth, unlocked.fresh === true);
+  const account: PrivateAccount = openPrivateAccount(link, store, wallet.name, stealth, unlocked.fresh === true, createPrivateProver(light.chain, link));
   let latest: PrivateState | undefined;
 
   const render = (state: PrivateState) => {
     latest = state;
     const balance = privateBalance(state, wallet.network.chainId);
-    $('private-balance').textContent = `${formatUnits(balance.total)} coins (${formatUnits(balance.spendable)} spendable now${balance.pendingOut > 0n ? `, ${formatUnits(balance.pendingOut)} leaving in a pending send` : ''})`;
+    const unverified = balance.unverified > 0n ? `; ${formatUnits(balance.unverified)} unverified, not counted` : '';
+    $('private-balance').textContent = `${formatUnits(balance.total)} coins (${formatUnits(balance.spendable)} spendable now${balance.pendingOut > 0n ? `, ${formatUnits(balance.pendingOut)} leaving in a pending send` : ''}${unverified})`;
     $('private-scan').textContent = `scanned through block ${state.scannedHeight}`;
     $<HTMLTableElement>('private-history').tBodies[0]!.replaceChildren(...privateHistory(state).map(historyRow));
   };
@@ -122,7 +124,7 @@ export async function wirePrivateCard(link: RpcClient, light: LightNode, walletD
         to: $<HTMLInputElement>('private-to').value,
         amount: $<HTMLInputElement>('private-amount').value,
         fee: $<HTMLInputElement>('private-fee').value,
-      }, (inputs) => proveInputsSpendable(light.chain, link, inputs.map((i) => i.row), state.tipDaaScore + 1, wallet.network.chainId));
+      }, (inputs, decoys) => proveInputsSpendable(light.chain, link, inputs.map((i) => i.row), light.chain.selectedTip().header.daaScore + 1, wallet.network.chainId, decoys));
       $('private-result').textContent = `sent ${sent.hash} (${sent.status}, ring of ${sent.ringSize})`;
       render(await account.state());
       return true;

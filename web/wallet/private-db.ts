@@ -40,6 +40,8 @@ export interface PrivateDb {
   sends(wallet: string): Promise<PendingPrivateSend[]>;
   /** One scanned stretch of blocks, written at once with the cursor that says it was scanned. */
   saveScan(cursor: ScanCursor, outputs: readonly PrivateOutputRow[], decoys: readonly DecoyRow[]): Promise<void>;
+  /** Rows re-written after their records were proven (private-verify.ts). */
+  putProven(outputs: readonly PrivateOutputRow[], decoys: readonly DecoyRow[]): Promise<void>;
   putSend(send: PendingPrivateSend): Promise<void>;
   deleteSend(wallet: string, hash: string): Promise<void>;
   /** Forgets a wallet's scan (another account, or a rescan). */
@@ -77,6 +79,12 @@ export async function openPrivateDb(name: string = privateDbName): Promise<Priva
         await trim.done;
       }
     },
+    async putProven(outputs, decoys) {
+      const tx = db.transaction(['outputs', 'decoys'], 'readwrite');
+      for (const row of outputs) void tx.objectStore('outputs').put(row);
+      for (const row of decoys) void tx.objectStore('decoys').put(row);
+      await tx.done;
+    },
     async putSend(send) {
       await db.put('sends', send);
     },
@@ -90,6 +98,46 @@ export async function openPrivateDb(name: string = privateDbName): Promise<Priva
         for (const key of await tx.objectStore(store).index('byWallet').getAllKeys(wallet)) void tx.objectStore(store).delete(key);
       }
       await tx.done;
+    },
+  };
+}
+
+/**
+ * A PrivateDb in memory only, for a context the browser refuses IndexedDB (as wallet-db.ts's memory store) and for
+ * tests: the same rules, the decoy pool trimmed to its newest privateDecoysMax.
+ */
+export function createMemoryPrivateDb(): PrivateDb {
+  const cursors = new Map<string, ScanCursor>();
+  const outputs = new Map<string, PrivateOutputRow>();
+  const decoys = new Map<string, DecoyRow>();
+  const sends = new Map<string, PendingPrivateSend>();
+  const key = (wallet: string, id: string) => `${wallet}\n${id}`;
+  const of = <T extends { wallet: string }>(map: Map<string, T>, wallet: string) => [...map.values()].filter((r) => r.wallet === wallet);
+  return {
+    cursor: async (wallet) => cursors.get(wallet),
+    outputs: async (wallet) => of(outputs, wallet),
+    decoys: async (wallet) => of(decoys, wallet),
+    sends: async (wallet) => of(sends, wallet),
+    async saveScan(cursor, found, seen) {
+      for (const row of found) outputs.set(key(row.wallet, row.oneTimeKey), row);
+      for (const row of seen) decoys.set(key(row.wallet, row.oneTimeKey), row);
+      cursors.set(cursor.wallet, cursor);
+      const pool = of(decoys, cursor.wallet).sort((a, b) => a.daaScore - b.daaScore);
+      for (const row of pool.slice(0, Math.max(0, pool.length - privateDecoysMax))) decoys.delete(key(row.wallet, row.oneTimeKey));
+    },
+    async putProven(found, seen) {
+      for (const row of found) outputs.set(key(row.wallet, row.oneTimeKey), row);
+      for (const row of seen) decoys.set(key(row.wallet, row.oneTimeKey), row);
+    },
+    async putSend(send) {
+      sends.set(key(send.wallet, send.hash), send);
+    },
+    async deleteSend(wallet, hash) {
+      sends.delete(key(wallet, hash));
+    },
+    async clear(wallet) {
+      cursors.delete(wallet);
+      for (const map of [outputs, decoys, sends] as Map<string, { wallet: string }>[]) for (const [k, r] of map) if (r.wallet === wallet) map.delete(k);
     },
   };
 }

@@ -15,6 +15,22 @@ export const privateScanBlocksMax = 2_000;
  */
 export const privateScanBurstReads = 100;
 export const privateScanReadsPerSecond = 8;
+/** Outputs of the account proven per refresh at most (two record proofs each); the rest wait for the next block. */
+export const privateProofsPerRefreshMax = 16;
+/** Decoy candidates proven per refresh at most (one record proof each), newest first. */
+export const privateDecoyProofsPerRefreshMax = 32;
+/**
+ * The proven decoy pool a ring of the chain's fixed size (16 on mainnet and testnet) needs: this many proven
+ * outputs per decoy (60 for 15 decoys) …
+ */
+export const privateDecoyOutputsPerMember = 4;
+/** … spread over at least this many distinct blocks per decoy (30), each ring taking at most one decoy a block … */
+export const privateDecoyBlocksPerMember = 2;
+/**
+ * … with no one block holding more than this share of the pool: a node that plants a burst of outputs in one block
+ * (or one block's worth it controls) cannot make up the pool.
+ */
+export const privateDecoyBlockShareMax = 0.25;
 /** Ring size on a test chain (regtest, devnet): consensus allows 1–16 there; 2 still hides the real input in a pair. */
 export const privateTestRingSize = 2;
 /**

@@ -33,6 +33,15 @@ export interface PrivateOutputRow {
   /** x·Hp(P), hex: seen in a later transaction's inputs, it marks this output spent. */
   readonly keyImage: string;
   readonly spentBy?: string;
+  /**
+   * Set once proven (private-verify.ts): its confidential_output record is present with this commitment and its key
+   * image was unspent; the record's created DAA score, as text (maturity counts from it). Only such outputs count.
+   */
+  readonly provenCreatedDaaScore?: string;
+  /** Why it does not count (record absent, another commitment): shown as "unverified". */
+  readonly unverified?: string;
+  /** The spend is proven: the key image's record names `spentBy`. */
+  readonly spendProven?: boolean;
 }
 
 /** A mature-able output of anyone's, as a ring member: its key and stored commitment. */
@@ -41,6 +50,10 @@ export interface DecoyRow {
   readonly oneTimeKey: string;
   readonly commitment: string;
   readonly daaScore: number;
+  /** Proven present with this commitment (private-verify.ts): its record's created DAA score, as text. */
+  readonly provenCreatedDaaScore?: string;
+  /** Proven absent or with another commitment: never a ring member. */
+  readonly refused?: boolean;
 }
 
 export interface BlockScan {

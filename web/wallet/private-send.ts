@@ -2,9 +2,11 @@
  * A private send from the tab (docs/wallet.md "Private account"): a confidential_transfer built and signed here —
  * stealth outputs, Bulletproofs+ and one CLSAG per input by src/wallet/confidential.ts `buildRingSpend` — and only
  * its canonical bytes leave the tab, through the public send_raw_transaction. Outputs are chosen largest first
- * among mature unspent ones; change goes back, hidden, to the account. Decoys are drawn uniformly (docs/privacy.md
- * "Decoys and bootstrap") from the mature outputs the tab's own scan saw, so the node never learns which ring
- * member is real. Ring size: the chain's fixed 16 on mainnet and testnet; on test chains, where consensus allows
+ * among mature unspent proven ones; change goes back, hidden, to the account. Decoys come only from outputs whose
+ * records the tab has proven (private-verify.ts), mature by the proven created DAA score: one decoy per block, the
+ * blocks drawn uniformly (docs/privacy.md "Decoys and bootstrap"), and a send is refused when that proven pool is
+ * too small or too concentrated in a few blocks (`checkDecoyPool`), so a node cannot plant the decoys it would
+ * then recognise. Ring size: the chain's fixed 16 on mainnet and testnet; on test chains, where consensus allows
  * 1–16, privateTestRingSize.
  */
 import { formatUnits } from '../../src/crypto/amount.ts';
@@ -20,8 +22,9 @@ import type { RpcClient } from '../lib/node-client.ts';
 import { FieldError } from './form-errors.ts';
 import type { HeldOutput, PrivateAccount, PrivateState } from './private-account.ts';
 import type { PrivateDb } from './private-db.ts';
-import { privateTestRingSize } from './private-limits.ts';
-import { matureForNextBlock, spendableOutputs } from './private-summary.ts';
+import { privateDecoyBlockShareMax, privateDecoyBlocksPerMember, privateDecoyOutputsPerMember, privateTestRingSize } from './private-limits.ts';
+import type { DecoyRow } from './private-scan.ts';
+import { provenMatureForNextBlock, spendableOutputs } from './private-summary.ts';
 import { parseCoinText } from './send-check.ts';
 import { browserRandomBytes } from './wallet-keys.ts';
 
@@ -47,6 +50,41 @@ function drawUniform<T>(from: readonly T[], count: number): T[] {
   return pool.slice(0, count);
 }
 
+/** What a ring of `ringSize` needs of the proven pool on `chainId`. */
+export function decoyPoolRule(ringSize: number, chainId: number): { outputsMin: number; blocksMin: number; blockShareMax: number } {
+  const members = ringSize - 1;
+  const rules = confidentialRules(chainId);
+  // A test chain's ring (privateTestRingSize, consensus allows 1–16 there) exercises the plumbing, not privacy: it
+  // needs one proven decoy per member, each from its own block. The fixed ring of mainnet and testnet needs a pool.
+  if (rules.ringSizeMin !== rules.ringSizeMax) return { outputsMin: members, blocksMin: members, blockShareMax: 1 };
+  return { outputsMin: members * privateDecoyOutputsPerMember, blocksMin: members * privateDecoyBlocksPerMember, blockShareMax: privateDecoyBlockShareMax };
+}
+
+/**
+ * The proven, mature decoy candidates grouped by block (the DAA score of the chain block that carried them); a
+ * FieldError about the amount when the pool is too small, spans too few blocks, or one block holds too much of it.
+ */
+export function checkDecoyPool(candidates: readonly DecoyRow[], ringSize: number, chainId: number): Map<number, DecoyRow[]> {
+  const rule = decoyPoolRule(ringSize, chainId);
+  const byBlock = new Map<number, DecoyRow[]>();
+  for (const d of candidates) byBlock.set(d.daaScore, [...(byBlock.get(d.daaScore) ?? []), d]);
+  const largest = Math.max(0, ...[...byBlock.values()].map((b) => b.length));
+  const refuse = (why: string) => {
+    throw new FieldError('amount', `not_enough_decoys: a ring of ${ringSize} draws its decoys only from outputs this tab has proven; ${why}. Wait for more blocks (the scan proves outputs as it goes)`, 'privacy_error');
+  };
+  if (candidates.length < rule.outputsMin) refuse(`it needs ${rule.outputsMin} proven mature outputs and has ${candidates.length}`);
+  if (byBlock.size < rule.blocksMin) refuse(`they must come from at least ${rule.blocksMin} blocks and come from ${byBlock.size}`);
+  if (candidates.length > 0 && largest / candidates.length > rule.blockShareMax) {
+    refuse(`one block holds ${largest} of the ${candidates.length} (at most ${Math.round(rule.blockShareMax * 100)}% may come from one block)`);
+  }
+  return byBlock;
+}
+
+/** One ring's decoys: `count` distinct blocks drawn uniformly, then one output drawn uniformly within each. */
+function drawSpread(byBlock: ReadonlyMap<number, readonly DecoyRow[]>, count: number): RingMember[] {
+  return drawUniform([...byBlock.values()], count).map((block) => drawUniform(block, 1)[0]!).map((d) => ({ oneTimeKey: fromHex(d.oneTimeKey), commitment: fromHex(d.commitment) }));
+}
+
 /** Largest first until `amount` is covered; a FieldError about the amount when the mature outputs fall short. */
 function chooseOutputs(spendable: readonly HeldOutput[], amount: bigint): HeldOutput[] {
   const chosen: HeldOutput[] = [];
@@ -70,8 +108,11 @@ export async function sendPrivately(
   account: PrivateAccount,
   state: PrivateState,
   request: PrivateSendRequest,
-  /** Proves the chosen inputs spendable against verified headers (private-proofs.ts) before anything is signed. */
-  proveInputs?: (inputs: readonly HeldOutput[]) => Promise<void>,
+  /**
+   * Proves the chosen inputs spendable and every drawn decoy still present, against verified headers
+   * (private-proofs.ts), before anything is signed.
+   */
+  proveInputs?: (inputs: readonly HeldOutput[], decoys: readonly RingMember[]) => Promise<void>,
 ): Promise<{ hash: string; status: string; ringSize: number }> {
   let to;
   try {
@@ -85,19 +126,18 @@ export async function sendPrivately(
   const chosen = chooseOutputs(spendableOutputs(state, network.chainId), amount + fee);
   const ringSize = privateRingSize(network.chainId);
   const mine = new Set(state.outputs.map((o) => o.row.oneTimeKey));
-  const candidates: RingMember[] = state.decoys
-    .filter((d) => !mine.has(d.oneTimeKey) && matureForNextBlock(d.daaScore, state.tipDaaScore, network.chainId))
-    .map((d) => ({ oneTimeKey: fromHex(d.oneTimeKey), commitment: fromHex(d.commitment) }));
-  if (candidates.length < ringSize - 1) {
-    throw new FieldError('amount', `a ring of ${ringSize} needs ${ringSize - 1} other mature outputs; this tab has seen ${candidates.length} so far`, 'privacy_error');
-  }
-  await proveInputs?.(chosen);
+  const candidates = state.decoys.filter(
+    (d) => !mine.has(d.oneTimeKey) && d.provenCreatedDaaScore !== undefined && provenMatureForNextBlock(d.provenCreatedDaaScore, state.tipDaaScore, network.chainId),
+  );
+  const byBlock = checkDecoyPool(candidates, ringSize, network.chainId);
+  const rings = chosen.map(() => drawSpread(byBlock, ringSize - 1));
+  await proveInputs?.(chosen, rings.flat());
   const change = chosen.reduce((s, o) => s + o.owned.amount, 0n) - amount - fee;
   const self = { spendPublic: account.keys.spendPublic, viewPublic: account.keys.viewPublic };
   const tx = buildRingSpend({
     chainId: network.chainId,
     fee,
-    inputs: chosen.map((o) => ({ owned: o.owned, decoys: drawUniform(candidates, ringSize - 1) })),
+    inputs: chosen.map((o, i) => ({ owned: o.owned, decoys: rings[i]! })),
     outputs: [{ to: { spendPublic: to.spendPublic, viewPublic: to.viewPublic }, amount }, ...(change > 0n ? [{ to: self, amount: change }] : [])],
     random: browserRandomBytes,
   });

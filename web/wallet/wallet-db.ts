@@ -6,25 +6,63 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { KeystoreFile } from '../../src/wallet/keystore.ts';
-import { walletHistoryRowsMax } from './wallet-web-limits.ts';
+import { walletHistoryRowsMax, walletHistoryUnprovenRowsMax } from './wallet-web-limits.ts';
 
 export interface HistoryRow {
   readonly wallet: string;
   readonly hash: string;
+  /** Direction for `address`: the node's hint while unproven, read from the transaction's bytes once proven. */
   readonly type: 'incoming' | 'outgoing' | 'self';
   readonly address: string;
   readonly counterparty: string;
   readonly amount: string;
+  /**
+   * What this tab proved (docs/wallet.md "What the tab proves"): 'pending' until acceptance is proven, then
+   * 'confirmed', and 'final' once the block that proved it is past the finality depth below the tab's tip;
+   * 'unconfirmed' when it is in a block but its acceptance cannot be proven (the sender's nonce had passed it before
+   * this tab watched). Never the node's word.
+   */
   readonly status: string;
+  /** What the node last said (get_transaction, address events): a hint, shown in the status cell's title only. */
+  readonly nodeStatus?: string;
+  /** Signed and sent by this tab (its nonce counts toward the next one; nothing the node says can set this). */
+  readonly own?: boolean;
+  /**
+   * The payer and nonce the acceptance rule watches, and whether a current proof showed the payer's account nonce at
+   * or below it (then its passing proves a transaction with that nonce accepted).
+   */
+  readonly payer?: string;
+  readonly payerNonce?: string;
+  readonly nonceSeenBelow?: boolean;
+  /** The block whose proven state first showed the payer's nonce past this transaction's. */
+  readonly acceptedAt?: { readonly hash: string; readonly height: number; readonly timestampMs: number };
   readonly timeMs: number;
   /**
-   * Inclusion proof status once the node placed it in a block: 'verified' (the Merkle path reached the tx root of
-   * a header the light node verified; amount and counterparty then come from the transaction's own bytes) or
-   * 'failed'. Absent while pending or not yet checked.
+   * 'verified': the bytes hash to the row's hash, a Merkle path reaches the tx root of a header the light node
+   * verified, the bytes name the row's address as a party, and acceptance is proven; 'included': all that but
+   * acceptance (yet); 'failed': the inclusion proof failed. Absent while not in a block.
    */
-  readonly proof?: 'verified' | 'failed';
+  readonly proof?: 'verified' | 'included' | 'failed';
   /** The verified carrying block, or why the proof failed. */
   readonly proofNote?: string;
+}
+
+/** A row the tab signed itself, or proved in a block and bound to its address: kept apart from unproven rows. */
+export const isProvenRow = (row: HistoryRow): boolean => row.own === true || row.proof === 'verified' || row.proof === 'included';
+
+/**
+ * The rows to delete so that at most walletHistoryRowsMax proven rows and walletHistoryUnprovenRowsMax unproven
+ * ones remain (the oldest of each go first): a flood of events the node invents fills only the unproven share and
+ * can never evict proven history.
+ */
+export function rowsToEvict(rows: readonly HistoryRow[]): HistoryRow[] {
+  const oldestFirst = [...rows].sort((a, b) => a.timeMs - b.timeMs);
+  const proven = oldestFirst.filter(isProvenRow);
+  const unproven = oldestFirst.filter((row) => !isProvenRow(row));
+  return [
+    ...proven.slice(0, Math.max(0, proven.length - walletHistoryRowsMax)),
+    ...unproven.slice(0, Math.max(0, unproven.length - walletHistoryUnprovenRowsMax)),
+  ];
 }
 
 interface WalletSchema extends DBSchema {
@@ -38,6 +76,7 @@ export interface WalletDb {
   saveKeystore(file: KeystoreFile): Promise<void>;
   history(wallet: string): Promise<HistoryRow[]>;
   putHistory(row: HistoryRow): Promise<void>;
+  deleteHistory(wallet: string, hash: string): Promise<void>;
 }
 
 export const walletDbName = 'weft-wallet';
@@ -61,11 +100,10 @@ export async function openWalletDb(name: string = walletDbName): Promise<WalletD
     },
     async putHistory(row) {
       await db.put('history', row);
-      const rows = await db.getAllFromIndex('history', 'byWallet', row.wallet);
-      if (rows.length > walletHistoryRowsMax) {
-        const oldest = rows.sort((a, b) => a.timeMs - b.timeMs).slice(0, rows.length - walletHistoryRowsMax);
-        for (const old of oldest) await db.delete('history', [old.wallet, old.hash]);
-      }
+      for (const old of rowsToEvict(await db.getAllFromIndex('history', 'byWallet', row.wallet))) await db.delete('history', [old.wallet, old.hash]);
+    },
+    async deleteHistory(wallet, hash) {
+      await db.delete('history', [wallet, hash]);
     },
   };
 }
@@ -87,6 +125,10 @@ export function createMemoryWalletDb(): WalletDb {
     history: async (wallet) => [...rows.values()].filter((r) => r.wallet === wallet).sort((a, b) => b.timeMs - a.timeMs),
     async putHistory(row) {
       rows.set(`${row.wallet}\n${row.hash}`, row);
+      for (const old of rowsToEvict([...rows.values()].filter((r) => r.wallet === row.wallet))) rows.delete(`${old.wallet}\n${old.hash}`);
+    },
+    async deleteHistory(wallet, hash) {
+      rows.delete(`${wallet}\n${hash}`);
     },
   };
 }

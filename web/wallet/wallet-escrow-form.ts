@@ -138,7 +138,10 @@ export function wireEscrowCard(options: {
       const sent = await submitEscrow(options.link, wallet, escrow);
       const { request } = escrow;
       const amount = formatUnits(escrow.parsed.amount);
-      await options.db.putHistory({ wallet: wallet.name, hash: sent.hash, type: 'outgoing', address: request.from, counterparty: request.agent.trim(), amount, status: sent.status, timeMs: Date.now() });
+      await options.db.putHistory({
+        wallet: wallet.name, hash: sent.hash, type: 'outgoing', address: request.from, counterparty: request.agent.trim(), amount,
+        status: 'pending', nodeStatus: sent.status, own: true, payer: request.from, payerNonce: String(escrow.nonce), nonceSeenBelow: true, timeMs: Date.now(),
+      });
       await (await escrowDb).putEscrow({
         wallet: wallet.name, escrowId: sent.escrowId, createHash: sent.hash, client: request.from, agent: request.agent.trim(), amount,
         task: request.task.trim(), timeoutDaaScore: Number(escrow.timeoutDaaScore), timeMs: Date.now(),
@@ -192,6 +195,6 @@ function fillReview(escrow: PreparedEscrow): void {
   set('er-arbiter', request.arbiter.trim() || 'none');
   set('er-id', toHash0x(escrow.escrowId));
   set('er-balance', coins(escrow.balance));
-  $('er-balance').title = `verified by a state proof against block ${escrow.balanceBlock}`;
+  $('er-balance').title = `verified by a state proof against block ${escrow.balanceBlock} (${escrow.balanceAge})`;
   set('er-remaining', coins(escrow.remaining));
 }

@@ -57,7 +57,10 @@ export function createEscrowList(options: {
     try {
       const history = await options.db.history(wallet.name);
       const sent = await reclaimEscrow(link, light.chain, wallet, row.escrowId, { fee: reclaimFee, pendingOwn: (client) => pendingSends(history, client) });
-      await options.db.putHistory({ wallet: wallet.name, hash: sent.hash, type: 'self', address: sent.client, counterparty: sent.client, amount: row.amount, status: sent.status, timeMs: Date.now() });
+      await options.db.putHistory({
+        wallet: wallet.name, hash: sent.hash, type: 'self', address: sent.client, counterparty: sent.client, amount: row.amount,
+        status: 'pending', nodeStatus: sent.status, own: true, payer: sent.client, payerNonce: String(sent.nonce), nonceSeenBelow: true, timeMs: Date.now(),
+      });
       await (await options.escrowDb).putEscrow({ ...row, reclaimHash: sent.hash });
       options.live.textContent = `reclaim of escrow ${shortId(row.escrowId)} sent: ${sent.hash} (${sent.status})`;
       await options.onReclaimed();

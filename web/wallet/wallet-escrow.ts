@@ -23,7 +23,9 @@ import { verifyRecordProof } from '../../src/light/verify-account.ts';
 import type { Wallet } from '../../src/wallet/wallet.ts';
 import { equalBytes, fromHex, toHash0x, toHex } from '../../src/util/bytes.ts';
 import { checkWhenHeaderKnown, type ProofOutcome } from '../light/proof-wait.ts';
+import { freshnessText } from '../../src/light/freshness.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
+import { nextNonce, type PendingOwn } from './wallet-history.ts';
 import { getAgentAccount } from '../lib/actions/get-agent-account.ts';
 import { getEscrow } from '../lib/actions/get-escrow.ts';
 import { sendRawTransaction } from '../lib/actions/send-raw-transaction.ts';
@@ -46,6 +48,8 @@ export interface PreparedEscrow {
   readonly total: bigint;
   readonly balance: bigint;
   readonly balanceBlock: string;
+  /** "verified at block N, 3 s ago" (src/light/freshness.ts). */
+  readonly balanceAge: string;
   readonly remaining: bigint;
   readonly nonce: bigint;
   /** DAA score of the verified header the agent account was proven against, and the timeout from it. */
@@ -85,15 +89,15 @@ async function provenAgent(link: NodeClient, chain: LightChain, agentText: strin
 }
 
 /** The verified balance of `from`, which must cover `total` (FieldError `amount` if not), and the next nonce. */
-async function provenFunds(link: NodeClient, chain: LightChain, from: string, total: bigint, pendingOwn: number) {
+async function provenFunds(link: NodeClient, chain: LightChain, from: string, total: bigint, pendingOwn: PendingOwn) {
   const proven = await fetchVerifiedBalance(chain, link, from);
   if (!proven.ok) throw new Error(`cannot pay: balance proof failed (${proven.error.message})`);
-  const { balance, nonce, blockHash } = proven.account;
+  const { balance, nonce, blockHash, blockHeight, timestampMs } = proven.account;
   if (balance < total) throw new FieldError('amount', insufficientMessage(balance, total), 'insufficient_balance');
-  return { balance, balanceBlock: blockHash, nonce: nonce + BigInt(pendingOwn) };
+  return { balance, balanceBlock: blockHash, balanceAge: freshnessText(blockHeight, timestampMs, Date.now()), nonce: nextNonce(nonce, pendingOwn) };
 }
 
-export async function prepareEscrow(link: NodeClient, chain: LightChain, wallet: Wallet, request: EscrowRequest, pendingOwn: number): Promise<PreparedEscrow> {
+export async function prepareEscrow(link: NodeClient, chain: LightChain, wallet: Wallet, request: EscrowRequest, pendingOwn: PendingOwn): Promise<PreparedEscrow> {
   const hrp = wallet.network.hrp;
   const from = parseRecipient(request.from, hrp, 'from');
   const parsed = parseEscrowDraft(request, { hrp, client: from });
@@ -154,7 +158,7 @@ export async function fetchVerifiedEscrow(link: NodeClient, chain: LightChain, i
  * Reclaims escrow `id` for its client, a wallet address: proven EscrowLocked and timed out just now, the fee
  * covered by the verified balance; then escrow_reclaim is signed in the tab and submitted.
  */
-export async function reclaimEscrow(link: NodeClient, chain: LightChain, wallet: Wallet, id: string, options: { fee: string; pendingOwn: (client: string) => number }): Promise<SentTransaction & { client: string }> {
+export async function reclaimEscrow(link: NodeClient, chain: LightChain, wallet: Wallet, id: string, options: { fee: string; pendingOwn: (client: string) => PendingOwn }): Promise<SentTransaction & { client: string; nonce: bigint }> {
   const proven = await fetchVerifiedEscrow(link, chain, id);
   if (!proven.ok) throw new Error(`cannot reclaim: the escrow's proof failed (${proven.error.reason}: ${proven.error.message})`);
   const check = reclaimability(proven.value);
@@ -166,5 +170,5 @@ export async function reclaimEscrow(link: NodeClient, chain: LightChain, wallet:
   const funds = await provenFunds(link, chain, clientText, fee, options.pendingOwn(clientText));
   const payload: EscrowIdPayload = { escrowId: fromHex(id.slice(2)) };
   const sent = await signAndSubmit(link, wallet, escrowReclaimKind, client, { fee, nonce: funds.nonce, payload });
-  return { ...sent, client: clientText };
+  return { ...sent, client: clientText, nonce: funds.nonce };
 }

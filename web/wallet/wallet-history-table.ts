@@ -1,8 +1,9 @@
 /**
  * The history table of the wallet page: each row links to the explorer's transaction page (the hash shortened,
- * full on hover), says its direction and amount, its status as the node reports it (pending → confirmed → final)
- * and its proof status as this tab checked it (verified against the tab's own headers, failed with the reason,
- * or — while not in a block). A row that changes status is announced once in a live region, so a screen reader
+ * full on hover), says its direction and amount, its status as this tab proved it (pending → confirmed → final, or
+ * unconfirmed when acceptance cannot be proven; what the node says is in the title only) and its proof status
+ * (verified: in a verified block, bound to the address by its bytes and accepted; included: all but acceptance;
+ * failed with the reason; or — while not in a block, when direction and amount are still the node's word). A row that changes status is announced once in a live region, so a screen reader
  * hears "confirmed" without re-reading the table.
  */
 import type { HistoryRow } from './wallet-db.ts';
@@ -20,11 +21,13 @@ function rowElement(row: HistoryRow): HTMLTableRowElement {
   type.textContent = row.type;
   type.title = row.counterparty ? `${directionText[row.type]}: ${row.counterparty}` : row.type;
   Object.assign(tr.insertCell(), { className: 'num', textContent: row.amount });
-  Object.assign(tr.insertCell(), { className: `status-${row.status}`, textContent: row.status });
+  const status = tr.insertCell();
+  Object.assign(status, { className: `status-${row.status}`, textContent: row.status });
+  status.title = `proven by this tab; the node says: ${row.nodeStatus ?? 'nothing yet'}`;
   const proof = tr.insertCell();
   proof.textContent = row.proof ?? '—';
   proof.className = row.proof ?? '';
-  proof.title = row.proofNote ?? 'not in a block yet';
+  proof.title = row.proofNote ?? 'not in a block yet: direction and amount are the node\'s word until its bytes are proven';
   return tr;
 }
 
@@ -33,7 +36,9 @@ function changeOf(before: HistoryRow | undefined, after: HistoryRow): string | u
   if (before === undefined) return after.status === 'pending' ? `${after.type} transaction ${shortHash(after.hash)} pending` : undefined;
   const parts: string[] = [];
   if (before.status !== after.status) parts.push(after.status);
-  if (before.proof !== after.proof && after.proof !== undefined) parts.push(after.proof === 'verified' ? 'inclusion proven' : 'proof failed');
+  if (before.proof !== after.proof && after.proof !== undefined) {
+    parts.push(after.proof === 'verified' ? 'acceptance proven' : after.proof === 'included' ? 'inclusion proven' : 'proof failed');
+  }
   return parts.length > 0 ? `transaction ${shortHash(after.hash)} ${parts.join(', ')}` : undefined;
 }
 

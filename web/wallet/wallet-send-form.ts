@@ -132,7 +132,10 @@ export function wireSendCard(options: {
     try {
       const sent = await submitSend(options.link, wallet, send);
       const { request } = send;
-      await options.db.putHistory({ wallet: wallet.name, hash: sent.hash, type: 'outgoing', address: request.from, counterparty: request.to, amount: formatUnits(send.amount), status: sent.status, timeMs: Date.now() });
+      await options.db.putHistory({
+        wallet: wallet.name, hash: sent.hash, type: 'outgoing', address: request.from, counterparty: request.to, amount: formatUnits(send.amount),
+        status: 'pending', nodeStatus: sent.status, own: true, payer: request.from, payerNonce: String(send.nonce), nonceSeenBelow: true, timeMs: Date.now(),
+      });
       $<HTMLInputElement>('send-amount').value = '';
       touched.clear();
       showForm('send-to');
@@ -162,6 +165,6 @@ function fillReview(send: PreparedSend): void {
   set('review-fee', coins(send.fee));
   set('review-total', coins(send.total));
   set('review-balance', coins(send.balance));
-  $('review-balance').title = `verified by a state proof against block ${send.balanceBlock}`;
+  $('review-balance').title = `verified by a state proof against block ${send.balanceBlock} (${send.balanceAge})`;
   set('review-remaining', coins(send.remaining));
 }

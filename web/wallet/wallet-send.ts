@@ -11,9 +11,11 @@ import { buildTransfer } from '../../src/wallet/transfer.ts';
 import type { Wallet } from '../../src/wallet/wallet.ts';
 import { toHash0x, toHex } from '../../src/util/bytes.ts';
 import type { LightChain } from '../../src/light/light-chain.ts';
+import { freshnessText } from '../../src/light/freshness.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { browserRandomBytes } from './wallet-keys.ts';
 import { FieldError } from './form-errors.ts';
+import { nextNonce, type PendingOwn } from './wallet-history.ts';
 import { insufficientMessage, parseCoinText, parseRecipient } from './send-check.ts';
 import { sendRawTransaction } from '../lib/actions/send-raw-transaction.ts';
 import type { NodeClient } from '../lib/node-client.ts';
@@ -43,11 +45,13 @@ export interface PreparedSend {
   /** The sender's verified balance, and the block whose header the proof was checked against. */
   readonly balance: bigint;
   readonly balanceBlock: string;
+  /** "verified at block N, 3 s ago" (src/light/freshness.ts): the proof is on the tab's selected chain near its tip. */
+  readonly balanceAge: string;
   readonly remaining: bigint;
   readonly nonce: bigint;
 }
 
-export async function prepareSend(link: NodeClient, chain: LightChain, wallet: Wallet, request: SendRequest, pendingOwn: number): Promise<PreparedSend> {
+export async function prepareSend(link: NodeClient, chain: LightChain, wallet: Wallet, request: SendRequest, pendingOwn: PendingOwn): Promise<PreparedSend> {
   const hrp = wallet.network.hrp;
   const from = parseRecipient(request.from, hrp, 'from');
   const to = parseRecipient(request.to, hrp, 'to');
@@ -58,8 +62,9 @@ export async function prepareSend(link: NodeClient, chain: LightChain, wallet: W
   const balance = proven.account.balance;
   const total = amount + fee;
   if (balance < total) throw new FieldError('amount', insufficientMessage(balance, total), 'insufficient_balance');
-  const nonce = proven.account.nonce + BigInt(pendingOwn);
-  return { request, from, to, amount, fee, total, balance, balanceBlock: proven.account.blockHash, remaining: balance - total, nonce };
+  const nonce = nextNonce(proven.account.nonce, pendingOwn);
+  const balanceAge = freshnessText(proven.account.blockHeight, proven.account.timestampMs, Date.now());
+  return { request, from, to, amount, fee, total, balance, balanceBlock: proven.account.blockHash, balanceAge, remaining: balance - total, nonce };
 }
 
 /** Signs the prepared send in the tab and submits it; the node's hash must be the one the tab computed. */
@@ -78,7 +83,7 @@ export async function sendFromTab(
   chain: LightChain,
   wallet: Wallet,
   request: SendRequest,
-  pendingOwn: number,
+  pendingOwn: PendingOwn,
 ): Promise<{ hash: string; status: string }> {
   return submitSend(link, wallet, await prepareSend(link, chain, wallet, request, pendingOwn));
 }

@@ -7,6 +7,7 @@
 import { decodeAddress } from '../../src/crypto/address.ts';
 import { fromHex, toHex } from '../../src/util/bytes.ts';
 import { verifyMessage, type MessageSignatureType } from '../../src/wallet/message.ts';
+import { freshnessText } from '../../src/light/freshness.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import type { LightNode } from '../light/light-node.ts';
 import type { WalletDb } from './wallet-db.ts';
@@ -74,9 +75,16 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
     })().finally(() => (refreshing = undefined));
     return refreshing;
   };
+  /** The block the balances on screen were proven against: its age is shown, ticking (docs/wallet.md "Freshness"). */
+  let provenAt: { height: number; timestampMs: number } | undefined;
+  const showAge = () => {
+    $('balances-age').textContent = provenAt ? `Balances ${freshnessText(provenAt.height, provenAt.timestampMs, Date.now())}` : 'Balances: no current proof';
+  };
+  const ageTimer = setInterval(showAge, 1_000);
   const readBalances = async () => {
     lastRefresh = Date.now();
     await light.synced();
+    provenAt = undefined;
     for (const row of $<HTMLTableElement>('addresses').tBodies[0]!.rows) {
       const result = await fetchVerifiedBalance(light.chain, link, row.dataset['address']!);
       const [, balanceCell, proofCell] = row.cells;
@@ -85,7 +93,9 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
         balanceCell!.textContent = result.display;
         proofCell!.textContent = 'verified';
         proofCell!.className = 'verified';
-        proofCell!.title = `state proof checked against verified header ${result.account.blockHash} (height ${result.account.blockHeight})`;
+        const { blockHash, blockHeight, timestampMs } = result.account;
+        proofCell!.title = `state proof checked against verified header ${blockHash} (height ${blockHeight}), on this tab's selected chain near its tip`;
+        if (!provenAt || blockHeight < provenAt.height) provenAt = { height: blockHeight, timestampMs };
       } else {
         balances.delete(row.dataset['address']!);
         balanceCell!.textContent = '—';
@@ -94,6 +104,7 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
         proofCell!.title = `${result.error.reason}: ${result.error.message}`;
       }
     }
+    showAge();
     sendCard.balancesChanged();
     escrowCard.balancesChanged();
   };
@@ -187,5 +198,10 @@ export function showWallet(link: NodeClient, light: LightNode, db: WalletDb, unl
     await renderHistory();
     await subscribeAddresses();
   }, addressActions)();
-  return { close: () => unsubscribes.forEach((u) => void u().catch(() => undefined)) };
+  return {
+    close: () => {
+      clearInterval(ageTimer);
+      unsubscribes.forEach((u) => void u().catch(() => undefined));
+    },
+  };
 }

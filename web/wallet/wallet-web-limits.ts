@@ -1,6 +1,12 @@
 /** Bounds of the browser wallet and the widget (docs/style.md habit 5: every bound named, unit last). */
 
+/** History rows proven in a block and bound to their address, kept per wallet (the oldest go first). */
 export const walletHistoryRowsMax = 500;
+/**
+ * History rows not (yet) proven — pending, or whose proof failed — kept per wallet apart from the proven ones, so
+ * that events a node invents can fill only this share and never evict proven history.
+ */
+export const walletHistoryUnprovenRowsMax = 100;
 /** Pending transactions re-checked per refresh. */
 export const walletPendingChecksMax = 20;
 /** Default fee of a send, in coins (docs/api.md send_transaction's default). */
