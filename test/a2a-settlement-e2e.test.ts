@@ -27,7 +27,7 @@ import { fromHex, toHex } from '../src/util/bytes.ts';
 import { actor, controller, owner, signed } from './helpers/agent-fixtures.ts';
 import { chainSignedHeaders } from './helpers/chain-signed.ts';
 import { startP2pProcess, type P2pProcess } from './helpers/p2p-process.ts';
-import { testAnonymousKey } from './helpers/a2a-bindings.ts';
+import { fetchWithAnonymousKey, testAnonymousKey } from './helpers/a2a-bindings.ts';
 
 const hrp = regtestParams.hrp;
 const agent = encodeAddress(hrp, owner.address);
@@ -116,7 +116,7 @@ describe('settlement across two node processes', () => {
   it('completes a paid task and B’s claim is confirmed; the agent gets exactly the amount less the fee', async () => {
     const escrowId = await lock(0.02);
     const before = await balanceOn(b, agent);
-    const sdk = await new ClientFactory({ transports: [new JsonRpcTransportFactory()], preferredTransports: ['JSONRPC'] }).createFromUrl(`http://127.0.0.1:${b.httpPort}`);
+    const sdk = await new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWithAnonymousKey })], preferredTransports: ['JSONRPC'] }).createFromUrl(`http://127.0.0.1:${b.httpPort}`);
     const result = await sdk.sendMessage(SendMessageRequest.fromJSON({ message: message('block height', 'e2e-1'), metadata: settlementOf(escrowId) }));
     const task = result as Extract<typeof result, { status?: unknown }>;
     expect(taskStateToJSON(task.status!.state)).toBe('TASK_STATE_COMPLETED');
