@@ -23,9 +23,10 @@ import { createNodeA2aService } from '../server/a2a/node-a2a.ts';
 import { loadConfig } from '../server/config.ts';
 import { validateJsonSchema, type JsonSchema } from './helpers/json-schema.ts';
 import { startA2aServer, type A2aTestServer } from './helpers/a2a-fixtures.ts';
+import { fetchWithAnonymousKey, testAnonymousKey } from './helpers/a2a-bindings.ts';
 
 const schema = JSON.parse(readFileSync(new URL('./fixtures/a2a-1.0-agent-card.schema.json', import.meta.url), 'utf8')) as JsonSchema;
-const v1 = { 'content-type': 'application/json', 'a2a-version': '1.0' };
+const v1 = { 'content-type': 'application/json', 'a2a-version': '1.0', 'a2a-anonymous-key': testAnonymousKey };
 let n = 0;
 const message = (text: string, extra: object = {}) => ({ messageId: `ft-${++n}`, role: 'ROLE_USER', parts: [{ text }], ...extra });
 const rpcAt = (base: string, path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: v1, body: JSON.stringify(body) });
@@ -123,8 +124,9 @@ describe('gRPC error details', () => {
 
 describe('ListTasks as clients send it', () => {
   const bindings = [
-    ['JSONRPC', () => new ClientFactory({ transports: [new JsonRpcTransportFactory()], preferredTransports: ['JSONRPC'] })],
-    ['HTTP+JSON', () => new ClientFactory({ transports: [new RestTransportFactory()], preferredTransports: ['HTTP+JSON'] })],
+    // With an anonymous key (docs/a2a.md "Visibility"), so the list holds the task this client created.
+    ['JSONRPC', () => new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWithAnonymousKey })], preferredTransports: ['JSONRPC'] })],
+    ['HTTP+JSON', () => new ClientFactory({ transports: [new RestTransportFactory({ fetchImpl: fetchWithAnonymousKey })], preferredTransports: ['HTTP+JSON'] })],
   ] as const;
 
   it.each(bindings)('@a2a-js/sdk 1.3.0 client.listTasks({ pageSize: 50 }) over %s lists the tasks (unset status = no filter)', async (_name, factory) => {
@@ -158,7 +160,7 @@ describe('ListTasks as clients send it', () => {
       expect(isRfc3339(good), good).toBe(true);
       expect((await list(good)).result, good).toBeDefined();
     }
-    const rest = await fetch(`${plain.base}/tasks?statusTimestampAfter=yesterday`, { headers: { 'a2a-version': '1.0' } });
+    const rest = await fetch(`${plain.base}/tasks?statusTimestampAfter=yesterday`, { headers: { 'a2a-version': '1.0', 'a2a-anonymous-key': testAnonymousKey } });
     expect(rest.status).toBe(400);
     expect(((await rest.json()) as any).error.details[0].reason).toBe('INVALID_PARAMS');
   });
@@ -176,7 +178,7 @@ describe('proto (snake_case) field names', () => {
     expect(got.history).toHaveLength(1);
     const listed = (await post('ListTasks', { context_id: 'ctx-snake' })).result;
     expect(listed.tasks.map((t: any) => t.id)).toEqual([first.id]);
-    const rest = (await (await fetch(`${plain.base}/tasks/${first.id}?history_length=0`, { headers: { 'a2a-version': '1.0' } })).json()) as any;
+    const rest = (await (await fetch(`${plain.base}/tasks/${first.id}?history_length=0`, { headers: { 'a2a-version': '1.0', 'a2a-anonymous-key': testAnonymousKey } })).json()) as any;
     expect(rest.history ?? []).toHaveLength(0);
     const cfg = await post('CreateTaskPushNotificationConfig', { task_id: first.id, url: 'http://127.0.0.1:9/hook' });
     expect(cfg.result.taskId).toBe(first.id);
@@ -186,7 +188,7 @@ describe('proto (snake_case) field names', () => {
     const res = (await (await rpcAt(plain.base, '/a2a', { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x', historyLength: 1, history_length: 2 } })).json()) as any;
     expect(res.error.code).toBe(-32602);
     expect(res.error.message).toContain('history_length');
-    const rest = await fetch(`${plain.base}/tasks?contextId=a&context_id=b`, { headers: { 'a2a-version': '1.0' } });
+    const rest = await fetch(`${plain.base}/tasks?contextId=a&context_id=b`, { headers: { 'a2a-version': '1.0', 'a2a-anonymous-key': testAnonymousKey } });
     expect(rest.status).toBe(400);
     expect(((await rest.json()) as any).error.message).toContain('context_id');
   });

@@ -12,8 +12,9 @@ import { createChainSignatureVerifier } from '../src/a2a/chain-signature.ts';
 import { systemClock } from '../src/util/clock.ts';
 import { isPrivateAddress } from '../server/a2a/push-sender.ts';
 import { createScriptedExecutor, startA2aServer, type A2aTestServer } from './helpers/a2a-fixtures.ts';
+import { testAnonymousKey } from './helpers/a2a-bindings.ts';
 
-const v1 = { 'content-type': 'application/json', 'a2a-version': '1.0' };
+const v1 = { 'content-type': 'application/json', 'a2a-version': '1.0', 'a2a-anonymous-key': testAnonymousKey };
 let n = 0;
 const message = (text: string, extra: object = {}) => ({ messageId: `h-${++n}`, role: 'ROLE_USER', parts: [{ text }], ...extra });
 const rpc = (base: string, body: unknown, headers: Record<string, string> = v1) =>
@@ -280,7 +281,7 @@ describe('authentication schemes', () => {
 
   it('authenticates the WebSocket at the upgrade and negotiates its version there', async () => {
     const url = `${s.base.replace('http', 'ws')}/a2a/ws`;
-    const refused = await new Promise<number>((resolve) => new WebSocket(url, { headers: { 'a2a-version': '1.0' } }).on('unexpected-response', (_req, res) => resolve(res.statusCode!)));
+    const refused = await new Promise<number>((resolve) => new WebSocket(url, { headers: { 'a2a-version': '1.0', 'a2a-anonymous-key': testAnonymousKey } }).on('unexpected-response', (_req, res) => resolve(res.statusCode!)));
     expect(refused).toBe(401);
     const noVersion = await new Promise<number>((resolve) => new WebSocket(url, { headers: { 'x-api-key': 'k-alice' } }).on('unexpected-response', (_req, res) => resolve(res.statusCode!)));
     expect(noVersion).toBe(400);

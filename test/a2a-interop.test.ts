@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SendMessageRequest, TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { createScriptedExecutor, startA2aServer, type A2aTestServer } from './helpers/a2a-fixtures.ts';
+import { fetchWithAnonymousKey } from './helpers/a2a-bindings.ts';
 
 let server: A2aTestServer;
 const executor = createScriptedExecutor();
@@ -19,9 +20,12 @@ let n = 0;
 const request = (text: string, extra: Record<string, unknown> = {}) =>
   SendMessageRequest.fromJSON({ message: { messageId: `sdk-${++n}`, role: 'ROLE_USER', parts: [{ text }] }, ...extra });
 
+// The SDK client presents an anonymous key (docs/a2a.md "Visibility") through its fetch, so its follow-up calls see
+// the tasks it created.
+const fetchImpl = fetchWithAnonymousKey;
 const bindings = [
-  ['JSONRPC', () => new ClientFactory({ transports: [new JsonRpcTransportFactory()], preferredTransports: ['JSONRPC'] })],
-  ['HTTP+JSON', () => new ClientFactory({ transports: [new RestTransportFactory()], preferredTransports: ['HTTP+JSON'] })],
+  ['JSONRPC', () => new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl })], preferredTransports: ['JSONRPC'] })],
+  ['HTTP+JSON', () => new ClientFactory({ transports: [new RestTransportFactory({ fetchImpl })], preferredTransports: ['HTTP+JSON'] })],
 ] as const;
 
 describe.each(bindings)('@a2a-js/sdk client over %s', (_name, factory) => {

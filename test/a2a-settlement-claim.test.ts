@@ -13,6 +13,7 @@ import { escrowIdOf } from '../src/kinds/escrow/escrow-record.ts';
 import { fromHex, toHex } from '../src/util/bytes.ts';
 import { claimingAgentTransactions, client, owner, signed } from './helpers/agent-fixtures.ts';
 import { startRpcTestNode, type RpcTestNode } from './helpers/rpc-node.ts';
+import { testAnonymousKey } from './helpers/a2a-bindings.ts';
 
 describe('the node claims the escrow of a completed settled task', () => {
   let t: RpcTestNode;
@@ -33,7 +34,7 @@ describe('the node claims the escrow of a completed settled task', () => {
     await t.mine();
   }
   const a2a = async (method: string, params: unknown) => {
-    const res = await fetch(`${t.base}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const res = await fetch(`${t.base}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0', 'a2a-anonymous-key': testAnonymousKey }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
     return (await res.json()) as any;
   };
   async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, step?: () => Promise<void>): Promise<T> {

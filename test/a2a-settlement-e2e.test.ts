@@ -27,6 +27,7 @@ import { fromHex, toHex } from '../src/util/bytes.ts';
 import { actor, controller, owner, signed } from './helpers/agent-fixtures.ts';
 import { chainSignedHeaders } from './helpers/chain-signed.ts';
 import { startP2pProcess, type P2pProcess } from './helpers/p2p-process.ts';
+import { fetchWithAnonymousKey, testAnonymousKey } from './helpers/a2a-bindings.ts';
 
 const hrp = regtestParams.hrp;
 const agent = encodeAddress(hrp, owner.address);
@@ -59,7 +60,7 @@ const escrowOn = async (node: P2pProcess, id: string) => (await rpc(node, 'get_e
 const confirmed = (node: P2pProcess, hash: string) => until(`transaction ${hash}`, async () => ((await rpc(node, 'get_transaction', { hash })).confirmations >= 1 ? true : undefined));
 const a2aRaw = async (body: object, headers: Record<string, string> = {}) => {
   const text = JSON.stringify(body);
-  const res = await fetch(`http://127.0.0.1:${b.httpPort}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers }, body: text });
+  const res = await fetch(`http://127.0.0.1:${b.httpPort}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0', 'a2a-anonymous-key': testAnonymousKey, ...headers }, body: text });
   return (await res.json()) as any;
 };
 const settlementOf = (escrowId: string, extra: object = {}) => ({ chainSettlement: { maxCost: 1_000_000, currency: 'WEFT', escrowHash: escrowId, agentAccount: agent, skillId: 'chain-query', ...extra } });
@@ -115,7 +116,7 @@ describe('settlement across two node processes', () => {
   it('completes a paid task and B’s claim is confirmed; the agent gets exactly the amount less the fee', async () => {
     const escrowId = await lock(0.02);
     const before = await balanceOn(b, agent);
-    const sdk = await new ClientFactory({ transports: [new JsonRpcTransportFactory()], preferredTransports: ['JSONRPC'] }).createFromUrl(`http://127.0.0.1:${b.httpPort}`);
+    const sdk = await new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWithAnonymousKey })], preferredTransports: ['JSONRPC'] }).createFromUrl(`http://127.0.0.1:${b.httpPort}`);
     const result = await sdk.sendMessage(SendMessageRequest.fromJSON({ message: message('block height', 'e2e-1'), metadata: settlementOf(escrowId) }));
     const task = result as Extract<typeof result, { status?: unknown }>;
     expect(taskStateToJSON(task.status!.state)).toBe('TASK_STATE_COMPLETED');

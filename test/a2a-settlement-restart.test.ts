@@ -15,6 +15,7 @@ import { escrowIdOf } from '../src/kinds/escrow/escrow-record.ts';
 import { fromHex, toHex } from '../src/util/bytes.ts';
 import { claimingAgentTransactions, client, owner, signed } from './helpers/agent-fixtures.ts';
 import { startRpcTestNode, type RpcTestNode } from './helpers/rpc-node.ts';
+import { testAnonymousKey } from './helpers/a2a-bindings.ts';
 
 const hrp = 'rweft';
 const dir = mkdtempSync(join(tmpdir(), 'weft-a2a-restart-'));
@@ -29,7 +30,7 @@ async function confirm(extra: Uint8Array[] = []) {
   await t.mine();
 }
 async function a2a(method: string, params: unknown): Promise<any> {
-  const res = await fetch(`${t.base}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(`${t.base}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0', 'a2a-anonymous-key': testAnonymousKey }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
   return res.json();
 }
 const anchorOf = async (taskId: string) => (await a2a('GetTask', { id: taskId })).result.metadata.taskAnchor;

@@ -3,6 +3,7 @@
 // with time left to claim — and the task then carries its anchor; each other case is -32104 with its reason and no
 // task. The escrow reader is the port the node implements with the ledger; here it hands out records directly.
 import { beforeEach, describe, expect, it } from 'vitest';
+import { anonymousPrincipal } from '../src/a2a/anonymous.ts';
 import { anonymous } from '../src/a2a/auth.ts';
 import { buildAgentCard, chainExtensionUri } from '../src/a2a/card.ts';
 import { createNodeA2aService } from '../server/a2a/node-a2a.ts';
@@ -128,7 +129,8 @@ describe('the settlement check', () => {
 });
 
 describe('SendMessage with chainSettlement', () => {
-  const ctx: CallContext = { principal: anonymous, extensions: [] };
+  // An anonymous caller with its own key (docs/a2a.md "Visibility"): its follow-up calls see its tasks.
+  const ctx: CallContext = { principal: anonymousPrincipal('settlement-test-anonymous-key'), extensions: [] };
   const handlerWith = (settlement: SettlementPolicy | undefined) => {
     const card = buildAgentCard({
       name: 'Settling agent',
@@ -177,7 +179,7 @@ describe('SendMessage with chainSettlement', () => {
     const { handler, store } = handlerWith(policy());
     escrows.set(toHex(escrowId), locked({ amount: 1n }));
     await expect(send(handler, request())).rejects.toMatchObject({ kind: 'chain_escrow_failed', details: { reason: 'escrow_too_small' } });
-    expect(store.list({ owner: anonymous.id }, 10, '').tasks).toEqual([]);
+    expect(store.list({ owner: ctx.principal.id }, 10, '').tasks).toEqual([]);
     const { handler: plain } = handlerWith(undefined);
     await expect(send(plain, request())).rejects.toMatchObject({ kind: 'chain_escrow_failed', details: { reason: 'settlement_not_offered' } });
   });

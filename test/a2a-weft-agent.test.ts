@@ -3,7 +3,7 @@
 // backend (and canceling one), a Message reply for help, and INPUT_REQUIRED with the list of skills for what it cannot do.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createA2aHandler, uuidFromBytes, type CallContext } from '../src/a2a/handler.ts';
-import { anonymous } from '../src/a2a/auth.ts';
+import { anonymousPrincipal } from '../src/a2a/anonymous.ts';
 import { buildAgentCard } from '../src/a2a/card.ts';
 import { createKvTaskStore } from '../src/a2a/task-store.ts';
 import { createWeftAgentExecutor, parseRequest, weftAgentSkills } from '../src/a2a/weft-agent.ts';
@@ -33,7 +33,8 @@ const hrp = regtestParams.hrp;
 
 let chain: Chain;
 let handler: ReturnType<typeof createA2aHandler>;
-const ctx: CallContext = { principal: anonymous, extensions: [] };
+// An anonymous caller with its own key (docs/a2a.md "Visibility"): its follow-up calls see its tasks.
+const ctx: CallContext = { principal: anonymousPrincipal('weft-agent-test-anonymous-key'), extensions: [] };
 let n = 0;
 
 const ask = async (parts: object[], extra: object = {}) =>

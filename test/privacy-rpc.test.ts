@@ -8,7 +8,9 @@ import { decodeAddress } from '../src/crypto/address.ts';
 import { keysFromSpendSecret } from '../src/crypto/monero/keys.ts';
 import { encodePoint } from '../src/crypto/monero/point.ts';
 import { decodeScalar } from '../src/crypto/monero/scalar.ts';
+import { signMessage } from '../src/rpc/methods/sign-message.ts';
 import { scanOutput } from '../src/wallet/confidential.ts';
+import { decodeRingMessageSignature } from '../src/wallet/ring-message.ts';
 import { fromHex, toHex } from '../src/util/bytes.ts';
 import { startRpcTestNode, type RpcTestNode } from './helpers/rpc-node.ts';
 
@@ -41,6 +43,11 @@ describe('privacy RPC on a node', () => {
     erin = (await t.rpc('create_address', { wallet_name: 'erin', address_type: 'stealth' })).body.result.address;
   }, 60_000);
   afterAll(() => t?.close());
+
+  it('a ring-signed message needs decoys from the chain: with no confidential output yet it is refused, never a ring of one', async () => {
+    const refused = (await t.rpc('sign_message', { address: bob, message: 'too early', signature_type: 'ring' })).body.error;
+    expect(refused).toMatchObject({ code: -40006, data: { reason: 'not_enough_decoys' } });
+  });
 
   it('create_address stealth returns a stealth address and its public keys', async () => {
     const created = (await t.rpc('create_address', { wallet_name: 'dave', address_type: 'stealth' })).body.result;
@@ -143,7 +150,19 @@ describe('privacy RPC on a node', () => {
 
   it('signs messages with linkable ring signatures that verify_message checks', async () => {
     const signed = (await t.rpc('sign_message', { address: bob, message: 'hello ring', signature_type: 'ring' })).body.result;
+    expect(signMessage.result.parse(signed)).toEqual(signed);
     expect(signed.signature_type).toBe('ring');
+    // The ring is the signer's key among mature confidential outputs of the chain (as many as exist, up to 16), sorted:
+    // the answer states its size, and the signer's position is its key's rank among decoys drawn from the chain.
+    const decoded = decodeRingMessageSignature(strip(signed.signature))!;
+    expect(signed.ring_size).toBeGreaterThanOrEqual(13);
+    expect(signed.ring_size).toBeLessThanOrEqual(16);
+    expect(decoded.ring).toHaveLength(signed.ring_size);
+    const own = strip(signed.public_key);
+    const decoys = decoded.ring.filter((k) => toHex(k) !== toHex(own));
+    expect(decoys).toHaveLength(signed.ring_size - 1);
+    for (const key of decoys) expect(t.node.ledger.getRecord('confidential_output', key), 'a decoy is an output the chain holds').toBeDefined();
+    expect(decoded.ring.map(toHex)).toEqual(decoded.ring.map(toHex).sort());
     const again = (await t.rpc('sign_message', { address: bob, message: 'another', signature_type: 'ring' })).body.result;
     const keyImageOf = (hex: string) => {
       const bytes = strip(hex);
@@ -154,6 +173,7 @@ describe('privacy RPC on a node', () => {
     const verify = async (address: string, message: string, signature: string) =>
       (await t.rpc('verify_message', { address, message, signature, signature_type: 'ring' })).body.result.valid;
     expect(await verify(bob, 'hello ring', signed.signature)).toBe(true);
+    expect((await t.rpc('verify_message', { address: bob, message: 'hello ring', signature: signed.signature, signature_type: 'ring' })).body.result.ring_size).toBe(signed.ring_size);
     expect(await verify(bob, 'hello ring!', signed.signature)).toBe(false);
     expect(await verify(carol, 'hello ring', signed.signature)).toBe(false);
     expect((await t.rpc('sign_message', { address: funded, message: 'x', signature_type: 'ring' })).body.error).toMatchObject({ code: -40006, data: { reason: 'ring_needs_stealth' } });

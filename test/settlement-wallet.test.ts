@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeTransaction } from '../src/codec/transaction.ts';
 import { coinsToUnits } from '../src/crypto/amount.ts';
-import { decodeAddress } from '../src/crypto/address.ts';
+import { contractAddress, decodeAddress, encodeAddress, multisigAddress } from '../src/crypto/address.ts';
+import { publicKeyFromPrivate } from '../src/crypto/keys.ts';
 import { startRpcTestNode, type RpcTestNode } from './helpers/rpc-node.ts';
 
 describe('agent account and escrow methods of the node wallet', () => {
@@ -109,6 +110,15 @@ describe('agent account and escrow methods of the node wallet', () => {
     expect(await refused('create_agent_account', { agent_account: agent })).toMatchObject({ data: { rule: 'agent_exists' } });
     expect(await refused('create_escrow', { from: client, agent_account: agent, amount: 1_000_000, task_id: 'x', timeout_in: 50 })).toMatchObject({ code: -40001 });
     expect(await refused('revoke_session_key', { agent_account: agent, revoke_session_key_id: 7 })).toMatchObject({ data: { rule: 'session_key_unknown' } });
+    // An arbiter that could never sign escrow_resolve (only standard addresses send it) is refused up front.
+    const hrp = t.node.chain.params.hrp;
+    const multisig = encodeAddress(hrp, multisigAddress(2, [publicKeyFromPrivate(new Uint8Array(32).fill(1)), publicKeyFromPrivate(new Uint8Array(32).fill(2))]));
+    const contract = encodeAddress(hrp, contractAddress(decodeAddress(client, hrp), 0n));
+    for (const bad of [multisig, contract]) {
+      const error = await refused('create_escrow', { from: client, agent_account: agent, amount: 0.01, task_id: 'z', timeout_in: 50, arbiter: bad });
+      expect(error).toMatchObject({ code: -40003, data: { rule: 'escrow_arbiter_cannot_sign' } });
+      expect(error.message).toMatch(/standard address/);
+    }
     expect(t.node.ledger.account(decodeAddress(agent, t.node.chain.params.hrp)).nonce).toBe(nonce);
 
     await ok('freeze_agent_account', { agent_account: agent });

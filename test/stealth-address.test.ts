@@ -82,6 +82,18 @@ describe('ring-signed messages', () => {
     expect(decodeRingMessageSignature(a)!.keyImage).toEqual(decodeRingMessageSignature(b)!.keyImage);
   });
 
+  it('need a decoy (a ring of one names its signer), and encode the same ring whichever member signs', () => {
+    expect(() => signRingMessage(signer, 'hello', [], seededRandom(5))).toThrow(/ring of one/);
+    expect(() => signRingMessage(signer, 'hello', [own], seededRandom(5))).toThrow(/ring of one/);
+    const other = keysFromSpendSecret(12n);
+    const otherKey = encodePoint(other.spendPublic);
+    const byFirst = decodeRingMessageSignature(signRingMessage(signer, 'hello', [otherKey, ...decoys], seededRandom(6)))!;
+    const bySecond = decodeRingMessageSignature(signRingMessage(other, 'hello', [own, ...decoys], seededRandom(7)))!;
+    // Sorted by key: the position of each member is its rank, the same whoever signed; only the proof differs.
+    expect(byFirst.ring).toEqual(bySecond.ring);
+    expect(verifyRingMessage(own, 'hello', signRingMessage(other, 'hello', [own, ...decoys], seededRandom(8)))).toBe(true);
+  });
+
   it('fail on any changed byte, a changed message or a wrong length', () => {
     const sig = signRingMessage(signer, 'hello', decoys, seededRandom(4));
     expect(verifyRingMessage(own, 'hullo', sig)).toBe(false);

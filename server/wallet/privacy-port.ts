@@ -21,7 +21,7 @@ import type { ConfidentialEndpoint, ConfidentialRequest, PrivacyPort } from '../
 import { toHex } from '../../src/util/bytes.ts';
 import { buildRingSpend, buildShield, type StealthRecipient } from '../../src/wallet/confidential.ts';
 import { isConfidentialTransaction } from '../../src/wallet/confidential-scan.ts';
-import { signRingMessage } from '../../src/wallet/ring-message.ts';
+import { messageRingSizeMin, signRingMessage } from '../../src/wallet/ring-message.ts';
 import type { StealthAccount } from '../../src/wallet/stealth-accounts.ts';
 import { trackConfidentialOutputs, type OutputStatus } from './confidential-outputs.ts';
 import { walletScanStore } from './saved-scan.ts';
@@ -204,9 +204,12 @@ export function createPrivacyPort(options: PrivacyPortOptions): PrivacyPort & { 
     },
     signRingMessage(text, message) {
       const account = ownAccount(text);
+      // The largest ring the chain allows (16) that its mature outputs can fill; a public chain's rings are exactly
+      // 16, and no chain signs with fewer than 2 (a ring of one names its signer): too few outputs is refused.
       const candidates = outputs.decoyCandidates(new Set());
       const size = Math.min(rules.ringSizeMax, candidates.length + 1);
-      if (size < rules.ringSizeMin) refuse('not_enough_decoys', `a ring of ${rules.ringSizeMin} needs ${rules.ringSizeMin - 1} mature outputs; the chain has ${candidates.length}`);
+      const least = Math.max(rules.ringSizeMin, messageRingSizeMin);
+      if (size < least) refuse('not_enough_decoys', `a ring of ${least} needs ${least - 1} mature confidential outputs on chain; it has ${candidates.length}`);
       const decoys = drawUniform(candidates, size - 1, random).map((m) => m.oneTimeKey);
       return signRingMessage(account.keys, message, decoys, random);
     },

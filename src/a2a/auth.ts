@@ -6,18 +6,20 @@
  *
  * Order: chain signature headers, then `Authorization` (Bearer, Basic), then the API key, then the TLS client
  * certificate. Credentials that are present but wrong always fail (never fall back to anonymous); no credentials
- * at all give the anonymous principal unless the endpoint requires authentication. Served by a node, a request is
+ * at all give the anonymous principal unless the endpoint requires authentication (one per anonymous key,
+ * anonymous.ts). Served by a node, a request is
  * authenticated once: the node's identity (X-API-Key, Bearer) is the principal (`principalOf`), and only the
  * A2A-only schemes (chain signature, mTLS) are checked here.
  */
 import type { Identity } from '../auth/identity.ts';
 import { decodeAddress, encodeAddress } from '../crypto/address.ts';
 import type { WeftError } from '../errors.ts';
+import { anonymousKeyHeader, anonymousPrincipal, isAnonymousKey } from './anonymous.ts';
 import { A2aError, unauthenticated } from './errors.ts';
 import { chainSigners, type ChainSignatureVerifier, type ChainSigner, type SignedRequest } from './chain-signature.ts';
 
 export interface Principal {
-  /** Stable id: `anonymous`, `apikey:<name>`, `bearer:<subject>`, `basic:<user>`, `mtls:<fingerprint>`, `chain:<address>`. */
+  /** Stable id: `anonymous` (no key), `anonymous:<key hash>`, `apikey:<name>`, `bearer:<subject>`, `basic:<user>`, `mtls:<fingerprint>`, `chain:<address>`. */
   readonly id: string;
   readonly scheme: 'anonymous' | 'apiKey' | 'bearer' | 'basic' | 'mtls' | 'chainSignature';
   readonly scopes: readonly string[];
@@ -164,7 +166,7 @@ export async function authenticate(input: AuthInput, config: A2aAuthConfig, node
     if (principal) return principal;
     if (config.mtls && input.tlsPeerFingerprint) return { id: `mtls:${input.tlsPeerFingerprint}`, scheme: 'mtls', scopes: [] };
     if (config.required) throw unauthenticated('authentication required: see securitySchemes in the agent card');
-    return anonymous;
+    return anonymousCaller(input);
   }
   const authorization = input.header('authorization');
   if (authorization !== undefined && authorization !== '') return authorizationPrincipal(authorization, config);
@@ -179,5 +181,13 @@ export async function authenticate(input: AuthInput, config: A2aAuthConfig, node
   }
   if (config.mtls && input.tlsPeerFingerprint) return { id: `mtls:${input.tlsPeerFingerprint}`, scheme: 'mtls', scopes: [] };
   if (config.required) throw unauthenticated('authentication required: see securitySchemes in the agent card');
-  return anonymous;
+  return anonymousCaller(input);
+}
+
+/** A caller without credentials: the holder of the anonymous key it sends, else the bare `anonymous` (anonymous.ts). */
+function anonymousCaller(input: AuthInput): Principal {
+  const key = input.header(anonymousKeyHeader)?.trim();
+  if (key === undefined || key === '') return anonymous;
+  if (!isAnonymousKey(key)) throw unauthenticated(`${anonymousKeyHeader}: expected 22 to 128 base64url characters (at least 128 bits)`);
+  return anonymousPrincipal(key);
 }

@@ -4,7 +4,8 @@
  */
 import { fromHex } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
-import type { Principal } from './auth.ts';
+import { anonymousKeyMetadata, anonymousPrincipal, mintAnonymousKey } from './anonymous.ts';
+import { anonymous, type Principal } from './auth.ts';
 import type { AgentCard } from './card.ts';
 import { A2aError, invalidParams, taskNotFound, unauthenticated, unsupportedOperation } from './errors.ts';
 import type { AgentExecutor } from './executor.ts';
@@ -116,7 +117,8 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
   /** A task the caller may see; anyone else's task is reported as not found (spec §7.4: reveal nothing). */
   function owned(id: string, ctx: CallContext): StoredTask {
     const stored = store.get(id);
-    if (!stored || stored.owner !== ctx.principal.id) throw taskNotFound(id);
+    // The bare anonymous principal owns nothing (anonymous.ts): tasks stored under it by an older node stay hidden.
+    if (!stored || stored.owner !== ctx.principal.id || ctx.principal.id === anonymous.id) throw taskNotFound(id);
     return stored;
   }
 
@@ -142,8 +144,8 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
    */
   function settle(requested: JsonObject | undefined): JsonObject | undefined {
     let metadata = requested;
-    if (metadata !== undefined && Object.hasOwn(metadata, 'taskAnchor')) {
-      const { taskAnchor: _ignored, ...rest } = metadata;
+    if (metadata !== undefined && (Object.hasOwn(metadata, 'taskAnchor') || Object.hasOwn(metadata, anonymousKeyMetadata))) {
+      const { taskAnchor: _ignored, [anonymousKeyMetadata]: _key, ...rest } = metadata;
       metadata = rest;
     }
     const policy = options.settlement;
@@ -179,7 +181,14 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
       if (runner.running(message.taskId)) throw unsupportedOperation(`task ${message.taskId} is still working; wait for it or cancel it`);
     }
     // Before any task exists: an escrow that cannot pay refuses the request (-32104) and changes nothing.
-    const metadata = settle(req.metadata);
+    let metadata = settle(req.metadata);
+    // A new task of a caller with no credentials and no key gets its own key (anonymous.ts), returned in metadata.
+    let principal = ctx.principal;
+    if (existing === undefined && principal.id === anonymous.id) {
+      const key = mintAnonymousKey(newId);
+      principal = anonymousPrincipal(key);
+      metadata = { ...metadata, [anonymousKeyMetadata]: key };
+    }
     const config = req.configuration;
     const push = config?.taskPushNotificationConfig ?? config?.pushNotificationConfig;
     if (push) {
@@ -189,7 +198,7 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
     }
     const started = runner.start({
       message,
-      principal: ctx.principal,
+      principal,
       existing,
       metadata,
       extensions: ctx.extensions,
@@ -236,6 +245,7 @@ export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
       const req = parseParams(listTasksSchema, params);
       const pageSize = req.pageSize ?? a2aListPageSizeDefault;
       if (pageSize < 1 || pageSize > a2aListPageSizeMax) throw invalidParams(`pageSize: got ${pageSize}, expected 1..${a2aListPageSizeMax}`, 'pageSize');
+      if (ctx.principal.id === anonymous.id) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
       let page;
       try {
         page = store.list(

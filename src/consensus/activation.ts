@@ -5,7 +5,8 @@
  * activation stays valid and identical.
  *
  * Rules v2 (the adversary review, docs/security.md): consensus totals in the state trie under the committed root,
- * escrow arbiters that can sign and disputes that end, and mass that prices every kind's real cost.
+ * escrow arbiters that can sign and disputes that end (src/kinds/escrow/escrow-rules-v2.ts). Mass was measured against
+ * every kind's cost (bench/kind-costs.ts) and needed no change.
  */
 /** A DAA score no chain reaches: the rule set never activates (regtest's default, so its pinned fixtures hold). */
 export const neverActivates = Number.MAX_SAFE_INTEGER;

@@ -91,6 +91,12 @@ export interface TxStateView {
    * expiries, escrow timeouts (docs/settlement.md "Time") and confidential output maturity — never wall-clock.
    */
   readonly daaScore: number;
+  /**
+   * Whether rules v2 govern this acceptance (`rulesV2Active(params, daaScore)`, src/consensus/activation.ts); absent
+   * reads as false, the version 1 rules. Every view a node judges transactions with (acceptance, templates, the
+   * mempool, wallet pre-checks) sets it from its network's parameters.
+   */
+  readonly rulesV2?: boolean;
   /** The account at `address` (absent accounts read as empty). */
   account(address: Uint8Array): LedgerAccount;
   setAccount(address: Uint8Array, account: LedgerAccount): void;

@@ -46,6 +46,8 @@ export interface AcceptanceInput {
   readonly daaScore: number;
   /** Units emitted in the selected parent's state. */
   readonly emittedBefore: bigint;
+  /** Whether rules v2 govern this acceptance (at the merging block's DAA score); absent: version 1 rules. */
+  readonly rulesV2?: boolean;
 }
 
 export interface MergedBlockOutcome {
@@ -89,7 +91,7 @@ type Changes = Map<string, { address: Uint8Array; account: StoredAccount }>;
 
 const noRecords = (): undefined => undefined;
 
-function createWorkingState(read: AcceptanceInput['read'], readRecord: NonNullable<AcceptanceInput['readRecord']>, now: number) {
+function createWorkingState(read: AcceptanceInput['read'], readRecord: NonNullable<AcceptanceInput['readRecord']>, now: number, rulesV2: boolean) {
   const changes: Changes = new Map();
   const records = new Map<string, RecordChange>();
   let carrier: CarrierBlock = { daaScore: now, timestampMs: 0 };
@@ -114,6 +116,7 @@ function createWorkingState(read: AcceptanceInput['read'], readRecord: NonNullab
   let last: { address: Uint8Array; key: string; account: StoredAccount } | undefined;
   const view: TxStateView = {
     daaScore: now,
+    rulesV2,
     account(address) {
       if (last?.address === address) return last.account;
       const found = get(address);
@@ -147,7 +150,7 @@ function createWorkingState(read: AcceptanceInput['read'], readRecord: NonNullab
 }
 
 export function acceptMergeset(input: AcceptanceInput): AcceptanceResult {
-  const state = createWorkingState(input.read, input.readRecord ?? noRecords, input.daaScore);
+  const state = createWorkingState(input.read, input.readRecord ?? noRecords, input.daaScore, input.rulesV2 === true);
   const perBlock = input.merged.map((block) => {
     state.carry({ daaScore: block.daaScore, timestampMs: block.timestampMs ?? 0 });
     let fees = 0n;

@@ -17,6 +17,7 @@
  *   const { stateRoot, proof } = ledger.proveAccount(address); // against the selected tip's header
  *   ledger.proveRecord('escrow', escrowId);             // any namespace of src/state/namespaces.ts, same header
  */
+import { rulesV2Active } from '../consensus/activation.ts';
 import { openChain, type Chain, type ChainOptions } from '../chain/chain.ts';
 import type { IndexedBlock } from '../chain/block-index.ts';
 import { TrustedDataError } from '../chain/trusted-errors.ts';
@@ -192,7 +193,7 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
       const transactions = reads.transactions(id);
       return { id, miner: header.miner, daaScore: header.daaScore, timestampMs: header.timestampMs, blue: blues.has(id), transactions };
     });
-    const result = acceptMergeset({ read: readAt(parentRoot), readRecord: (key) => trie.get(parentRoot, key), merged, mergingMiner: input.miner, daaScore: input.daaScore, emittedBefore: before.emitted });
+    const result = acceptMergeset({ read: readAt(parentRoot), readRecord: (key) => trie.get(parentRoot, key), merged, mergingMiner: input.miner, daaScore: input.daaScore, emittedBefore: before.emitted, rulesV2: rulesV2Active(chain.params, input.daaScore) });
     let fees = 0n;
     let energy = 0n;
     let count = 0n;

@@ -6,7 +6,11 @@
  * signs carries the same I (linkable), and I is unrelated to the key images of its outputs, so signing a message
  * reveals nothing about its spends.
  *
+ * The ring is sorted, so a member's position is its key's rank: the same ring encodes the same whichever member
+ * signed, and only the proof (which hides the index) depends on the signer. Signing needs a ring of at least 2.
+ *
  * Encoding: ring_size u8 (1..16) | ring keys [32 × n] (strictly ascending) | key image [32] | (c, r) [64 × n].
+ * Verification still accepts n = 1 (a signature made before rings were required), and answers the ring size.
  */
 import { checkRingSignature, generateRingSignature } from '../crypto/monero/cryptonote-signature.ts';
 import { generateKeyImage } from '../crypto/monero/key-image.ts';
@@ -18,6 +22,8 @@ import { compareBytes, concatBytes, equalBytes } from '../util/bytes.ts';
 import { messageDigest } from './message.ts';
 
 export const messageRingSizeMax = 16;
+/** A ring of one is a plain signature that names its signer: a message ring needs at least one decoy. */
+export const messageRingSizeMin = 2;
 
 export interface RingMessageSignature {
   readonly ring: readonly Uint8Array[];
@@ -30,6 +36,7 @@ export function signRingMessage(keys: MoneroKeys, message: string, decoys: reado
   const own = encodePoint(keys.spendPublic);
   const ring = [own, ...decoys.filter((d) => !equalBytes(d, own))].sort(compareBytes);
   if (ring.length > messageRingSizeMax) throw new PrivacyEncodingError(`ring: got ${ring.length} keys, expected at most ${messageRingSizeMax}`, { reason: 'ring_size' });
+  if (ring.length < messageRingSizeMin) throw new PrivacyEncodingError(`ring: got ${ring.length} key, expected at least ${messageRingSizeMin}: a ring of one names its signer`, { reason: 'not_enough_decoys' });
   for (let i = 1; i < ring.length; i++) {
     if (equalBytes(ring[i - 1]!, ring[i]!)) throw new PrivacyEncodingError('ring: a key is repeated', { reason: 'ring_size' });
   }

@@ -23,7 +23,19 @@ export interface Binding {
   close(): void;
 }
 
-const v1 = { 'a2a-version': '1.0' };
+/**
+ * The anonymous key the test clients present (docs/a2a.md "Visibility"): without it each anonymous task would be
+ * visible only with the key minted for it, and follow-up calls of these tests are one caller's.
+ */
+export const testAnonymousKey = 'weft-test-anonymous-key-0001';
+const v1 = { 'a2a-version': '1.0', 'a2a-anonymous-key': testAnonymousKey };
+
+/** A fetch for SDK clients (their `fetchImpl`) that presents `testAnonymousKey`, as an anonymous client would. */
+export const fetchWithAnonymousKey: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  headers.set('a2a-anonymous-key', testAnonymousKey);
+  return fetch(input, { ...init, headers });
+};
 
 async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncIterable<Json> {
   const decoder = new TextDecoder();

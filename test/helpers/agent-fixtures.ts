@@ -72,8 +72,9 @@ export function signed<K extends number, P>(
 
 const miner = actor(99).address;
 
-/** A ledger over maps, advanced one single-block mergeset at a time through acceptMergeset. */
-export function createSimLedger(funded: ReadonlyArray<readonly [Uint8Array, bigint]>) {
+/** A ledger over maps, advanced one single-block mergeset at a time through acceptMergeset; rules v2 from `rulesV2At` (default never). */
+export function createSimLedger(funded: ReadonlyArray<readonly [Uint8Array, bigint]>, options: { readonly rulesV2At?: number } = {}) {
+  const rulesV2At = options.rulesV2At ?? Number.MAX_SAFE_INTEGER;
   const accounts = new Map<string, { address: Uint8Array; account: StoredAccount }>();
   const records = new Map<string, Uint8Array>();
   let emitted = 0n;
@@ -121,6 +122,7 @@ export function createSimLedger(funded: ReadonlyArray<readonly [Uint8Array, bigi
       };
       const view: TxStateView = {
         daaScore,
+        rulesV2: daaScore >= rulesV2At,
         account: (address) => settleEnergy(stored(address), daaScore),
         setAccount: refuseWrite,
         credit: refuseWrite,
@@ -143,6 +145,7 @@ export function createSimLedger(funded: ReadonlyArray<readonly [Uint8Array, bigi
         mergingMiner: miner,
         daaScore,
         emittedBefore: emitted,
+        rulesV2: daaScore >= rulesV2At,
       });
       for (const [key, change] of result.changes) accounts.set(key, change);
       for (const [key, change] of result.records) {
@@ -225,13 +228,16 @@ export const sessionTotalCap = 1_500_000n;
  * An agent account (owner, controller) with session key 1 (every scope bit, the caps above, expiry 1000) and a pool
  * of 5,000; the client, the arbiter and a stranger hold coins.
  */
-export function agentLedger(): SimLedger {
-  const sim = createSimLedger([
-    [owner.address, 10n ** 12n],
-    [client.address, 10n ** 12n],
-    [arbiter.address, 10n ** 10n],
-    [stranger.address, 10n ** 10n],
-  ]);
+export function agentLedger(options: { readonly rulesV2At?: number } = {}): SimLedger {
+  const sim = createSimLedger(
+    [
+      [owner.address, 10n ** 12n],
+      [client.address, 10n ** 12n],
+      [arbiter.address, 10n ** 10n],
+      [stranger.address, 10n ** 10n],
+    ],
+    options,
+  );
   const accepted = sim.block([
     sim.tx(agentCreateKind, { controller: controller.publicKey, identityProofHash: undefined }, owner),
     sim.tx(agentAddSessionKeyKind, { publicKey: session.publicKey, allowedKinds: sessionScopeMask, txCap: sessionTxCap, totalCap: sessionTotalCap, expiryDaaScore: 1000n }, owner),

@@ -3,7 +3,8 @@
  * agent account and a task id hash (docs/settlement.md "Escrows"). The escrow id is escrowIdOf(payer, nonce). From
  * `timeout_daa_score` on the client may reclaim and the agent may no longer claim; with a `dispute_window` w > 0
  * the agent may claim without the client's receipt from created + w on, which must fall before the timeout; with an
- * arbiter either party may dispute while locked and the arbiter splits the amount.
+ * arbiter either party may dispute while locked and the arbiter splits the amount. Under rules v2 the arbiter must
+ * be a standard address, the only kind that can sign the resolve (escrow-rules-v2.ts).
  *
  *   payload = agent [33] | task_hash [32] | amount u64 | timeout_daa_score u64 | dispute_window u64
  *             | has_arbiter u8 | arbiter [33 if has_arbiter]
@@ -14,6 +15,7 @@ import { equalBytes, toHex } from '../../util/bytes.ts';
 import { readAgent } from '../agent/agent-state.ts';
 import { defineAgentKind, readAddress, readFlag, type AgentTransaction } from '../agent/envelope.ts';
 import { escrowIdOf, EscrowStatus, taskHashBytes } from './escrow-record.ts';
+import { arbiterCanSign } from './escrow-rules-v2.ts';
 import { writeEscrow } from './escrow-state.ts';
 
 export interface EscrowCreatePayload {
@@ -60,6 +62,7 @@ export const escrowCreateKind = defineAgentKind<typeof TxKind.EscrowCreate, Escr
     if (agent.frozen) return 'agent_frozen';
     if (equalBytes(p.agent, tx.payer)) return 'escrow_client_is_agent';
     if (p.arbiter !== undefined && (equalBytes(p.arbiter, tx.payer) || equalBytes(p.arbiter, p.agent))) return 'escrow_arbiter_is_party';
+    if (p.arbiter !== undefined && state.rulesV2 === true && !arbiterCanSign(p.arbiter)) return 'escrow_arbiter_cannot_sign';
     if (p.timeoutDaaScore <= now) return 'escrow_timeout_passed';
     // No 'escrow exists' rule: the id commits to the payer's nonce, which this transaction uses up.
     return p.disputeWindow > 0n && now + p.disputeWindow >= p.timeoutDaaScore ? 'escrow_window_past_timeout' : undefined;

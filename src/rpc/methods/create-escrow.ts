@@ -7,7 +7,8 @@ import { InvalidParamsError } from '../errors.ts';
 import { defineMethod } from '../method.ts';
 import { hashResult, u64NumberResult } from '../result-schemas.ts';
 import { addressSchema, amountSchema, hashSchema, parseAddress, parseCoins, parseHex } from '../schemas.ts';
-import { signerParams, submitAgentTransaction, submittedResult } from '../settlement/agent-submit.ts';
+import { arbiterCanSign } from '../../kinds/escrow/escrow-rules-v2.ts';
+import { rejected, signerParams, submitAgentTransaction, submittedResult } from '../settlement/agent-submit.ts';
 
 const encoder = new TextEncoder();
 
@@ -28,7 +29,7 @@ export const createEscrow = defineMethod({
     timeout_daa_score: z.int().positive().optional().describe('from this DAA score on the client may reclaim'),
     timeout_in: z.int().positive().optional().describe('the timeout as DAA steps after the selected tip'),
     dispute_window: z.int().nonnegative().default(0).describe('DAA steps after creation from which the agent may claim without a receipt; 0: never'),
-    arbiter: addressSchema.optional().describe('who resolves a dispute; neither the client nor the agent'),
+    arbiter: addressSchema.optional().describe('who resolves a dispute: a standard address, neither the client nor the agent'),
     ...signerParams,
   }),
   scope: 'send_transactions',
@@ -42,6 +43,12 @@ export const createEscrow = defineMethod({
     if ((params.task_hash === undefined) === (params.task_id === undefined)) {
       throw new InvalidParamsError('give exactly one of task_hash and task_id', [{ path: 'task_hash', message: 'exactly one of task_hash, task_id' }]);
     }
+    const arbiter = params.arbiter === undefined ? undefined : parseAddress(ctx, params.arbiter);
+    if (arbiter !== undefined && !arbiterCanSign(arbiter)) {
+      // Refused whatever the rule set: only a standard address can send escrow_resolve, so a multisig or contract
+      // arbiter would leave a disputed escrow to its deadline (or, before rules v2, locked for good).
+      throw rejected('escrow_arbiter_cannot_sign', 'the arbiter must be a standard address: a multisig or contract address can never sign escrow_resolve (docs/settlement.md "Funds never locked for good")');
+    }
     const timeout = params.timeout_daa_score ?? ctx.services.chain.selectedTip().header.daaScore + params.timeout_in!;
     const payload = {
       agent,
@@ -49,7 +56,7 @@ export const createEscrow = defineMethod({
       amount: parseCoins(params.amount),
       timeoutDaaScore: BigInt(timeout),
       disputeWindow: BigInt(params.dispute_window),
-      arbiter: params.arbiter === undefined ? undefined : parseAddress(ctx, params.arbiter),
+      arbiter,
     };
     const { tx, ...sent } = await submitAgentTransaction(ctx, 'create_escrow', payer, params, escrowCreateKind, payload);
     return { ...sent, escrow_id: toHash0x(escrowIdOf(payer, tx.nonce)), timeout_daa_score: timeout };

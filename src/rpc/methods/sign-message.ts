@@ -6,6 +6,7 @@ import { encodePoint } from '../../crypto/monero/point.ts';
 import { decodeStealthAddress, looksLikeStealthAddress } from '../../crypto/stealth-address.ts';
 import { PrivacyError } from '../errors.ts';
 import { anyAddressSchema, messageSchema, parseAddress } from '../schemas.ts';
+import { decodeRingMessageSignature } from '../../wallet/ring-message.ts';
 
 export const signatureTypeSchema = z.enum(['ecdsa', 'schnorr', 'ring']).default('schnorr');
 
@@ -20,6 +21,7 @@ export const signMessage = defineMethod({
     signature: z.string().describe('0x-hex: 64 bytes, or a ring signature (src/wallet/ring-message.ts)'),
     signature_type: z.enum(['ecdsa', 'schnorr', 'ring']),
     public_key: z.string().describe('0x-hex'),
+    ring_size: z.int().nullable().describe('ring: how many keys the ring holds (the signer is one of them, 2..16); null for schnorr and ecdsa'),
   }),
   async run(params, ctx) {
     const hrp = ctx.services.chain.params.hrp;
@@ -28,7 +30,8 @@ export const signMessage = defineMethod({
       if (!looksLikeStealthAddress(params.address, hrp)) throw new PrivacyError('signature_type ring needs a stealth address of the node wallet (its spend key signs)', 'ring_needs_stealth');
       const signature = need(ctx, 'privacy', 'sign_message').signRingMessage(params.address, params.message);
       const { spendPublic } = decodeStealthAddress(params.address, hrp);
-      return { address: params.address, message: params.message, signature: `0x${toHex(signature)}`, signature_type: 'ring' as const, public_key: `0x${toHex(encodePoint(spendPublic))}` };
+      const ringSize = decodeRingMessageSignature(signature)!.ring.length;
+      return { address: params.address, message: params.message, signature: `0x${toHex(signature)}`, signature_type: 'ring' as const, public_key: `0x${toHex(encodePoint(spendPublic))}`, ring_size: ringSize };
     }
     const wallet = need(ctx, 'wallet', 'sign_message');
     const address = parseAddress(ctx, params.address);
@@ -39,6 +42,7 @@ export const signMessage = defineMethod({
       signature: `0x${toHex(signed.signature)}`,
       signature_type: params.signature_type,
       public_key: `0x${toHex(signed.publicKey)}`,
+      ring_size: null,
     };
   },
 });

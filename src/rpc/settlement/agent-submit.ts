@@ -8,6 +8,7 @@
  * their effects are not in the virtual state, so the transaction is submitted and the accepting block judges it.
  */
 import { z } from 'zod';
+import { rulesV2Active } from '../../consensus/activation.ts';
 import { encodeAddress } from '../../crypto/address.ts';
 import { formatUnits } from '../../crypto/amount.ts';
 import { decodeAgentRecord, sessionKeyOf, type AgentRecord } from '../../kinds/agent/agent-record.ts';
@@ -81,6 +82,7 @@ function virtualView(ctx: RpcCallContext, method: string): TxStateView {
   };
   return {
     daaScore,
+    rulesV2: rulesV2Active(ctx.services.chain.params, daaScore),
     account: (address) => ({ ...ledger.account(address), energyDaaScore: daaScore }),
     setAccount: refuse,
     credit: refuse,
