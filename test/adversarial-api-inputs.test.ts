@@ -4,7 +4,8 @@
 // already cover: method names that live on Object.prototype, non-string methods and object ids, deep nesting,
 // out-of-range and non-integer numbers, bad and odd-length hex, non-canonical and badly signed raw transactions,
 // garbage blocks, over-limit histories and batches, every credential failure, REST path and query abuse, and
-// WebSocket frames that are not JSON-RPC. Each row names the code the seed (node-client-protocol.md "Errors",
+// WebSocket frames that are not JSON-RPC, and hostile A2A JSON-RPC requests (gRPC: adversarial-grpc-inputs.test.ts).
+// Each row names the code the seed (node-client-protocol.md "Errors",
 // docs/auth.md) gives it; after the table the node's chain, mempool and supply are unchanged and it still answers.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -194,5 +195,27 @@ describe('WebSocket: frames that are not JSON-RPC get their codes; the connectio
   it('still answers a good call on the same connection', async () => {
     const reply = await answer(call('get_block_height', {}, 99), 99);
     expect(reply.result.height).toBeGreaterThanOrEqual(2);
+  });
+});
+
+// A method name that is a key of Object.prototype ('constructor', '__proto__') was looked up on the method table's
+// prototype chain and answered -32603 (internal error) instead of -32601.
+describe('A2A on the node (JSON-RPC binding at /a2a): hostile requests get the A2A codes', () => {
+  const rows: Array<[string, () => string, number]> = [
+    ['malformed JSON', () => '{"jsonrpc":"2.0","method":', -32700],
+    ['a method named __proto__', () => call('__proto__', {}), -32601],
+    ['a method named constructor', () => call('constructor', {}), -32601],
+    ['JSON nested 100,000 deep', () => `${'['.repeat(100_000)}${']'.repeat(100_000)}`, -32600],
+    ['SendMessage without a message', () => call('SendMessage', {}), -32602],
+    ['SendMessage whose parts are a string', () => call('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: 'hello' } }), -32602],
+    ['GetTask of a task that does not exist', () => call('GetTask', { id: 'no-such-task' }), -32001],
+    ['CancelTask of a task that does not exist', () => call('CancelTask', { id: 'no-such-task' }), -32001],
+    ['GetTask with a numeric id', () => call('GetTask', { id: 7 }), -32602],
+  ];
+
+  it.each(rows)('%s', async (_what, body, code) => {
+    const res = await post('/a2a', body(), { 'x-api-key': apiKey, 'a2a-version': '1.0' });
+    const error = Array.isArray(res.body) ? res.body[0]?.error : res.body?.error;
+    expect(error?.code, res.text.slice(0, 300)).toBe(code);
   });
 });
