@@ -45,7 +45,9 @@ export function envelopeId(error: unknown): JsonRpcId {
 
 export async function dispatch(handler: A2aHandler, envelope: Envelope, ctx: CallContext): Promise<RpcOutcome> {
   const { id } = envelope;
-  const entry = (a2aMethods as Record<string, { op: keyof A2aHandler; stream: boolean }>)[envelope.method];
+  // Own keys only: a method named 'constructor' or '__proto__' must not find Object.prototype's members.
+  const methods = a2aMethods as Record<string, { op: keyof A2aHandler; stream: boolean }>;
+  const entry = Object.hasOwn(methods, envelope.method) ? methods[envelope.method] : undefined;
   try {
     if (!entry) throw new A2aError('method_not_found', `method ${envelope.method}: not found`, { method: envelope.method });
     const fn = handler[entry.op] as (params: unknown, ctx: CallContext) => Promise<unknown>;
