@@ -23,7 +23,7 @@ test('a deployed token opens in the contract viewer, and its transfer page shows
   const wallet = await fundedNodeWallet(node.url, node.apiKey, 3);
   const { address: other } = await rpc('create_address', {});
   const code = contractBytes('token');
-  const deploy = await rpc('deploy_smart_contract', { bytecode: `0x${toHex(code)}`, constructor_params: [1_000_000], gas_limit: 5_000_000, gas_price: 1, deployer_address: wallet.address });
+  const deploy = await rpc('deploy_smart_contract', { bytecode: `0x${toHex(code)}`, constructor_params: [1_000_000], gas_limit: 5_000_000, gas_price_units: 1, deployer_address: wallet.address });
   await wallet.mine();
   await wallet.mine();
   const token: string = deploy.contract_address;

@@ -14,7 +14,7 @@ import { toHex } from '../src/util/bytes.ts';
 import { loadConfig } from './config.ts';
 
 export const contractUsage = `usage: weft contract build SOURCE.ts [--out FILE.wasm]
-       weft contract deploy FILE.wasm --from ADDR --gas-limit N [--gas-price N] [--params JSON] [--value UNITS]
+       weft contract deploy FILE.wasm --from ADDR --gas-limit N [--gas-price UNITS] [--params JSON] [--value UNITS]
                             [--rpc URL] [--api-key KEY] [--network N] [--datadir DIR]`;
 
 const buildScript = resolve(dirname(fileURLToPath(import.meta.url)), '../assembly/contracts/build-contracts.mjs');
@@ -67,7 +67,7 @@ async function deploy(file: string, flags: Map<string, string>, configArgs: read
     bytecode: `0x${toHex(readFileSync(file))}`,
     constructor_params: JSON.parse(flags.get('--params') ?? '[]') as unknown[],
     gas_limit: gasLimit,
-    gas_price: Number(flags.get('--gas-price') ?? 1),
+    gas_price_units: Number(flags.get('--gas-price') ?? 1),
     deployer_address: from,
     value: Number(flags.get('--value') ?? 0),
   };

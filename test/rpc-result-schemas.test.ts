@@ -137,7 +137,7 @@ describe('real answers match their schemas', () => {
     expect(confirmed.status).toMatch(/confirmed|final/);
 
     // Contracts (docs/contracts.md): deploy the counter, read its state once mined, call it as a view and as a transaction.
-    const deployed = await result('deploy_smart_contract', { bytecode: `0x${toHex(contractBytes('counter'))}`, constructor_params: [5], gas_limit: 2_000_000, gas_price: 1, deployer_address: miner });
+    const deployed = await result('deploy_smart_contract', { bytecode: `0x${toHex(contractBytes('counter'))}`, constructor_params: [5], gas_limit: 2_000_000, gas_price_units: 1, deployer_address: miner });
     const counter = { contract_address: deployed.contract_address, variable_name: 'count', key: '' };
     await until('the deployed counter', async () => ((await t.rpc('get_contract_state', counter)).body.result?.exists ? true : undefined));
     await result('get_contract_state', { ...counter, proof: true });
