@@ -185,6 +185,7 @@ describe('real answers match their schemas', () => {
     await result('get_supply');
     const history = await result('get_transaction_history', { address: outsiderText, include_pending: true });
     expect(history.transactions.map((x: { type: string }) => x.type)).toEqual(['outgoing', 'incoming']);
+    expect((await result('get_reward_history', { address: miner, limit: 5 })).rewards.length).toBeGreaterThan(0);
     await result('get_transaction_proof', { hash: sent.hash });
 
     expect((await result('get_balance', { address: outsiderText, privacy_view: 'owner' })).privacy_view).toBe('owner');
