@@ -34,11 +34,6 @@ test('Wasm workers mine a block that the node accepts and the explorer shows', a
   await expect(page.locator('#found tbody tr').first().locator('td').nth(2)).toHaveText('accepted', { timeout: 60_000 });
   await expect(page.locator('#m-difficulty')).toHaveText(/^\d+$/);
   await expect(page.locator('#m-rate')).toHaveText(/H\/s/);
-  // While mining, the rate is a trailing mean over whole batches, never 0 H/s between them (issue 32).
-  for (let i = 0; i < 4; i++) {
-    expect(await page.locator('#m-rate').textContent()).not.toBe('0 H/s');
-    await page.waitForTimeout(600);
-  }
   const hash = (await page.locator('#found tbody tr').first().locator('a').textContent())!;
   const block = await confirmedByNode(hash);
   expect(block.gpu_mining).toBe(false);
