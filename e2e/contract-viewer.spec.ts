@@ -23,7 +23,7 @@ test('a deployed token opens in the contract viewer, and its transfer page shows
   const wallet = await fundedNodeWallet(node.url, node.apiKey, 3);
   const { address: other } = await rpc('create_address', {});
   const code = contractBytes('token');
-  const deploy = await rpc('deploy_smart_contract', { bytecode: `0x${toHex(code)}`, constructor_params: [1_000_000], gas_limit: 5_000_000, gas_price: 1, deployer_address: wallet.address });
+  const deploy = await rpc('deploy_smart_contract', { bytecode: `0x${toHex(code)}`, constructor_params: [1_000_000], gas_limit: 5_000_000, gas_price_units: 1, deployer_address: wallet.address });
   await wallet.mine();
   await wallet.mine();
   const token: string = deploy.contract_address;
@@ -63,5 +63,11 @@ test('a deployed token opens in the contract viewer, and its transfer page shows
   await expect(receipt.locator('[data-field="status"]')).toHaveText('ok');
   const tx = await rpc('get_transaction', { hash: call.transaction_hash });
   await expect(receipt.locator('[data-field="gas_used"]')).toHaveText(String(tx.receipt.gas_used));
+  // The fee is what the call paid (gas used × gas price), beside gas limit & usage as Etherscan shows them (issue 32).
+  expect(tx.fee_exact).toBe((tx.receipt.gas_used / 1e8).toFixed(8).replace(/\.?0+$/, ''));
+  const fields = page.locator('#tx-fields');
+  await expect(fields.locator('tr', { hasText: 'Fee' }).locator('td')).toContainText(`${tx.fee_exact} WEFT`);
+  await expect(fields.locator('[data-field="gas_usage"]')).toHaveText(`1,000,000 | ${tx.receipt.gas_used.toLocaleString('en')} (${((tx.receipt.gas_used / 1_000_000) * 100).toFixed(2)}%)`);
+  await expect(fields).not.toContainText('gas price exact');
   expect(pageErrors).toEqual([]);
 });

@@ -159,4 +159,7 @@ test('address history pages through older transactions', async ({ page }) => {
   expect(await page.locator('#history tbody tr').first().getAttribute('data-hash')).not.toBe(firstPage);
   await page.getByRole('button', { name: 'Newer' }).click();
   await expect(page.locator('#history-range')).toHaveText(/^1–20 of \d+$/);
+  // The wallet mines to itself: its block rewards are listed beside its transactions (issue 32).
+  await expect(page.locator('#rewards tbody tr').first()).toContainText('WEFT');
+  await expect(page.locator('#rewards-total')).toHaveText(/^\d+ block rewards; the newest \d+:$/);
 });

@@ -8,17 +8,11 @@ import { createLogger } from './logger.ts';
 import { startNode } from './node/start-node.ts';
 import { apikeyUsage, oauthUsage, runAuthCommand } from './auth/auth-cli.ts';
 import { contractUsage, runContractCommand } from './contract-cli.ts';
+import { nodeUsageText } from './node-usage.ts';
 import { runtime } from './runtime.ts';
 import { WeftError } from '../src/errors.ts';
 
-export const nodeUsage = `usage: weft node [--network mainnet|testnet|devnet|regtest] [--datadir DIR] [--config FILE] [--mine]
-                 [--miner-address ADDR] [--threads N] [--rpc-port N] [--ws-port N] [--p2p-port N]
-                 [--grpc-port N] [--host ADDR] [--addnode HOST:PORT] [--log-level LEVEL]
-                 [--log-format json|pretty|auto] [--push-allow-hosts HOST,...] [--rate-limits true|false]
-                 [--https-port N] [--tls-cert PEM] [--tls-key PEM] [--tls-client-ca PEM] [--widget-frame-ancestors ORIGIN,...]
-                 [--wallet-passphrase TEXT] [--mixnet-hops N] [--smtp-url URL] [--alerts-from ADDR] [--alerts-url URL]
-                 [--agent-account ADDR] [--agent-session-key-id N] [--agent-claim-margin-daa N] [--cache-mb N]
-       Every flag is also a config-file key (key=value); docs/operations.md describes each one.`;
+export const nodeUsage = nodeUsageText();
 
 const usage = `usage: weft <command> [flags]   (weft <command> --help for one command)
 ${nodeUsage}

@@ -123,6 +123,9 @@ const keys = {
 } as const;
 type Key = keyof typeof keys;
 
+/** Every flag and config key (`weft node --help` describes each: server/node-usage.ts). */
+export const configKeys: readonly string[] = Object.keys(keys);
+
 /** Bitcoin Core's spellings in config files map onto the flag names. */
 const aliases: Record<string, Key> = { port: 'p2p-port', rpcport: 'rpc-port', wsport: 'ws-port', grpcport: 'grpc-port', mineraddress: 'miner-address', mixnet_hops: 'mixnet-hops', rpcbind: 'host' };
 

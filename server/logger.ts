@@ -36,8 +36,13 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
   if (!pretty) return options.output ? pino(base, { write: (line: string) => void output.write(line) }) : pino(base);
   const color = options.color ?? (output.isTTY === true && process.env.NO_COLOR === undefined);
   const quiet = ibdQuieter();
-  return pino(base, { write: (line: string) => void (quiet(line) || output.write(`${prettyLine(line, color)}\n`)) });
+  // On a terminal, a line a block (one a second) scrolls the `ready:` line — where the web app and the API key are —
+  // out of sight within a minute: there they are debug lines (`--log-level debug` shows them). Piped, they stay.
+  const perBlock = output.isTTY === true && !['debug', 'trace'].includes(level) ? isPerBlockLine : () => false;
+  return pino(base, { write: (line: string) => void (quiet(line) || perBlock(line) || output.write(`${prettyLine(line, color)}\n`)) });
 }
+
+const isPerBlockLine = (line: string): boolean => /"event":"block_committed"/.test(line);
 
 /**
  * For pretty logs: true for a `block_committed` line while an initial sync runs (between `sync_started` and

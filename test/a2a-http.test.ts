@@ -57,6 +57,16 @@ describe('Agent Card', () => {
     expect(card.skills[0]).toMatchObject({ id: 's', tags: ['test'] });
     const again = await fetch(`${plain.base}/.well-known/agent-card.json`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
+    // Last-Modified beside the ETag, and If-Modified-Since honoured when If-None-Match is absent (RFC 9110 §13.2.2).
+    const lastModified = res.headers.get('last-modified')!;
+    expect(new Date(lastModified).toUTCString()).toBe(lastModified);
+    expect(Date.parse(lastModified)).toBeLessThanOrEqual(Date.now());
+    expect(again.headers.get('last-modified')).toBe(lastModified);
+    const since = (headers: Record<string, string>) => fetch(`${plain.base}/.well-known/agent-card.json`, { headers }).then((r) => r.status);
+    expect(await since({ 'if-modified-since': lastModified })).toBe(304);
+    expect(await since({ 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() })).toBe(200);
+    expect(await since({ 'if-modified-since': 'not a date' })).toBe(200);
+    expect(await since({ 'if-modified-since': lastModified, 'if-none-match': '"other"' })).toBe(200);
     expect((await fetch(`${plain.base}/v1/.well-known/agent-card.json`)).status).toBe(200);
   });
 

@@ -40,7 +40,8 @@ let n = 0;
 const ask = async (parts: object[], extra: object = {}) =>
   (await handler.sendMessage({ message: { messageId: `w-${++n}`, role: 'ROLE_USER', parts, ...extra } }, ctx)) as { task?: Task; message?: { parts: { text?: string }[] } };
 const text = (t: string, extra: object = {}) => ask([{ text: t }], extra);
-const data = (task: Task | undefined) => task!.artifacts!.at(-1)!.parts.at(-1)!.data as Record<string, any>;
+// The answer of record is the data part; a text part sits beside it for chat clients.
+const data = (task: Task | undefined) => task!.artifacts!.at(-1)!.parts.filter((p) => p.data !== undefined).at(-1)!.data as Record<string, any>;
 
 beforeAll(async () => {
   const clock = createManualClock(regtestParams.genesis.timestampMs + 3_600_000);
@@ -205,6 +206,24 @@ describe('plain requests (the intent grammar, docs/a2a.md)', () => {
     const theirs = (await handler.sendMessage({ message: { messageId: `w-${++n}`, role: 'ROLE_USER', parts: [{ text: `status of task ${id}` }] } }, stranger)) as { task: Task };
     expect(theirs.task.status.state).toBe('TASK_STATE_FAILED');
     expect(theirs.task.status.message!.parts[0]!.text).toContain('not found');
+  });
+
+  it('does not read "task" inside a sentence as a task lookup: the TCK\'s prerequisite message gets a helpful answer', async () => {
+    expect(parseRequest('TCK prerequisite task creation')).toEqual({ skill: 'unknown', text: 'TCK prerequisite task creation' });
+    expect(parseRequest('create a task for me')).toMatchObject({ skill: 'unknown' });
+    expect(parseRequest('task 6f1c-42')).toEqual({ skill: 'task', id: '6f1c-42' });
+    const created = await text('TCK prerequisite task creation');
+    expect(created.task!.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(created.task!.status.message!.parts[0]!.text).toContain('I can:');
+  });
+
+  it('answers with a text part beside the data part, for chat clients', async () => {
+    const answered = await text(`what is the balance of ${addrA()}?`);
+    const parts = answered.task!.artifacts!.at(-1)!.parts;
+    expect(parts.map((p) => (p.data !== undefined ? 'data' : p.text !== undefined ? 'text' : '?'))).toEqual(['data', 'text']);
+    expect(parts[1]).toMatchObject({ mediaType: 'text/plain' });
+    expect(parts[1]!.text).toContain(`address: ${addrA()}`);
+    expect(parts[1]!.text).toContain('balance: 5');
   });
 
   it('anything else gets INPUT_REQUIRED listing what it can do, and a reply on that task is understood', async () => {

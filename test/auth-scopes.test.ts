@@ -62,6 +62,13 @@ describe('the table', () => {
     expect(requiredScope('no_such_method', {})).toBe('public');
   });
 
+  it("needs nothing for call_smart_contract's dry run (documented public), send_transactions otherwise", () => {
+    const call = { contract_address: 'a', method: 'get', caller_address: 'b' };
+    expect(requiredScope('call_smart_contract', { ...call, dry_run: true })).toBe('public');
+    expect(requiredScope('call_smart_contract', call)).toBe('send_transactions');
+    expect(requiredScope('call_smart_contract', { ...call, dry_run: 'yes' })).toBe('send_transactions');
+  });
+
   it('parses scope lists and refuses unknown scopes', () => {
     expect(parseScopes('mine_blocks read_balance,mine_blocks')).toEqual(['read_balance', 'mine_blocks']);
     expect(() => parseScopes('read_balance admin')).toThrow(/unknown scope 'admin'/);
@@ -130,6 +137,18 @@ describe('over HTTP, against the real dispatcher', () => {
     expect((await fetch(path, { headers: { 'x-api-key': 'wk_not_a_key' } })).status).toBe(401);
     expect((await fetch(`${path}?privacy_view=public`)).status).toBe(200);
     expect((await fetch(path, { headers: { 'x-api-key': keyWith.read_balance! } })).status).toBe(200);
+  });
+
+  it("lets anyone dry-run call_smart_contract, and still refuses the call that would send", async () => {
+    t.clock.advance(60_000);
+    const params = { contract_address: 'rweft1notacontract', method: 'get', caller_address: 'rweft1x', dry_run: true };
+    const dry = await t.rpc('call_smart_contract', params, {}, 1);
+    expect(dry.status).toBe(200);
+    expect([-32001, -32002]).not.toContain(((await dry.json()) as { error?: { code: number } }).error?.code);
+    const sending = await t.rpc('call_smart_contract', { ...params, dry_run: false }, {}, 2);
+    expect(sending.status).toBe(401);
+    const withoutScope = await t.rpc('call_smart_contract', { ...params, dry_run: false }, { 'x-api-key': keyWith.read_balance! }, 3);
+    expect(withoutScope.status).toBe(403);
   });
 
   it('the public flow at / is guarded too', async () => {

@@ -97,6 +97,26 @@ describe('statistics buckets', () => {
   });
 });
 
+describe('the hash-rate series', () => {
+  it("rates its newest, still-filling point by the time it covers, so it agrees with the full points before it", async () => {
+    // One block a second for 90 s; "now" is 10.5 s into a minute, so the newest point holds about 10 s of blocks.
+    const now = Math.floor((Date.now() - 120_000) / 60_000) * 60_000 + 10_500;
+    const index = createBlockStatsIndex({ maxTarget: regtestParams.maxTarget });
+    for (let k = 89; k >= 0; k--) await chain.addBlock(makeBlock(chain, { timestampMs: now - k * 1_000 }));
+    for (let b = chain.selectedTip(); b.selectedParent !== null; b = b.selectedParent) index.addBlock(b, now);
+    const context = { chain, nowMs: now, ownMiners: new Map<string, string>(), measuringSinceMs: now - 3_600_000, rewardSource: 'unavailable' as const };
+    const series = index.summarize('1h', context).hash_rate_series as { blocks: number; network_hashes_per_second: number }[];
+    const full = series.at(-2)!;
+    const newest = series.at(-1)!;
+    expect(full.blocks).toBe(60);
+    expect(newest.blocks).toBe(11);
+    const perSecond = full.network_hashes_per_second;
+    // 11 blocks in 10.5 s against 60 in 60 s: within a block's worth, never a sixth of it.
+    expect(newest.network_hashes_per_second / perSecond).toBeGreaterThan(0.9);
+    expect(newest.network_hashes_per_second / perSecond).toBeLessThan(1.15);
+  });
+});
+
 describe('template refresh', () => {
   it('drops the current template when the template inputs change and when the DAG tips move', async () => {
     let built = 0;

@@ -10,7 +10,7 @@ import { Hono } from 'hono';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { bundleIsFresh } from '../bin/bundle-freshness.mjs';
 import { main } from '../server/cli.ts';
-import { ConfigError, loadConfig } from '../server/config.ts';
+import { ConfigError, configKeys, loadConfig } from '../server/config.ts';
 import { createLogger, prettyLine } from '../server/logger.ts';
 import { faviconSvg, mountWebApp } from '../server/http/web-app.ts';
 import { startNodeProcess, type NodeProcess } from './helpers/node-process.ts';
@@ -48,6 +48,17 @@ describe('--help', () => {
     expect(stderr).not.toContain('needs a value');
   });
 
+  it('`weft node --help` describes every flag the node takes, one line each (--archive, --fast-sync, --regtest-* too)', async () => {
+    const { out } = await captured(['node', '--help']);
+    const lines = out.trimEnd().split('\n');
+    for (const key of configKeys) {
+      const described = lines.filter((l) => new RegExp(`^  --${key}(\\s|$)`).test(l));
+      expect(described, key).toHaveLength(1);
+      expect(described[0]!.replace(/^\s*--\S+(\s\S+)?\s{2,}/, '').length, key).toBeGreaterThan(10);
+    }
+    for (const key of ['archive', 'fast-sync', 'regtest-rules-v2-at', 'regtest-header-version']) expect(out).toContain(`--${key}`);
+  });
+
   it('`weft --help`, `weft -h`, `weft help node` and `weft <command> --help` print usage and exit 0; no command is 2', async () => {
     for (const argv of [['--help'], ['-h'], ['help'], ['help', 'node'], ['node', '--mine', '--help'], ['node', '-h'], ['apikey', '--help'], ['apikey', 'create', '--help'], ['oauth', 'client', '--help'], ['contract', '--help'], ['contract', 'deploy', '--help']]) {
       const r = await captured(argv);
@@ -65,20 +76,20 @@ describe('logs', () => {
   const lines = (format: 'auto' | 'json' | 'pretty' | undefined, isTTY: boolean) => {
     const written: string[] = [];
     const logger = createLogger('info', { ...(format ? { format } : {}), output: { isTTY, write: (t: string) => written.push(t) }, color: false });
-    logger.info({ event: 'block_committed', height: 42, hash: '0xabc' }, 'block committed');
+    logger.info({ event: 'peer_connected', height: 42, hash: '0xabc' }, 'peer connected');
     logger.info({ event: 'sync_progress', percent: 42.5, blocksPerSecond: 118.4, etaSeconds: 125, blueScore: 1200, target: 2850, applied: 1100 }, 'sync progress');
     return written.join('').trimEnd().split('\n');
   };
 
   it('are JSON when the output is not a terminal, readable lines on a terminal, and --log-format overrides either way', () => {
     const json = lines(undefined, false);
-    expect(JSON.parse(json[0]!)).toMatchObject({ level: 30, msg: 'block committed', height: 42, service: 'weft' });
+    expect(JSON.parse(json[0]!)).toMatchObject({ level: 30, msg: 'peer connected', height: 42, service: 'weft' });
     const pretty = lines(undefined, true);
-    expect(pretty[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  block committed {2}height=42 hash=0xabc$/);
+    expect(pretty[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  peer connected {2}height=42 hash=0xabc$/);
     expect(() => JSON.parse(pretty[0]!)).toThrow();
     expect(() => JSON.parse(lines('json', true)[0]!)).not.toThrow();
-    expect(lines('pretty', false)[0]).toContain('INFO  block committed');
-    expect(lines('auto', true)[0]).toContain('INFO  block committed');
+    expect(lines('pretty', false)[0]).toContain('INFO  peer connected');
+    expect(lines('auto', true)[0]).toContain('INFO  peer connected');
   });
 
   it('show the IBD progress as one line with percent, blocks/s and ETA', () => {
@@ -107,6 +118,20 @@ describe('logs', () => {
     expect(pretty.filter((l) => l.includes('block committed')).map((l) => /height=(\d+)/.exec(l)![1])).toEqual(['1', '6']);
     expect(pretty.some((l) => l.includes('sync 50.0% · 4.0 blocks/s · ETA 1s'))).toBe(true);
     expect(run('json').filter((l) => l.includes('block_committed'))).toHaveLength(6);
+  });
+
+  it('on a terminal, per-block lines are debug lines, so the ready line stays in sight; piped or at debug they show', () => {
+    const run = (level: string, isTTY: boolean) => {
+      const written: string[] = [];
+      const logger = createLogger(level, { format: 'pretty', output: { isTTY, write: (t: string) => written.push(t) }, color: false });
+      logger.info({ event: 'node_ready', web: 'http://127.0.0.1:8080/' }, 'ready: open http://127.0.0.1:8080/ for the web app');
+      for (let h = 1; h <= 120; h++) logger.info({ event: 'block_committed', height: h }, 'block committed');
+      return written.join('').trimEnd().split('\n');
+    };
+    expect(run('info', true)).toHaveLength(1);
+    expect(run('info', true)[0]).toContain('ready: open http://127.0.0.1:8080/');
+    expect(run('debug', true)).toHaveLength(121);
+    expect(run('info', false)).toHaveLength(121);
   });
 
   it('--log-format is a documented config key: json, pretty or auto (the default)', () => {

@@ -137,7 +137,7 @@ describe('real answers match their schemas', () => {
     expect(confirmed.status).toMatch(/confirmed|final/);
 
     // Contracts (docs/contracts.md): deploy the counter, read its state once mined, call it as a view and as a transaction.
-    const deployed = await result('deploy_smart_contract', { bytecode: `0x${toHex(contractBytes('counter'))}`, constructor_params: [5], gas_limit: 2_000_000, gas_price: 1, deployer_address: miner });
+    const deployed = await result('deploy_smart_contract', { bytecode: `0x${toHex(contractBytes('counter'))}`, constructor_params: [5], gas_limit: 2_000_000, gas_price_units: 1, deployer_address: miner });
     const counter = { contract_address: deployed.contract_address, variable_name: 'count', key: '' };
     await until('the deployed counter', async () => ((await t.rpc('get_contract_state', counter)).body.result?.exists ? true : undefined));
     await result('get_contract_state', { ...counter, proof: true });
@@ -185,6 +185,7 @@ describe('real answers match their schemas', () => {
     await result('get_supply');
     const history = await result('get_transaction_history', { address: outsiderText, include_pending: true });
     expect(history.transactions.map((x: { type: string }) => x.type)).toEqual(['outgoing', 'incoming']);
+    expect((await result('get_reward_history', { address: miner, limit: 5 })).rewards.length).toBeGreaterThan(0);
     await result('get_transaction_proof', { hash: sent.hash });
 
     expect((await result('get_balance', { address: outsiderText, privacy_view: 'owner' })).privacy_view).toBe('owner');

@@ -59,7 +59,7 @@ afterAll(async () => {
 describe('contract receipts and the contract_events topic', () => {
   it('publishes a transfer event to the contract subscribers and keeps the receipt', async () => {
     const code = contractBytes('token');
-    const deploy = (await t.rpc('deploy_smart_contract', { bytecode: `0x${toHex(code)}`, constructor_params: [1_000_000], gas_limit: 5_000_000, gas_price: 1, deployer_address: owner })).body.result;
+    const deploy = (await t.rpc('deploy_smart_contract', { bytecode: `0x${toHex(code)}`, constructor_params: [1_000_000], gas_limit: 5_000_000, gas_price_units: 1, deployer_address: owner })).body.result;
     const token: string = deploy.contract_address;
     await mineTemplate();
 

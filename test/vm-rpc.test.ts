@@ -43,7 +43,7 @@ describe('deploy_smart_contract, get_contract_state, call_smart_contract', () =>
 
   it('deploys the token: the dry run gives intrinsic + constructor gas and the address', async () => {
     const code = contractBytes('token');
-    const answer = await t.rpc('deploy_smart_contract', { bytecode: `0x${toHex(code)}`, constructor_params: [1_000_000], gas_limit: 5_000_000, gas_price: 1, deployer_address: owner });
+    const answer = await t.rpc('deploy_smart_contract', { bytecode: `0x${toHex(code)}`, constructor_params: [1_000_000], gas_limit: 5_000_000, gas_price_units: 1, deployer_address: owner });
     expect(answer.body.error).toBeUndefined();
     expect(answer.body.result).toMatchObject({ status: 'pending', gas_used: Number(deployIntrinsicGas(code.length, 9) + goldenGas.tokenInit) });
     token = answer.body.result.contract_address;
@@ -92,7 +92,7 @@ describe('deploy_smart_contract, get_contract_state, call_smart_contract', () =>
     const before = (await t.rpc('get_balance', { address: owner })).body.result;
     const bad = async (method: string, params: Record<string, unknown>) => (await t.rpc(method, params)).body.error;
     const deploy = (bytecode: Uint8Array, extra: Record<string, unknown> = {}) =>
-      bad('deploy_smart_contract', { bytecode: `0x${toHex(bytecode)}`, constructor_params: [], gas_limit: 5_000_000, gas_price: 1, deployer_address: owner, ...extra });
+      bad('deploy_smart_contract', { bytecode: `0x${toHex(bytecode)}`, constructor_params: [], gas_limit: 5_000_000, gas_price_units: 1, deployer_address: owner, ...extra });
     expect(await deploy(runModule([0xa8]))).toMatchObject({ code: -40007, data: { reason: 'module_rejected', rule: 'float' } });
     expect(await deploy(runModule([0xfd, 0x0c, ...new Array(16).fill(0), 0x1a]))).toMatchObject({ code: -40007, data: { rule: 'simd' } });
     expect(await deploy(runModule([], { memory: [0x00, 1] }))).toMatchObject({ code: -40007, data: { rule: 'memory' } });
@@ -107,6 +107,43 @@ describe('deploy_smart_contract, get_contract_state, call_smart_contract', () =>
     expect(await call('transfer', [{ type: 'u64', value: '-1' }])).toMatchObject({ code: -32602 });
     expect(await bad('get_contract_state', { contract_address: owner, variable_name: 'balances', key: '' })).toMatchObject({ code: -40002 });
     expect(await bad('get_contract_state', { contract_address: token, variable_name: 'bad-name', key: '' })).toMatchObject({ code: -32602 });
+    expect((await t.rpc('get_balance', { address: owner })).body.result).toEqual(before);
+  });
+});
+
+describe('contract fees as paid (issue 32)', () => {
+  const units = (coins: string): bigint => {
+    const [whole, fraction = ''] = coins.split('.');
+    return BigInt(whole!) * 100_000_000n + BigInt(fraction.padEnd(8, '0'));
+  };
+
+  it("takes gas_price in coins (the seed's form) and shows the fee paid, which get_supply's fees_total counts", async () => {
+    const feesBefore = units((await t.rpc('get_supply', {})).body.result.fees_total);
+    const code = contractBytes('token');
+    const answer = await t.rpc('deploy_smart_contract', { bytecode: `0x${toHex(code)}`, constructor_params: [5], gas_limit: 5_000_000, gas_price: 0.00000002, deployer_address: owner });
+    expect(answer.body.error).toBeUndefined();
+    const pending = (await t.rpc('get_transaction', { hash: answer.body.result.transaction_hash })).body.result;
+    // Before acceptance the fee is the most it may pay.
+    expect(pending).toMatchObject({ status: 'pending', fee_exact: '0.1', max_fee_exact: '0.1', gas_price: 0.00000002, gas_price_exact: '0.00000002', gas_price_units: '2' });
+    await mineTemplate();
+    const tx = (await t.rpc('get_transaction', { hash: answer.body.result.transaction_hash })).body.result;
+    const paid = BigInt(tx.receipt.gas_used) * 2n;
+    expect(paid).toBeLessThan(5_000_000n * 2n);
+    expect(units(tx.fee_exact)).toBe(paid);
+    expect(tx).toMatchObject({ status: 'confirmed', max_fee_exact: '0.1', gas_limit: 5_000_000, gas_used: tx.receipt.gas_used, fee: Number(tx.fee_exact) });
+    const block = (await t.rpc('get_block', { hash: tx.block_hash })).body.result;
+    const inBlock = block.transactions.find((b: { hash: string }) => b.hash === tx.hash);
+    expect(inBlock).toMatchObject({ fee_exact: tx.fee_exact, max_fee_exact: '0.1', gas_used: tx.receipt.gas_used });
+    const feesAfter = units((await t.rpc('get_supply', {})).body.result.fees_total);
+    expect(feesAfter - feesBefore).toBe(paid);
+  });
+
+  it('refuses a gas price with more than 8 decimals, or given both ways, with -32602 and sends nothing', async () => {
+    const before = (await t.rpc('get_balance', { address: owner })).body.result;
+    const deploy = (extra: Record<string, unknown>) =>
+      t.rpc('deploy_smart_contract', { bytecode: `0x${toHex(contractBytes('token'))}`, constructor_params: [5], gas_limit: 5_000_000, deployer_address: owner, ...extra });
+    expect((await deploy({ gas_price: 0.000000001 })).body.error).toMatchObject({ code: -32602, data: { reason: expect.stringContaining('gas_price') } });
+    expect((await deploy({ gas_price: 0.000001, gas_price_units: 100 })).body.error).toMatchObject({ code: -32602 });
     expect((await t.rpc('get_balance', { address: owner })).body.result).toEqual(before);
   });
 });

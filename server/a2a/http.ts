@@ -1,7 +1,7 @@
 /**
  * The A2A endpoint on the node's HTTP app (port 8080), every path also under /v1 (agent seed, "HTTP endpoints"):
  *
- *   GET  /.well-known/agent-card.json     the Agent Card (public; Cache-Control, ETag, If-None-Match → 304)
+ *   GET  /.well-known/agent-card.json     the Agent Card (public; Cache-Control, ETag, Last-Modified; If-None-Match or If-Modified-Since → 304)
  *   POST /a2a                             JSON-RPC 2.0 (PascalCase methods; streaming methods answer with SSE)
  *   HTTP+JSON (A2A 1.0 §11):  POST /message:send · POST /message:stream (SSE) · GET /tasks · GET /tasks/{id}
  *     POST /tasks/{id}:cancel · GET|POST /tasks/{id}:subscribe (SSE) · POST|GET /tasks/{id}/pushNotificationConfigs
@@ -240,11 +240,25 @@ const tooLarge = (limitBytes: number) => new A2aError('payload_too_large', `requ
 const jsonRpcLimit = requestBodyLimit(a2aRequestBytesMax, () => Response.json(rpcError(null, tooLarge(a2aRequestBytesMax)), { status: 413 }));
 const restLimit = requestBodyLimit(a2aRequestBytesMax, () => restError(tooLarge(a2aRequestBytesMax)));
 
+/**
+ * RFC 9110 §13.2.2: If-None-Match decides when present (a list of tags, or `*`); only without it does
+ * If-Modified-Since, a valid HTTP date not before the card's Last-Modified, answer 304.
+ */
+export function cardNotModified(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, etag: string, modifiedMs: number): boolean {
+  if (ifNoneMatch !== undefined) return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+  if (ifModifiedSince === undefined) return false;
+  const since = Date.parse(ifModifiedSince);
+  return Number.isFinite(since) && modifiedMs <= since;
+}
+
 /** Mounts the agent card, the JSON-RPC endpoint and the HTTP+JSON binding on `app`. */
 export function mountA2a(app: Hono, service: A2aService): void {
+  const lastModified = new Date(service.cardModifiedMs).toUTCString();
   const card = (c: Context) => {
-    const headers = { 'cache-control': `public, max-age=${a2aCardMaxAgeSec}`, etag: service.cardEtag, 'access-control-allow-origin': '*' };
-    if (c.req.header('if-none-match') === service.cardEtag) return new Response(null, { status: 304, headers });
+    const headers = { 'cache-control': `public, max-age=${a2aCardMaxAgeSec}`, etag: service.cardEtag, 'last-modified': lastModified, 'access-control-allow-origin': '*' };
+    if (cardNotModified(c.req.header('if-none-match'), c.req.header('if-modified-since'), service.cardEtag, service.cardModifiedMs)) {
+      return new Response(null, { status: 304, headers });
+    }
     return new Response(service.cardJson, { headers: { 'content-type': 'application/json', ...headers } });
   };
   for (const base of prefixes) {

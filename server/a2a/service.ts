@@ -13,6 +13,7 @@ import type { SettlementPolicy } from '../../src/a2a/settlement.ts';
 import { createKvTaskStore, type TaskStore } from '../../src/a2a/task-store.ts';
 import type { TerminalHook } from '../../src/a2a/task-runner.ts';
 import type { KvStore } from '../../src/storage/kv.ts';
+import { concatBytes } from '../../src/util/bytes.ts';
 import { systemClock, type Clock } from '../../src/util/clock.ts';
 import { createPushSender, type PushSender, type PushSenderOptions } from './push-sender.ts';
 
@@ -45,11 +46,26 @@ export interface A2aService {
   readonly card: AgentCard;
   readonly cardJson: string;
   readonly cardEtag: string;
+  /** When this card (by its ETag) was first served by this node, whole seconds: its Last-Modified (RFC 9110 §8.8.2). */
+  readonly cardModifiedMs: number;
   readonly push: PushSender | undefined;
   close(): void;
 }
 
 const newId = () => uuidFromBytes(crypto.getRandomValues(new Uint8Array(16)));
+
+/** 'a' 'c' + ETag: when the node first served that card (u64 ms), so a restart with the same card keeps its date. */
+const cardModifiedKey = (etag: string): Uint8Array => concatBytes(Uint8Array.of(0x61, 0x63), new TextEncoder().encode(etag));
+
+async function cardModifiedAt(kv: KvStore, etag: string, nowMs: number): Promise<number> {
+  const stored = kv.get(cardModifiedKey(etag));
+  if (stored !== undefined && stored.length === 8) return Number(new DataView(stored.buffer, stored.byteOffset, 8).getBigUint64(0));
+  const ms = Math.floor(nowMs / 1000) * 1000; // HTTP dates have whole seconds
+  const value = new Uint8Array(8);
+  new DataView(value.buffer).setBigUint64(0, BigInt(ms));
+  await kv.write([{ type: 'put', key: cardModifiedKey(etag), value }]);
+  return ms;
+}
 
 export async function createA2aService(options: A2aServiceOptions): Promise<A2aService> {
   const push = options.push === false ? undefined : createPushSender(options.push ?? {});
@@ -78,6 +94,8 @@ export async function createA2aService(options: A2aServiceOptions): Promise<A2aS
     ...(options.onTerminal ? { onTerminal: options.onTerminal } : {}),
   });
   await handler.runner.recover();
+  const etag = cardEtag(card);
+  const cardModifiedMs = await cardModifiedAt(options.kv, etag, (options.clock ?? systemClock).nowMs());
   return {
     handler,
     store,
@@ -85,7 +103,8 @@ export async function createA2aService(options: A2aServiceOptions): Promise<A2aS
     lenientVersion: options.lenientVersion ?? false,
     card,
     cardJson: canonicalJson(card),
-    cardEtag: cardEtag(card),
+    cardEtag: etag,
+    cardModifiedMs,
     push,
     close: () => push?.close(),
   };

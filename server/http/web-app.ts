@@ -11,6 +11,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
+import { precompressedWebApp } from './precompressed.ts';
 import { statusPage, statusScript } from './status-page.ts';
 
 /**
@@ -110,6 +111,7 @@ export interface WebAppOptions {
 export function mountWebApp(app: Hono, options: WebAppOptions): void {
   const root = options.distDir ?? webDistDir;
   const page = (name: string) => readInside(root, join('web', name));
+  app.use(precompressedWebApp(root));
   app.get('/web-config.json', (c) => c.json({ ws_port: options.wsPort(), network: options.network }));
   const ico = faviconIco();
   const iconCache = 'public, max-age=86400';

@@ -42,6 +42,23 @@ export function createLedgerPort(ledger: Ledger, chain: Chain): LedgerView {
       });
       return { total: ledger.countAddressHistory(address), items };
     },
+    rewards(address, page) {
+      const items = ledger.getAddressRewards(address, page.limit, page.offset).map((r) => {
+        const block = chain.get(r.block);
+        return {
+          blockHash: fromHex(r.block),
+          blockHeight: block?.height ?? r.acceptingBlock?.height ?? 0,
+          blue: r.blue,
+          subsidyUnits: r.subsidy,
+          feesUnits: r.fees,
+          timestampMs: block?.header.timestampMs ?? r.acceptingBlock?.header.timestampMs ?? 0,
+          acceptingBlockHash: r.acceptingBlock?.hash ?? null,
+          acceptingHeight: r.acceptingBlock?.height ?? null,
+          confirmations: r.confirmations,
+        };
+      });
+      return { total: ledger.countAddressRewards(address), items };
+    },
     proof(address) {
       const proof = ledger.proveAccount(address);
       return { stateRoot: proof.stateRoot, blockHash: fromHex(proof.blockHash), key: proof.key, proof: proof.proof };

@@ -15,7 +15,8 @@
  *   help · what can you do                     → a Message reply (no task)
  *
  * Anything else gets INPUT_REQUIRED with a message listing what the agent can do (reply on the same task); a skill's
- * InvalidParams becomes FAILED with its reason. docs/a2a.md "The built-in Weft agent".
+ * InvalidParams becomes FAILED with its reason. Answers carry a data part (the answer of record) and a text part
+ * beside it for chat clients. docs/a2a.md "The built-in Weft agent".
  */
 import type { AgentSkill } from './card.ts';
 import type { AgentExecutor, ExecutionEvents, RequestContext } from './executor.ts';
@@ -31,7 +32,7 @@ export const weftAgentSkills: readonly AgentSkill[] = [
     tags: ['blockchain', 'query', 'balance', 'block', 'transaction'],
     examples: ['balance dweft1q…', 'what is the balance of dweft1q…?', 'block height', 'block 42', 'tx 0x3f…', '{"skill":"balance","address":"dweft1q…"}'],
     inputModes: ['text/plain', 'application/json'],
-    outputModes: ['application/json'],
+    outputModes: ['application/json', 'text/plain'],
   },
   {
     id: 'prepare-payment',
@@ -40,7 +41,7 @@ export const weftAgentSkills: readonly AgentSkill[] = [
     tags: ['blockchain', 'payment', 'wallet'],
     examples: ['pay 1.5 from dweft1q… to dweft1q…', 'send 5 to dweft1q…', '{"skill":"pay","amount":1.5,"from":"dweft1q…","to":"dweft1q…"}'],
     inputModes: ['text/plain', 'application/json'],
-    outputModes: ['application/json'],
+    outputModes: ['application/json', 'text/plain'],
   },
   {
     id: 'mine',
@@ -49,7 +50,7 @@ export const weftAgentSkills: readonly AgentSkill[] = [
     tags: ['blockchain', 'mining', 'proof-of-work'],
     examples: ['mine 0x9a… 0x00ffff… 1000000', '{"skill":"mine","prePowHash":"0x9a…","target":"0x00ffff…"}'],
     inputModes: ['text/plain', 'application/json'],
-    outputModes: ['application/json'],
+    outputModes: ['application/json', 'text/plain'],
   },
   {
     id: 'task-status',
@@ -58,7 +59,7 @@ export const weftAgentSkills: readonly AgentSkill[] = [
     tags: ['a2a', 'task', 'status'],
     examples: ['status of task 6f1c…', '{"skill":"task","id":"6f1c…"}'],
     inputModes: ['text/plain', 'application/json'],
-    outputModes: ['application/json'],
+    outputModes: ['application/json', 'text/plain'],
   },
 ];
 
@@ -115,6 +116,8 @@ const fillers = new Set(['status', 'state', 'of', 'is', 'the', 'a', 'my', 'id', 
 const isAddressWord = (w: string) => /^[a-z]{1,16}1[02-9ac-hj-np-z]{8,}$/.test(w);
 const isHashWord = (w: string) => /^(0x)?[0-9a-fA-F]{64}$/.test(w);
 const isNumberWord = (w: string) => /^\d+(\.\d+)?$/.test(w);
+/** A word that may be an id rather than English: it has a digit or a dash (task ids are UUIDs). */
+const isIdWord = (w: string) => /[\d-]/.test(w);
 
 /**
  * The agent's intent grammar (docs/a2a.md "The built-in Weft agent"): keywords decide the skill, typed words
@@ -136,9 +139,11 @@ export function parseRequest(text: string): JsonObject {
     const rest = tokens.slice(1);
     return { skill: 'mine', prePowHash: rest[0], target: rest[1], ...(rest[2] ? { maxHashes: Number(rest[2]) } : {}) };
   }
-  if (has('task')) {
+  // A task lookup is asked for as one ("task <id>", "status of task <id>"): "task" alone in a sentence is not one —
+  // "TCK prerequisite task creation" was read as a lookup of the task "creation" and FAILED (issue 32).
+  if (has('task') && (verb === 'task' || has('status', 'state'))) {
     const i = words.indexOf('task');
-    const id = tokens.slice(i + 1).find((w) => !fillers.has(w.toLowerCase())) ?? tokens.slice(0, i).reverse().find((w) => !fillers.has(w.toLowerCase()));
+    const id = tokens.slice(i + 1).find((w) => !fillers.has(w.toLowerCase())) ?? tokens.slice(0, i).reverse().find((w) => !fillers.has(w.toLowerCase()) && isIdWord(w));
     return { skill: 'task', id };
   }
   if (has('pay', 'send', 'transfer')) {
@@ -168,9 +173,26 @@ function taskStatus(context: RequestContext, id: unknown): JsonObject {
 
 const dataPart = (data: JsonObject): Part => ({ data, mediaType: 'application/json' });
 
+const summaryLinesMax = 16;
+
+/**
+ * The answer as text, for chat clients that show only text parts: one "field: value" line per top-level field that
+ * is a plain value (nested objects and lists stay in the data part, which is the answer of record).
+ */
+export function summaryText(name: string, data: JsonObject): string {
+  const lines = Object.entries(data)
+    .filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
+    .slice(0, summaryLinesMax)
+    .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${v === null ? '–' : String(v)}`);
+  return [`${name}:`, ...lines].join('\n');
+}
+
+/** An answer artifact: the data part (the answer of record) and a text part beside it. */
+const answerParts = (name: string, data: JsonObject): Part[] => [dataPart(data), { text: summaryText(name, data), mediaType: 'text/plain' }];
+
 async function answer(events: ExecutionEvents, name: string, compute: () => JsonObject): Promise<void> {
   await events.status('TASK_STATE_WORKING');
-  await events.artifact({ artifactId: name, name, parts: [dataPart(compute())] }, { lastChunk: true });
+  await events.artifact({ artifactId: name, name, parts: answerParts(name, compute()) }, { lastChunk: true });
   await events.status('TASK_STATE_COMPLETED');
 }
 
@@ -184,7 +206,7 @@ async function mine(ports: WeftChainPorts, args: JsonObject, context: RequestCon
     await events.artifact({ artifactId: 'mine', name: 'mine', parts: [dataPart({ progress: true, hashes })] }, { append: chunks++ > 0 });
   });
   if (context.signal.aborted) return;
-  await events.artifact({ artifactId: 'mine', name: 'mine', parts: [dataPart(result)] }, { append: chunks > 0, lastChunk: true });
+  await events.artifact({ artifactId: 'mine', name: 'mine', parts: answerParts('mine', result) }, { append: chunks > 0, lastChunk: true });
   await events.status(result.found ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_FAILED', result.found ? undefined : 'no nonce met the target within max_hashes');
 }
 

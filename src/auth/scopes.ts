@@ -26,12 +26,14 @@ export function isScope(value: string): value is Scope {
 
 /**
  * The scope one call needs, as the dispatcher decides it: the method's declared `scope`, or where it declares
- * `scopeOf`, that of its parsed params (params that do not parse need only `scope`: the call fails with -32602).
+ * `scopeOf`, that of its parsed params, whichever way the two differ (get_balance's owner view needs more than its
+ * declared public; call_smart_contract's dry run less than its declared send_transactions). Params that do not
+ * parse need the declared `scope`: the call fails with -32602 after that check.
  */
 export function requiredScope(method: string, params: unknown): Requirement {
   const declared = byName.get(method);
   if (declared === undefined) return methodScopes[method] ?? 'public';
-  if (declared.scopeOf === undefined || declared.scope !== 'public') return declared.scope;
+  if (declared.scopeOf === undefined) return declared.scope;
   try {
     return declared.scopeOf(parseParams(declared, params));
   } catch {

@@ -8,6 +8,7 @@
  */
 import type { ContractReceipt } from './contract-receipt.ts';
 import { AddressType, checkAddressBytes, encodeAddress, InvalidAddressError } from '../crypto/address.ts';
+import { formatUnits } from '../crypto/amount.ts';
 import { contractTxGasLimitMax, vmInputBytesMax } from '../limits.ts';
 import { toHex } from '../util/bytes.ts';
 import { decodeContractValue, encodeContractValue, contractStorageId } from '../vm/contract-state.ts';
@@ -154,16 +155,24 @@ export function settle(state: TxStateView, tx: ContractTxFields, contract: Uint8
 
 /**
  * The seed's transaction fields for a contract transaction (docs/api.md "Transaction"): `to` is the contract, `amount`
- * the value sent, `fee` the most it may pay (gas_limit × gas_price; it pays gas used × gas_price once accepted).
+ * the value sent, `fee` the most it may pay (`max_fee`, gas_limit × gas_price) until a receipt says what it paid
+ * (gas used × gas price: src/rpc/views.ts `withPaidFee`). `gas_price` is in coins like `amount` and `fee`; its base
+ * units per gas are `gas_price_units`.
  */
 export function contractSeedView(tx: ContractTxFields, contract: Uint8Array, hrp: string): Record<string, unknown> {
+  const maxFee = formatUnits(maxFeeOf(tx));
+  const gasPrice = formatUnits(tx.gasPrice);
   return {
     from: encodeAddress(hrp, tx.from),
     to: encodeAddress(hrp, contract),
     ...spendFields(tx.value, maxFeeOf(tx), tx.nonce, tx.useEnergy),
+    max_fee: Number(maxFee),
+    max_fee_exact: maxFee,
     contract_address: encodeAddress(hrp, contract),
     gas_limit: Number(tx.gasLimit),
-    gas_price_exact: tx.gasPrice.toString(),
+    gas_price: Number(gasPrice),
+    gas_price_exact: gasPrice,
+    gas_price_units: tx.gasPrice.toString(),
   };
 }
 

@@ -203,13 +203,18 @@ function summarize(buckets: Map<number, Bucket>, period: MiningPeriod, ctx: Summ
       addBucket(point, bucket, ctx.ownMiners);
       addBucket(total, bucket, ctx.ownMiners);
     }
+    // A point's rates divide by the time it covers so far: the newest point is still filling, and dividing its few
+    // seconds of work by a whole point made the chart's latest value a fraction of the tile beside it (issue 32).
+    const startMs = (fromBucket + p * perPoint) * miningStatsBucketMs;
+    const coveredMs = Math.max(1, Math.min(pointMs, ctx.nowMs - startMs));
+    const measuredPointMs = Math.max(1, Math.min(pointMs, ctx.nowMs - Math.max(startMs, ctx.measuringSinceMs)));
     series.push({
-      timestamp: Math.floor(((fromBucket + p * perPoint) * miningStatsBucketMs) / 1000),
+      timestamp: Math.floor(startMs / 1000),
       blocks: point.blocks,
       gpu_blocks: point.gpuBlocks,
       found: point.found,
-      network_hashes_per_second: networkRate(point, pointMs),
-      local_hashes_per_second: Math.round((point.localHashes * 1000) / pointMs),
+      network_hashes_per_second: networkRate(point, coveredMs),
+      local_hashes_per_second: Math.round((point.localHashes * 1000) / measuredPointMs),
     });
   }
   const fromMs = fromBucket * miningStatsBucketMs;

@@ -3,7 +3,9 @@
  * the VM's tagged encoding and back, the -40007 error with the VM's reason, and dry runs of a constructor or a
  * method against the virtual state (the same VM and gas as acceptance, nothing written: eth_call's role).
  */
+import { z } from 'zod';
 import { AddressType, decodeAddress, encodeAddress } from '../crypto/address.ts';
+import { coinsToUnits } from '../crypto/amount.ts';
 import { deployedCode } from '../kinds/contract-call.ts';
 import type { RecordNamespace } from '../kinds/kind.ts';
 import { contractTxGasLimitMax } from '../limits.ts';
@@ -34,6 +36,30 @@ export function asContractError(error: unknown): unknown {
 export function checkGasLimit(gasLimit: number): bigint {
   if (gasLimit > contractTxGasLimitMax) throw new ContractError('gas_limit_too_high', `gas_limit ${gasLimit} is above the per-transaction budget ${contractTxGasLimitMax}`);
   return BigInt(gasLimit);
+}
+
+/**
+ * The gas price params both contract methods take (docs/api.md "deploy_smart_contract"): `gas_price` in coins per gas,
+ * a JSON number like `amount` and `fee` (the seed's form), or `gas_price_units`, integer base units per gas; at most
+ * one of them. Neither: one base unit per gas.
+ */
+export const gasPriceParams = {
+  gas_price: z.number().nonnegative().optional().describe('coins per gas, at most 8 decimals (0.00000001 = one base unit)'),
+  gas_price_units: z.int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe('base units per gas (instead of gas_price)'),
+};
+
+export function gasPriceOf(params: { readonly gas_price?: number | undefined; readonly gas_price_units?: number | undefined }): bigint {
+  if (params.gas_price !== undefined && params.gas_price_units !== undefined) {
+    throw new InvalidParamsError('give gas_price (coins per gas) or gas_price_units (base units per gas), not both', [{ path: 'gas_price', message: 'not with gas_price_units' }]);
+  }
+  if (params.gas_price_units !== undefined) return BigInt(params.gas_price_units);
+  if (params.gas_price === undefined) return 1n;
+  try {
+    return coinsToUnits(params.gas_price);
+  } catch (error) {
+    const detail = `gas_price: got ${params.gas_price} coins per gas, expected at most 8 decimals (0.00000001 is one base unit)`;
+    throw new InvalidParamsError(detail, [{ path: 'gas_price', message: (error as Error).message }]);
+  }
 }
 
 const decimal = /^(0|[1-9]\d{0,19})$/;

@@ -4,7 +4,8 @@
  *   1. the envelope (src/rpc/envelope.ts): JSON, single call or batch, `jsonrpc`/`id`/`method`/`params`, bounds;
  *   2. a refusal decided before dispatch by the transport (bad credentials, a rate limit) answers the whole request;
  *   3. per call: the method's declared `scope` is checked against the caller's identity, its params are parsed once
- *      with its zod schema, and a `scopeOf(params)` requirement, where declared, is checked on the parsed params.
+ *      with its zod schema; a method that declares `scopeOf(params)` is checked on its parsed params instead (its
+ *      declared scope then applies only to params that do not parse).
  *      A batch is checked whole before any call runs: one refused call refuses the batch (docs/auth.md);
  *   4. the calls run, and every failure maps to one error object through the error table (errors.ts).
  *
@@ -106,10 +107,18 @@ const failure = (error: unknown, id: JsonRpcId): JsonRpcResponse => ({ jsonrpc: 
 function prepareCall(methods: ReadonlyMap<string, AnyRpcMethod>, name: string, params: unknown, identity: Identity | undefined): { method: AnyRpcMethod | undefined; params: unknown } {
   if (name === 'rpc.discover') return { method: undefined, params: undefined };
   const method = methods.get(name);
-  if (identity !== undefined) authorizeScope(identity, name, method?.scope ?? 'public');
+  // A method whose need depends on its params (scopeOf) is checked on them alone, so a need below the declared
+  // scope (call_smart_contract's public dry run) is honoured; params that do not parse meet the declared scope first.
+  if (identity !== undefined && method?.scopeOf === undefined) authorizeScope(identity, name, method?.scope ?? 'public');
   if (method === undefined) throw new MethodNotFoundError(name);
-  const parsed = parseParams(method, params);
-  if (identity !== undefined && method.scopeOf !== undefined) authorizeScope(identity, name, method.scopeOf(parsed));
+  let parsed: unknown;
+  try {
+    parsed = parseParams(method, params);
+  } catch (error) {
+    if (identity !== undefined) authorizeScope(identity, name, method.scope);
+    throw error;
+  }
+  if (identity !== undefined && method.scopeOf !== undefined) authorizeScope(identity, name, method.scopeOf(parsed as never));
   return { method, params: parsed };
 }
 

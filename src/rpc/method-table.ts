@@ -27,6 +27,7 @@ import { getPeers } from './methods/get-peers.ts';
 import { getProof } from './methods/get-proof.ts';
 import { getTransaction } from './methods/get-transaction.ts';
 import { getTransactionHistory } from './methods/get-transaction-history.ts';
+import { getRewardHistory } from './methods/get-reward-history.ts';
 import { getTransactionProof } from './methods/get-transaction-proof.ts';
 import { sendRawTransaction } from './methods/send-raw-transaction.ts';
 import { sendTransaction } from './methods/send-transaction.ts';
@@ -60,6 +61,7 @@ export const rpcMethods: readonly AnyRpcMethod[] = [
   sendRawTransaction,
   getTransaction,
   getTransactionHistory,
+  getRewardHistory,
   getTransactionProof,
   getBalance,
   getProof,

@@ -63,6 +63,20 @@ export interface TransactionRecord {
   readonly receipt?: ContractReceipt;
 }
 
+/** A block reward an address received (src/state/tx-index.ts `RewardEntry`, as the port's bytes). */
+export interface RewardRecord {
+  readonly blockHash: Uint8Array;
+  readonly blockHeight: number;
+  readonly blue: boolean;
+  readonly subsidyUnits: bigint;
+  readonly feesUnits: bigint;
+  readonly timestampMs: number;
+  /** Null while only the virtual has accepted it (credited in the balance, no chain block yet). */
+  readonly acceptingBlockHash: Uint8Array | null;
+  readonly acceptingHeight: number | null;
+  readonly confirmations: number;
+}
+
 export interface HistoryPage {
   /** How many records the address has in all (for paging); undefined when the index cannot count cheaply. */
   readonly total?: number;
@@ -83,6 +97,8 @@ export interface LedgerView {
   account(address: Uint8Array): Account;
   getTransaction(hash: Uint8Array): TransactionRecord | undefined;
   history(address: Uint8Array, page: { readonly limit: number; readonly offset: number }): HistoryPage;
+  /** The block rewards an address received, newest first (get_reward_history); left out: -32603 naming the ledger. */
+  rewards?(address: Uint8Array, page: { readonly limit: number; readonly offset: number }): { readonly total: number; readonly items: readonly RewardRecord[] };
   proof(address: Uint8Array): AccountProof;
   /**
    * A proof of record `id` of any state namespace (src/state/namespaces.ts) against the same header as `proof`;

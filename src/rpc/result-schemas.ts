@@ -123,10 +123,16 @@ export const blockTransactionResult = z.object({
   nonce_exact: exactResult.optional(),
   use_energy: z.boolean().optional(),
   privacy_level: z.string(),
-  // Contract kinds (docs/contracts.md "Transactions"): `to` is the contract, `fee` the most gas can cost.
+  // Contract kinds (docs/contracts.md "Transactions"): `to` is the contract, `fee` what it paid once accepted
+  // (gas_used × gas_price), before that the most gas can cost (`max_fee`, gas_limit × gas_price).
   contract_address: addressResult.optional(),
+  max_fee: coinsResult.optional(),
+  max_fee_exact: exactResult.optional(),
   gas_limit: u64NumberResult.optional(),
-  gas_price_exact: z.string().regex(/^\d+$/).optional().describe('base units per gas'),
+  gas_used: u64NumberResult.optional().describe('intrinsic + VM gas, once accepted'),
+  gas_price: coinsResult.optional().describe('coins per gas'),
+  gas_price_exact: exactResult.optional(),
+  gas_price_units: z.string().regex(/^\d+$/).optional().describe('base units per gas'),
   method: z.string().optional(),
   parameters: z.string().optional().describe('0x-hex tagged parameters'),
   code_hash: hashResult.optional(),
@@ -153,7 +159,7 @@ export const transactionResult = blockTransactionResult.extend({
       contract_address: addressResult,
       method: z.string(),
       status: z.enum(['ok', 'revert', 'out_of_gas', 'stack_exhausted', 'trap', 'no_entry', 'prepare_refused']),
-      gas_used: u64NumberResult.describe('intrinsic + VM gas; the fee is this × gas_price'),
+      gas_used: u64NumberResult.describe('intrinsic + VM gas; the fee paid is this × gas_price'),
       events: z.array(z.object({ topic: z.string(), topic_text: z.string().nullable(), data: z.string() })),
       return_data: z.string(),
       return_value: z.array(z.object({ type: z.string(), value: z.union([z.string(), z.boolean()]) })).nullable(),

@@ -4,6 +4,8 @@
  * Unix seconds; a block's u64 `nonce` is a bigint printed as an exact JSON integer (json.ts).
  */
 import { receiptJson } from './receipt-view.ts';
+import { formatUnits } from '../crypto/amount.ts';
+import type { ContractReceipt } from '../kinds/contract-receipt.ts';
 import { encodeBlock, type Block } from '../codec/block.ts';
 import { decodeTransaction, txHash, type AnyTransaction } from '../codec/transaction.ts';
 import type { IndexedBlock } from '../chain/block-index.ts';
@@ -19,9 +21,25 @@ export function blockDifficulty(chain: ChainView, block: IndexedBlock): number {
   return difficultyFromTarget(compactToTarget(block.header.bits), chain.params.maxTarget);
 }
 
+/**
+ * A contract transaction's `fee` once its receipt exists is what it paid, gas used × gas price (what get_supply's
+ * fees_total adds up), not the most it promised (`max_fee`); `gas_used` beside it. Other transactions unchanged.
+ */
+export function withPaidFee(fields: Record<string, unknown>, receipt: ContractReceipt | undefined): Record<string, unknown> {
+  const priceUnits = fields.gas_price_units;
+  if (receipt === undefined || typeof priceUnits !== 'string') return fields;
+  const paid = formatUnits(receipt.gasUsed * BigInt(priceUnits));
+  return { ...fields, fee: Number(paid), fee_exact: paid, gas_used: Number(receipt.gasUsed) };
+}
+
+/** Where a block's contract transactions find their receipts (the ledger's transaction index). */
+export type ReceiptLookup = (hash: Uint8Array) => ContractReceipt | undefined;
+
 /** A transaction as it sits in a block (the seed leaves the `transactions` element shape open). */
-export function blockTransactionJson(tx: AnyTransaction, hrp: string): Record<string, unknown> {
-  return transactionFields(tx, txHash(tx), hrp);
+export function blockTransactionJson(tx: AnyTransaction, hrp: string, receiptOf?: ReceiptLookup): Record<string, unknown> {
+  const hash = txHash(tx);
+  const fields = transactionFields(tx, hash, hrp);
+  return receiptOf && typeof fields.gas_price_units === 'string' ? withPaidFee(fields, receiptOf(hash)) : fields;
 }
 
 /** The virtual's blue score: what confirmations count from (docs/design.md "Consensus"). Cached per DAG size. */
@@ -46,7 +64,7 @@ export function isOnSelectedChain(chain: ChainView, block: IndexedBlock): boolea
   return chain.blockAtHeight(block.height)?.id === block.id;
 }
 
-export function blockJson(chain: ChainView, entry: IndexedBlock, block: Block, includeTransactions: boolean): Record<string, unknown> {
+export function blockJson(chain: ChainView, entry: IndexedBlock, block: Block, includeTransactions: boolean, receiptOf?: ReceiptLookup): Record<string, unknown> {
   const h = entry.header;
   const hrp = chain.params.hrp;
   const json: Record<string, unknown> = {
@@ -71,7 +89,7 @@ export function blockJson(chain: ChainView, entry: IndexedBlock, block: Block, i
     is_chain_block: isOnSelectedChain(chain, entry),
     confirmations: isOnSelectedChain(chain, entry) ? confirmationsOf(chain, h.blueScore) : 0,
   };
-  if (includeTransactions) json.transactions = block.transactions.map((bytes) => blockTransactionJson(decodeTransaction(bytes), hrp));
+  if (includeTransactions) json.transactions = block.transactions.map((bytes) => blockTransactionJson(decodeTransaction(bytes), hrp, receiptOf));
   return json;
 }
 
@@ -84,7 +102,7 @@ export function transactionJson(chain: ChainView, record: TransactionRecord): Re
   const accepting = record.acceptingBlockHash ? chain.get(toHex(record.acceptingBlockHash)) : undefined;
   const settled = record.status === 'confirmed' || record.status === 'final';
   return {
-    ...transactionFields(record.tx, record.hash, chain.params.hrp),
+    ...withPaidFee(transactionFields(record.tx, record.hash, chain.params.hrp), record.receipt),
     block_height: carrier ? carrier.height : null,
     block_hash: record.blockHash ? toHash0x(record.blockHash) : null,
     confirmations: settled ? confirmationsOf(chain, accepting?.header.blueScore) : 0,

@@ -10,6 +10,9 @@
  *   G | block hash                        → hash of the chain block that merged it   (follows the selected chain)
  *   Y | address [33] | height u64 BE | ordinal u32 BE
  *                                         → tx hash [32] | merged block [32] | position u32 BE | direction u8
+ *   V | address [33] | height u64 BE | ordinal u32 BE
+ *                                         → merged block hash [32]: a block reward the address received from the
+ *                                           acceptance of the chain block at that height (follows the selected chain)
  *   E | accepting block | tx hash         → a contract transaction's receipt (src/kinds/contract-receipt.ts; immutable)
  *                                                                                    (follows the selected chain)
  *   W | block hash                        → the trie nodes the block's update wrote, 32-byte hashes back to back
@@ -25,7 +28,7 @@ import { concatBytes, fromHex } from '../util/bytes.ts';
 import { decodeAcceptanceRecord, zeroTotals, type AcceptanceRecord } from './acceptance-record.ts';
 import { ledgerRecordCacheBlocksMax, ledgerTxCacheBlocksMax } from './ledger-limits.ts';
 
-export const ledgerTables = { trie: 0x54, acceptance: 0x41, inclusion: 0x58, txBytes: 0x52, mergedBy: 0x47, history: 0x59, receipt: 0x45, writeLog: 0x57 } as const;
+export const ledgerTables = { trie: 0x54, acceptance: 0x41, inclusion: 0x58, txBytes: 0x52, mergedBy: 0x47, history: 0x59, reward: 0x56, receipt: 0x45, writeLog: 0x57 } as const;
 
 /** Direction of a history row, from the address's point of view. */
 export const HistoryDirection = { Out: 1, In: 2, Self: 3 } as const;
@@ -54,6 +57,8 @@ export const ledgerKeys = {
   mergedBy: (blockHash: Uint8Array) => concatBytes(tag(ledgerTables.mergedBy), blockHash),
   history: (address: Uint8Array, height: number, ordinal: number) => concatBytes(tag(ledgerTables.history), address, u64be(height), u32be(ordinal)),
   historyPrefix: (address: Uint8Array) => concatBytes(tag(ledgerTables.history), address),
+  reward: (address: Uint8Array, height: number, ordinal: number) => concatBytes(tag(ledgerTables.reward), address, u64be(height), u32be(ordinal)),
+  rewardPrefix: (address: Uint8Array) => concatBytes(tag(ledgerTables.reward), address),
   /** A contract transaction's receipt as accepted by a chain block (node-local, not in the state trie). */
   receipt: (acceptingBlock: Uint8Array, txHash: Uint8Array) => concatBytes(tag(ledgerTables.receipt), acceptingBlock, txHash),
   receiptPrefix: (acceptingBlock: Uint8Array) => concatBytes(tag(ledgerTables.receipt), acceptingBlock),
@@ -115,6 +120,8 @@ export interface LedgerReads {
   /** A block's transactions, decoded, with their ids. */
   transactions(id: string): readonly BlockTransaction[];
   rememberTransactions(id: string, txs: readonly BlockTransaction[]): void;
+  /** A known block's miner (undefined when its header is gone). */
+  miner(id: string): Uint8Array | undefined;
 }
 
 export function createLedgerReads(chain: Chain, store: KvStore): LedgerReads {
@@ -144,5 +151,6 @@ export function createLedgerReads(chain: Chain, store: KvStore): LedgerReads {
       return decoded;
     },
     rememberTransactions: (id, list) => txs.set(id, list),
+    miner: (id) => chain.get(id)?.header.miner,
   };
 }

@@ -27,7 +27,7 @@ import type { BlockId } from '../consensus/ghostdag.ts';
 import { emissionCapUnits } from '../consensus/emission.ts';
 import type { KvOp, KvStore } from '../storage/kv.ts';
 import { assert } from '../errors.ts';
-import { concatBytes, fromHex, toHex } from '../util/bytes.ts';
+import { concatBytes, equalBytes, fromHex, toHex } from '../util/bytes.ts';
 import type { RecordNamespace } from '../kinds/kind.ts';
 import { acceptMergeset, type AcceptanceResult } from './acceptance.ts';
 import type { AcceptanceRecord } from './acceptance-record.ts';
@@ -46,11 +46,14 @@ import { createStateTrie, type StateTrie } from './trie.ts';
 import {
   chainMoveRows,
   countAddressHistory,
+  countAddressRewards,
   getAddressHistory,
+  getAddressRewards,
   getTransaction,
   inclusionRows,
   type AcceptanceEvent,
   type HistoryEntry,
+  type RewardEntry,
   type TransactionRecord,
   type TxIndexContext,
 } from './tx-index.ts';
@@ -114,6 +117,9 @@ export interface Ledger extends AccountReader {
   getAddressHistory(address: Uint8Array, limit: number, offset: number): HistoryEntry[];
   /** How many entries getAddressHistory has for the address in all. */
   countAddressHistory(address: Uint8Array): number;
+  /** Block rewards an address received on the selected chain, newest first; limit ≤ ledgerHistoryLimitMax. */
+  getAddressRewards(address: Uint8Array, limit: number, offset: number): RewardEntry[];
+  countAddressRewards(address: Uint8Array): number;
   /** What a block's mergeset acceptance did (stored record), or undefined for unknown blocks. */
   acceptanceOf(block: BlockId): AcceptanceRecord | undefined;
   /** The chain block that merged `block` on the current selected chain, or null. */
@@ -230,6 +236,12 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
     return publicAccount(stored, v.info.daaScore);
   };
 
+  const virtualRewards = (address: Uint8Array): RewardEntry[] =>
+    virtual()
+      .result.blocks.filter((b) => b.recipient !== null && b.reward > 0n && equalBytes(b.recipient, address))
+      .reverse()
+      .map((b) => ({ block: b.id, blue: b.blue, subsidy: b.subsidy, fees: b.fees, acceptingBlock: null, confirmations: 0 }));
+
   const txContext: TxIndexContext = { chain, store, reads, virtualBlueScore: () => virtual().info.blueScore };
 
   const machine: ChainStateMachine = {
@@ -315,6 +327,13 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
     contractReceipt: (acceptingBlock, txHash) => readReceipt(store, acceptingBlock, txHash),
     getAddressHistory: (address, limit, offset) => getAddressHistory(txContext, address, limit, offset),
     countAddressHistory: (address) => countAddressHistory(txContext, address),
+    // The virtual's acceptance credits the tips' rewards to the balance before any chain block does: they come first.
+    getAddressRewards(address, limit, offset) {
+      const pending = virtualRewards(address);
+      const fromPending = pending.slice(offset, offset + limit);
+      return [...fromPending, ...getAddressRewards(txContext, address, limit - fromPending.length, Math.max(0, offset - pending.length))];
+    },
+    countAddressRewards: (address) => virtualRewards(address).length + countAddressRewards(txContext, address),
     // A pruned block's record is gone with it (docs/storage.md "Pruning"): unknown, like a block never seen.
     acceptanceOf: (id) => (chain.has(id) && (id === chain.genesis.id || store.has(ledgerKeys.acceptance(fromHex(id)))) ? reads.record(id) : undefined),
     mergedBy(id) {

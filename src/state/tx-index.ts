@@ -68,9 +68,16 @@ export function chainMoveRows(reads: LedgerReads, removed: readonly IndexedBlock
       }
       ordinal++;
     });
+    let rewardOrdinal = 0;
     for (const merged of reads.record(block.id).merged) {
       const key = ledgerKeys.mergedBy(fromHex(merged.id));
       ops.push(put ? { type: 'put', key, value: block.hash } : { type: 'del', key });
+      // The reward row of whoever got this merged block's reward (acceptance.ts: a blue block's own miner, a red
+      // block's merger), so an address's rewards are listed beside its transactions (get_reward_history).
+      const recipient = merged.subsidy + merged.fees === 0n ? undefined : merged.blue ? reads.miner(merged.id) : block.header.miner;
+      if (recipient === undefined) continue;
+      const rewardKey = ledgerKeys.reward(recipient, block.height, rewardOrdinal++);
+      ops.push(put ? { type: 'put', key: rewardKey, value: fromHex(merged.id) } : { type: 'del', key: rewardKey });
     }
     return { block, accepted, notAccepted };
   };
@@ -204,6 +211,45 @@ export function getAddressHistory(ctx: TxIndexContext, address: Uint8Array, limi
     if (out.length >= take) break;
   }
   return out;
+}
+
+export interface RewardEntry {
+  /** The block whose reward it is. */
+  readonly block: BlockId;
+  readonly blue: boolean;
+  readonly subsidy: bigint;
+  /** The coin fees of the block's accepted transactions, paid with its subsidy. */
+  readonly fees: bigint;
+  /** The chain block whose acceptance paid it; null for the virtual's (credited in the balance, not yet in a block). */
+  readonly acceptingBlock: IndexedBlock | null;
+  readonly confirmations: number;
+}
+
+/** The block rewards an address received on the current selected chain, newest first, `offset` entries skipped. */
+export function getAddressRewards(ctx: TxIndexContext, address: Uint8Array, limit: number, offset: number): RewardEntry[] {
+  const take = Math.max(0, Math.min(Math.floor(limit), ledgerHistoryLimitMax));
+  const skip = Math.max(0, Math.floor(offset));
+  const out: RewardEntry[] = [];
+  if (take === 0) return out;
+  const virtualBlueScore = ctx.virtualBlueScore();
+  let seen = 0;
+  for (const [key, value] of ctx.store.entries({ prefix: ledgerKeys.rewardPrefix(address), reverse: true })) {
+    if (seen++ < skip) continue;
+    const height = Number(new DataView(key.buffer, key.byteOffset + 34, 8).getBigUint64(0));
+    const acceptingBlock = ctx.chain.blockAtHeight(height)!;
+    const block = toHex(value);
+    const merged = ctx.reads.record(acceptingBlock.id).merged.find((m) => m.id === block)!;
+    out.push({ block, blue: merged.blue, subsidy: merged.subsidy, fees: merged.fees, acceptingBlock, confirmations: virtualBlueScore - acceptingBlock.header.blueScore + 1 });
+    if (out.length >= take) break;
+  }
+  return out;
+}
+
+/** How many block rewards `address` received on the current chain (for paging). */
+export function countAddressRewards(ctx: TxIndexContext, address: Uint8Array): number {
+  let count = 0;
+  for (const _ of ctx.store.entries({ prefix: ledgerKeys.rewardPrefix(address) })) count++;
+  return count;
 }
 
 /** How many accepted transactions touch `address` on the current chain (for paging). */

@@ -1,12 +1,14 @@
 /**
  * The address page (`#/address/<address>`): the balance, nonce and energy this tab verified (a state proof against
  * a header its light node verified — a failing proof is shown as an error, never as verified), a QR code of the
- * address, and its history (get_transaction_history: pending first, then accepted, newest first) a page at a time.
+ * address, and its history (get_transaction_history: pending first, then accepted, newest first) a page at a time,
+ * and the block rewards it received (get_reward_history), so a miner's balance is explained by what the page shows.
  */
 import { isContractAddress } from './contract-view.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { addressQrSvg } from '../lib/address-qr.ts';
 import { getAgentAccount } from '../lib/actions/get-agent-account.ts';
+import { getRewardHistory } from '../lib/actions/get-reward-history.ts';
 import { getTransactionHistory } from '../lib/actions/get-transaction-history.ts';
 import { copyButtonHtml, escapeHtml, formatCoins, formatInteger, linkHtml } from '../lib/format.ts';
 import { createHttpClient } from '../lib/node-client.ts';
@@ -42,11 +44,31 @@ async function renderHistory(ctx: PageContext, address: string, box: HTMLElement
   }
 }
 
+/** The newest block rewards, one line each: the block, subsidy + fees, and which chain block paid it (or "pending"). */
+export function rewardsHtml(page: { total: number; rewards: readonly { block_hash: string; block_height: number; blue: boolean; amount_exact: string; fees_exact: string; accepting_block_hash: string | null; accepting_height: number | null }[] }): string {
+  if (page.total === 0) return '';
+  const rows = page.rewards.map((r) => {
+    const paid = r.accepting_block_hash === null ? '<span class="warn">pending (in the balance, no chain block yet)</span>' : linkHtml('block', r.accepting_block_hash, { label: `block ${formatInteger(r.accepting_height ?? 0)}`, copy: false });
+    const fees = r.fees_exact === '0' ? '' : ` <span class="muted">incl. ${formatCoins(r.fees_exact)} fees</span>`;
+    return `<tr><td>${linkHtml('block', r.block_hash, { label: formatInteger(r.block_height), copy: false })}${r.blue ? '' : ' <span class="muted">(red)</span>'}</td><td>${formatCoins(r.amount_exact)}${fees}</td><td>${paid}</td></tr>`;
+  });
+  return `<h3>Mining rewards</h3><p class="muted" id="rewards-total">${formatInteger(page.total)} block rewards; the newest ${formatInteger(page.rewards.length)}:</p><table class="list" id="rewards"><thead><tr><th>Block</th><th>Reward</th><th>Paid by</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+async function renderRewards(ctx: PageContext, address: string, box: HTMLElement): Promise<void> {
+  try {
+    const page = await getRewardHistory(createHttpClient(ctx.urls.httpUrl), { address, limit: historyPageSize });
+    if (ctx.current()) box.innerHTML = rewardsHtml(page);
+  } catch {
+    // A node without the reward index: the section stays empty.
+  }
+}
+
 export async function renderAddressPage(ctx: PageContext, address: string): Promise<void> {
   // The address is case-sensitive text to copy: it is never uppercased with the other headings (issue 21).
   ctx.title.innerHTML = `Address <span class="address mono">${escapeHtml(address)}</span>`;
   ctx.body.innerHTML = `<div class="address-head"><figure class="qr-box">${addressQrSvg(address)}<figcaption>${copyButtonHtml(address, 'address')} copy address</figcaption></figure><div id="account-box"><p class="muted">checking the balance proof…</p></div></div>
-${isContractAddress(address) ? `<p><a id="contract-viewer-link" href="#/contract/${escapeHtml(address)}">contract viewer</a></p>` : ''}<div id="agent-box"></div><h3>History</h3><div id="history" aria-live="polite"></div>`;
+${isContractAddress(address) ? `<p><a id="contract-viewer-link" href="#/contract/${escapeHtml(address)}">contract viewer</a></p>` : ''}<div id="agent-box"></div><h3>History</h3><div id="history" aria-live="polite"></div><div id="rewards-box"></div>`;
   const historyBox = ctx.body.querySelector<HTMLElement>('#history')!;
   historyBox.addEventListener('click', (event) => {
     const button = (event.target as Element).closest<HTMLButtonElement>('button[data-offset]');
@@ -54,6 +76,7 @@ ${isContractAddress(address) ? `<p><a id="contract-viewer-link" href="#/contract
   });
   const history = renderHistory(ctx, address, historyBox, 0);
   const agent = renderAgentLink(ctx, address, ctx.body.querySelector<HTMLElement>('#agent-box')!);
+  const rewards = renderRewards(ctx, address, ctx.body.querySelector<HTMLElement>('#rewards-box')!);
   const balance = await fetchVerifiedBalance(ctx.light.chain, ctx.client, address);
   if (!ctx.current()) return;
   ctx.body.querySelector('#account-box')!.innerHTML = balance.ok
@@ -65,7 +88,7 @@ ${isContractAddress(address) ? `<p><a id="contract-viewer-link" href="#/contract
       ['Seen by the chain', balance.account.exists ? 'yes' : 'no (never used)'],
     ], 'account-fields')}`
     : `<div class="error-box" role="alert" id="proof-error">Proof rejected (${escapeHtml(balance.error.reason)}): ${escapeHtml(balance.error.message)}</div>`;
-  await Promise.all([history, agent]);
+  await Promise.all([history, agent, rewards]);
 }
 
 /** An address that is an agent account (get_agent_account) links its agent page, saying whether it is frozen. */

@@ -21,6 +21,7 @@ import { getContractState } from '../lib/actions/get-contract-state.ts';
 import { getTransactionHistory } from '../lib/actions/get-transaction-history.ts';
 import { getTransactionProof } from '../lib/actions/get-transaction-proof.ts';
 import type { RpcClient } from '../lib/node-client.ts';
+import { formatCoins, formatInteger } from '../lib/format.ts';
 
 interface ContractViewContext {
   readonly client: RpcClient;
@@ -102,6 +103,27 @@ ${receipt.revert_message === null ? '' : `<tr><th>revert message</th><td>${escap
 <tr><th>events</th><td><ul>${events || '<li class="muted">none</li>'}</ul></td></tr>
 </table>`;
 }
+
+/**
+ * A contract transaction's gas rows, as Etherscan shows them: the gas price in coins (and base units per gas), and
+ * "Gas limit & usage" — the limit, the gas used and its share of the limit. Empty for other transactions; the used
+ * part only once a receipt says it. The `fee` row beside them is what the transaction paid (gas used × gas price)
+ * once accepted, the most it may pay (`max_fee`) before.
+ */
+export function gasRows(tx: Record<string, unknown>): Array<readonly [string, string]> {
+  if (typeof tx.gas_limit !== 'number') return [];
+  const limit = tx.gas_limit;
+  const used = typeof tx.gas_used === 'number' ? tx.gas_used : (tx.receipt as Receipt | undefined)?.gas_used;
+  const units = typeof tx.gas_price_units === 'string' ? ` <span class="muted">(${formatInteger(Number(tx.gas_price_units))} base units per gas)</span>` : '';
+  const share = used === undefined || limit === 0 ? '' : ` (${((used / limit) * 100).toFixed(2)}%)`;
+  return [
+    ['Gas price', `${formatCoins(typeof tx.gas_price_exact === 'string' ? tx.gas_price_exact : undefined)}${units}`],
+    ['Gas limit & usage', `<span data-field="gas_usage">${formatInteger(limit)} | ${used === undefined ? '<span class="muted">not run yet</span>' : `${formatInteger(used)}${share}`}</span>`],
+  ];
+}
+
+/** Fields gasRows and the Fee row show, which the page's generic rows must not repeat. */
+export const gasFields = ['gas_limit', 'gas_used', 'gas_price', 'gas_price_exact', 'gas_price_units', 'max_fee', 'max_fee_exact'];
 
 /** The contract section of a transaction page, or '' for other transactions. */
 export function transactionContractSection(tx: Record<string, unknown>): string {

@@ -15,6 +15,7 @@ import { startLightNode, type LightNode, type LightNodeStatus } from '../light/l
 import { verifiedNetworkOf } from '../wallet/wallet-network.ts';
 import { renderDag, type DagBlock } from './dag-view.ts';
 import { renderDetail, routeSearch } from './detail.ts';
+import { followBlocks } from './follow-blocks.ts';
 import { createLatestTransactions, txScanBlocksMax, type TxRow } from './latest-transactions.ts';
 
 /** Rows in the live lists and points on the charts. */
@@ -259,8 +260,7 @@ async function main(): Promise<void> {
   $('#light-retry').addEventListener('click', () => node.retry());
   markReady({ client, urls, light: node });
 
-  const lowest = await retryWhileDisconnected(client, () => loadLatest(client));
-  await client.subscribe<BlockView>('new_blocks', addBlock);
+  const lowest = await followBlocks({ subscribe: (add) => client.subscribe<BlockView>('new_blocks', add) }, () => retryWhileDisconnected(client, () => loadLatest(client)), addBlock);
   await client.subscribe<PendingTransaction>('pending_transactions', (e) => {
     latestTxs.addPending(e);
     void loadNodeFigures(client, urls.httpUrl).catch(() => undefined); // the mempool tile (throttled)

@@ -5,7 +5,7 @@
  * the rest of their fields generically, addresses and hashes linked by shape; agent and escrow kinds add links to
  * their agent account and escrow (settlement-links.ts), contract kinds their receipt (contract-view.ts).
  */
-import { transactionContractSection } from './contract-view.ts';
+import { gasFields, gasRows, transactionContractSection } from './contract-view.ts';
 import { confidentialTxSection, shownByConfidentialSection } from './confidential-tx.ts';
 import { fetchVerifiedTransaction } from '../light/verified-transaction.ts';
 import { getTransaction } from '../lib/actions/get-transaction.ts';
@@ -16,7 +16,7 @@ import { amountOf } from './transactions-table.ts';
 
 /** Fields with their own rows (or shown through another field). */
 // `receipt` has its own section (contract-view.ts).
-const shownFields = new Set(['hash', 'kind', 'from', 'to', 'amount', 'fee', 'nonce', 'use_energy', 'status', 'confirmations', 'block_height', 'block_hash', 'accepting_block_hash', 'timestamp', 'energy_used', 'privacy_level', 'receipt']);
+const shownFields = new Set(['hash', 'kind', 'from', 'to', 'amount', 'fee', 'nonce', 'use_energy', 'status', 'confirmations', 'block_height', 'block_hash', 'accepting_block_hash', 'timestamp', 'energy_used', 'privacy_level', 'receipt', ...gasFields]);
 
 const isHash = (v: string): boolean => /^0x[0-9a-f]{64}$/.test(v);
 const isAddress = (v: string): boolean => /^[a-z]+1[02-9ac-hj-np-z]{20,}$/.test(v);
@@ -28,6 +28,12 @@ function genericValue(key: string, value: unknown, tx: Record<string, unknown>):
   if (typeof value === 'string' && isHash(value)) return `<span class="mono wrap">${escapeHtml(value)}</span>`;
   const text = typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
   return `<span class="mono wrap">${escapeHtml(text)}</span>`;
+}
+
+/** A contract transaction not yet run shows the most it may pay; once run its fee is what it paid. */
+function maxFeeNote(tx: Record<string, unknown>): string {
+  if (typeof tx.max_fee_exact !== 'string' || tx.gas_used !== undefined) return '';
+  return ` <span class="muted">(at most; pays gas used × gas price once accepted)</span>`;
 }
 
 export async function renderTransactionPage(ctx: PageContext, arg: string, strict: boolean): Promise<boolean> {
@@ -60,7 +66,8 @@ export async function renderTransactionPage(ctx: PageContext, arg: string, stric
     ['From', str('from') ? linkHtml('address', str('from')) : '–'],
     ['To', str('to') ? linkHtml('address', str('to')) : '–'],
     ['Amount', amountOf(tx, 'amount')],
-    ['Fee', `${amountOf(tx, 'fee')}${tx.use_energy ? ' <span class="muted">(paid with energy)</span>' : ''}`],
+    ['Fee', `${amountOf(tx, 'fee')}${tx.use_energy ? ' <span class="muted">(paid with energy)</span>' : ''}${maxFeeNote(tx)}`],
+    ...gasRows(tx),
     ['Energy used', energy],
     ['Nonce', tx.nonce === undefined ? undefined : escapeHtml(str('nonce_exact') || String(tx.nonce))],
     ['Block', str('block_hash') ? `${linkHtml('block', str('block_hash'))} <span class="muted">height ${formatInteger(Number(tx.block_height))}</span>` : '<span class="muted">none yet</span>'],

@@ -29,29 +29,49 @@ export function chartSummary(values: readonly number[], format: (v: number) => s
   return `latest ${format(finite.at(-1)!)}`;
 }
 
-export function renderLineChart(svg: SVGSVGElement, values: readonly number[], options: ChartOptions): void {
-  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+/**
+ * The widest a label of `chars` characters draws at font-size 10: 6.2 px a character bounds digits, separators and
+ * the unit letters of the sans-serif the page uses (digits are 5.6 px), so a label sized by it is never clipped.
+ */
+export const labelWidthPx = (chars: number): number => Math.ceil(chars * 6.2);
+
+/**
+ * The chart's markup and accessible name. The plot starts right of the widest y-axis label: a fixed margin clipped
+ * the leading digits of wide labels ("23.51 MH/s" read "3.51 MH/s", difficulty "1,563,262" read ",563,262").
+ */
+export function lineChartMarkup(values: readonly number[], options: ChartOptions): { readonly viewBox: string; readonly inner: string; readonly label: string } {
+  const viewBox = `0 0 ${width} ${height}`;
   const finite = values.filter((v) => Number.isFinite(v));
-  const axes = `<line x1="${plot.left}" y1="${plot.top}" x2="${plot.left}" y2="${plot.bottom}" stroke="#2a3642"/><line x1="${plot.left}" y1="${plot.bottom}" x2="${plot.right}" y2="${plot.bottom}" stroke="#2a3642"/>`;
-  if (finite.length === 0) {
-    svg.innerHTML = `${axes}${text((plot.left + plot.right) / 2, (plot.top + plot.bottom) / 2, 'middle', 'no data yet')}`;
-    svg.setAttribute('aria-label', `${options.title}: no data yet`);
-    return;
-  }
   const min = Math.min(...finite);
   const max = Math.max(...finite);
+  const yLabels = finite.length === 0 ? [] : [options.format(max), options.format(min)];
+  const left = Math.max(plot.left, 4 + labelWidthPx(Math.max(0, ...yLabels.map((l) => l.length))) + 4);
+  const axes = `<line x1="${left}" y1="${plot.top}" x2="${left}" y2="${plot.bottom}" stroke="#2a3642"/><line x1="${left}" y1="${plot.bottom}" x2="${plot.right}" y2="${plot.bottom}" stroke="#2a3642"/>`;
+  if (finite.length === 0) {
+    return { viewBox, inner: `${axes}${text((left + plot.right) / 2, (plot.top + plot.bottom) / 2, 'middle', 'no data yet')}`, label: `${options.title}: no data yet` };
+  }
   const span = max - min || 1;
-  const step = finite.length > 1 ? (plot.right - plot.left) / (finite.length - 1) : 0;
+  const step = finite.length > 1 ? (plot.right - left) / (finite.length - 1) : 0;
   const y = (v: number): number => plot.bottom - 2 - ((v - min) / span) * (plot.bottom - plot.top - 4);
-  const points = finite.map((v, i) => `${(plot.left + i * step).toFixed(1)},${y(v).toFixed(1)}`);
+  const points = finite.map((v, i) => `${(left + i * step).toFixed(1)},${y(v).toFixed(1)}`);
   const labels = [
-    text(plot.left - 4, plot.top + 8, 'end', options.format(max)),
-    text(plot.left - 4, plot.bottom, 'end', options.format(min)),
-    text(plot.left, height - 4, 'start', options.xLabels[0]),
+    text(left - 4, plot.top + 8, 'end', yLabels[0]!),
+    text(left - 4, plot.bottom, 'end', yLabels[1]!),
+    text(left, height - 4, 'start', options.xLabels[0]),
     text(plot.right, height - 4, 'end', options.xLabels[1]),
   ];
-  svg.innerHTML = `${axes}${labels.join('')}<polyline fill="none" stroke="${options.color ?? '#4ea1ff'}" stroke-width="2" points="${points.join(' ')}"/>`;
-  svg.setAttribute('aria-label', `${options.title}, ${options.xLabels[0]} to ${options.xLabels[1]}: ${finite.length} points from ${options.format(min)} to ${options.format(max)}, ${chartSummary(finite, options.format)}`);
+  return {
+    viewBox,
+    inner: `${axes}${labels.join('')}<polyline fill="none" stroke="${options.color ?? '#4ea1ff'}" stroke-width="2" points="${points.join(' ')}"/>`,
+    label: `${options.title}, ${options.xLabels[0]} to ${options.xLabels[1]}: ${finite.length} points from ${options.format(min)} to ${options.format(max)}, ${chartSummary(finite, options.format)}`,
+  };
+}
+
+export function renderLineChart(svg: SVGSVGElement, values: readonly number[], options: ChartOptions): void {
+  const markup = lineChartMarkup(values, options);
+  svg.setAttribute('viewBox', markup.viewBox);
+  svg.innerHTML = markup.inner;
+  svg.setAttribute('aria-label', markup.label);
 }
 
 /** Keeps the last `max` values of a series. */

@@ -9,6 +9,7 @@ import { decodeBlock, encodeBlock } from '../../src/codec/block.ts';
 import { bytesToBigIntBE, fromHex, toHash0x, toHex } from '../../src/util/bytes.ts';
 import { blockHash } from '../../src/consensus/pow.ts';
 import { formatRate, pushBounded, renderLineChart } from '../lib/chart.ts';
+import { createTabRate } from './tab-rate.ts';
 import { getBlockTemplate } from '../lib/actions/get-block-template.ts';
 import { submitBlock } from '../lib/actions/submit-block.ts';
 import { createHttpClient, createNodeClient, discoverNodeUrls, type NodeUrls } from '../lib/node-client.ts';
@@ -136,11 +137,9 @@ async function main(): Promise<void> {
   $('#stop').addEventListener('click', stop);
   const client = createNodeClient(urls.wsUrl);
   await client.subscribe('new_blocks', () => (stale = true));
-  let last = 0;
+  const tabRate = createTabRate();
   setInterval(() => {
-    const rate = counters.hashes - last;
-    last = counters.hashes;
-    counters.hashRate = counters.running ? rate : 0;
+    counters.hashRate = tabRate.sample(performance.now(), counters.hashes, counters.running);
     pushBounded(rates, counters.hashRate, chartPointsMax);
     renderLineChart(document.querySelector('#m-chart') as SVGSVGElement, rates, { format: formatRate, xLabels: [`${rates.length} s ago`, 'now'], title: 'This tab’s hash rate, one point a second' });
     $('#m-rate').textContent = formatRate(counters.hashRate);

@@ -5,7 +5,7 @@ import { callIntrinsic } from '../../kinds/contract-call.ts';
 import { contractMethodBytesMax } from '../../limits.ts';
 import { toHash0x, toHex } from '../../util/bytes.ts';
 import { decodeAbiValues, encodeAbiValues } from '../../vm/abi.ts';
-import { abiValuesToJson, checkGasLimit, ContractError, dryRun, failedRun, parseAbiValue, preparedContractAt } from '../contract-support.ts';
+import { abiValuesToJson, checkGasLimit, gasPriceOf, gasPriceParams, ContractError, dryRun, failedRun, parseAbiValue, preparedContractAt } from '../contract-support.ts';
 import { ServiceUnavailableError } from '../errors.ts';
 import { defineMethod, need } from '../method.ts';
 import { addressResult, hashResult, transactionStatusResult } from '../result-schemas.ts';
@@ -30,7 +30,7 @@ export const callSmartContract = defineMethod({
     parameters: z.array(z.unknown()).max(64).default([]),
     caller_address: addressSchema,
     gas_limit: z.int().min(1).max(Number.MAX_SAFE_INTEGER).default(1_000_000),
-    gas_price: z.int().min(0).max(Number.MAX_SAFE_INTEGER).default(1).describe('base units per gas'),
+    ...gasPriceParams,
     value: z.int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe('base units sent to the contract'),
     use_energy: z.boolean().default(false),
     dry_run: z.boolean().default(false).describe('only run against the virtual state; never send a transaction'),
@@ -63,7 +63,7 @@ export const callSmartContract = defineMethod({
       method: params.method,
       params: input,
       gasLimit,
-      gasPrice: BigInt(params.gas_price),
+      gasPrice: gasPriceOf(params),
       value: BigInt(params.value),
       useEnergy: params.use_energy,
     } as const;

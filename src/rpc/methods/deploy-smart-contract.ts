@@ -7,7 +7,7 @@ import { toHash0x } from '../../util/bytes.ts';
 import { encodeAbiValues } from '../../vm/abi.ts';
 import { constructorEntry } from '../../vm/execute.ts';
 import { prepare, vmVersionLatest } from '../../vm/prepare.ts';
-import { asContractError, checkGasLimit, ContractError, dryRun, failedRun, parseAbiValue } from '../contract-support.ts';
+import { asContractError, checkGasLimit, ContractError, dryRun, failedRun, gasPriceOf, gasPriceParams, parseAbiValue } from '../contract-support.ts';
 import { InvalidParamsError, ServiceUnavailableError } from '../errors.ts';
 import { defineMethod, need } from '../method.ts';
 import { addressResult, hashResult, transactionStatusResult } from '../result-schemas.ts';
@@ -34,7 +34,7 @@ export const deploySmartContract = defineMethod({
     bytecode: z.string().min(1).max(2 + 2 * vmModuleBytesMax).describe('the Wasm module, 0x-hex or base64'),
     constructor_params: z.array(z.unknown()).max(64).default([]),
     gas_limit: z.int().min(1).max(Number.MAX_SAFE_INTEGER),
-    gas_price: z.int().min(0).max(Number.MAX_SAFE_INTEGER).describe('base units per gas'),
+    ...gasPriceParams,
     deployer_address: addressSchema,
     value: z.int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe('base units endowed to the contract'),
     use_energy: z.boolean().default(false),
@@ -68,7 +68,7 @@ export const deploySmartContract = defineMethod({
       code,
       params: input,
       gasLimit,
-      gasPrice: BigInt(params.gas_price),
+      gasPrice: gasPriceOf(params),
       value: BigInt(params.value),
       useEnergy: params.use_energy,
     } as const;

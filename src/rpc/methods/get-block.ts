@@ -4,19 +4,20 @@ import { toHash0x, toHex } from '../../util/bytes.ts';
 import { assertNotPruned } from '../pruned.ts';
 import { BlockNotFoundError, DataPrunedError, InvalidParamsError } from '../errors.ts';
 import { defineMethod, type RpcCallContext } from '../method.ts';
-import type { ChainView } from '../ports.ts';
+import type { ChainView, LedgerView } from '../ports.ts';
 import { blockResult, recordResult } from '../result-schemas.ts';
 import { hashSchema, heightSchema, parseHash } from '../schemas.ts';
 import { blockJson } from '../views.ts';
 
 /** The block JSON of a known entry; its body is in the store unless the node pruned it (DataPrunedError then). */
-export function renderBlock(chain: ChainView, entry: IndexedBlock, includeTransactions: boolean): Record<string, unknown> {
+/** With `ledger`, its contract transactions show the fee they paid once accepted (views.ts `withPaidFee`). */
+export function renderBlock(chain: ChainView, entry: IndexedBlock, includeTransactions: boolean, ledger?: Pick<LedgerView, 'getTransaction'>): Record<string, unknown> {
   const block = chain.getBlock(entry.id);
   if (block === undefined) {
     assertNotPruned(chain, entry.id, `the body of block ${toHash0x(entry.hash)}`);
     throw new BlockNotFoundError(`block ${toHex(entry.hash)} has no stored body`);
   }
-  return blockJson(chain, entry, block, includeTransactions);
+  return blockJson(chain, entry, block, includeTransactions, ledger && ((hash) => ledger.getTransaction(hash)?.receipt));
 }
 
 export function findBlock(ctx: RpcCallContext, by: { height?: number | undefined; hash?: string | undefined }): IndexedBlock {
@@ -54,6 +55,6 @@ export const getBlock = defineMethod({
     if ((params.height === undefined) === (params.hash === undefined)) {
       throw new InvalidParamsError('give exactly one of height or hash', [{ path: 'height|hash', message: 'exactly one is required' }]);
     }
-    return renderBlock(ctx.services.chain, findBlock(ctx, params), params.include_transactions);
+    return renderBlock(ctx.services.chain, findBlock(ctx, params), params.include_transactions, ctx.services.ledger);
   },
 });

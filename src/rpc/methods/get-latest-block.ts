@@ -11,6 +11,6 @@ export const getLatestBlock = defineMethod({
   result: recordResult(blockResult),
   run(params, ctx) {
     const { chain } = ctx.services;
-    return renderBlock(chain, chain.selectedTip(), params.include_transactions);
+    return renderBlock(chain, chain.selectedTip(), params.include_transactions, ctx.services.ledger);
   },
 });

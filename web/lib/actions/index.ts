@@ -25,6 +25,7 @@ export { getPeers, type GetPeersParameters, type GetPeersReturnType } from './ge
 export { getProof, type GetProofParameters, type GetProofReturnType } from './get-proof.ts';
 export { getTransaction, type GetTransactionParameters, type GetTransactionReturnType } from './get-transaction.ts';
 export { getTransactionHistory, type GetTransactionHistoryParameters, type GetTransactionHistoryReturnType } from './get-transaction-history.ts';
+export { getRewardHistory, type GetRewardHistoryParameters, type GetRewardHistoryReturnType } from './get-reward-history.ts';
 export { getTransactionProof, type GetTransactionProofParameters, type GetTransactionProofReturnType } from './get-transaction-proof.ts';
 export { sendRawTransaction, type SendRawTransactionParameters, type SendRawTransactionReturnType } from './send-raw-transaction.ts';
 export { sendTransaction, type SendTransactionParameters, type SendTransactionReturnType } from './send-transaction.ts';
