@@ -314,7 +314,15 @@ export function createRelay(deps: RelayDeps): Relay {
       const hash = blockHash(message.header);
       const id = toHex(hash);
       peer.known.add(id);
-      if (chain.has(id) || chain.isInvalid(id) || compact.pending.has(id)) return;
+      if (chain.has(id) || chain.isInvalid(id)) return;
+      const pending = compact.pending.get(id);
+      if (pending !== undefined) {
+        // Already being completed from another peer, which may never answer (a pushed header with ids nobody
+        // holds costs nothing to make): this announcer is asked for the full block, so a stalled claim delays
+        // the block by one round trip instead of until a child arrives.
+        if (pending.peer !== peer) requestBlocks(peer, [id]);
+        return;
+      }
       // One hash before any lookup: a pushed header that does not meet its own target is refused as a bad block.
       if (!meetsOwnTarget(message.header, hash)) {
         return deps.onBlockRejected(peer, new BlockRuleError('pow.insufficient', 'compact block: hash above the target its bits encode'));
