@@ -8,7 +8,7 @@ import { regtestParams } from '../src/consensus/params.ts';
 import { blockHash } from '../src/consensus/pow.ts';
 import { blake3 } from '../src/crypto/blake3.ts';
 import { createMempool, type Mempool } from '../src/mempool/mempool.ts';
-import { compactBlockOf } from '../src/p2p/compact-relay.ts';
+import { compactBlockOf, compactPendingMax } from '../src/p2p/compact-relay.ts';
 import { shortIdOf } from '../src/p2p/compact-block-messages.ts';
 import { P2pErrorCode } from '../src/p2p/errors.ts';
 import { mempoolRelayPort } from '../src/p2p/mempool-relay-port.ts';
@@ -140,6 +140,44 @@ describe('compact block relay', () => {
     harness.send({ type: 'getblocktxn', hash, indexes: [txs.length] });
     await harness.closed;
     expect(harness.received.find((m) => m.type === 'reject')).toMatchObject({ code: P2pErrorCode.MessageMalformed });
+  });
+
+  async function secondPeer(port: number) {
+    const peer = await connectHarness(net.open(port), { network: 'regtest', version: compactVersion(), staticKey: newStaticKey() });
+    await peer.next('inv');
+    return peer;
+  }
+
+  it('fetches a block whole from the next announcer while another peer sits on its transactions', async () => {
+    const { chain, port, harness: claimer } = await receiver();
+    const honest = await secondPeer(port);
+    const block = makeBlock(chain, { transactions: transfers() });
+    const id = toHex(blockHash(block.header));
+    const compact = compactBlockOf(block);
+    if (compact.type !== 'cmpctblock') throw new Error('not a compact block');
+    // The real header with an id nobody holds: the node asks the claimer, which never answers.
+    claimer.send({ ...compact, shortIds: [new Uint8Array(8).fill(7)] });
+    await claimer.next('getblocktxn', (m) => toHex(m.hash) === id);
+    honest.send(compact);
+    await honest.next('getdata', (m) => m.items.some((i) => toHex(i.hash) === id), 5_000);
+    honest.send({ type: 'block', block });
+    await until(() => chain.has(id), 10_000, 'block from the second announcer accepted');
+  });
+
+  it('a peer pushing blocks it never completes cannot evict another peer\'s pending block', async () => {
+    const { chain, port, harness: flooder } = await receiver();
+    const honest = await secondPeer(port);
+    const txs = transfers();
+    const block = makeBlock(chain, { transactions: txs });
+    const id = toHex(blockHash(block.header));
+    honest.send(compactBlockOf(block));
+    const ask = await honest.next('getblocktxn', (m) => toHex(m.hash) === id);
+    // As many pushed blocks as the table holds, each naming a transaction the node lacks, none ever completed.
+    const flood = Array.from({ length: compactPendingMax }, (_, i) => makeBlock(chain, { transactions: [signedTransfer({ key: keys[0]!, chainId: regtestParams.chainId, amount: 7n + BigInt(i) })] }));
+    for (const b of flood) flooder.send(compactBlockOf(b));
+    await until(() => flooder.received.filter((m) => m.type === 'getblocktxn').length === flood.length, 10_000, 'flood processed');
+    honest.send({ type: 'blocktxn', hash: ask.hash, transactions: ask.indexes.map((i) => txs[i]!) });
+    await until(() => chain.has(id), 5_000, 'honest block completed');
   });
 
   it('carries a block between two nodes by push, rebuilt from relayed transactions', async () => {

@@ -16,6 +16,12 @@ import type { Peer } from './peer.ts';
 
 /** Compact blocks waiting for transactions asked of their sender; the oldest is dropped past this. */
 export const compactPendingMax = 16;
+/**
+ * Of those, at most this many from one peer (its own oldest is dropped past it): a peer pushing headers it never
+ * completes (a pushed header costs it almost no work: maxTarget is 2^255) can only displace its own entries, never
+ * evict another peer's block while its transactions are on their way.
+ */
+export const compactPendingPerPeerMax = 4;
 
 interface PendingCompact {
   readonly peer: Peer;
@@ -83,9 +89,16 @@ export function rebuildCompact(
     if (raw === undefined) missing.push(i);
   });
   if (missing.length === 0) return finish(message.header, transactions as Uint8Array[]);
-  while (state.pending.size >= compactPendingMax) state.pending.delete(state.pending.keys().next().value as string);
+  makeRoomFor(state, peer);
   state.pending.set(id, { peer, header: message.header, transactions, missing, atMs: nowMs });
   return { kind: 'missing', indexes: missing };
+}
+
+/** Drops the peer's own oldest entry when it holds its share, else the oldest of all when the table is full. */
+function makeRoomFor(state: CompactRelayState, peer: Peer): void {
+  const own = [...state.pending].filter(([, p]) => p.peer === peer).map(([id]) => id);
+  if (own.length >= compactPendingPerPeerMax) state.pending.delete(own[0]!);
+  while (state.pending.size >= compactPendingMax) state.pending.delete(state.pending.keys().next().value as string);
 }
 
 export type CompleteResult = RebuildResult | { readonly kind: 'unrequested' } | { readonly kind: 'wrong-count'; readonly expected: number };

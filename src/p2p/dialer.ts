@@ -139,8 +139,8 @@ export function createDialer(options: DialerOptions): Dialer {
 
   const networkUp = (): void => {
     const now = clock.nowMs();
-    // At most once per shortest backoff: a peer that reconnects in a loop cannot make us redial in a loop.
-    if (now - backoffResetMs < p2pReconnectDelayMinMs) return;
+    // At most once per ten shortest backoffs: a peer that reconnects in a loop cannot make us redial in a loop.
+    if (now - backoffResetMs < 10 * p2pReconnectDelayMinMs) return;
     let waiting = false;
     for (const target of manualTargets.values()) {
       if (target.failures === 0) continue;

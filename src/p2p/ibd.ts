@@ -91,6 +91,9 @@ export function isAhead(chain: Chain, peer: Peer): boolean {
   return peer.best.blueWork > chain.selectedTip().header.blueWork && peer.best.tip !== '' && !chain.has(peer.best.tip) && !chain.isInvalid(peer.best.tip);
 }
 
+/** A peer may start one orphan-ancestors round (fetchAncestors) this often. */
+const ancestorRoundCooldownMs = 30_000;
+
 export function createIbd(deps: IbdDeps): Ibd {
   const { chain, clock, timer, log } = deps;
   const progress = createSyncProgress(clock);
@@ -168,6 +171,8 @@ export function createIbd(deps: IbdDeps): Ibd {
     for (const peer of deps.peers()) ibd.consider(peer);
   };
 
+  // When each peer last started an ancestors round (fetchAncestors).
+  const ancestorRoundAt = new WeakMap<Peer, number>();
   // Blocks handed to the chain by this sync and not yet settled: their acceptance is not news to announce.
   const applying = new Set<string>();
   const submit = (entry: Entry): void => {
@@ -298,7 +303,11 @@ export function createIbd(deps: IbdDeps): Ibd {
       requestHeaders();
     },
     fetchAncestors(peer) {
-      if (!peer.isReady() || syncPeer) return;
+      // At most one such round a peer per cooldown: a peer that feeds us orphans whose parents are orphans cannot
+      // keep the node in back-to-back rounds (during which relay defers what honest peers announce).
+      const now = clock.nowMs();
+      if (!peer.isReady() || syncPeer || now - (ancestorRoundAt.get(peer) ?? Number.NEGATIVE_INFINITY) < ancestorRoundCooldownMs) return;
+      ancestorRoundAt.set(peer, now);
       syncPeer = peer;
       progress.begin(blueScore(), Math.max(blueScore(), peer.best.blueScore));
       log.info({ event: 'sync_started', peer: peer.nodeIdHex.slice(0, 16), from: blueScore(), reason: 'orphan ancestors' }, 'fetching an orphan\'s ancestors headers-first');

@@ -96,6 +96,11 @@ export function createRelay(deps: RelayDeps): Relay {
     while (deferred.size > p2pOrphanParentRequestsMax) deferred.delete(deferred.keys().next().value as string);
   };
 
+  // A parent we hold, or a compact block waiting for its transactions (at most compactPendingMax of them): a pushed
+  // child of it is the normal race of a block a second, not an unsolicited orphan to count against the peer. A
+  // parent merely asked for does not count: a flood of orphans would make its own parents "coming".
+  const knownOrComing = (id: string): boolean => chain.has(id) || compact.pending.has(id);
+
   const wantsCompact = (peer: Peer): boolean => ((peer.version()?.services ?? 0n) & Services.compactBlocks) !== 0n;
 
   /** A relayed block, whole: into the chain; an orphan fetches its parents, a heavier one raises the peer's best. */
@@ -305,7 +310,7 @@ export function createRelay(deps: RelayDeps): Relay {
       if (ibd.onBlock(peer, block, id)) return;
       const solicited = requested.get(id)?.peer === peer;
       requested.delete(id);
-      if (!solicited && !block.header.parents.every((p) => chain.has(toHex(p))) && !peer.orphanAllowance.take()) {
+      if (!solicited && !block.header.parents.every((p) => knownOrComing(toHex(p))) && !peer.orphanAllowance.take()) {
         throw new UnsolicitedFloodError('too many unsolicited blocks whose parents are unknown');
       }
       acceptRelayed(peer, block, id);
@@ -314,13 +319,21 @@ export function createRelay(deps: RelayDeps): Relay {
       const hash = blockHash(message.header);
       const id = toHex(hash);
       peer.known.add(id);
-      if (chain.has(id) || chain.isInvalid(id) || compact.pending.has(id)) return;
+      if (chain.has(id) || chain.isInvalid(id)) return;
+      const pending = compact.pending.get(id);
+      if (pending !== undefined) {
+        // Already being completed from another peer, which may never answer (a pushed header with ids nobody
+        // holds costs nothing to make): this announcer is asked for the full block, so a stalled claim delays
+        // the block by one round trip instead of until a child arrives.
+        if (pending.peer !== peer) requestBlocks(peer, [id]);
+        return;
+      }
       // One hash before any lookup: a pushed header that does not meet its own target is refused as a bad block.
       if (!meetsOwnTarget(message.header, hash)) {
         return deps.onBlockRejected(peer, new BlockRuleError('pow.insufficient', 'compact block: hash above the target its bits encode'));
       }
       if (ibd.running()) return defer(id, peer);
-      if (!message.header.parents.every((p) => chain.has(toHex(p))) && !peer.orphanAllowance.take()) {
+      if (!message.header.parents.every((p) => knownOrComing(toHex(p))) && !peer.orphanAllowance.take()) {
         throw new UnsolicitedFloodError('too many pushed blocks whose parents are unknown');
       }
       onRebuilt(peer, id, rebuildCompact(compact, message, id, peer, deps.clock.nowMs(), (txId) => txCache.get(txId)));
