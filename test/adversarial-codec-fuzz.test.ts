@@ -18,6 +18,7 @@ import { implementedTxKinds } from '../src/codec/transaction-kinds.ts';
 import { DecodeError } from '../src/errors.ts';
 import { P2pErrorCode, P2pProtocolError } from '../src/p2p/errors.ts';
 import { p2pAddrEntriesMax, p2pHeadersPerMessageMax, p2pInvItemsMax, p2pLocatorHashesMax, p2pMessageBytesMax, p2pPruningProofHeadersMax, p2pPruningProofPageBytesMax } from '../src/p2p/limits.ts';
+import { blockTxCountMax } from '../src/limits.ts';
 import { decodeMessage, encodeMessage, InvType, MessageType, messagePayloadBytesMax, type Message, type MessageName } from '../src/p2p/messages.ts';
 import { MessageOverCapError } from '../src/p2p/protocol-errors.ts';
 import { decodePruningProof, encodePruningProof } from '../src/p2p/pruning-proof-codec.ts';
@@ -221,6 +222,9 @@ function maxSizeMessages(): { name: string; bytes: Uint8Array }[] {
     { type: 'tx', tx: new Uint8Array(txBytesMax).fill(1) },
     { type: 'pruningproof', pruningPoint: hash(1), total: 3 * page.length, offset: page.length, page },
     { type: 'trusteddata', pruningPoint: hash(1), total: 3 * page.length, offset: 0, page },
+    { type: 'cmpctblock', header: headerPool[0]!, shortIds: new Uint8Array(blockTxCountMax * 8).map((_, i) => (i * 131) & 0xff) },
+    { type: 'getblocktxn', hash: hash(1), indexes: Array.from({ length: blockTxCountMax }, (_, i) => i) },
+    { type: 'blocktxn', hash: hash(1), transactions: blockTxs },
   ];
   const valid = built.map((m) => ({ name: `${m.type} (valid, max size)`, bytes: encodeMessage(m) }));
   // The same bytes with the last byte cut: the decoder reads everything before refusing.

@@ -11,7 +11,7 @@ import type { BlockHeader } from '../codec/header.ts';
 import { compactToTarget, hashMeetsTarget } from '../consensus/pow.ts';
 import { blake3 } from '../crypto/blake3.ts';
 import { equalBytes, toHex } from '../util/bytes.ts';
-import { shortIdOf, type CompactBlockMessage } from './compact-block-messages.ts';
+import { shortIdAt, shortIdBytes, shortIdCount, shortIdOf, type CompactBlockMessage } from './compact-block-messages.ts';
 import type { Peer } from './peer.ts';
 
 /** Compact blocks waiting for transactions asked of their sender; the oldest is dropped past this. */
@@ -56,7 +56,9 @@ export function forgetTransaction(state: CompactRelayState, id: string): void {
 
 /** The compact form of a block, built once and sent to every compact peer. */
 export function compactBlockOf(block: Block): CompactBlockMessage {
-  return { type: 'cmpctblock', header: block.header, shortIds: block.transactions.map((tx) => shortIdOf(blake3(tx)).slice()) };
+  const shortIds = new Uint8Array(block.transactions.length * shortIdBytes);
+  block.transactions.forEach((tx, i) => shortIds.set(shortIdOf(blake3(tx)), i * shortIdBytes));
+  return { type: 'cmpctblock', header: block.header, shortIds };
 }
 
 /** The cheapest check of a pushed header: its hash meets the target its own bits encode (one hash, no store read). */
@@ -82,12 +84,12 @@ export function rebuildCompact(
 ): RebuildResult {
   const transactions: (Uint8Array | undefined)[] = [];
   const missing: number[] = [];
-  message.shortIds.forEach((short, i) => {
-    const full = state.shortIds.get(toHex(short));
+  for (let i = 0; i < shortIdCount(message.shortIds); i++) {
+    const full = state.shortIds.get(toHex(shortIdAt(message.shortIds, i)));
     const raw = full == null ? undefined : lookup(full);
     transactions.push(raw);
     if (raw === undefined) missing.push(i);
-  });
+  }
   if (missing.length === 0) return finish(message.header, transactions as Uint8Array[]);
   makeRoomFor(state, peer);
   state.pending.set(id, { peer, header: message.header, transactions, missing, atMs: nowMs });
