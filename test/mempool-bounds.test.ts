@@ -76,8 +76,10 @@ describe('mempool bounds', () => {
     expect(order(pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 100 }))).toEqual([5_000n, 3_000n, 8_000n, 1_000n, 9_000n]);
     expect(order(pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 2 }))).toEqual([5_000n, 3_000n]);
     expect(order(pool.selectForBlock({ maxBytes: 3 * (txBytes + 2) + 1, maxCount: 100 }))).toEqual([5_000n, 3_000n, 8_000n]);
-    // Sender 2's balance drops under the state: only what it can still pay, in nonce order, is selected.
+    // Sender 2's balance drops under the state: once the pool is told (a block does that), only what it can still
+    // pay, in nonce order, is selected.
     accounts.set(addressOfKey(keys[2]!), { balance: 6_000_000n });
+    pool.revalidate([addressOfKey(keys[2]!)]);
     const selection = pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 100 });
     expect(order(selection)).toEqual([5_000n, 3_000n, 1_000n, 9_000n]);
     expect(selection.fees).toBe(18_000n);
