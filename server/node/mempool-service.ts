@@ -43,8 +43,11 @@ export interface NodeMempool {
   close(): Promise<void>;
 }
 
-/** Blocks whose changes are remembered (a block is summarised when it arrives and read again as a mergeset member or tip). */
-const blockChangesRemembered = 256;
+/**
+ * Blocks whose changes are remembered: a block is summarised when it arrives and read again while it is a tip or in
+ * a new block's mergeset (a handful of blocks at one a second). A summary of a full block is ~6,000 payers.
+ */
+const blockChangesRemembered = 32;
 
 export function startNodeMempool(options: { params: NetworkParams; chain: Chain; ledger: Ledger; store: KvStore; clock: Clock; logger: Logger }): NodeMempool {
   const { chain, ledger, logger } = options;
@@ -133,7 +136,9 @@ export function startNodeMempool(options: { params: NetworkParams; chain: Chain;
   const unsubscribeChain = chain.onBlockAccepted((event) => {
     const { accepted, refused, conflictKeys } = acceptance ?? { accepted: [], refused: [], conflictKeys: [] };
     acceptance = undefined;
-    pool.blockApplied({ accepted, refused, conflictKeys, change: changeOf(event) });
+    // An empty pool has no sender to recheck: a syncing node does not summarise the blocks it replays.
+    const change = pool.size === 0 ? { payers: [], records: [] } : changeOf(event);
+    pool.blockApplied({ accepted, refused, conflictKeys, change });
     pool.expire();
     notify();
   });

@@ -9,7 +9,7 @@
  * can affect (candidates.ts): the payer's own account, and the records (key images, confidential outputs, escrows,
  * agent accounts, contract code) its transactions looked at.
  */
-import type { LedgerAccount, RecordNamespace, TxStateView } from '../kinds/kind.ts';
+import { balanceCost, energyCost, type LedgerAccount, type RecordNamespace, type TxStateView } from '../kinds/kind.ts';
 import { kindOf } from '../kinds/registry.ts';
 import { TxKind } from '../codec/transaction-kinds.ts';
 import type { Account, AccountReader } from '../state/account.ts';
@@ -37,13 +37,32 @@ export function recordKey(namespace: RecordNamespace, id: Uint8Array): string {
 
 /**
  * Kinds whose verdict on a given state cannot turn from pass to fail as time passes: value transfers (nonce,
- * balance, energy — energy only accrues) and the confidential kinds (key images, outputs; maturity only ripens).
- * Every other kind (escrow timeouts and windows, session-key expiry, contract execution) is rechecked each block.
+ * balance, energy — energy only accrues), the confidential kinds (key images, outputs; maturity only ripens) and the
+ * contract kinds (nonce, coins for value and the most gas, the called code existing). Every other kind (escrow
+ * timeouts and windows, session-key expiry) is rechecked each block.
  */
-const timeIndependentKinds: ReadonlySet<number> = new Set([TxKind.Transfer, TxKind.MultisigTransfer, TxKind.ConfidentialTransfer, TxKind.Shield, TxKind.Unshield]);
+const timeIndependentKinds: ReadonlySet<number> = new Set([
+  TxKind.Transfer,
+  TxKind.MultisigTransfer,
+  TxKind.ConfidentialTransfer,
+  TxKind.Shield,
+  TxKind.Unshield,
+  TxKind.ContractDeploy,
+  TxKind.ContractCall,
+]);
 
-/** Records whose writers are known from the writing transaction alone (its conflict keys). */
-const keyedNamespaces: ReadonlySet<RecordNamespace> = new Set<RecordNamespace>(['key_image', 'confidential_output']);
+/**
+ * Records a run may read without becoming volatile: those whose writers are known from the writing transaction alone
+ * (its conflict keys), and contract code, which is written once and never changed (it can only make a call pass).
+ */
+const steadyNamespaces: ReadonlySet<RecordNamespace> = new Set<RecordNamespace>(['key_image', 'confidential_output', 'contract_code']);
+
+/**
+ * Contract kinds are not executed in the pool: their state rules read only the sender's account and the called code
+ * (src/kinds/contract-tx.ts), so the overlay takes just what acceptance takes from the sender at most — the nonce,
+ * the value and the most gas — and a pending call never costs the node a VM run per admission or per block.
+ */
+const contractKinds: ReadonlySet<number> = new Set([TxKind.ContractDeploy, TxKind.ContractCall]);
 
 export interface SenderRun {
   /** The executable run: contiguous nonces from the account's, each passing its kind's state rules on top of the ones before. */
@@ -89,7 +108,7 @@ function overlayView(state: PoolState, payer: string, reads: Set<string>, volati
       const written = records.get(key);
       if (written !== undefined) return written ?? undefined;
       reads.add(key);
-      if (!keyedNamespaces.has(namespace)) volatile.value = true;
+      if (!steadyNamespaces.has(namespace)) volatile.value = true;
       return state.record(namespace, id);
     },
     setRecord(namespace, id, value) {
@@ -97,6 +116,17 @@ function overlayView(state: PoolState, payer: string, reads: Set<string>, volati
     },
     carrier: () => ({ daaScore, timestampMs: 0 }),
   };
+}
+
+/** The sender's side of a transaction at its most: nonce, amount, and the whole fee from the balance or the energy. */
+function applySpendOnly(view: TxStateView, entry: PoolEntry): void {
+  const account = view.account(entry.spend.payer);
+  view.setAccount(entry.spend.payer, {
+    ...account,
+    nonce: account.nonce + 1n,
+    balance: account.balance - balanceCost(entry.spend),
+    energy: account.energy - energyCost(entry.spend),
+  });
 }
 
 /**
@@ -127,7 +157,8 @@ export function simulateRun(queue: readonly PoolEntry[], state: PoolState): Send
       failed = { entry, reason };
       break;
     }
-    kind.apply(view, entry.tx);
+    if (contractKinds.has(kind.tag)) applySpendOnly(view, entry);
+    else kind.apply(view, entry.tx);
     run.push(entry);
     expected += 1n;
   }
