@@ -83,25 +83,30 @@ export interface SenderRun {
 function overlayView(state: PoolState, payer: string, reads: Set<string>, volatile: { value: boolean }): TxStateView {
   const daaScore = state.daaScore();
   const accounts = new Map<string, LedgerAccount>();
+  /** Credits to accounts not otherwise touched: kept as deltas, so a transfer's recipient costs no state read. */
+  const credits = new Map<string, bigint>();
   const records = new Map<string, Uint8Array | null>();
-  const base = (address: Uint8Array, key: string, track: boolean): LedgerAccount => {
+  const base = (address: Uint8Array, key: string): LedgerAccount => {
     const known = accounts.get(key);
     if (known !== undefined) return known;
-    if (track && key !== payer) reads.add(`account:${key}`);
-    return { ...state.account(address), energyDaaScore: daaScore };
+    if (key !== payer) reads.add(`account:${key}`);
+    const account = { ...state.account(address), energyDaaScore: daaScore };
+    const credit = credits.get(key);
+    return credit === undefined ? account : { ...account, balance: account.balance + credit };
   };
   return {
     daaScore,
-    account: (address) => base(address, toHex(address), true),
+    account: (address) => base(address, toHex(address)),
     setAccount(address, account) {
       const cap = energyCap(account.balance);
       accounts.set(toHex(address), account.energy > cap ? { ...account, energy: cap } : account);
     },
     credit(address, amount) {
-      // A credit never turns a passing check into a failing one: what it reads is not a dependency.
+      // A credit never turns a passing check into a failing one: the account it goes to is no dependency.
       const key = toHex(address);
-      const account = base(address, key, false);
-      accounts.set(key, { ...account, balance: account.balance + amount });
+      const known = accounts.get(key);
+      if (known !== undefined) accounts.set(key, { ...known, balance: known.balance + amount });
+      else credits.set(key, (credits.get(key) ?? 0n) + amount);
     },
     record(namespace, id) {
       const key = recordKey(namespace, id);
