@@ -90,7 +90,8 @@ describe('mempool admission', () => {
 
   it('takes the fee from energy when use_energy is set, and refuses when the energy left cannot pay it', async () => {
     const { pool, accounts } = setup();
-    accounts.set(addressOfKey(alice), { balance: 100_000n, energy: 20_000n });
+    // Energy never exceeds a thousandth of the balance (src/state/energy.ts): 20,000 needs at least 20,000,000 coins.
+    accounts.set(addressOfKey(alice), { balance: 100_000_000n, energy: 20_000n });
     await pool.add(signedTransfer({ key: alice, nonce: 0n, amount: 100_000n, useEnergy: true }));
     await pool.add(signedTransfer({ key: alice, nonce: 1n, amount: 0n, useEnergy: true }));
     // The energy is spent; the ledger never falls back to the balance for a use_energy fee, nor does the pool.

@@ -6,6 +6,7 @@ import { WeftError } from '../src/errors.ts';
 import { createMempool, type MempoolEvent } from '../src/mempool/mempool.ts';
 import type { MempoolLimits } from '../src/mempool/mempool-limits.ts';
 import { firstOverspend } from '../src/mempool/sender-queue.ts';
+import { compareFeeRate } from '../src/mempool/entry.ts';
 import { createManualClock } from '../src/util/clock.ts';
 import { toHex } from '../src/util/bytes.ts';
 import { addressOfKey, createTestAccounts, signedTransfer, testChainId, testKey } from './helpers/mempool-fixtures.ts';
@@ -76,8 +77,10 @@ describe('mempool bounds', () => {
     expect(order(pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 100 }))).toEqual([5_000n, 3_000n, 8_000n, 1_000n, 9_000n]);
     expect(order(pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 2 }))).toEqual([5_000n, 3_000n]);
     expect(order(pool.selectForBlock({ maxBytes: 3 * (txBytes + 2) + 1, maxCount: 100 }))).toEqual([5_000n, 3_000n, 8_000n]);
-    // Sender 2's balance drops under the state: only what it can still pay, in nonce order, is selected.
+    // Sender 2's balance drops under the state: once the pool is told (a block does that), only what it can still
+    // pay, in nonce order, is selected.
     accounts.set(addressOfKey(keys[2]!), { balance: 6_000_000n });
+    pool.revalidate([addressOfKey(keys[2]!)]);
     const selection = pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 100 });
     expect(order(selection)).toEqual([5_000n, 3_000n, 1_000n, 9_000n]);
     expect(selection.fees).toBe(18_000n);
@@ -117,6 +120,28 @@ describe('mempool bounds', () => {
         }
       }),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('fee-rate order', () => {
+  it('decides by the float rates only where they give the exact order (fast-check)', () => {
+    const exact = (a: { fee: bigint; mass: number }, b: { fee: bigint; mass: number }) => {
+      const l = a.fee * BigInt(b.mass);
+      const r = b.fee * BigInt(a.mass);
+      return l < r ? -1 : l > r ? 1 : 0;
+    };
+    const side = fc.record({ fee: fc.bigInt(0n, (1n << 64n) - 1n), mass: fc.integer({ min: 1, max: 2_000_000 }) });
+    // Near-equal pairs: the same rate scaled, and one unit apart.
+    const near = fc.tuple(fc.bigInt(1n, 1n << 40n), fc.integer({ min: 1, max: 1_000 }), fc.integer({ min: 1, max: 1_000 }), fc.bigInt(-1n, 1n)).map(
+      ([fee, m1, m2, bump]) => [{ fee: fee * BigInt(m1), mass: m1 }, { fee: fee * BigInt(m2) + bump, mass: m2 }] as const,
+    );
+    fc.assert(
+      fc.property(fc.oneof(fc.tuple(side, side), near), ([a, b]) => {
+        const wrap = (x: { fee: bigint; mass: number }) => ({ spend: { fee: x.fee } as never, mass: x.mass, rate: Number(x.fee) / x.mass });
+        expect(compareFeeRate(wrap(a), wrap(b))).toBe(exact(a, b));
+      }),
+      { numRuns: 2_000 },
     );
   });
 });

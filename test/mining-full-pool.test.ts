@@ -45,7 +45,7 @@ describe('a pool larger than a block', () => {
   it('fills templates to the size rule exactly, and every block the node mines from it is accepted', async () => {
     const fixture = await ledgerChain({ verifier: fastVerifier });
     const { chain, ledger } = fixture;
-    mempool = startNodeMempool({ params: chain.params, ledger, store: createMemoryStore(), clock: createManualClock(Date.now()), logger: createLogger('silent') });
+    mempool = startNodeMempool({ params: chain.params, chain, ledger, store: createMemoryStore(), clock: createManualClock(Date.now()), logger: createLogger('silent') });
     // Fund the senders from mined coins.
     for (let i = 0; i < 3; i++) await fixture.mine({ miner: miner.address });
     const funding = senders.map((key, i) => transfer(miner, addressOfKey(key), 200_000n, BigInt(i)));

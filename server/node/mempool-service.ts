@@ -1,19 +1,22 @@
 /**
- * The node's transaction pool, wired to the ledger: admission verifies signatures on worker threads; when chain
- * blocks accept transactions they leave the pool (and their senders are rechecked); when a reorganisation takes
- * chain blocks away, what they had accepted and nobody re-accepted comes back (docs/design.md "Consensus"). Templates take the
- * pool's best-paying valid set. Every pooled transaction is journaled in the node's store (src/mempool/journal.ts):
+ * The node's transaction pool, wired to the ledger: admission checks every kind's state rules against the virtual
+ * state and verifies signatures on worker threads; after each block (docs/mempool.md "After each block") what chain
+ * blocks accepted leaves the pool, so does what acceptance refused, and exactly the senders the block can affect are
+ * rechecked against the new virtual state; when a reorganisation takes chain blocks away, what they had accepted and
+ * nobody re-accepted comes back (docs/design.md "Consensus"). Templates read the pool's candidate set. Every pooled transaction is journaled in the node's store (src/mempool/journal.ts):
  * `submit` acknowledges a transaction only once its row is durable, and `restore` readmits the journal at start.
  */
+import type { BlockAcceptedEvent, Chain } from '../../src/chain/chain.ts';
+import type { BlockId } from '../../src/consensus/ghostdag.ts';
 import { decodeAgentRecord } from '../../src/kinds/agent/agent-record.ts';
 import { decodeTransaction } from '../../src/codec/transaction.ts';
+import { blockChanges, mergeChanges, type BlockChanges } from '../../src/mempool/block-changes.ts';
 import { blake3 } from '../../src/crypto/blake3.ts';
 import { createMempoolJournal } from '../../src/mempool/journal.ts';
 import { mempoolOwnTxRebroadcastMs, mempoolTxCountMax } from '../../src/mempool/mempool-limits.ts';
 import { createRebroadcaster } from '../../src/mempool/rebroadcast.ts';
 import type { PoolEntry } from '../../src/mempool/entry.ts';
 import type { KvStore } from '../../src/storage/kv.ts';
-import { addressTouches } from '../../src/kinds/parties.ts';
 import { kindOf } from '../../src/kinds/registry.ts';
 import type { NetworkParams } from '../../src/consensus/params.ts';
 import { createMempool, type Mempool } from '../../src/mempool/mempool.ts';
@@ -40,16 +43,23 @@ export interface NodeMempool {
   close(): Promise<void>;
 }
 
-export function startNodeMempool(options: { params: NetworkParams; ledger: Ledger; store: KvStore; clock: Clock; logger: Logger }): NodeMempool {
-  const { ledger, logger } = options;
+/**
+ * Blocks whose changes are remembered: a block is summarised when it arrives and read again while it is a tip or in
+ * a new block's mergeset (a handful of blocks at one a second). A summary of a full block is ~6,000 payers.
+ */
+const blockChangesRemembered = 32;
+
+export function startNodeMempool(options: { params: NetworkParams; chain: Chain; ledger: Ledger; store: KvStore; clock: Clock; logger: Logger }): NodeMempool {
+  const { chain, ledger, logger } = options;
   const verifier = createVerifyPool();
   const pool = createMempool({
     params: options.params,
+    // The virtual state, read only: accounts, records and the DAA score the next acceptance runs at.
     accounts: ledger,
+    records: (namespace, id) => ledger.getRecord(namespace, id),
+    daaScore: () => ledger.virtual().daaScore,
     verifier,
     clock: options.clock,
-    // Against the selected tip's state: a spend accepted since is still refused by acceptance, never accepted twice.
-    keyImageSpent: (keyImage) => ledger.proveRecord('key_image', keyImage).record !== null,
     // Pool-paid fees of agent transactions (docs/settlement.md "Fees and the energy pool"), at the virtual state.
     agentPool: (payer) => {
       const value = ledger.getRecord('agent', payer);
@@ -70,23 +80,66 @@ export function startNodeMempool(options: { params: NetworkParams; ledger: Ledge
     if (event.type === 'added') journal.append(event.entry.hash, event.entry.bytes).catch(journalFailed);
     else journal.remove(event.entry.hash).catch(journalFailed);
   });
+  // The ledger's acceptance event comes first (it listens to the chain before this service does); the block's own
+  // event then applies both: removals, and the recheck of exactly the senders the block can affect.
+  let acceptance: { accepted: Uint8Array[]; refused: Uint8Array[]; conflictKeys: string[] } | undefined;
   const unsubscribeLedger = ledger.onAcceptance((event) => {
     const accepted = event.added.flatMap((block) => block.accepted);
     const acceptedIds = new Set(accepted.map((ref) => toHex(ref.hash)));
-    pool.removeAccepted(accepted.map((ref) => ref.hash));
-    const acceptedTxs = accepted.map((ref) => decodeTransaction(ref.bytes));
     // A ring spend whose key image a peer's block spent (or an output key it created) can never be accepted now.
-    pool.removeConflicting(acceptedTxs.flatMap((tx) => kindOf(tx).conflictKeys(tx)));
-    const touched = acceptedTxs.flatMap((tx) => addressTouches(tx).map((t) => t.address));
-    pool.revalidate(touched);
-    pool.expire();
+    const conflictKeys = accepted.flatMap((ref) => {
+      const known = pool.get(ref.hash);
+      if (known !== undefined) return known.conflicts;
+      const tx = decodeTransaction(ref.bytes);
+      return kindOf(tx).conflictKeys(tx);
+    });
+    // What acceptance refused never pays its fee: it leaves the pool instead of riding in every later template.
+    const refused = event.added.flatMap((block) => block.notAccepted).filter((ref) => !acceptedIds.has(toHex(ref.hash)));
+    acceptance = { accepted: accepted.map((ref) => ref.hash), refused: refused.map((ref) => ref.hash), conflictKeys };
     const orphaned = event.removed.flatMap((block) => block.accepted).filter((ref) => !acceptedIds.has(toHex(ref.hash)));
     if (orphaned.length > 0) {
       void pool.readmit(orphaned.map((ref) => ref.bytes)).then((results) => {
         const back = results.filter((r) => r.ok).length;
         logger.info({ readmitted: back, refused: results.length - back }, 'transactions of reorganised blocks returned to the pool');
+        notify();
       });
     }
+  });
+
+  const summaries = new Map<BlockId, BlockChanges>();
+  const changesOf = (id: BlockId): BlockChanges | undefined => {
+    const known = summaries.get(id);
+    if (known !== undefined) return known;
+    const block = chain.getBlock(id);
+    if (block === undefined) return undefined;
+    const changes = blockChanges(block.transactions, (hash) => pool.get(hash));
+    summaries.set(id, changes);
+    if (summaries.size > blockChangesRemembered) summaries.delete(summaries.keys().next().value!);
+    return changes;
+  };
+  /**
+   * The virtual state moved from the old tips' to the new ones': what can differ is what the new block, its mergeset
+   * and the tips (whose transactions the virtual re-orders after it) carry. A reorganisation, or a chain that moved
+   * by more than the new block, rechecks everything.
+   */
+  const changeOf = (event: BlockAcceptedEvent): BlockChanges | 'all' => {
+    if (event.removedFromChain.length > 0 || event.addedToChain.length > 1) return 'all';
+    const ids = new Set<BlockId>([event.block.id, ...event.ghostdag.mergesetBlues, ...event.ghostdag.mergesetReds, ...chain.tips().map((t) => t.id)]);
+    const parts: BlockChanges[] = [];
+    for (const id of ids) {
+      const changes = changesOf(id);
+      if (changes === undefined) return 'all';
+      parts.push(changes);
+    }
+    return mergeChanges(parts);
+  };
+  const unsubscribeChain = chain.onBlockAccepted((event) => {
+    const { accepted, refused, conflictKeys } = acceptance ?? { accepted: [], refused: [], conflictKeys: [] };
+    acceptance = undefined;
+    // An empty pool has no sender to recheck: a syncing node does not summarise the blocks it replays.
+    const change = pool.size === 0 ? { payers: [], records: [] } : changeOf(event);
+    pool.blockApplied({ accepted, refused, conflictKeys, change });
+    pool.expire();
     notify();
   });
 
@@ -124,6 +177,7 @@ export function startNodeMempool(options: { params: NetworkParams; ledger: Ledge
       unsubscribePool();
       unsubscribeJournal();
       unsubscribeLedger();
+      unsubscribeChain();
       await verifier.close();
     },
   };

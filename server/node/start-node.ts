@@ -156,7 +156,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   });
 
   // The pool admits transactions (signatures on worker threads) and leaves/returns with the chain (mempool-service.ts).
-  const mempool = startNodeMempool({ params: config.params, ledger, store, clock: systemClock, logger });
+  const mempool = startNodeMempool({ params: config.params, chain, ledger, store, clock: systemClock, logger });
   // Acknowledged transactions survive a kill -9: readmit the journal before anything can submit (mempool-service.ts).
   await mempool.restore();
   const buildTemplate = (request: { miner: Uint8Array; gpuMining: boolean; nowMs: number }) =>

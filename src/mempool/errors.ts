@@ -2,11 +2,16 @@
  * Why the mempool refuses a transaction, as the seed's error codes (node-client-protocol.md, Errors):
  *   -40003 Transaction rejected — `details.reason` names the rule (below); -40001 Insufficient balance;
  *   -40002 Invalid address (an address field of unknown type, from src/crypto/address.ts); -32602 for bytes that
- *   are not a transaction at all (DecodeError from the codec).
+ *   are not a transaction at all (DecodeError from the codec). A transaction its kind's state rules refuse at the
+ *   virtual state gets -40003 with acceptance's own reason (`ring_member_unknown`, `escrow_unknown`, …), or -40001
+ *   when that reason is `balance` or `energy`.
  */
 import { ErrorCode, WeftError } from '../errors.ts';
 
-export type RejectReason =
+/** A pool rule, or (`string`) the reason a kind's state rules give (`checkContext`: acceptance's "not accepted" reason). */
+export type RejectReason = PoolRule | (string & {});
+
+export type PoolRule =
   | 'wrong_chain'
   | 'bad_signature'
   | 'already_known'

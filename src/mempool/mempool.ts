@@ -3,114 +3,53 @@
  * rate, replacement, bounds with eviction of the cheapest, expiry, removal when chain blocks accept transactions,
  * re-admission when blocks leave the selected chain, and block-template selection.
  *
- * Admission runs in three stages, cheap before expensive (docs/style.md habit 4):
+ * Admission runs in stages, cheap before expensive (docs/style.md habit 4):
  *   1. shape  — size bound, decode (canonical), chain id, minimum fee rate, already known;
- *   2. proof  — every proof the batch's kinds ask for in ONE call to the proof-check port (a worker pool on the node);
- *   3. state  — synchronous against the account view: nonce window, replacement, conflict keys, balance with pending
- *               spends, room (eviction). Stage 3 never awaits, so concurrent batches cannot interleave inside it.
+ *   2. state  — synchronous against the virtual state (pool-state.ts): nonce window, replacement, conflict keys,
+ *               balance with pending spends, and the kind's own state rules (`checkContext`, the rules acceptance
+ *               runs) on top of the sender's earlier pending transactions; a transaction acceptance would refuse
+ *               never reaches stage 3;
+ *   3. proof  — every proof the batch's survivors ask for in ONE call to the proof-check port (a worker pool);
+ *   4. commit — stage 2 again, authoritative (the state may have moved during the await), then room (eviction).
+ *               It never awaits, so concurrent batches cannot interleave inside it.
  *
+ * The pool keeps its candidate set (candidates.ts) — every sender's executable, state-checked run — up to date on
+ * each change and each block (`stateChanged`), so a template (`selectForBlock`) reads no state.
  * What a transaction spends, its conflict keys and its mass come from its kind (src/kinds/), via the entry.
  */
-import { asProofVerifier, type AsyncProofVerifier, type ProofVerifier } from '../crypto/proof-check.ts';
-import type { AsyncSignatureVerifier, SignatureVerifier } from '../crypto/verifier.ts';
-import type { NetworkParams } from '../consensus/params.ts';
-import { DecodeError, ErrorCode, WeftError } from '../errors.ts';
-import type { Account, AccountReader } from '../state/account.ts';
-import type { Clock } from '../util/clock.ts';
-import { fromHex, toHex } from '../util/bytes.ts';
+import { asProofVerifier } from '../crypto/proof-check.ts';
+import { DecodeError, WeftError } from '../errors.ts';
+import { toHex } from '../util/bytes.ts';
+import { createCandidateSet } from './candidates.ts';
 import { compareFeeRate, compareForBlock, parseTransaction, type ParsedTransaction, type PoolEntry } from './entry.ts';
 import { InsufficientBalanceError, TransactionRejectedError } from './errors.ts';
 import { chooseVictims } from './eviction.ts';
 import { defaultMempoolLimits, type MempoolLimits } from './mempool-limits.ts';
-import { selectTransactions, type SelectRequest, type Selection } from './select.ts';
-import { firstOverspend, indexOfNonce, trySpend, budgetOf, withEntry, type SenderQueue } from './sender-queue.ts';
+import { simulateRun, type PoolState, type SenderRun } from './pool-state.ts';
+import type { AdmitResult, BlockUpdate, Mempool, MempoolEvent, MempoolOptions, PoolStatus, RemovalReason } from './pool-api.ts';
+import { selectTransactions, type Selection } from './select.ts';
+import { refusedEntries, stateRuleError, withoutRefused } from './sender-check.ts';
+import { firstOverspend, indexOfNonce, withEntry, type SenderQueue } from './sender-queue.ts';
 
-/** The conflict-key prefix of a confidential input's key image (src/kinds/confidential/ring-spend.ts). */
-const keyImagePrefix = 'key_image:';
-
-export type RemovalReason = 'accepted' | 'replaced' | 'evicted' | 'expired' | 'invalidated';
-
-export type MempoolEvent =
-  | { readonly type: 'added'; readonly entry: PoolEntry }
-  | { readonly type: 'removed'; readonly entry: PoolEntry; readonly reason: RemovalReason };
-
-export type AdmitResult =
-  | { readonly ok: true; readonly entry: PoolEntry; readonly replaced: PoolEntry | undefined }
-  | { readonly ok: false; readonly error: WeftError };
-
-/** docs/design.md "Consensus" statuses the pool can speak for: pending, or dropped (evicted, expired, invalidated, replaced). */
-export type PoolStatus =
-  | { readonly status: 'pending'; readonly entry: PoolEntry }
-  | { readonly status: 'dropped'; readonly reason: Exclude<RemovalReason, 'accepted'>; readonly entry: PoolEntry };
-
-export interface MempoolOptions {
-  readonly params: Pick<NetworkParams, 'chainId'>;
-  readonly accounts: AccountReader;
-  /** Sync (noble, the Wasm verifier) or async (the worker pool), Schnorr-only or a full proof verifier: stage 2 awaits any. */
-  readonly verifier: SignatureVerifier | AsyncSignatureVerifier | ProofVerifier | AsyncProofVerifier;
-  readonly clock: Clock;
-  readonly limits?: Partial<MempoolLimits>;
-  /**
-   * Whether a key image is already spent in the ledger's state (the `key_image` namespace). Given, a transaction
-   * with a `key_image:<hex>` conflict key (src/kinds/confidential/) whose image is spent is refused
-   * ('key_image_spent') instead of waiting in the pool for a block that would never accept it.
-   */
-  readonly keyImageSpent?: (keyImage: Uint8Array) => boolean;
-  /**
-   * The energy pool of the agent account at `payer` (undefined: none), so a pool-paid `use_energy` fee of an agent or
-   * escrow transaction is judged against the pool, as acceptance does (docs/settlement.md "Fees and the energy pool").
-   * Left out, such fees are judged against the account energy.
-   */
-  readonly agentPool?: (payer: Uint8Array) => bigint | undefined;
-  /** A listener that throws is a bug; by default it is rethrown on a microtask (crashes loudly, pool intact). */
-  readonly onListenerError?: (error: unknown) => void;
-}
-
-export interface Mempool {
-  readonly limits: MempoolLimits;
-  /** Admits one transaction or throws its typed rejection. */
-  add(bytes: Uint8Array): Promise<PoolEntry>;
-  /** Admits many with one verifier call; one result per item, in order. */
-  addBatch(items: readonly Uint8Array[]): Promise<AdmitResult[]>;
-  /** Transactions of blocks that left the selected chain come back (same rules; failures are reported, not thrown). */
-  readmit(items: readonly Uint8Array[]): Promise<AdmitResult[]>;
-  /** Chain blocks accepted these: remove them and recheck their senders against the new account view. */
-  removeAccepted(txHashes: readonly Uint8Array[]): PoolEntry[];
-  /**
-   * Chain blocks accepted transactions holding these conflict keys (src/kinds/kind.ts `conflictKeys`: key images,
-   * created outputs): pending transactions holding any of them can never be accepted now and are invalidated.
-   */
-  removeConflicting(conflictKeys: readonly string[]): PoolEntry[];
-  /** Rechecks senders (all when omitted) against the account view: stale nonces and overspends are invalidated. */
-  revalidate(addresses?: readonly Uint8Array[]): PoolEntry[];
-  /** Drops transactions older than `txAgeMaxMs`; returns how many. */
-  expire(): number;
-  selectForBlock(request: SelectRequest): Selection;
-  get(txHash: Uint8Array): PoolEntry | undefined;
-  status(txHash: Uint8Array): PoolStatus | undefined;
-  /** Every pending transaction, best-paying first. */
-  pending(): PoolEntry[];
-  /** One sender's pending transactions in nonce order. */
-  pendingFor(address: Uint8Array): PoolEntry[];
-  /** The nonce a new transaction from `address` should use: the account's, past its contiguous pending run. */
-  nextNonce(address: Uint8Array): bigint;
-  subscribe(listener: (event: MempoolEvent) => void): () => void;
-  readonly size: number;
-  readonly bytes: number;
-}
+export type { AdmitResult, BlockUpdate, Mempool, MempoolEvent, MempoolOptions, PoolStatus, RemovalReason };
 
 export function createMempool(options: MempoolOptions): Mempool {
   const limits: MempoolLimits = { ...defaultMempoolLimits, ...options.limits };
   const { accounts, clock } = options;
+  const records = options.records ?? (() => undefined);
+  const daaScore = options.daaScore ?? (() => 0);
+  const state: PoolState = { account: (address) => accounts.account(address), record: records, daaScore };
   const verifier = asProofVerifier(options.verifier);
   const byId = new Map<string, PoolEntry>();
   /** Conflict key → the pending entry holding it (src/kinds/kind.ts `conflictKeys`). */
   const byConflict = new Map<string, PoolEntry>();
   const bySender = new Map<string, SenderQueue>();
+  const candidates = createCandidateSet();
   const dropped = new Map<string, { reason: Exclude<RemovalReason, 'accepted'>; entry: PoolEntry }>();
   const listeners = new Set<(event: MempoolEvent) => void>();
   let totalBytes = 0;
   let nextSeq = 0;
+  let lastSelection: { key: string; version: number; selection: Selection } | undefined;
   const reportListenerError =
     options.onListenerError ??
     ((error: unknown) =>
@@ -141,21 +80,34 @@ export function createMempool(options: MempoolOptions): Mempool {
     totalBytes -= entry.size;
     if (!keepQueue) {
       const queue = (bySender.get(entry.sender) ?? []).filter((e) => e !== entry);
-      if (queue.length === 0) bySender.delete(entry.sender);
-      else bySender.set(entry.sender, queue);
+      if (queue.length === 0) {
+        bySender.delete(entry.sender);
+        candidates.forget(entry.sender);
+      } else {
+        bySender.set(entry.sender, queue);
+        candidates.cut(entry.sender, entry);
+      }
     }
     if (reason !== 'accepted') forget(entry, reason);
     emit({ type: 'removed', entry, reason });
   };
 
-  const revalidateSender = (sender: string, known?: Account): PoolEntry[] => {
+  /** Entries of `queue` the state refuses; an agent pool is read only when a fee may come from one. */
+  const refusedBy = (queue: SenderQueue, result: SenderRun): Set<PoolEntry> =>
+    refusedEntries(queue, result, queue.some((e) => e.spend.feeFromAgentPool === true) ? options.agentPool?.(queue[0]!.spend.payer) : undefined);
+
+  /** Brings one sender's candidates up to date with the state; what the state refuses leaves the pool. */
+  const recheckSender = (sender: string): PoolEntry[] => {
     const queue = bySender.get(sender);
-    if (queue === undefined || queue.length === 0) return [];
-    const account = known ?? accounts.account(queue[0]!.spend.payer);
-    const budget = budgetOf(account, options.agentPool?.(queue[0]!.spend.payer));
-    const invalid = queue.filter((e) => e.spend.nonce < account.nonce || !trySpend(e.spend, budget));
-    for (const entry of invalid) removeEntry(entry, 'invalidated');
-    return invalid;
+    if (queue === undefined || queue.length === 0) {
+      candidates.forget(sender);
+      return [];
+    }
+    const result = simulateRun(queue, state);
+    const refused = refusedBy(queue, result);
+    candidates.set(sender, withoutRefused(result, refused));
+    for (const entry of refused) removeEntry(entry, 'invalidated');
+    return [...refused];
   };
 
   const shapeCheck = (bytes: Uint8Array): ParsedTransaction => {
@@ -176,32 +128,21 @@ export function createMempool(options: MempoolOptions): Mempool {
     return parsed;
   };
 
-  const admitVerified = (parsed: ParsedTransaction): AdmitResult => {
-    if (byId.has(parsed.id)) throw new TransactionRejectedError('already_known', `${parsed.id} is already pending`);
-    const { spend } = parsed;
+  /**
+   * Stage 2, changing nothing: every pool and state rule `entry` must pass with its sender's queue as it is now.
+   * Returns the queue with it in place, what it replaces, and the sender's run simulated on the state.
+   */
+  const stateCheck = (entry: PoolEntry) => {
+    if (byId.has(entry.id)) throw new TransactionRejectedError('already_known', `${entry.id} is already pending`);
+    const { spend } = entry;
     const account = accounts.account(spend.payer);
-    revalidateSender(parsed.sender, account);
     if (spend.nonce < account.nonce) {
       throw new TransactionRejectedError('nonce_too_low', `nonce ${spend.nonce}, account is at ${account.nonce}`);
     }
     if (spend.nonce > account.nonce + limits.nonceAheadMax) {
       throw new TransactionRejectedError('nonce_too_high', `nonce ${spend.nonce}, at most ${limits.nonceAheadMax} past ${account.nonce}`);
     }
-    if (options.keyImageSpent !== undefined) {
-      for (const key of parsed.conflicts) {
-        if (key.startsWith(keyImagePrefix) && options.keyImageSpent(fromHex(key.slice(keyImagePrefix.length)))) {
-          throw new TransactionRejectedError('key_image_spent', `key image ${key.slice(keyImagePrefix.length)} is already spent`);
-        }
-      }
-    }
-    const { checks: _verified, ...fields } = parsed;
-    const entry: PoolEntry = {
-      ...fields,
-      size: parsed.bytes.length,
-      addedMs: clock.nowMs(),
-      seq: nextSeq++,
-    };
-    const current = bySender.get(parsed.sender) ?? [];
+    const current = (bySender.get(entry.sender) ?? []).filter((e) => e.spend.nonce >= account.nonce);
     const { queue, replaced } = withEntry(current, entry);
     for (const key of entry.conflicts) {
       const holder = byConflict.get(key);
@@ -213,19 +154,38 @@ export function createMempool(options: MempoolOptions): Mempool {
     else if (current.length >= limits.txPerAddressMax) {
       throw new TransactionRejectedError('sender_queue_full', `sender has ${current.length} pending, at most ${limits.txPerAddressMax}`);
     }
-    const overspend = firstOverspend(queue, account, options.agentPool?.(spend.payer));
+    const overspend = firstOverspend(queue, account, spend.feeFromAgentPool === true ? options.agentPool?.(spend.payer) : undefined);
     if (overspend !== undefined) {
       const message = `balance ${account.balance} does not cover ${overspend.needed} of pending spends up to nonce ${overspend.entry.spend.nonce}`;
       throw new InsufficientBalanceError(message, { balance: account.balance, needed: overspend.needed });
     }
+    const result = simulateRun(queue, state);
+    if (result.failed?.entry === entry) throw stateRuleError(entry, result.failed.reason, account.balance);
+    return { queue, replaced, result };
+  };
+
+  const toEntry = (parsed: ParsedTransaction, seq: number): PoolEntry => {
+    const { checks: _verified, ...fields } = parsed;
+    return { ...fields, size: parsed.bytes.length, addedMs: clock.nowMs(), seq };
+  };
+
+  /** Stage 4: stage 2 again, authoritative, then room and the indexes. Synchronous. */
+  const admitVerified = (parsed: ParsedTransaction): AdmitResult => {
+    const entry = toEntry(parsed, nextSeq);
+    const { queue, replaced, result } = stateCheck(entry);
     const victims = makeRoom(entry, queue, replaced);
+    nextSeq++;
+    for (const stale of (bySender.get(entry.sender) ?? []).filter((e) => !queue.includes(e) && e !== replaced)) removeEntry(stale, 'invalidated');
     if (replaced !== undefined) removeEntry(replaced, 'replaced', true);
     bySender.set(entry.sender, queue);
-    for (const victim of victims) removeEntry(victim, 'evicted');
     byId.set(entry.id, entry);
     for (const key of entry.conflicts) byConflict.set(key, entry);
     totalBytes += entry.size;
     dropped.delete(entry.id);
+    const refused = refusedBy(queue, result);
+    candidates.set(entry.sender, withoutRefused(result, refused));
+    for (const gone of refused) removeEntry(gone, 'invalidated');
+    for (const victim of victims) removeEntry(victim, 'evicted');
     emit({ type: 'added', entry });
     return { ok: true, entry, replaced };
   };
@@ -262,7 +222,14 @@ export function createMempool(options: MempoolOptions): Mempool {
       throw new WeftError('invalid_params', `transaction batch: expected an array of at most ${limits.batchTxMax}`);
     }
     const results: AdmitResult[] = new Array(items.length);
-    const parsed: (ParsedTransaction | undefined)[] = items.map((bytes, i) => attempt(results, i, () => shapeCheck(bytes)));
+    // Shape and state first: what the state refuses costs no proof verification.
+    const parsed: (ParsedTransaction | undefined)[] = items.map((bytes, i) =>
+      attempt(results, i, () => {
+        const p = shapeCheck(bytes);
+        stateCheck(toEntry(p, nextSeq));
+        return p;
+      }),
+    );
     const checks = parsed.flatMap((p) => p?.checks ?? []);
     const verdicts = checks.length === 0 ? [] : await verifier.verifyProofs(checks);
     let at = 0;
@@ -279,6 +246,8 @@ export function createMempool(options: MempoolOptions): Mempool {
   };
 
   const senderKey = (address: Uint8Array) => toHex(address);
+
+  const recheckAll = () => [...bySender.keys()].flatMap((sender) => recheckSender(sender));
 
   return {
     limits,
@@ -299,7 +268,7 @@ export function createMempool(options: MempoolOptions): Mempool {
         removed.push(entry);
         senders.add(entry.sender);
       }
-      for (const sender of senders) revalidateSender(sender);
+      for (const sender of senders) recheckSender(sender);
       return removed;
     },
     removeConflicting(conflictKeys) {
@@ -312,8 +281,46 @@ export function createMempool(options: MempoolOptions): Mempool {
       return [...holders];
     },
     revalidate(addresses) {
-      const senders = addresses === undefined ? [...bySender.keys()] : addresses.map(senderKey);
-      return senders.flatMap((sender) => revalidateSender(sender));
+      if (addresses === undefined) return recheckAll();
+      return addresses.map(senderKey).flatMap((sender) => recheckSender(sender));
+    },
+    blockApplied(update) {
+      const left: PoolEntry[] = [];
+      const senders = new Set<string>();
+      const take = (entry: PoolEntry | undefined, reason: RemovalReason) => {
+        if (entry === undefined || !byId.has(entry.id)) return;
+        removeEntry(entry, reason);
+        left.push(entry);
+        senders.add(entry.sender);
+      };
+      for (const hash of update.accepted) take(byId.get(toHex(hash)), 'accepted');
+      for (const hash of update.refused) take(byId.get(toHex(hash)), 'invalidated');
+      for (const key of update.conflictKeys) take(byConflict.get(key), 'invalidated');
+      if (update.change === 'all') return [...left, ...recheckAll()];
+      for (const sender of candidates.affected(update.change)) senders.add(sender);
+      for (const sender of senders) left.push(...recheckSender(sender));
+      return left;
+    },
+    stateChanged(change) {
+      if (change === 'all') return recheckAll();
+      return [...candidates.affected(change)].flatMap((sender) => recheckSender(sender));
+    },
+    candidates() {
+      const out = new Map<string, readonly PoolEntry[]>();
+      for (const sender of bySender.keys()) {
+        const run = candidates.run(sender);
+        if (run.length > 0) out.set(sender, run);
+      }
+      return out;
+    },
+    recomputeCandidates() {
+      const out = new Map<string, readonly PoolEntry[]>();
+      for (const [sender, queue] of bySender) {
+        const result = simulateRun(queue, state);
+        const { run } = withoutRefused(result, refusedBy(queue, result));
+        if (run.length > 0) out.set(sender, run);
+      }
+      return out;
     },
     expire() {
       const now = clock.nowMs();
@@ -322,7 +329,11 @@ export function createMempool(options: MempoolOptions): Mempool {
       return old.length;
     },
     selectForBlock(request) {
-      return selectTransactions(bySender, accounts, request, options.agentPool);
+      const key = `${request.maxBytes}|${request.maxCount}|${request.maxMass ?? ''}`;
+      if (lastSelection?.key === key && lastSelection.version === candidates.version) return lastSelection.selection;
+      const selection = selectTransactions(candidates.runs(), request);
+      lastSelection = { key, version: candidates.version, selection };
+      return selection;
     },
     get: (hash) => byId.get(toHex(hash)),
     status(hash) {
@@ -349,6 +360,9 @@ export function createMempool(options: MempoolOptions): Mempool {
     },
     get bytes() {
       return totalBytes;
+    },
+    get candidateCount() {
+      return candidates.size;
     },
   };
 }

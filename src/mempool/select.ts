@@ -2,15 +2,16 @@
  * Block-template selection: the best-paying set of pool transactions a block can carry. Greedy by fee rate over
  * sender heads (geth's price-and-nonce order): each sender offers its lowest executable nonce; the best-paying head
  * is taken and that sender's next nonce becomes its head. A head that does not fit the byte or mass budget retires its
- * sender for this block, since nothing later from the same sender may be taken without it. Everything taken is
- * executable against the current account view, so a template never overspends or skips a nonce.
+ * sender for this block, since nothing later from the same sender may be taken without it.
+ *
+ * The input is the candidate set (candidates.ts): each sender's executable run, already checked against the virtual
+ * state with every kind's state rules, so selection reads no state and a template never overspends, skips a nonce or
+ * carries a transaction acceptance would refuse on that state. Cost: O(senders + taken · log senders).
  */
 import { blockTxBytes } from '../codec/block.ts';
 import { blockMassMax } from '../limits.ts';
-import type { AccountReader } from '../state/account.ts';
 import { compareForBlock, type PoolEntry } from './entry.ts';
 import { createHeap } from './heap.ts';
-import { executableRun, type SenderQueue } from './sender-queue.ts';
 
 export interface SelectRequest {
   /** Bytes left for transactions in the block, as the block codec writes them (length prefix and bytes: `blockTxBytes`). */
@@ -34,19 +35,10 @@ interface Head {
   at: number;
 }
 
-export function selectTransactions(
-  queues: ReadonlyMap<string, SenderQueue>,
-  accounts: AccountReader,
-  request: SelectRequest,
-  agentPool?: (payer: Uint8Array) => bigint | undefined,
-): Selection {
+/** `runs`: each sender's executable run, in nonce order. */
+export function selectTransactions(runs: Iterable<readonly PoolEntry[]>, request: SelectRequest): Selection {
   const heads = createHeap<Head>((a, b) => compareForBlock(a.run[a.at]!, b.run[b.at]!) < 0);
-  for (const queue of queues.values()) {
-    if (queue.length === 0) continue;
-    const payer = queue[0]!.spend.payer;
-    const run = executableRun(queue, accounts.account(payer), agentPool?.(payer));
-    if (run.length > 0) heads.push({ run, at: 0 });
-  }
+  for (const run of runs) if (run.length > 0) heads.push({ run, at: 0 });
   const transactions: PoolEntry[] = [];
   const maxMass = request.maxMass ?? blockMassMax;
   let bytes = 0;

@@ -1,0 +1,171 @@
+/**
+ * The state the pool checks transactions against (docs/mempool.md "State rules"): the ledger's virtual state, read
+ * only. Admission and revalidation run every kind's own state rules (`checkContext`, src/kinds/kind.ts) — the rules
+ * acceptance runs (src/state/body-in-context.ts) — on an overlay of that state: a sender's pending transactions are
+ * checked and applied in nonce order, each on top of the ones before it, and every write stays in the overlay. The
+ * ledger is never written.
+ *
+ * The overlay remembers what it read from the base state, so the pool knows which pending senders a block's changes
+ * can affect (candidates.ts): the payer's own account, and the records (key images, confidential outputs, escrows,
+ * agent accounts, contract code) its transactions looked at.
+ */
+import { balanceCost, energyCost, type LedgerAccount, type RecordNamespace, type TxStateView } from '../kinds/kind.ts';
+import { kindOf } from '../kinds/registry.ts';
+import { TxKind } from '../codec/transaction-kinds.ts';
+import type { Account, AccountReader } from '../state/account.ts';
+import { energyCap } from '../state/energy.ts';
+import { toHex } from '../util/bytes.ts';
+import type { PoolEntry } from './entry.ts';
+
+/** The virtual state as the pool reads it (the ledger implements it; tests may use Maps). */
+export interface PoolState extends AccountReader {
+  /** A record's stored value (version byte ‖ body) at the virtual state; undefined when absent. */
+  record(namespace: RecordNamespace, id: Uint8Array): Uint8Array | undefined;
+  /** The DAA score the next block's acceptance runs at (energy, escrow timeouts, output maturity). */
+  daaScore(): number;
+}
+
+/** A state with accounts only: every record absent, the DAA score 0 (pools in tests of plain transfers). */
+export function accountsOnlyState(accounts: AccountReader): PoolState {
+  return { account: (address) => accounts.account(address), record: () => undefined, daaScore: () => 0 };
+}
+
+/** The key of a record in a read set and in a block's changes: `namespace:hex(id)`. */
+export function recordKey(namespace: RecordNamespace, id: Uint8Array): string {
+  return `${namespace}:${toHex(id)}`;
+}
+
+/**
+ * Kinds whose verdict on a given state cannot turn from pass to fail as time passes: value transfers (nonce,
+ * balance, energy — energy only accrues), the confidential kinds (key images, outputs; maturity only ripens) and the
+ * contract kinds (nonce, coins for value and the most gas, the called code existing). Every other kind (escrow
+ * timeouts and windows, session-key expiry) is rechecked each block.
+ */
+const timeIndependentKinds: ReadonlySet<number> = new Set([
+  TxKind.Transfer,
+  TxKind.MultisigTransfer,
+  TxKind.ConfidentialTransfer,
+  TxKind.Shield,
+  TxKind.Unshield,
+  TxKind.ContractDeploy,
+  TxKind.ContractCall,
+]);
+
+/**
+ * Records a run may read without becoming volatile: those whose writers are known from the writing transaction alone
+ * (its conflict keys), and contract code, which is written once and never changed (it can only make a call pass).
+ */
+const steadyNamespaces: ReadonlySet<RecordNamespace> = new Set<RecordNamespace>(['key_image', 'confidential_output', 'contract_code']);
+
+/**
+ * Contract kinds are not executed in the pool: their state rules read only the sender's account and the called code
+ * (src/kinds/contract-tx.ts), so the overlay takes just what acceptance takes from the sender at most — the nonce,
+ * the value and the most gas — and a pending call never costs the node a VM run per admission or per block.
+ */
+const contractKinds: ReadonlySet<number> = new Set([TxKind.ContractDeploy, TxKind.ContractCall]);
+
+export interface SenderRun {
+  /** The executable run: contiguous nonces from the account's, each passing its kind's state rules on top of the ones before. */
+  readonly run: readonly PoolEntry[];
+  /** Entries whose nonce the account has already used. */
+  readonly stale: readonly PoolEntry[];
+  /** The first entry of the run that fails its state rules, with acceptance's reason (it and what follows are not executable). */
+  readonly failed: { readonly entry: PoolEntry; readonly reason: string } | undefined;
+  /** Record keys (recordKey) and other accounts (`account:hex`) it read from the base state; never the payer's account. */
+  readonly reads: readonly string[];
+  /** Whether the verdict may change with time alone, or depends on records no block summary names: rechecked every block. */
+  readonly volatile: boolean;
+  /** The payer's account as read. */
+  readonly account: Account;
+}
+
+/** A read-only overlay over `state` for one sender's simulation: writes stay here; reads of the base are recorded. */
+function overlayView(state: PoolState, payer: string, reads: Set<string>, volatile: { value: boolean }): TxStateView {
+  const daaScore = state.daaScore();
+  const accounts = new Map<string, LedgerAccount>();
+  /** Credits to accounts not otherwise touched: kept as deltas, so a transfer's recipient costs no state read. */
+  const credits = new Map<string, bigint>();
+  const records = new Map<string, Uint8Array | null>();
+  const base = (address: Uint8Array, key: string): LedgerAccount => {
+    const known = accounts.get(key);
+    if (known !== undefined) return known;
+    if (key !== payer) reads.add(`account:${key}`);
+    const account = { ...state.account(address), energyDaaScore: daaScore };
+    const credit = credits.get(key);
+    return credit === undefined ? account : { ...account, balance: account.balance + credit };
+  };
+  return {
+    daaScore,
+    account: (address) => base(address, toHex(address)),
+    setAccount(address, account) {
+      const cap = energyCap(account.balance);
+      accounts.set(toHex(address), account.energy > cap ? { ...account, energy: cap } : account);
+    },
+    credit(address, amount) {
+      // A credit never turns a passing check into a failing one: the account it goes to is no dependency.
+      const key = toHex(address);
+      const known = accounts.get(key);
+      if (known !== undefined) accounts.set(key, { ...known, balance: known.balance + amount });
+      else credits.set(key, (credits.get(key) ?? 0n) + amount);
+    },
+    record(namespace, id) {
+      const key = recordKey(namespace, id);
+      const written = records.get(key);
+      if (written !== undefined) return written ?? undefined;
+      reads.add(key);
+      if (!steadyNamespaces.has(namespace)) volatile.value = true;
+      return state.record(namespace, id);
+    },
+    setRecord(namespace, id, value) {
+      records.set(recordKey(namespace, id), value);
+    },
+    carrier: () => ({ daaScore, timestampMs: 0 }),
+  };
+}
+
+/** The sender's side of a transaction at its most: nonce, amount, and the whole fee from the balance or the energy. */
+function applySpendOnly(view: TxStateView, entry: PoolEntry): void {
+  const account = view.account(entry.spend.payer);
+  view.setAccount(entry.spend.payer, {
+    ...account,
+    nonce: account.nonce + 1n,
+    balance: account.balance - balanceCost(entry.spend),
+    energy: account.energy - energyCost(entry.spend),
+  });
+}
+
+/**
+ * Walks one sender's queue (nonce order) against `state` as acceptance would: stale nonces are skipped, a gap ends
+ * the run, and each transaction must pass its kind's `checkContext` on the overlay before it is applied there.
+ */
+export function simulateRun(queue: readonly PoolEntry[], state: PoolState): SenderRun {
+  const reads = new Set<string>();
+  const volatile = { value: false };
+  if (queue.length === 0) return { run: [], stale: [], failed: undefined, reads: [], volatile: false, account: { balance: 0n, nonce: 0n, energy: 0n } };
+  const payer = queue[0]!.spend.payer;
+  const account = state.account(payer);
+  const view = overlayView(state, queue[0]!.sender, reads, volatile);
+  const run: PoolEntry[] = [];
+  const stale: PoolEntry[] = [];
+  let failed: SenderRun['failed'];
+  let expected = account.nonce;
+  for (const entry of queue) {
+    if (entry.spend.nonce < account.nonce) {
+      stale.push(entry);
+      continue;
+    }
+    if (failed !== undefined || entry.spend.nonce !== expected) break;
+    const kind = kindOf(entry.tx);
+    if (!timeIndependentKinds.has(kind.tag)) volatile.value = true;
+    const reason = kind.checkContext(view, entry.tx);
+    if (reason !== undefined) {
+      failed = { entry, reason };
+      break;
+    }
+    if (contractKinds.has(kind.tag)) applySpendOnly(view, entry);
+    else kind.apply(view, entry.tx);
+    run.push(entry);
+    expected += 1n;
+  }
+  return { run, stale, failed, reads: [...reads], volatile: volatile.value, account };
+}
