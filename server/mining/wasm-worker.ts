@@ -5,8 +5,9 @@
  *   `threadIndex`, and stops early once another thread has found a winner in an earlier batch (the shared `best`
  *   cell), because no winner of its own could come first in range order then;
  * - continuous mining (its own job port): it hashes the latest job pushed to it without end, one kernel call
- *   (~4 ms) at a time, reading its inbox synchronously between calls (`receiveMessageOnPort`), and posts every
- *   winner. It never waits for the main thread: a busy main thread delays only the reports, not the hashing.
+ *   (~4 ms) at a time, reading its inbox synchronously between calls (`receiveMessageOnPort`), and posts its
+ *   winner. It waits for the main thread only after a winner (the next template must build on that block): a busy
+ *   main thread delays the reports, not the hashing.
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { instantiatePowKernel, wasmKernelBatchNonces, type PowKernel } from '../../src/mining/wasm-kernel.ts';
@@ -49,7 +50,10 @@ function mineContinuously(kernel: PowKernel, first: PoolMineMessage): void {
     const result = kernel.search({ prePowHash: job.prePowHash, target: job.target, nonceStart: cursor, nonceCount: wasmKernelBatchNonces });
     Atomics.add(hashCounter, 0, BigInt(result.hashes));
     if (result.nonce !== null) {
+      // One winner ends a job: the next block builds on this one, so the thread waits for the template after it
+      // (on an easy regtest target, going on would post a winner every few hashes and flood the main thread).
       jobPort.postMessage({ type: 'found', jobId: job.jobId, nonce: result.nonce } satisfies PoolFoundMessage);
+      return;
     }
     cursor = (cursor + BigInt(result.hashes)) & u64Max;
     // Only the newest message counts: a job replaced twice since the last look was never worth starting.

@@ -53,7 +53,7 @@ export interface ContinuousPow {
   setJob(job: ContinuousPowJob): number;
   /** The threads stop hashing until the next setJob. */
   pause(): void;
-  /** Winners, as the threads find them; a job keeps being hashed after a winner until it is replaced. */
+  /** Winners, as the threads find them; a thread stops hashing a job at its first winner (the next job follows it). */
   onFound(listener: (found: PowFound) => void): () => void;
   /** Nonces hashed by all threads since the backend opened. */
   hashesDone(): number;
