@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Chain } from '../../src/chain/chain.ts';
 import { openLedgerChain, type Ledger } from '../../src/state/ledger.ts';
-import { fastVerifier } from '../crypto/fast-verifier.ts';
+import { createNodeBlockVerifiers } from '../crypto/node-verifier.ts';
 import { difficultyFromTarget, compactToTarget } from '../../src/consensus/pow.ts';
 import type { Miner } from '../../src/mining/miner.ts';
 import { buildBlockTemplate } from '../../src/mining/template.ts';
@@ -107,12 +107,15 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   // meanwhile /health on the RPC port says how far it got (join-health.ts).
   const health = fastJoinSkipReason(config, store) === undefined ? await startJoinHealth(config, logger, nodeVersion) : undefined;
   const joined = await fastJoin({ config, store, logger, version: nodeVersion, ...(health ? { onProgress: health.update } : {}) }).finally(() => health?.close());
-  // Block bodies' signatures go through libsecp256k1 (Wasm); the ledger computes every block's state root.
+  // Block bodies' signatures go through libsecp256k1 (Wasm) on a worker pool, behind the verification cache the
+  // mempool shares (server/crypto/node-verifier.ts); the ledger computes every block's state root.
+  const blockVerifiers = createNodeBlockVerifiers(config.params);
   const { chain, ledger } = await openLedgerChain({
     params: config.params,
     store,
     clock: systemClock,
-    verifier: fastVerifier,
+    verifier: blockVerifiers.verifier,
+    preverify: blockVerifiers.preverify,
     cacheMb: config.cacheMb,
     archive: config.archive,
     ...(joined ? { join: joined.trusted, joinProofHeaders: joined.proofHeaders } : {}),
@@ -299,6 +302,7 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
         privacy.close();
         await chain.stopPruning();
         await chain.settled();
+        await blockVerifiers.close();
         await store.flush();
         await store.close();
         logger.info('node stopped');

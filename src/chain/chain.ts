@@ -145,6 +145,12 @@ export interface ChainOptions {
    */
   readonly verifier?: SignatureVerifier | ProofVerifier;
   /**
+   * Runs after a block's cheap admission checks (header in isolation, PoW, parents known) and before its stages:
+   * the node verifies the body's signatures on its worker pool here, into the verification cache the synchronous
+   * `verifier` reads (src/chain/preverify-body.ts). Must not throw for a bad block: the stages refuse it.
+   */
+  readonly preverify?: (block: Block) => Promise<void>;
+  /**
    * Computes each block's state (src/state/ledger.ts through the port in state-port.ts). Without one the chain
    * is header-and-body only: every state root must equal genesis's (the empty state), as in DAG-only tests.
    */
@@ -281,8 +287,16 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     async addBlock(block) {
       const fatal = writer.fatal();
       if (fatal) throw fatal;
-      const admission = admitBlock({ params, nowMs: clock.nowMs(), engine, invalid, orphans }, block);
+      let admission = admitBlock({ params, nowMs: clock.nowMs(), engine, invalid, orphans }, block);
       if (admission.status !== 'admitted') return admission;
+      if (options.preverify) {
+        await options.preverify(block);
+        // Other blocks moved on meanwhile (this one may have come in twice): admit again, atomically with process().
+        const fatalSince = writer.fatal();
+        if (fatalSince) throw fatalSince;
+        admission = admitBlock({ params, nowMs: clock.nowMs(), engine, invalid, orphans }, block);
+        if (admission.status !== 'admitted') return admission;
+      }
       const { id, hash } = admission;
       let processed: ReturnType<typeof process>;
       try {
