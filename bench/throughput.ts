@@ -9,8 +9,8 @@
  *
  * Per step: offered (sent), admitted (answered with a hash, over the time until the last answer) and confirmed tx/s
  * (confirmed = accepted by a chain block, from A's
- * confirmed_transactions topic, counted until the step's drain ends: its seconds of offering, then up to half as
- * long again without offering, divided by its seconds), submit → confirmed p50/p95/max, A's block rate, CPU-µs per
+ * confirmed_transactions topic, counted until the step ends — the last answer to its offers, then a drain until
+ * 1.5× its seconds from its start — divided by the step's wall time, printed beside it), submit → confirmed p50/p95/max, A's block rate, CPU-µs per
  * confirmed transaction for each node (main thread, other threads; A's mining thread apart, in CPU-s), RSS, B's lag
  * behind A in blocks (worst sample of the step), the box's 1-minute load. Summary: the sustained rate, the highest
  * step whose confirmed rate is ≥ 95% of its offered rate with nothing of it left unconfirmed after the drain.
@@ -104,7 +104,7 @@ function findMiningThread(a: BenchNode, before: Map<number, number>, ms: number)
 }
 
 interface StepResult {
-  readonly offered: number; readonly admitted: number; readonly confirmed: number; readonly left: number;
+  readonly offered: number; readonly admitted: number; readonly confirmed: number; readonly confirmedCount: number; readonly left: number; readonly seconds: number;
   readonly p50: number; readonly p95: number; readonly max: number; readonly blockRate: number;
   readonly cpuA: CpuSplit; readonly cpuB: CpuSplit; readonly rssA: number; readonly rssB: number; readonly lag: number; readonly load: number;
 }
@@ -146,8 +146,8 @@ async function runStep(a: BenchNode, b: BenchNode, senders: Wallet[], rate: numb
   const blocks = (await blocksOf(a)) - blocks0;
   const [x, y] = await Promise.all([blocksOf(a), blocksOf(b)]);
   return {
-    offered: count / (offeringMs / 1000), admitted: submitted.length / (answeredMs / 1000), confirmed: confirmed / stepSeconds,
-    left: count - confirmed, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), max: quantile(latencies, 1),
+    offered: count / (offeringMs / 1000), admitted: submitted.length / (answeredMs / 1000), confirmed: confirmed / ((endedAt - began) / 1000),
+    confirmedCount: confirmed, left: count - confirmed, seconds: (endedAt - began) / 1000, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), max: quantile(latencies, 1),
     blockRate: blocks / ((endedAt - began) / 1000), cpuA: cpuSince(a.pid, cpuA0, miningTid), cpuB: cpuSince(b.pid, cpuB0),
     rssA: rssMb(a.pid), rssB: rssMb(b.pid), lag: Math.max(lag, x - y), load: loadavg()[0]!,
   };
@@ -176,13 +176,13 @@ async function main(): Promise<void> {
   }
   console.log(`A's mining thread: tid ${mining.tid} (${(mining.share * 100).toFixed(0)}% of a core through the funding); A at ${await blocksOf(a)} blocks`);
 
-  console.log('offered | admitted | confirmed tx/s | left | submit→confirmed p50 / p95 / max s | blocks/s | A µs/tx main + other (mining CPU-s) | B µs/tx main + other | RSS A / B MB | B lag (blocks) | load');
+  console.log('offered | admitted | confirmed tx/s (step s) | left | submit→confirmed p50 / p95 / max s | blocks/s | A µs/tx main + other (mining CPU-s) | B µs/tx main + other | RSS A / B MB | B lag (blocks) | load');
   let sustained = 0;
   for (const rate of steps) {
     const r = await runStep(a, b, senders, rate, mining.tid, sink);
-    const perTx = (us: number) => (r.confirmed > 0 ? (us / (r.confirmed * stepSeconds)).toFixed(0) : '—');
+    const perTx = (us: number) => (r.confirmedCount > 0 ? (us / r.confirmedCount).toFixed(0) : '—');
     console.log(
-      `${r.offered.toFixed(0)} | ${r.admitted.toFixed(0)} | ${r.confirmed.toFixed(0)} | ${r.left} | ${r.p50.toFixed(1)} / ${r.p95.toFixed(1)} / ${r.max.toFixed(1)} | ${r.blockRate.toFixed(2)} | ` +
+      `${r.offered.toFixed(0)} | ${r.admitted.toFixed(0)} | ${r.confirmed.toFixed(0)} (${r.seconds.toFixed(0)}) | ${r.left} | ${r.p50.toFixed(1)} / ${r.p95.toFixed(1)} / ${r.max.toFixed(1)} | ${r.blockRate.toFixed(2)} | ` +
       `${perTx(r.cpuA.main)} + ${perTx(r.cpuA.others)} (${(r.cpuA.mining / 1e6).toFixed(1)}) | ${perTx(r.cpuB.main)} + ${perTx(r.cpuB.others)} | ${r.rssA.toFixed(0)} / ${r.rssB.toFixed(0)} | ${r.lag} | ${r.load.toFixed(1)}`,
     );
     if (r.confirmed >= 0.95 * r.offered && r.left === 0) sustained = Math.max(sustained, r.offered);
