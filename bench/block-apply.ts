@@ -8,7 +8,12 @@
  *
  *   npx tsx bench/block-apply.ts [transfers=5000] [rounds=3]
  *
- * Each round applies a fresh 5,000-transfer block (nonces advance), so no cache is warm for the measured block.
+ * Each round applies fresh blocks (nonces advance), four of them, with the node's verifiers
+ * (server/crypto/node-verifier.ts) switched per block:
+ * - main-thread: the landed path — every signature on the main thread through libsecp256k1, no cache;
+ * - unseen: signatures never seen, verified on the block verify pool before the stages (cache misses);
+ * - admitted: the mempool's pool verified them first (untimed, as admission does), so the stages hit the cache;
+ * - worst-unseen: a block full to the bytes and mass rules (plain transfers) of signatures never seen, pool path.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,11 +36,20 @@ import { createStateTrie } from '../src/state/trie.ts';
 import { toHex } from '../src/util/bytes.ts';
 import { createManualClock } from '../src/util/clock.ts';
 import { fastVerifier } from '../server/crypto/fast-verifier.ts';
+import { createNodeBlockVerifiers } from '../server/crypto/node-verifier.ts';
+import { createVerifyPool, nodeSigCache } from '../server/crypto/verify-pool.ts';
+import { createBodyPreverifier } from '../src/chain/preverify-body.ts';
+import { blockEncodedBytes, blockTxBytes } from '../src/codec/block.ts';
+import { proofVerifierOver, type ProofCheck } from '../src/crypto/proof-check.ts';
+import { kindOf } from '../src/kinds/registry.ts';
+import { massOf } from '../src/kinds/mass.ts';
+import { blockBytesMax, blockMassMax, blockTxCountMax } from '../src/limits.ts';
 import { openLmdbStore } from '../server/storage/lmdb-store.ts';
 
 const transfers = Number(process.argv[2] ?? 5_000);
 const rounds = Number(process.argv[3] ?? 3);
-const accounts = 2 * transfers;
+type Mode = 'main-thread' | 'unseen' | 'admitted' | 'worst-unseen';
+const modes: readonly Mode[] = ['main-thread', 'unseen', 'admitted', 'worst-unseen'];
 const fundingUnits = 10_000n;
 
 interface Wallet {
@@ -73,8 +87,29 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'weft-block-apply-'));
   const store = openLmdbStore(dir);
   const clock = createManualClock(regtestParams.genesis.timestampMs + 10 ** 12);
-  const { chain, ledger } = await openLedgerChain({ params: regtestParams, store, clock, verifier: fastVerifier });
+  // The node's verifiers, and the landed main-thread one, switched per measured block.
+  const blockVerifiers = createNodeBlockVerifiers(regtestParams);
+  const admissionPool = createVerifyPool({ cache: nodeSigCache });
+  const admissionPreverify = createBodyPreverifier(regtestParams, admissionPool);
+  const plain = proofVerifierOver(fastVerifier);
+  const verifying: { mode: Mode } = { mode: 'main-thread' };
+  const { chain, ledger } = await openLedgerChain({
+    params: regtestParams, store, clock,
+    verifier: { name: 'switched', verifyProofs: (checks: readonly ProofCheck[]) => (verifying.mode === 'main-thread' ? plain : blockVerifiers.verifier).verifyProofs(checks) },
+    preverify: (block) => (verifying.mode === 'main-thread' ? Promise.resolve() : blockVerifiers.preverify(block)),
+  });
+  await Promise.all([blockVerifiers.pool.ready(), admissionPool.ready()]);
   const miner = wallet(1_000_000);
+  // The most plain transfers one block holds: the bytes rule or the mass rule, whichever binds first.
+  const sample = transfer(miner, miner.address, 1n, 1n, 0n);
+  const sampleMass = massOf(kindOf(decodeTransaction(sample)).mass(decodeTransaction(sample), sample.length));
+  const emptyBlockBytes = blockEncodedBytes(mineBlock(chain, miner.address, []));
+  const byBytes = Math.floor((blockBytesMax - emptyBlockBytes) / blockTxBytes(sample.length));
+  const byMass = Math.floor(blockMassMax / sampleMass);
+  const worstTransfers = Math.min(byBytes, byMass, blockTxCountMax);
+  const worstBy = worstTransfers === byBytes ? `the bytes rule: ${blockBytesMax} bytes` : worstTransfers === byMass ? `the mass rule: ${blockMassMax}` : 'the count rule';
+  const senders = Math.max(transfers, worstTransfers);
+  const accounts = 2 * senders;
   const setupStart = performance.now();
   const wallets = Array.from({ length: accounts }, (_, i) => wallet(i));
   const add = async (txs: readonly Uint8Array[], by = miner.address) => {
@@ -92,20 +127,29 @@ async function main(): Promise<void> {
   console.log(`setup: ${accounts} accounts funded (${funded} at ${fundingUnits} units) in ${((performance.now() - setupStart) / 1000).toFixed(1)} s; ${chain.blockCount()} blocks`);
 
   const trie = createStateTrie({ store, prefix: Uint8Array.of(ledgerTables.trie) });
-  const validateMs: number[] = [];
-  const acceptMs: number[] = [];
+  const results = new Map<Mode, { validate: number[]; accept: number[] }>(modes.map((m) => [m, { validate: [], accept: [] }]));
   const baselineMs: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const txs = wallets.slice(0, transfers).map((w, i) => transfer(w, wallets[transfers + ((i + round) % transfers)]!.address, 1n, 1n, BigInt(round)));
+  const nonces = new Array<bigint>(senders).fill(0n);
+  /** One carrier of `count` transfers (each sender's next nonce) validated under `mode`, then merged. */
+  const applyBlock = async (mode: Mode, count: number, round: number): Promise<void> => {
+    const txs = wallets.slice(0, count).map((w, i) => transfer(w, wallets[senders + ((i + round) % senders)]!.address, 1n, 1n, nonces[i]!++));
     const carrier = mineBlock(chain, miner.address, txs);
+    verifying.mode = mode;
+    // Admission first, untimed: the mempool's worker pool verifies every signature into the process's cache.
+    if (mode === 'admitted') await admissionPreverify(carrier);
     let t = performance.now();
     await chain.addBlock(carrier);
-    validateMs.push(performance.now() - t);
+    results.get(mode)!.validate.push(performance.now() - t);
     const merger = mineBlock(chain, miner.address, []);
     t = performance.now();
     await chain.addBlock(merger);
-    acceptMs.push(performance.now() - t);
-    // Baseline: the same account changes as one bare trie batch on the same parent root (not written).
+    results.get(mode)!.accept.push(performance.now() - t);
+    const accepted = ledger.acceptanceOf(chain.selectedTip().id)!.merged.flatMap((m) => m.accepted).filter(Boolean).length;
+    if (accepted !== count) throw new Error(`${mode} round ${round}: ${accepted} of ${count} transfers accepted`);
+    if (mode === 'main-thread') baselineMs.push(bareTrieUpdateMs(txs));
+  };
+  // Baseline: the same account changes as one bare trie batch on the same parent root (not written).
+  const bareTrieUpdateMs = (txs: readonly Uint8Array[]): number => {
     const sp = chain.get(chain.selectedTip().selectedParent!.id)!;
     const read = (address: Uint8Array) => {
       const v = trie.get(sp.header.stateRoot, accountKey(address));
@@ -120,19 +164,32 @@ async function main(): Promise<void> {
     });
     const updates = new Map<string, Uint8Array | null>();
     for (const { address, account } of result.changes.values()) updates.set(toHex(accountKey(address)), isEmptyAccount(account) ? null : encodeAccount(account));
-    t = performance.now();
+    const t = performance.now();
     trie.applyUpdates(sp.header.stateRoot, updates);
-    baselineMs.push(performance.now() - t);
-    const accepted = ledger.acceptanceOf(chain.selectedTip().id)!.merged.flatMap((m) => m.accepted).filter(Boolean).length;
-    if (accepted !== transfers) throw new Error(`round ${round}: ${accepted} of ${transfers} transfers accepted`);
+    return performance.now() - t;
+  };
+  for (let round = 0; round < rounds; round++) {
+    for (const mode of ['main-thread', 'unseen', 'admitted'] as const) await applyBlock(mode, transfers, round);
+    await applyBlock('worst-unseen', worstTransfers, round);
   }
-  const v = median(validateMs);
-  const a = median(acceptMs);
+  const fmt = (xs: number[]) => `median ${median(xs).toFixed(1)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
+  const main = results.get('main-thread')!;
+  const v = median(main.validate);
+  const a = median(main.accept);
   const b = median(baselineMs);
-  console.log(`validate carrier (decode + merkle + ${transfers} fast-verifier signatures + rows): median ${v.toFixed(1)} ms (${validateMs.map((x) => x.toFixed(0)).join(', ')})`);
-  console.log(`accept in merger (nonces, balances, rewards, state root, index rows, LMDB commit): median ${a.toFixed(1)} ms (${acceptMs.map((x) => x.toFixed(0)).join(', ')})`);
+  console.log(`validate carrier, landed path (decode + merkle + ${transfers} signatures on the main thread, no cache + rows): ${fmt(main.validate)}`);
+  console.log(`accept in merger (nonces, balances, rewards, state root, index rows, LMDB commit): ${fmt(main.accept)}`);
   console.log(`apply total: ${(v + a).toFixed(1)} ms per block, ${(((v + a) * 1000) / transfers).toFixed(1)} µs per transaction`);
   console.log(`baseline: bare state-trie update of the same ${transfers} transfers' account changes: median ${b.toFixed(1)} ms → apply/baseline ratio ${((v + a) / b).toFixed(2)}, accept/baseline ${(a / b).toFixed(2)}`);
+  for (const [mode, what] of [['unseen', `${transfers} signatures never seen: verified on the ${blockVerifiers.pool.workers}-worker pool before the stages`], ['admitted', `${transfers} signatures admission verified: cache hits`]] as const) {
+    const r = results.get(mode)!;
+    console.log(`validate carrier, ${what}: ${fmt(r.validate)}; validated + accepted ${(median(r.validate) + median(r.accept)).toFixed(1)} ms (${(v / median(r.validate)).toFixed(2)}× faster validation than the landed path)`);
+  }
+  const worst = results.get('worst-unseen')!;
+  console.log(`worst case: a full block (${worstTransfers} transfers, ${worstBy}) of signatures never seen, pool path: validate ${fmt(worst.validate)}, accept ${fmt(worst.accept)}, validated + accepted ${(median(worst.validate) + median(worst.accept)).toFixed(1)} ms`);
+  console.log(`sig cache: ${JSON.stringify(nodeSigCache.stats())}`);
+  await blockVerifiers.close();
+  await admissionPool.close();
   await chain.settled();
   await store.close();
   rmSync(dir, { recursive: true, force: true });

@@ -7,12 +7,24 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { networkStats } from '../src/rpc/chain-stats.ts';
 import type { CallObserver } from '../src/rpc/dispatcher.ts';
 import type { RpcServices } from '../src/rpc/ports.ts';
+import type { BlockTimings } from '../src/chain/chain.ts';
+import type { SigCacheStats } from '../src/crypto/sig-cache.ts';
+
+/** The block pipeline's figures (issue 29 "metrics that show it"), wired by server/node/start-node.ts. */
+export interface PipelineSource {
+  onBlockTimings(listener: (timings: BlockTimings) => void): void;
+  onTemplateBuilt(listener: (seconds: number) => void): void;
+  /** The block verify pool's queue: checks waiting for a flush, chunks the workers owe. */
+  verifyQueue(): { readonly queuedItems: number; readonly chunksInFlight: number };
+  sigCache(): SigCacheStats;
+}
 
 export interface NodeMetrics {
   readonly registry: Registry;
   readonly observe: CallObserver;
   /** WebSocket servers report their live figures here. */
   setWsSource(source: () => { connections: number; subscriptions: Record<string, number> }): void;
+  setPipelineSource(source: PipelineSource): void;
 }
 
 export function createNodeMetrics(services: RpcServices): NodeMetrics {
@@ -87,8 +99,40 @@ export function createNodeMetrics(services: RpcServices): NodeMetrics {
     },
   });
 
+  let pipeline: PipelineSource | undefined;
+  const stageSeconds = new Histogram({
+    name: 'weft_block_stage_seconds',
+    help: 'Time each accepted block spent in each processing stage (preverify: proofs on the verify pool; body; header; acceptance; commit; total)',
+    labelNames: ['stage'] as const,
+    buckets: [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const templateSeconds = new Histogram({
+    name: 'weft_template_build_seconds',
+    help: 'Time to build a block template (transaction selection, state root)',
+    buckets: [0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [registry],
+  });
+  gauge('weft_verify_queue_items', 'Signature checks waiting for the block verify pool\'s next flush', () => pipeline?.verifyQueue().queuedItems ?? 0);
+  gauge('weft_verify_chunks_in_flight', 'Chunks the block verify pool\'s workers owe answers for', () => pipeline?.verifyQueue().chunksInFlight ?? 0);
+  gauge('weft_sig_cache_entries', 'Valid signatures held by the verification cache', () => pipeline?.sigCache().entries ?? 0);
+  gauge('weft_sig_cache_hits', 'Verification cache lookups answered since start', () => pipeline?.sigCache().hits ?? 0);
+  gauge('weft_sig_cache_misses', 'Verification cache lookups that went to a verifier since start', () => pipeline?.sigCache().misses ?? 0);
+  gauge('weft_sig_cache_hit_ratio', 'Hits / lookups of the verification cache since start (0 before any lookup)', () => {
+    const c = pipeline?.sigCache();
+    return c === undefined || c.hits + c.misses === 0 ? 0 : c.hits / (c.hits + c.misses);
+  });
+
   return {
     registry,
+    setPipelineSource(source) {
+      pipeline = source;
+      const stages = (['preverify', 'body', 'header', 'acceptance', 'commit', 'total'] as const).map((stage) => stageSeconds.labels({ stage }));
+      source.onBlockTimings((t) => {
+        [t.preverifyMs, t.bodyMs, t.headerMs, t.acceptanceMs, t.commitMs, t.totalMs].forEach((ms, i) => stages[i]!.observe(ms / 1000));
+      });
+      source.onTemplateBuilt((seconds) => templateSeconds.observe(seconds));
+    },
     observe(method, code, seconds, transport) {
       // prom-client hashes the label object on every inc/observe; the labelled children are looked up once per
       // (method, code, transport) instead — a bounded set: unknown methods are one name, codes come from one table.

@@ -96,7 +96,7 @@ describe('verify pool (worker threads)', () => {
     expect(answers).toEqual(batch.map((_, i) => i % 2 === 0));
   });
 
-  it('answers small batches, odd message lengths and malformed items without workers', async () => {
+  it('answers small batches, odd message lengths and malformed items', async () => {
     const rows = vectors.map((v) => ({ signature: v.signature, message: v.message, publicKey: v.publicKey }));
     expect(await pool.verifySchnorrBatch(rows)).toEqual(vectors.map((v) => v.valid));
     const { valid } = corpus(40, 7);

@@ -4,7 +4,11 @@
  * buffers (signatures, messages, keys) that are transferred, not copied. Implements AsyncSignatureVerifier
  * (src/crypto/verifier.ts); answers are identical to the reference, only delivered later.
  *
- * Small batches are verified on the calling thread: a round trip to a worker costs more than a few checks.
+ * Every check goes to the workers, whatever the submission size (issue 29: single submissions used to be verified
+ * on the main thread): checks submitted in the same turn of the event loop are coalesced into one batch (flushed on
+ * setImmediate, or at once when a full round of chunks is queued), so a burst of one-transaction submissions costs
+ * one round trip per chunk, not one per signature. In front of the workers sits the process's verification cache
+ * (src/crypto/sig-cache.ts): what admission verified, block validation finds there (server/crypto/node-verifier.ts).
  * Workers start from server/worker-entry.ts's bootstrap, the same under `node --import tsx`, bin/weft.mjs (bundled or
  * not) and Vitest whatever the working directory.
  */
@@ -12,14 +16,20 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode, WeftError } from '../../src/errors.ts';
 import { publicKeyBytes, signatureBytes } from '../../src/crypto/keys.ts';
-import { asyncProofVerifierOver, checkProofs, type AsyncProofVerifier, type ProofCheck } from '../../src/crypto/proof-check.ts';
+import { asyncProofVerifierOver, cachedAsyncProofVerifier, checkProofs, type AsyncProofVerifier, type ProofCheck } from '../../src/crypto/proof-check.ts';
+import { createSigCache, type SigCache } from '../../src/crypto/sig-cache.ts';
 import type { AsyncSignatureVerifier, SchnorrCheck } from '../../src/crypto/verifier.ts';
 import { fastVerifySchnorr } from './fast-verifier.ts';
 import { workerEntry } from '../worker-entry.ts';
 
 const messageBytes = 32;
-/** Batches this small are verified inline: two postMessage hops cost more than a handful of Wasm verifications. */
-export const verifyPoolInlineItemsMax = 8;
+/**
+ * Batches this small are verified inline when a caller asks for it (`inlineItemsMax`); the node's default is 0:
+ * everything travels, so the main thread verifies nothing.
+ */
+export const verifyPoolInlineItemsMax = 0;
+/** A chunk is never larger than this: a full round of chunks queued is flushed without waiting for the turn's end. */
+export const verifyPoolChunkItemsMax = 512;
 /** A chunk is never split below this size, so a worker's round trip is paid for by at least this much work. */
 export const verifyPoolChunkItemsMin = 32;
 /** Chunks in flight across all workers; a caller that outruns the workers gets LimitExceeded instead of a queue. */
@@ -45,10 +55,19 @@ export interface VerifyPoolOptions {
   /** Worker threads; default: every core (os.availableParallelism()). */
   readonly workers?: number;
   readonly inlineItemsMax?: number;
+  /** The verification cache in front of the workers; default: the process's (nodeSigCache), null for none. */
+  readonly cache?: SigCache | null;
 }
+
+/** The process's verification cache: the pool (admission) and the chain's verifier (blocks) share it. */
+export const nodeSigCache: SigCache = createSigCache();
 
 export interface VerifyPool extends AsyncSignatureVerifier, AsyncProofVerifier {
   readonly workers: number;
+  /** Checks waiting for a flush plus chunks the workers owe answers for. */
+  queueLength(): { readonly queuedItems: number; readonly chunksInFlight: number };
+  /** Checks and chunks sent to the workers since the pool started (cache hits never are). */
+  sent(): { readonly items: number; readonly chunks: number };
   /** Resolves once every worker has loaded (the first batch does not need to wait for it). */
   ready(): Promise<void>;
   /** Stops the workers; pending batches are rejected. */
@@ -169,26 +188,64 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
     return slots.reduce((best, s) => (s.pending.size < best.pending.size ? s : best)).send(chunk);
   };
 
-  const verifySchnorrBatch = async (items: readonly SchnorrCheck[]): Promise<boolean[]> => {
-    if (closed) throw new VerifyPoolError('internal', 'verify pool: used after close()');
+  /** Splits packable checks into one chunk per worker (at least verifyPoolChunkItemsMin each) and dispatches them. */
+  const verifyOnWorkers = async (items: readonly SchnorrCheck[]): Promise<boolean[]> => {
     const results = new Array<boolean>(items.length);
     const travelling: number[] = [];
     items.forEach((item, i) => {
       if (packable(item)) travelling.push(i);
       else results[i] = fastVerifySchnorr(item.signature, item.message, item.publicKey);
     });
-    if (travelling.length <= inlineItemsMax) {
-      for (const i of travelling) results[i] = fastVerifySchnorr(items[i]!.signature, items[i]!.message, items[i]!.publicKey);
-      return results;
-    }
+    if (travelling.length === 0) return results;
     const travellers = travelling.map((i) => items[i]!);
-    const chunks = Math.min(workerCount, Math.max(1, Math.floor(travellers.length / verifyPoolChunkItemsMin)));
+    const chunks = Math.max(Math.min(workerCount, Math.floor(travellers.length / verifyPoolChunkItemsMin)), Math.ceil(travellers.length / verifyPoolChunkItemsMax), 1);
     const size = Math.ceil(travellers.length / chunks);
+    itemsSent += travellers.length;
+    chunksSent += chunks;
     const answers = await Promise.all(
       Array.from({ length: chunks }, (_, c) => dispatch(pack(travellers, c * size, Math.min(travellers.length, (c + 1) * size)))),
     );
     answers.forEach((bytes, c) => bytes.forEach((ok, k) => (results[travelling[c * size + k]!] = ok === 1)));
     return results;
+  };
+  let itemsSent = 0;
+  let chunksSent = 0;
+
+  // Checks of every caller in this turn of the event loop, answered together.
+  let queued: { items: readonly SchnorrCheck[]; resolve: (r: boolean[]) => void; reject: (e: unknown) => void }[] = [];
+  let queuedItems = 0;
+  let flushScheduled = false;
+  const flush = (): void => {
+    flushScheduled = false;
+    const batch = queued;
+    queued = [];
+    queuedItems = 0;
+    if (batch.length === 0) return;
+    verifyOnWorkers(batch.flatMap((w) => w.items)).then(
+      (results) => {
+        let at = 0;
+        for (const w of batch) {
+          w.resolve(results.slice(at, at + w.items.length));
+          at += w.items.length;
+        }
+      },
+      (error) => batch.forEach((w) => w.reject(error)),
+    );
+  };
+
+  const verifySchnorrBatch = async (items: readonly SchnorrCheck[]): Promise<boolean[]> => {
+    if (closed) throw new VerifyPoolError('internal', 'verify pool: used after close()');
+    if (items.length === 0) return [];
+    if (items.length <= inlineItemsMax) return items.map((i) => fastVerifySchnorr(i.signature, i.message, i.publicKey));
+    return new Promise((resolve, reject) => {
+      queued.push({ items, resolve, reject });
+      queuedItems += items.length;
+      if (queuedItems >= workerCount * verifyPoolChunkItemsMax) flush();
+      else if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flush);
+      }
+    });
   };
 
   /** Other schemes (ECDSA, ring signatures, range proofs — those of one chunk in one batch): a chunk per worker, or inline when few. */
@@ -199,13 +256,23 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
     const answers = await Promise.all(Array.from({ length: chunks }, (_, c) => dispatch({ proofs: checks.slice(c * size, (c + 1) * size) })));
     return answers.flatMap((bytes) => [...bytes].map((ok) => ok === 1));
   };
-  const proofs = asyncProofVerifierOver({ name: 'pool', verifySchnorrBatch }, verifyOtherProofs);
+  const uncached = asyncProofVerifierOver({ name: 'pool', verifySchnorrBatch }, verifyOtherProofs);
+  const cache = options.cache === undefined ? nodeSigCache : options.cache;
+  const proofs = cache === null ? uncached : cachedAsyncProofVerifier(uncached, cache);
 
   return {
     name: `libsecp256k1-wasm ×${workerCount} threads`,
     workers: workerCount,
-    verifySchnorrBatch,
-    verifyProofs: proofs.verifyProofs,
+    async verifySchnorrBatch(items) {
+      if (closed) throw new VerifyPoolError('internal', 'verify pool: used after close()');
+      return proofs.verifyProofs(items.map((item) => ({ scheme: 'bip340' as const, signature: item.signature, message: item.message, publicKey: item.publicKey })));
+    },
+    async verifyProofs(checks) {
+      if (closed) throw new VerifyPoolError('internal', 'verify pool: used after close()');
+      return proofs.verifyProofs(checks);
+    },
+    sent: () => ({ items: itemsSent, chunks: chunksSent }),
+    queueLength: () => ({ queuedItems, chunksInFlight: slots.reduce((n, slot) => n + slot.pending.size, 0) }),
     async ready() {
       // An empty chunk answered proves the worker's module graph (tsx, Wasm) is loaded, not just the thread started.
       await Promise.all(slots.map((slot) => slot.send(pack([], 0, 0))));
@@ -213,6 +280,8 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
     async close() {
       if (closed) return;
       closed = true;
+      const error = new VerifyPoolError('internal', 'verify pool closed');
+      for (const w of queued.splice(0)) w.reject(error);
       for (const slot of slots) slot.abandon(new VerifyPoolError('internal', 'verify pool closed'));
       await Promise.all(slots.map((slot) => slot.worker.terminate()));
     },

@@ -8,11 +8,16 @@
  * Workers start from server/worker-entry.ts's bootstrap (wasm-worker.ts's bundle, or the TypeScript through tsx
  * registered inside the worker), the same under `node --import tsx`, `npx tsx`, bin/weft.mjs and Vitest, from any
  * working directory. Jobs are run one at a time in call order.
+ *
+ * Continuous mining (`continuous`, what the node's miner uses): each worker has its own MessageChannel; `setJob`
+ * posts the new pre-PoW hash and target to every worker, which switches to it between two kernel calls and keeps
+ * hashing until the next job or `pause()`, posting winners back. Thread t starts at nonceStart + t·2^64/threads, so
+ * the threads never overlap. The main thread only pushes jobs and hears winners; it never paces the hashing.
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { workerEntry } from '../worker-entry.ts';
 import { MiningError } from '../../src/mining/errors.ts';
-import type { PowBackend, PowJob, PowResult } from '../../src/mining/job.ts';
+import type { ContinuousPow, PowBackend, PowFound, PowJob, PowResult } from '../../src/mining/job.ts';
 import { checkJob, simdSupported, wasmKernelBatchNonces } from '../../src/mining/wasm-kernel.ts';
 import { readWasmKernel, type WasmKernelVariant } from './wasm-files.ts';
 
@@ -41,6 +46,20 @@ export interface PoolWorkerData {
   readonly wasmBytes: Uint8Array;
   /** BigInt64Array(1): nonces hashed by every worker of the pool. */
   readonly hashCounter: SharedArrayBuffer;
+  /** This worker's end of its continuous-mining channel. */
+  readonly jobPort: MessagePort;
+}
+
+/** @internal Main → worker on the job port: hash this from now on, or stop hashing. */
+export type PoolMineMessage =
+  | { readonly type: 'mine'; readonly jobId: number; readonly prePowHash: Uint8Array; readonly target: bigint; readonly nonceStart: bigint }
+  | { readonly type: 'pause' };
+
+/** @internal Worker → main on the job port. */
+export interface PoolFoundMessage {
+  readonly type: 'found';
+  readonly jobId: number;
+  readonly nonce: bigint;
 }
 
 /** @internal */
@@ -74,15 +93,20 @@ export async function createWasmPowPool(options: WasmPowPoolOptions): Promise<Wa
   const hashCounter = new SharedArrayBuffer(8);
   const counter = new BigInt64Array(hashCounter);
   const bootstrap = workerEntry(new URL('./wasm-worker.ts', import.meta.url));
-  const workerData: PoolWorkerData = { wasmBytes, hashCounter };
-  const workers = Array.from({ length: threads }, () => new Worker(bootstrap, { eval: true, workerData }));
+  const channels = Array.from({ length: threads }, () => new MessageChannel());
+  const workers = channels.map((channel) => {
+    const workerData: PoolWorkerData = { wasmBytes, hashCounter, jobPort: channel.port2 };
+    return new Worker(bootstrap, { eval: true, workerData, transferList: [channel.port2] });
+  });
   const workerReplies = workers.map((worker) => createReplyQueue(worker));
   try {
     await Promise.all(workerReplies.map((replies) => replies.next()));
   } catch (error) {
     await Promise.all(workers.map((w) => w.terminate()));
+    for (const c of channels) c.port1.close();
     throw error;
   }
+  const continuous = createContinuous(channels.map((c) => c.port1), threads);
 
   let nextId = 0;
   let closed = false;
@@ -90,6 +114,7 @@ export async function createWasmPowPool(options: WasmPowPoolOptions): Promise<Wa
 
   async function run(job: PowJob): Promise<PowResult> {
     if (closed) throw new MiningError('wasm pool: search after close()');
+    if (continuous.active()) throw new MiningError('wasm pool: search while continuous mining runs (pause() it first)');
     const id = nextId++;
     const batchNonces = wasmKernelBatchNonces;
     const best = new SharedArrayBuffer(8);
@@ -118,6 +143,15 @@ export async function createWasmPowPool(options: WasmPowPoolOptions): Promise<Wa
     gpu: false,
     threads,
     hashesDone: () => Number(Atomics.load(counter, 0)),
+    continuous: {
+      ...continuous.port,
+      setJob(job) {
+        if (closed) throw new MiningError('wasm pool: setJob after close()');
+        checkJob({ ...job, nonceCount: 0 });
+        return continuous.port.setJob(job);
+      },
+      hashesDone: () => Number(Atomics.load(counter, 0)),
+    },
     search(job) {
       try {
         checkJob(job);
@@ -131,8 +165,51 @@ export async function createWasmPowPool(options: WasmPowPoolOptions): Promise<Wa
     async close() {
       if (closed) return;
       closed = true;
+      continuous.port.pause();
+      for (const c of channels) c.port1.close();
       for (const replies of workerReplies) replies.fail(new MiningError('wasm pool: closed while a search ran'));
       await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
+}
+
+/** The main thread's side of continuous mining over the workers' job ports. */
+function createContinuous(ports: readonly MessagePort[], threads: number): {
+  port: Omit<ContinuousPow, 'hashesDone'>;
+  active(): boolean;
+} {
+  const listeners = new Set<(found: PowFound) => void>();
+  const stride = (1n << 64n) / BigInt(threads);
+  let nextJobId = 1;
+  let active = false;
+  for (const p of ports) {
+    p.on('message', (message: PoolFoundMessage) => {
+      for (const listener of listeners) listener({ jobId: message.jobId, nonce: message.nonce });
+    });
+    // An idle pool must not keep the process alive on its job ports (the workers' own handles decide that).
+    p.unref();
+  }
+  return {
+    active: () => active,
+    port: {
+      setJob(job) {
+        const jobId = nextJobId++;
+        active = true;
+        ports.forEach((p, t) => {
+          const nonceStart = (job.nonceStart + BigInt(t) * stride) & u64Max;
+          p.postMessage({ type: 'mine', jobId, prePowHash: job.prePowHash, target: job.target, nonceStart } satisfies PoolMineMessage);
+        });
+        return jobId;
+      },
+      pause() {
+        if (!active) return;
+        active = false;
+        for (const p of ports) p.postMessage({ type: 'pause' } satisfies PoolMineMessage);
+      },
+      onFound(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
     },
   };
 }

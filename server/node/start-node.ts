@@ -7,7 +7,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Chain } from '../../src/chain/chain.ts';
 import { openLedgerChain, type Ledger } from '../../src/state/ledger.ts';
-import { fastVerifier } from '../crypto/fast-verifier.ts';
+import { createNodeBlockVerifiers } from '../crypto/node-verifier.ts';
+import { nodeSigCache } from '../crypto/verify-pool.ts';
+import type { BlockTimings } from '../../src/chain/chain.ts';
 import { difficultyFromTarget, compactToTarget } from '../../src/consensus/pow.ts';
 import type { Miner } from '../../src/mining/miner.ts';
 import { buildBlockTemplate } from '../../src/mining/template.ts';
@@ -107,12 +109,22 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   // meanwhile /health on the RPC port says how far it got (join-health.ts).
   const health = fastJoinSkipReason(config, store) === undefined ? await startJoinHealth(config, logger, nodeVersion) : undefined;
   const joined = await fastJoin({ config, store, logger, version: nodeVersion, ...(health ? { onProgress: health.update } : {}) }).finally(() => health?.close());
-  // Block bodies' signatures go through libsecp256k1 (Wasm); the ledger computes every block's state root.
+  // Block bodies' signatures go through libsecp256k1 (Wasm) on a worker pool, behind the verification cache the
+  // mempool shares (server/crypto/node-verifier.ts); the ledger computes every block's state root.
+  const blockVerifiers = createNodeBlockVerifiers(config.params);
+  const pipeline = createPipelineEvents();
+  const slowBlockMs = config.params.targetBlockTimeMs / 4;
   const { chain, ledger } = await openLedgerChain({
     params: config.params,
     store,
     clock: systemClock,
-    verifier: fastVerifier,
+    verifier: blockVerifiers.verifier,
+    preverify: blockVerifiers.preverify,
+    onBlockTimings: (timings) => {
+      pipeline.blockTimings(timings);
+      // docs/operations.md "Metrics": a block that costs a quarter of the interval is a node falling behind.
+      if (timings.totalMs > slowBlockMs) logger.warn({ event: 'slow_block', ...timings }, 'block took longer than a quarter of the block interval');
+    },
     cacheMb: config.cacheMb,
     archive: config.archive,
     ...(joined ? { join: joined.trusted, joinProofHeaders: joined.proofHeaders } : {}),
@@ -159,8 +171,12 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   const mempool = startNodeMempool({ params: config.params, chain, ledger, store, clock: systemClock, logger });
   // Acknowledged transactions survive a kill -9: readmit the journal before anything can submit (mempool-service.ts).
   await mempool.restore();
-  const buildTemplate = (request: { miner: Uint8Array; gpuMining: boolean; nowMs: number }) =>
-    buildBlockTemplate(chain, { ...request, selectTransactions: mempool.selectTransactions });
+  const buildTemplate = (request: { miner: Uint8Array; gpuMining: boolean; nowMs: number }) => {
+    const began = performance.now();
+    const template = buildBlockTemplate(chain, { ...request, selectTransactions: mempool.selectTransactions });
+    pipeline.templateBuilt((performance.now() - began) / 1000);
+    return template;
+  };
   const wallets = createWalletService({ datadir: config.datadir, network: config.params, ...(config.walletPassphrase ? { passphrase: config.walletPassphrase } : {}) });
   logger.info({ passphraseSource: wallets.passphraseSource }, 'wallet keystore');
   // Rewards go to --miner-address, else to the default wallet's first address, so mined coins are spendable with
@@ -266,6 +282,12 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
     },
   });
   const httpPort = api.httpPort;
+  api.metrics.setPipelineSource({
+    onBlockTimings: pipeline.onBlockTimings,
+    onTemplateBuilt: pipeline.onTemplateBuilt,
+    verifyQueue: () => blockVerifiers.pool.queueLength(),
+    sigCache: () => nodeSigCache.stats(),
+  });
   if (!alerts) throw new Error('alerts were not mounted');
   alertsLate = alerts;
   alerts.start({ peerCount: () => p2p.node.peerCount(), peerVersions: () => p2p.node.peers().map((p) => p.userAgent) });
@@ -299,11 +321,24 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
         privacy.close();
         await chain.stopPruning();
         await chain.settled();
+        await blockVerifiers.close();
         await store.flush();
         await store.close();
         logger.info('node stopped');
       })();
       return closing;
     },
+  };
+}
+
+/** Block timings and template build times, fanned out to whoever listens (the metrics, once the API is up). */
+function createPipelineEvents() {
+  const blocks = new Set<(timings: BlockTimings) => void>();
+  const templates = new Set<(seconds: number) => void>();
+  return {
+    blockTimings: (timings: BlockTimings) => blocks.forEach((listener) => listener(timings)),
+    templateBuilt: (seconds: number) => templates.forEach((listener) => listener(seconds)),
+    onBlockTimings: (listener: (timings: BlockTimings) => void) => void blocks.add(listener),
+    onTemplateBuilt: (listener: (seconds: number) => void) => void templates.add(listener),
   };
 }

@@ -145,6 +145,14 @@ export interface ChainOptions {
    */
   readonly verifier?: SignatureVerifier | ProofVerifier;
   /**
+   * Runs after a block's cheap admission checks (header in isolation, PoW, parents known) and before its stages:
+   * the node verifies the body's signatures on its worker pool here, into the verification cache the synchronous
+   * `verifier` reads (src/chain/preverify-body.ts). Must not throw for a bad block: the stages refuse it.
+   */
+  readonly preverify?: (block: Block) => Promise<void>;
+  /** Each accepted block's time in every stage (metrics, slow-block log lines); called once it is durable. */
+  readonly onBlockTimings?: (timings: BlockTimings) => void;
+  /**
    * Computes each block's state (src/state/ledger.ts through the port in state-port.ts). Without one the chain
    * is header-and-body only: every state root must equal genesis's (the empty state), as in DAG-only tests.
    */
@@ -163,6 +171,23 @@ export interface ChainOptions {
   readonly join?: TrustedData;
   /** The verified pruning-point proof's headers, kept as header rows beside a join (version 2 networks). */
   readonly joinProofHeaders?: readonly BlockHeader[];
+}
+
+/** Where an accepted block's processing time went, in milliseconds (performance.now). */
+export interface BlockTimings {
+  readonly id: BlockId;
+  readonly transactions: number;
+  /** The proofs on the verify pool before the stages (0 without a preverify hook). */
+  readonly preverifyMs: number;
+  /** Body in isolation: sizes, decoding, mass, merkle root, proofs (cache hits after a preverify). */
+  readonly bodyMs: number;
+  /** Header in context: parents, GHOSTDAG, difficulty, timestamps, commitments. */
+  readonly headerMs: number;
+  /** Body in context: the mergeset's acceptance and the state root. */
+  readonly acceptanceMs: number;
+  /** The batch assembled and written (LMDB commit). */
+  readonly commitMs: number;
+  readonly totalMs: number;
 }
 
 export async function openChain(options: ChainOptions): Promise<Chain> {
@@ -239,14 +264,18 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
   };
 
   /** The stages after PoW, in order; throws at the first broken rule, before anything is written. */
-  const process = (block: Block, hash: Uint8Array, id: BlockId): { entry: IndexedBlock; durable: Promise<void>; changed: boolean } => {
+  const process = (block: Block, hash: Uint8Array, id: BlockId): { entry: IndexedBlock; durable: Promise<void>; changed: boolean; stages: number[] } => {
     const header = block.header;
+    const t0 = performance.now();
     // Cheap, and before anything reads the truncated past below a joined chain's point.
     if (joinedAt) checkAboveJoin(engine, joinedAt.id, header.parents.map(toHex));
     const transactions = validateBodyInIsolation(block, params, verifier);
     const encoded = encodeBlock(block);
+    const t1 = performance.now();
     const inContext = processHeaderInContext({ params, engine, index, commitments, selectedTip, finalityPoint: currentFinalityPoint, conflictListeners }, id, header);
+    const t2 = performance.now();
     const prepared = processBodyInContext({ params, engine, machine }, { id, hash, header, transactions, ghostdag: inContext.ghostdag });
+    const t3 = performance.now();
     // --- commit: nothing above wrote anything ---
     const { entry, ops, event } = assembleBlockBatch(
       { engine, index, tips, selectedChain, machine, selectedTip },
@@ -264,7 +293,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
       },
       () => undefined,
     );
-    return { entry, durable, changed: event.selectedTipChanged };
+    return { entry, durable, changed: event.selectedTipChanged, stages: [t1 - t0, t2 - t1, t3 - t2, t3] };
   };
 
   /** Children that were waiting for `parentId` get their turn; their failures are theirs alone. */
@@ -281,8 +310,17 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     async addBlock(block) {
       const fatal = writer.fatal();
       if (fatal) throw fatal;
-      const admission = admitBlock({ params, nowMs: clock.nowMs(), engine, invalid, orphans }, block);
+      let admission = admitBlock({ params, nowMs: clock.nowMs(), engine, invalid, orphans }, block);
       if (admission.status !== 'admitted') return admission;
+      const began = performance.now();
+      if (options.preverify) {
+        await options.preverify(block);
+        // Other blocks moved on meanwhile (this one may have come in twice): admit again, atomically with process().
+        const fatalSince = writer.fatal();
+        if (fatalSince) throw fatalSince;
+        admission = admitBlock({ params, nowMs: clock.nowMs(), engine, invalid, orphans }, block);
+        if (admission.status !== 'admitted') return admission;
+      }
       const { id, hash } = admission;
       let processed: ReturnType<typeof process>;
       try {
@@ -292,9 +330,16 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
         if (error instanceof BlockRuleError) invalid.mark(id, hash, error.rule);
         throw error;
       }
-      const { entry, durable, changed } = processed;
+      const { entry, durable, changed, stages } = processed;
       adoptOrphans(id);
       await durable;
+      if (options.onBlockTimings) {
+        const [bodyMs, headerMs, acceptanceMs, acceptedAt] = stages as [number, number, number, number];
+        const now = performance.now();
+        const totalMs = now - began;
+        const preverifyMs = totalMs - (now - acceptedAt) - bodyMs - headerMs - acceptanceMs;
+        options.onBlockTimings({ id, transactions: block.transactions.length, preverifyMs, bodyMs, headerMs, acceptanceMs, commitMs: now - acceptedAt, totalMs });
+      }
       return { status: 'accepted', block: entry, selectedTipChanged: changed };
     },
     has: (id) => engine.has(id),

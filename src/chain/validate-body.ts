@@ -63,8 +63,8 @@ function checkMass(txs: readonly BlockTransaction[]): void {
   if (mass > blockMassMax) throw new BlockRuleError('body.mass.too-large', `block mass is ${mass}, at most ${blockMassMax}`);
 }
 
-/** Every proof of every transaction in one batch, so a fast verifier can amortise its setup. */
-function checkProofs(txs: readonly BlockTransaction[], verifier: ProofVerifier): void {
+/** Every proof check the block's transactions ask for, with the index of the transaction that owes each. */
+export function proofChecksOf(txs: readonly BlockTransaction[]): { checks: ProofCheck[]; owner: number[] } {
   const checks: ProofCheck[] = [];
   const owner: number[] = [];
   txs.forEach(({ tx, bytes }, i) => {
@@ -76,19 +76,31 @@ function checkProofs(txs: readonly BlockTransaction[], verifier: ProofVerifier):
       owner.push(i);
     }
   });
+  return { checks, owner };
+}
+
+/** Every proof of every transaction in one batch, so a fast verifier can amortise its setup. */
+function checkProofs(txs: readonly BlockTransaction[], verifier: ProofVerifier): void {
+  const { checks, owner } = proofChecksOf(txs);
   const results = checks.length === 0 ? [] : verifier.verifyProofs(checks);
   const bad = results.findIndex((ok) => !ok);
   if (bad >= 0) throw new BlockRuleError('body.tx.invalid', `transaction ${owner[bad]}: invalid signature`);
 }
 
-/** Validates the body and returns its transactions decoded, with their ids. */
-export function validateBodyInIsolation(block: Block, params: NetworkParams, verifier: ProofVerifier): BlockTransaction[] {
+/** The body's checks short of proofs (sizes, decoding, mass, merkle root); its transactions decoded. */
+export function validateBodyShape(block: Block, params: NetworkParams): BlockTransaction[] {
   checkSizes(block);
   const txs = decodeAll(block, params);
   checkMass(txs);
   if (!equalBytes(merkleRoot(txs.map((t) => t.hash)), block.header.txRoot)) {
     throw new BlockRuleError('body.tx-root.mismatch', 'transaction merkle root does not match the header');
   }
+  return txs;
+}
+
+/** Validates the body and returns its transactions decoded, with their ids. */
+export function validateBodyInIsolation(block: Block, params: NetworkParams, verifier: ProofVerifier): BlockTransaction[] {
+  const txs = validateBodyShape(block, params);
   checkProofs(txs, verifier);
   return txs;
 }

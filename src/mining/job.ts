@@ -27,5 +27,34 @@ export interface PowBackend {
   /** True for GPU backends: blocks they find carry gpu_mining = true. */
   readonly gpu: boolean;
   search(job: PowJob): Promise<PowResult>;
+  /**
+   * Present on backends whose threads hash on their own (the Wasm worker pool): the miner pushes the latest
+   * template and hears of winners, so a busy calling thread never leaves the hashing threads idle.
+   */
+  readonly continuous?: ContinuousPow;
   close(): Promise<void>;
+}
+
+/** A job with no end: threads hash from `nonceStart` (each its own part of the u64 range) until replaced. */
+export interface ContinuousPowJob {
+  readonly prePowHash: Uint8Array;
+  readonly target: bigint;
+  readonly nonceStart: bigint;
+}
+
+export interface PowFound {
+  /** The id setJob returned for the job the winner belongs to. */
+  readonly jobId: number;
+  readonly nonce: bigint;
+}
+
+export interface ContinuousPow {
+  /** Replaces whatever the threads hash on (they switch within one kernel call, ~4 ms); returns the job's id. */
+  setJob(job: ContinuousPowJob): number;
+  /** The threads stop hashing until the next setJob. */
+  pause(): void;
+  /** Winners, as the threads find them; a thread stops hashing a job at its first winner (the next job follows it). */
+  onFound(listener: (found: PowFound) => void): () => void;
+  /** Nonces hashed by all threads since the backend opened. */
+  hashesDone(): number;
 }

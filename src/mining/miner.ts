@@ -4,11 +4,17 @@
  * when `invalidate()` says its other inputs changed (the node calls it when the mempool changes), or when it is
  * older than `templateRefreshMs`. Batches are sized from the measured rate to take ~`batchMs`, so stale work is
  * abandoned within about one batch. docs/mining.md.
+ *
+ * A backend with a `continuous` port (the Wasm worker pool) is not driven in batches: the loop pushes each new
+ * template to it and the threads hash it until the next one, so a main thread busy with blocks, RPC or the mempool
+ * never leaves them idle (issue 29: the batch-driven pool idled ~70% of the time at 300 tx/s). The loop wakes
+ * on a winner, on invalidate(), and every `batchMs` to check staleness; a template whose only change is the
+ * mempool is rebuilt at most once per `batchMs`, as the batch loop did.
  */
 import type { Block } from '../codec/block.ts';
 import type { Chain } from '../chain/chain.ts';
 import type { Clock } from '../util/clock.ts';
-import type { PowBackend } from './job.ts';
+import type { ContinuousPow, PowBackend, PowFound } from './job.ts';
 import { buildBlockTemplate, type BlockTemplate } from './template.ts';
 
 /** What the loop asks a template builder for; the node's builder adds mempool transactions and the state root. */
@@ -116,7 +122,67 @@ export function createMiner(options: MinerOptions): Miner {
     if (running) templatesDropped++;
   };
 
+  let wake: (() => void) | null = null;
+  const wakeLoop = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const sleepUntilWoken = (ms: number): Promise<void> => new Promise((resolve) => {
+    const timer = setTimeout(() => { wake = null; resolve(); }, ms);
+    wake = () => { clearTimeout(timer); resolve(); };
+  });
+
+  /** The continuous loop: one template at a time pushed to the backend's threads; winners submitted as they come. */
+  const runContinuous = async (pow: ContinuousPow): Promise<void> => {
+    const found: PowFound[] = [];
+    const unsubscribe = pow.onFound((f) => { found.push(f); wakeLoop(); });
+    const hashBase = pow.hashesDone() - hashes;
+    let current: { template: BlockTemplate; builtAtMs: number; version: number; jobId: number } | null = null;
+    const needsRebuild = (c: NonNullable<typeof current>): boolean => {
+      const age = clock.nowMs() - c.builtAtMs;
+      return chain.blockCount() !== c.template.chainVersion || age >= refreshMs || (c.version !== inputsVersion && age >= batchMs);
+    };
+    try {
+      while (running) {
+        try {
+          if (current !== null && needsRebuild(current)) {
+            templatesDropped++;
+            current = null;
+          }
+          if (current === null) {
+            const builtAtMs = clock.nowMs();
+            const version = inputsVersion;
+            const template = build({ miner: options.miner, gpuMining: backend.gpu, nowMs: builtAtMs });
+            const jobId = pow.setJob({ prePowHash: template.prePowHash, target: template.target, nonceStart: options.randomNonce() });
+            current = { template, builtAtMs, version, jobId };
+            templateBuiltAtMs = builtAtMs;
+            templatesBuilt++;
+          }
+          if (found.length === 0) await sleepUntilWoken(batchMs);
+          hashes = pow.hashesDone() - hashBase;
+          const win = found.splice(0).find((f) => f.jobId === current?.jobId);
+          if (win !== undefined && running) {
+            const { template } = current;
+            current = null; // whatever happens to this block, the next template starts from the chain it leaves
+            blocksFound++;
+            await options.submit({ header: { ...template.header, nonce: win.nonce }, transactions: template.transactions });
+          }
+        } catch (error) {
+          current = null;
+          options.onError?.(error);
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      }
+    } finally {
+      pow.pause();
+      unsubscribe();
+      hashes = pow.hashesDone() - hashBase;
+    }
+  };
+
   const run = async (): Promise<void> => {
+    if (backend.continuous !== undefined) return runContinuous(backend.continuous);
     while (running) {
       try {
         await mineOneTemplate();
@@ -136,6 +202,7 @@ export function createMiner(options: MinerOptions): Miner {
     },
     async stop() {
       running = false;
+      wakeLoop();
       await loop;
       startedAtMs = null;
       templateBuiltAtMs = null;
