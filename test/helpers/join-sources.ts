@@ -31,8 +31,8 @@ export interface ServedSource extends SourceNode {
 }
 
 /** The honest chain: transfers, side blocks, a pruning point well above genesis. */
-export async function honestSource(rounds: number): Promise<ServedSource> {
-  const source = await openSource(false, createMemoryStore(), joinV2Params);
+export async function honestSource(rounds: number, params: NetworkParams = joinV2Params): Promise<ServedSource> {
+  const source = await openSource(false, createMemoryStore(), params);
   const blocks = await buildSourceBlocks(source, rounds);
   return served(source, blocks);
 }
@@ -53,7 +53,7 @@ export async function cheapSource(rounds: number): Promise<ServedSource> {
 async function served(source: SourceNode, blocks: Block[]): Promise<ServedSource> {
   await source.chain.pruningSettled();
   const point = source.chain.pruning()!.pruningPoint.id;
-  const proof = buildPruningProof({ header: (id) => source.chain.get(id)?.header }, point, proofParamsOf(joinV2Params));
+  const proof = buildPruningProof({ header: (id) => source.chain.get(id)?.header }, point, proofParamsOf(source.chain.params));
   return { ...source, blocks, point, proof, trusted: buildTrustedData(source.chain, point) };
 }
 
