@@ -2,7 +2,9 @@
 // memory net with real chains and p2p nodes: a join poisoned by a peer that served the honest proof, blocks and state with `emitted = the cap` in its record
 // (version 1 rules: nothing commits to the record) is noticed when the honest peers' first blocks are refused with
 // body.state-root.mismatch: the honest reporters are spared, the liar is banned, and a re-join from the others
-// follows the honest chain.
+// follows the honest chain. A node that joined a cheap chain (its only peer, since gone) meets an honest peer whose
+// headers do not connect above its pruning point: the guard weighs that peer's proof, finds it heavier, and the
+// re-join takes the honest chain.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Chain } from '../src/chain/chain.ts';
 import { emissionCapUnits } from '../src/consensus/emission.ts';
@@ -24,8 +26,8 @@ import { toHex } from '../src/util/bytes.ts';
 import { systemClock } from '../src/util/clock.ts';
 import { realTimer } from './helpers/p2p-harness.ts';
 import { createMemoryNet, until, type MemoryNet } from './helpers/p2p-memory-net.ts';
-import { honestSource, joinV2Params, nobleProofVerifier, portsOf, type ServedSource } from './helpers/join-sources.ts';
-import { joinClock } from './helpers/trusted-fixtures.ts';
+import { cheapSource, honestSource, joinV2Params, nobleProofVerifier, portsOf, type ServedSource } from './helpers/join-sources.ts';
+import { blocksAbove, joinClock } from './helpers/trusted-fixtures.ts';
 
 let net: MemoryNet | undefined;
 afterEach(async () => net?.closeAll());
@@ -51,9 +53,9 @@ async function openJoined(params: NetworkParams, outcome: Extract<JoinOutcome, {
 const serving = (source: ServedSource, options: Partial<P2pNodeOptions> = {}) => net!.addNode([], { chain: source.chain, fastSync: portsOf(source), ...options });
 
 /** The joined chain's p2p node with its guard, connected to `ports`; verdicts land in `verdicts`. */
-async function guardedNode(chain: Chain, joinedFrom: string | undefined, ports: readonly number[], verdicts: RejoinVerdict[]): Promise<{ node: P2pNode; guard: JoinGuard }> {
+async function guardedNode(chain: Chain, joined: Extract<JoinOutcome, { kind: 'joined' }>, ports: readonly number[], verdicts: RejoinVerdict[]): Promise<{ node: P2pNode; guard: JoinGuard }> {
   let node: P2pNode | undefined;
-  const guard = createJoinGuard({ chain, joinedFrom, node: () => node!, nowMs: () => Date.now(), log: silentLogger, onRejoin: (v) => verdicts.push(v) });
+  const guard = createJoinGuard({ chain, joinedFrom: joined.peer, joinedProof: joined.proof, node: () => node!, nowMs: () => Date.now(), log: silentLogger, onRejoin: (v) => verdicts.push(v) });
   node = (await net!.addNode([], { chain, blockSync: true, blockRefused: (peer, error) => guard.blockRefused(peer, error) })).node;
   for (const port of ports) await node.connect('127.0.0.1', port);
   return { node, guard };
@@ -79,7 +81,7 @@ describe('a joined node', () => {
     const poisoned = await openJoined(params, first);
 
     const verdicts: RejoinVerdict[] = [];
-    const { node, guard } = await guardedNode(poisoned, first.peer, [honestA.port, honestB.port, liar.port], verdicts);
+    const { node, guard } = await guardedNode(poisoned, first, [honestA.port, honestB.port, liar.port], verdicts);
     await until(() => verdicts.length > 0, 60_000, 'the poisoned join noticed');
     await guard.idle();
     expect(verdicts[0]).toEqual({ reason: 'poisoned', servedBy: liarId, reportedBy: expect.stringMatching(new RegExp(`^(${aId}|${bId})$`)) });
@@ -97,4 +99,36 @@ describe('a joined node', () => {
     expect(rejoined.selectedTip().id).toBe(honest.chain.selectedTip().id);
     expect(toHex(rejoined.selectedTip().header.stateRoot)).toBe(toHex(honest.chain.selectedTip().header.stateRoot));
   }, 180_000);
+
+  it('re-joins when a heavier proof appears after it joined a cheap chain', async () => {
+    const params = joinV2Params;
+    const cheap = await cheapSource(110);
+    const honest = await honestSource(90);
+    net = createMemoryNet();
+    const cheapServer = await serving(cheap);
+    const joiner = await net.addNode([], { blockSync: false });
+    await joiner.node.connect('127.0.0.1', cheapServer.port);
+    await until(() => joiner.node.peerCount() === 1, 20_000, 'the joiner connected');
+    const first = await join(params, joiner.node, [toHex(cheapServer.node.nodeId)]);
+    const onCheap = await openJoined(params, first);
+    expect(onCheap.joinedAt!.id).toBe(cheap.point);
+    const honestServer = await serving(honest, { blockSync: false });
+    const verdicts: RejoinVerdict[] = [];
+    await cheapServer.node.close();
+    const { node } = await guardedNode(onCheap, first, [honestServer.port], verdicts);
+    const honestId = toHex(honestServer.node.nodeId);
+    // Its headers do not connect above our pruning point: refused with context.pruning-point.violated (ban score 0),
+    // which the guard answers by weighing the peer's proof against ours.
+    await until(() => verdicts.length > 0, 60_000, 'the heavier proof noticed');
+    expect(verdicts[0]).toMatchObject({ reason: 'heavier-proof', peer: honestId });
+    expect(node.isBanned(`node:${honestId}`)).toBe(false);
+    const again = await join(params, node, [honestId]);
+    expect(toHex(again.trusted.pruningPoint)).toBe(honest.point);
+    const rejoined = await openJoined(params, again);
+    const trustedIds = new Set(again.trusted.blocks.map((b) => toHex(blockHash(b.header))));
+    for (const block of blocksAbove(honest.chain, honest.blocks, honest.point, trustedIds)) expect((await rejoined.addBlock(block)).status).toBe('accepted');
+    await rejoined.settled();
+    expect(rejoined.selectedTip().id).toBe(honest.chain.selectedTip().id);
+  }, 180_000);
 });
+

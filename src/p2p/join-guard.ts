@@ -43,6 +43,8 @@ export interface JoinGuardOptions {
   readonly chain: Chain;
   /** The peer whose trusted data and state the join took (hex NodeID), when known. */
   readonly joinedFrom: string | undefined;
+  /** The proof the join verified (the defender while the chain's pruning point is the joined one). */
+  readonly joinedProof?: VerifiedProof;
   /** Asked lazily: the node is built after the guard it takes as an option. */
   readonly node: () => P2pNode;
   readonly nowMs: () => number;
@@ -80,8 +82,10 @@ export function createJoinGuard(options: JoinGuardOptions): JoinGuard {
     log.warn({ event: 'rejoin_needed', reason: verdict.reason, peer: 'peer' in verdict ? verdict.peer.slice(0, 16) : verdict.servedBy?.slice(0, 16) }, 're-joining');
     options.onRejoin(verdict);
   };
+  /** Ours: built from the chain once its point moved past the join's; until then the proof the join verified. */
   const ourProof = (): VerifiedProof => {
     const point = chain.pruning()?.pruningPoint ?? chain.joinedAt!;
+    if (options.joinedProof !== undefined && point.id === options.joinedProof.pruningPointId) return options.joinedProof;
     return verifyPruningProof(buildPruningProof({ header: (id) => chain.get(id)?.header }, point.id, proofParams), proofParams);
   };
 
