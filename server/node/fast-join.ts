@@ -10,35 +10,27 @@
  *
  * Resumable: a kill -9 while the state downloads leaves the import's cursor row, which the next start continues (the
  * same point's root); one during the chain's import leaves its `joining` row, which the next start's trusted data
- * redoes. Peers are tried in turn (addnode order first); one whose proof, trusted data or chunk fails its checks is
+ * redoes. Every ready peer is asked for its proof at once and the heaviest wins (src/p2p/join-from-peers.ts, Kaspa's
+ * rule), ties going to addnode order; one whose proof, trusted data, chunk or acceptance record fails its checks is
  * dropped with a ban score (banned, unless it is an addnode peer) and not asked again.
  */
 import { randomBytes } from 'node:crypto';
 import { chainKeys } from '../../src/chain/chain-store.ts';
-import { checkTrustedData } from '../../src/chain/trusted-check.ts';
 import type { TrustedData } from '../../src/chain/trusted-data.ts';
-import { TrustedDataError } from '../../src/chain/trusted-errors.ts';
 import type { BlockHeader } from '../../src/codec/header.ts';
 import { consensusKeys } from '../../src/consensus/consensus-rows.ts';
 import { genesisHash } from '../../src/consensus/params.ts';
-import { blockHash } from '../../src/consensus/pow.ts';
 import { asProofVerifier, type ProofVerifier } from '../../src/crypto/proof-check.ts';
 import { addressKey } from '../../src/p2p/address-book.ts';
-import { P2pProtocolError } from '../../src/p2p/errors.ts';
 import { createP2pNode, type P2pNode } from '../../src/p2p/p2p-node.ts';
-import { ProtocolViolationError } from '../../src/p2p/protocol-errors.ts';
+import { joinFromPeers, type JoinPhase, type JoinProgress } from '../../src/p2p/join-from-peers.ts';
 import { buildPruningProof } from '../../src/proof/build-proof.ts';
-import { compareProofs } from '../../src/proof/compare-proofs.ts';
 import { proofParamsOf } from '../../src/proof/level-dag.ts';
-import { ProofError } from '../../src/proof/proof-errors.ts';
 import { verifyPruningProof, type VerifiedProof } from '../../src/proof/verify-proof.ts';
-import { ledgerKeys } from '../../src/state/ledger-rows.ts';
 import { openLedgerChain } from '../../src/state/ledger.ts';
-import { SnapshotError } from '../../src/state/snapshot-errors.ts';
-import { createSnapshotImport } from '../../src/state/snapshot-import.ts';
 import type { KvStore } from '../../src/storage/kv.ts';
 import { createMemoryStore } from '../../src/storage/memory-store.ts';
-import { toHash0x, toHex } from '../../src/util/bytes.ts';
+import { toHex } from '../../src/util/bytes.ts';
 import { systemClock } from '../../src/util/clock.ts';
 import type { NodeConfig } from '../config.ts';
 import { fastVerifier } from '../crypto/fast-verifier.ts';
@@ -58,7 +50,7 @@ export const fastJoinRoundsMax = 5;
 /** State download progress is logged every this many chunks. */
 const chunkLogEvery = 64;
 
-export type FastJoinPhase = 'proof' | 'trusted-data' | 'state';
+export type FastJoinPhase = JoinPhase;
 
 export interface FastJoinOptions {
   readonly config: NodeConfig;
@@ -71,16 +63,7 @@ export interface FastJoinOptions {
 }
 
 /** Where a join stands: what /health shows while the API is not open yet. */
-export interface FastJoinProgress {
-  readonly phase: FastJoinPhase;
-  /** The peer asked (its NodeID's first 16 hex digits). */
-  readonly peer: string;
-  /** The proven pruning point (0x-hash), from the trusted-data phase on. */
-  readonly pruningPoint?: string;
-  /** State entries imported so far (a resumed download starts above 0), and chunks taken in this run. */
-  readonly stateEntries?: number;
-  readonly stateChunks?: number;
-}
+export type FastJoinProgress = JoinProgress;
 
 /** Why a join is not attempted, or undefined when it is to be (an empty store, or one whose join did not finish). */
 export function fastJoinSkipReason(config: NodeConfig, store: KvStore): string | undefined {
@@ -93,17 +76,6 @@ export function fastJoinSkipReason(config: NodeConfig, store: KvStore): string |
   if (!half && (store.get(consensusKeys.blockCount) !== undefined || store.get(chainKeys.selectedTip) !== undefined)) return 'the store holds a chain';
   return undefined;
 }
-
-/** A failure the answering peer is to blame for: it is dropped with a ban score and not asked again. */
-function peerFault(error: unknown): P2pProtocolError | undefined {
-  if (error instanceof P2pProtocolError) return error.banScore > 0 ? error : undefined;
-  if ((error instanceof ProofError || error instanceof TrustedDataError || error instanceof SnapshotError) && error.peerFault) {
-    return new ProtocolViolationError(error.message);
-  }
-  return undefined;
-}
-
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * The peers to ask, addnode order first. Once one is connected, the rest of the addnode peers get up to
@@ -133,6 +105,8 @@ async function readyPeers(node: P2pNode, seeds: readonly string[], skip: Readonl
 export interface FastJoinResult {
   readonly trusted: TrustedData;
   readonly proofHeaders: readonly BlockHeader[];
+  /** The peer whose proof won and whose data was taken (hex NodeID). */
+  readonly peer: string;
 }
 
 /**
@@ -167,59 +141,18 @@ export async function fastJoin(options: FastJoinOptions): Promise<FastJoinResult
     for (let round = 0; round < fastJoinRoundsMax; round++) {
       const candidates = await readyPeers(node, seedOrder, refused);
       if (candidates.length === 0) break;
-      let atGenesis = 0;
-      for (const peer of candidates) {
-        const who = peer.slice(0, 16);
-        try {
-          logger.info({ event: 'fast_join_phase', phase: 'proof' satisfies FastJoinPhase, peer: who }, 'fetching the pruning-point proof');
-          report({ phase: 'proof', peer: who });
-          const { pruningPoint, proof } = await node.fetchPruningProof(peer);
-          const verified = verifyPruningProof(proof, proofParams);
-          if (verified.pruningPointId === genesisId) {
-            atGenesis++;
-            logger.info({ event: 'fast_join_peer_at_genesis', peer: who }, "the peer's pruning point is genesis: nothing to join");
-            continue;
-          }
-          const tip = { tipBlueWork: verified.pruningPoint.blueWork };
-          if (!compareProofs({ proof: ours, tipBlueWork: 0n }, { proof: verified, ...tip }, proofParams).challengerWins) {
-            logger.info({ event: 'fast_join_proof_not_heavier', peer: who }, 'the proof is not heavier than ours');
-            continue;
-          }
-          const point = verified.pruningPoint;
-          logger.info({ event: 'fast_join_phase', phase: 'trusted-data' satisfies FastJoinPhase, peer: who, pruningPoint: toHash0x(pruningPoint), blueScore: point.blueScore }, 'proof verified; fetching trusted data');
-          report({ phase: 'trusted-data', peer: who, pruningPoint: toHash0x(pruningPoint) });
-          const trusted = await node.fetchTrustedData(peer, pruningPoint);
-          checkTrustedData(params, trusted, pruningPoint, systemClock.nowMs(), verifier);
-          const target = createSnapshotImport({ store, prefix: ledgerKeys.trieprefix, root: point.stateRoot });
-          logger.info(
-            { event: 'fast_join_phase', phase: 'state' satisfies FastJoinPhase, peer: who, blocks: trusted.blocks.length, stateRoot: toHash0x(point.stateRoot), resumedAtEntries: target.entries },
-            'trusted data checked; downloading the state at the pruning point',
-          );
-          let chunks = 0;
-          report({ phase: 'state', peer: who, pruningPoint: toHash0x(pruningPoint), stateEntries: target.entries, stateChunks: 0 });
-          const state = await node.fetchSnapshot(peer, target, {
-            onChunk: (entries) => {
-              report({ phase: 'state', peer: who, pruningPoint: toHash0x(pruningPoint), stateEntries: entries, stateChunks: chunks + 1 });
-              // The first chunk says the download is under way (and a restart resumes from here on), then every 64th.
-              if (++chunks === 1 || chunks % chunkLogEvery === 0) logger.info({ event: 'fast_join_state_progress', entries, chunks }, 'state download');
-            },
-          });
-          logger.info({ event: 'fast_join_state_done', entries: state.entries, chunks: state.chunks }, 'state imported; opening the chain at the pruning point');
-          // Distinct headers of every level: the level parents of the blocks above reach them (header-commitments.ts).
-          const proofHeaders = [...new Map(proof.levels.flat().map((h) => [toHex(blockHash(h)), h])).values()];
-          return { trusted, proofHeaders };
-        } catch (error) {
-          const fault = peerFault(error);
-          if (fault) {
-            refused.add(peer);
-            node.disconnectPeer(peer, fault);
-            logger.warn({ event: 'fast_join_peer_refused', peer: who, err: errorText(error) }, 'peer refused for the join: its answer failed its checks');
-          } else {
-            logger.info({ event: 'fast_join_peer_failed', peer: who, err: errorText(error) }, 'peer could not answer; trying the next');
-          }
-        }
+      // Every ready peer is asked at once and the heaviest proof wins (join-from-peers.ts), not the first answer.
+      const outcome = await joinFromPeers({
+        node, params, store, verifier, clock: systemClock, timer: nodeTimer, log: logger, peers: candidates,
+        defender: { proof: ours, tipBlueWork: 0n }, onProgress: report, chunkLogEvery,
+      });
+      if (outcome.kind === 'joined') return { trusted: outcome.trusted, proofHeaders: outcome.proofHeaders, peer: outcome.peer };
+      for (const peer of outcome.refused) refused.add(peer);
+      // Every peer answered with a proof no heavier than genesis: nothing to join.
+      if (outcome.notHeavier === candidates.length) {
+        logger.info({ event: 'fast_join_peer_at_genesis', peers: candidates.length }, "the peers' pruning point is genesis: nothing to join");
+        break;
       }
-      if (atGenesis === candidates.length) break;
     }
     logger.warn({ event: 'fast_join_gave_up', refused: refused.size }, 'no peer to join by proof from: syncing from genesis');
     return undefined;

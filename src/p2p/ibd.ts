@@ -107,6 +107,8 @@ export function createIbd(deps: IbdDeps): Ibd {
   // Peers other than the sync peer that answered `notfound` for a body of this round: on another fork (a blue score
   // as high as our entries' says nothing about which chain), so they are asked for no more of this round's bodies.
   const lacking = new Set<Peer>();
+  // Peers whose headers do not connect to a joined chain (off our pruning point): not synced from again.
+  const offChain = new WeakSet<Peer>();
   let headersOutstanding = false;
   let cancelHeadersTimeout: (() => void) | undefined;
   let headersMore = false;
@@ -282,7 +284,13 @@ export function createIbd(deps: IbdDeps): Ibd {
     const id = toHex(hash);
     for (const parent of header.parents) {
       const pid = toHex(parent);
-      if (!chain.has(pid) && !queued.has(pid)) throw new ProtocolViolationError(`header ${id} does not connect: parent ${pid} unknown`);
+      if (chain.has(pid) || queued.has(pid)) continue;
+      // A joined chain knows nothing below its trusted set: a peer whose headers do not connect is on a chain that does
+      // not run through our pruning point (ban score 0; a joined node weighs its proof, join-guard.ts).
+      if (chain.joinedAt !== undefined) {
+        throw new BlockRuleError('context.pruning-point.violated', `header ${id}'s parent ${pid} is unknown to a chain joined at ${chain.joinedAt.id}`);
+      }
+      throw new ProtocolViolationError(`header ${id} does not connect: parent ${pid} unknown`);
     }
     return { id, hash };
   };
@@ -292,7 +300,7 @@ export function createIbd(deps: IbdDeps): Ibd {
     syncPeer: () => syncPeer,
     applies: (id) => applying.has(id),
     consider(peer) {
-      if (!peer.isReady() || !isAhead(chain, peer)) return;
+      if (!peer.isReady() || !isAhead(chain, peer) || offChain.has(peer)) return;
       if (syncPeer) {
         progress.raiseTarget(peer.best.blueScore);
         return;
@@ -319,7 +327,17 @@ export function createIbd(deps: IbdDeps): Ibd {
       cancelHeadersTimeout?.();
       const now = clock.nowMs();
       for (const header of headers) {
-        const { id, hash } = checkHeader(header, now);
+        let checked: { id: string; hash: Uint8Array };
+        try {
+          checked = checkHeader(header, now);
+        } catch (error) {
+          if (!(error instanceof BlockRuleError) || error.rule !== 'context.pruning-point.violated') throw error;
+          offChain.add(peer);
+          abort('the peer is off our pruning point');
+          deps.onBlockRejected(peer, error);
+          return;
+        }
+        const { id, hash } = checked;
         if (chain.has(id) || queued.has(id)) continue;
         const entry: Entry = { id, hash, blueScore: header.blueScore };
         queue.push(entry);

@@ -78,6 +78,11 @@ export interface P2pNodeOptions {
    * whose placeholder chain must not start a block download from genesis that pruned peers cannot serve.
    */
   readonly blockSync?: boolean;
+  /**
+   * Asked first when a peer's block is refused by a rule: true spares the sender its ban score (a joined node's guard,
+   * join-guard.ts, judges refusals that may be its own join's fault, and heavier proofs behind them).
+   */
+  readonly blockRefused?: (peer: string, error: BlockRuleError) => boolean;
 }
 
 export interface PeerInfo {
@@ -169,6 +174,10 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
 
   const onBlockRejected = (peer: Peer, error: unknown): void => {
     if (error instanceof BlockRuleError) {
+      if (options.blockRefused?.(peer.nodeIdHex, error) === true) {
+        log.info({ event: 'block_refusal_spared', peer: peer.nodeIdHex.slice(0, 16), rule: error.rule }, 'refused block not held against its sender yet');
+        return;
+      }
       options.onMisbehaviour?.({ kind: 'invalid_block', peer: peer.endpoint.host, reason: error.rule });
       const relayed = new InvalidBlockRelayedError(error.rule, error.banScore, error.message);
       if (error.banScore > 0) peer.disconnect(relayed);

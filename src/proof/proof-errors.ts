@@ -26,6 +26,8 @@ export type ProofErrorReason =
   | 'tip-last'
   /** Rule 10: a level's selected tip has blue score < 2M there and the level's root is not genesis. */
   | 'too-short'
+  /** A chain header whose bits differ from what the difficulty adjustment gives over its window (proof-difficulty.ts). */
+  | 'difficulty'
   /** The comparison: the challenger is not strictly heavier than the defender. */
   | 'insufficient-work';
 

@@ -25,13 +25,17 @@ import { isEmptyHash } from './trie-hash.ts';
 import type { BlockStateInput, ChainStateMachine, ChainStateMachineFactory, PreparedBlockState } from '../chain/state-port.ts';
 import type { BlockId } from '../consensus/ghostdag.ts';
 import { emissionCapUnits } from '../consensus/emission.ts';
+import { rulesV2Active } from '../consensus/activation.ts';
+import type { NetworkParams } from '../consensus/params.ts';
 import type { KvOp, KvStore } from '../storage/kv.ts';
 import { assert } from '../errors.ts';
 import { concatBytes, equalBytes, fromHex, toHex } from '../util/bytes.ts';
 import type { RecordNamespace } from '../kinds/kind.ts';
 import { acceptMergeset, type AcceptanceResult } from './acceptance.ts';
-import type { AcceptanceRecord } from './acceptance-record.ts';
-import { decodeAcceptanceRecord, encodeAcceptanceRecord } from './acceptance-record.ts';
+import type { AcceptanceRecord, AcceptanceTotals } from './acceptance-record.ts';
+import { consensusTotalsKey, encodeConsensusTotals } from './consensus-totals.ts';
+import { checkJoinRecord, committedTotals } from './join-record.ts';
+import { encodeAcceptanceRecord } from './acceptance-record.ts';
 import type { Account, AccountReader } from './account.ts';
 import { accountKey, decodeAccount, emptyStoredAccount, encodeAccount, isEmptyAccount, type StoredAccount } from './account-codec.ts';
 import { settleEnergy } from './energy.ts';
@@ -136,36 +140,39 @@ interface VirtualView {
   readonly info: VirtualInfo;
   readonly parentRoot: Uint8Array;
   readonly result: AcceptanceResult;
+  readonly updates: Map<string, Uint8Array | null>;
   readonly totals: AcceptanceRecord;
 }
 
-/** The trie writes of an acceptance: changed accounts (an empty one is deleted) and changed namespaced records. */
-function stateUpdates(result: AcceptanceResult): Map<string, Uint8Array | null> {
+const totalsTrieKey = toHex(consensusTotalsKey);
+
+/**
+ * The trie writes of an acceptance: changed accounts (an empty one is deleted), changed namespaced records and, under
+ * rules v2, the resulting consensus totals (consensus-totals.ts) in the same batch.
+ */
+function stateUpdates(result: AcceptanceResult, totals: AcceptanceTotals | undefined): Map<string, Uint8Array | null> {
   const updates = new Map<string, Uint8Array | null>();
   for (const { address, account } of result.changes.values()) {
     updates.set(toHex(accountKey(address)), isEmptyAccount(account) ? null : encodeAccount(account));
   }
   for (const [key, change] of result.records) updates.set(key, change.value);
+  if (totals !== undefined) updates.set(totalsTrieKey, encodeConsensusTotals(totals));
   return updates;
 }
 
 /**
  * A chain joined at `block` (docs/pruning-proof.md "Trusted data") accepts its children's mergesets onto its state and
- * its acceptance record's running totals (emission is capped by them): the record goes in as the trusted data gave
- * it, the state must have been imported first (snapshot-import.ts).
+ * the point's running totals (emission is capped by them): from rules v2 on those the point's state commits to
+ * (checkJoinRecord), before it the record as the trusted data gave it. The state must have been imported first.
  */
-function joinRows(store: KvStore, block: IndexedBlock, record: Uint8Array | undefined): KvOp[] {
-  if (record === undefined) throw new TrustedDataError('state-record', 'the trusted data has no acceptance record of the pruning point');
-  try {
-    decodeAcceptanceRecord(record);
-  } catch (error) {
-    throw new TrustedDataError('state-record', `the pruning point's acceptance record does not decode: ${(error as Error).message}`);
-  }
+function joinRows(store: KvStore, trie: StateTrie, params: NetworkParams, block: IndexedBlock, record: Uint8Array | undefined): KvOp[] {
   const root = block.header.stateRoot;
   if (!isEmptyHash(root) && !store.has(concatBytes(ledgerKeys.trieprefix, root))) {
     throw new TrustedDataError('state-missing', `the state ${toHex(root)} of the pruning point is not in the store: import it first`);
   }
-  return [{ type: 'put', key: ledgerKeys.acceptance(block.hash), value: record }];
+  const kept = checkJoinRecord(params, block.header, record, () => committedTotals(trie, root));
+  const value = rulesV2Active(params, block.header.daaScore) ? encodeAcceptanceRecord(kept) : record!;
+  return [{ type: 'put', key: ledgerKeys.acceptance(block.hash), value }];
 }
 
 function publicAccount(account: StoredAccount, daaScore: number): Account {
@@ -188,11 +195,16 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
     return value === undefined ? undefined : decodeAccount(value);
   };
 
-  /** Accepts a (real or would-be) block's mergeset onto its selected parent's committed state. */
-  const accept = (input: BlockStateInput): { parentRoot: Uint8Array; result: AcceptanceResult; record: AcceptanceRecord } => {
+  /**
+   * Accepts a (real or would-be) block's mergeset onto its selected parent's committed state. Under rules v2 the
+   * totals it starts from are those the parent's state commits to (its record's only at the first v2 block, whose
+   * parent's state has none), and the resulting totals are written into the trie with the rest (`updates`).
+   */
+  const accept = (input: BlockStateInput): { parentRoot: Uint8Array; result: AcceptanceResult; record: AcceptanceRecord; updates: Map<string, Uint8Array | null> } => {
     const sp = input.ghostdag.selectedParent!;
     const parentRoot = chain.get(sp)!.header.stateRoot;
-    const before = reads.record(sp);
+    const v2 = rulesV2Active(chain.params, input.daaScore);
+    const before: AcceptanceTotals = (v2 ? committedTotals(trie, parentRoot) : undefined) ?? reads.record(sp);
     const blues = new Set(input.ghostdag.mergesetBlues);
     const merged = input.mergeset.map((id) => {
       const header = chain.get(id)!.header;
@@ -216,7 +228,7 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
       acceptedTotal: before.acceptedTotal + count,
       merged: result.blocks.map((b) => ({ id: b.id, blue: b.blue, subsidy: b.subsidy, fees: b.fees, energyUsed: b.energyUsed, accepted: b.accepted })),
     };
-    return { parentRoot, result, record };
+    return { parentRoot, result, record, updates: stateUpdates(result, v2 ? record : undefined) };
   };
 
   const virtual = (): VirtualView => {
@@ -225,8 +237,8 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
     const { parents, ghostdag } = chain.virtualParents();
     const sp = chain.get(ghostdag.selectedParent!)!;
     const daaScore = sp.header.daaScore + ghostdag.mergesetSize;
-    const { parentRoot, result, record } = accept({ ghostdag, mergeset: chain.orderedMergeset(ghostdag), miner: null, daaScore });
-    virtualView = { version, info: { parents, daaScore, blueScore: ghostdag.blueScore }, parentRoot, result, totals: record };
+    const { parentRoot, result, record, updates } = accept({ ghostdag, mergeset: chain.orderedMergeset(ghostdag), miner: null, daaScore });
+    virtualView = { version, info: { parents, daaScore, blueScore: ghostdag.blueScore }, parentRoot, result, updates, totals: record };
     return virtualView;
   };
 
@@ -247,8 +259,8 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
   const machine: ChainStateMachine = {
     prepareBlock(input, block): PreparedBlockState {
       reads.rememberTransactions(block.id, block.transactions);
-      const { parentRoot, result, record } = accept(input);
-      const { root, ops } = trie.applyUpdates(parentRoot, stateUpdates(result));
+      const { parentRoot, result, record, updates } = accept(input);
+      const { root, ops } = trie.applyUpdates(parentRoot, updates);
       reads.rememberRecord(block.id, record);
       ops.push({ type: 'put', key: ledgerKeys.acceptance(block.hash), value: encodeAcceptanceRecord(record) });
       ops.push(...inclusionRows(block.hash, block.transactions));
@@ -261,8 +273,8 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
       const key = `${input.mergeset.join(',')}|${input.miner ? toHex(input.miner) : '-'}|${input.daaScore}`;
       const cached = previews.find((p) => p.key === key);
       if (cached) return cached.value;
-      const { parentRoot, result } = accept(input);
-      const { root } = trie.applyUpdates(parentRoot, stateUpdates(result));
+      const { parentRoot, result, updates } = accept(input);
+      const { root } = trie.applyUpdates(parentRoot, updates);
       const read = readAt(parentRoot);
       const accounts = {
         account: (address: Uint8Array): Account =>
@@ -282,7 +294,7 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
     pruneRows: (chainBlock, merged) => pruning.pruneRows(chainBlock, merged),
     pruningPointRecord: (block) => store.get(ledgerKeys.acceptance(block.hash)),
     joinAt(block, record, carried) {
-      const ops = joinRows(store, block, record);
+      const ops = joinRows(store, trie, chain.params, block, record);
       // Their transactions are found by hash as on the node they came from (accepted by the blocks above the point).
       for (const body of carried) ops.push(...inclusionRows(body.hash, reads.transactions(body.id)));
       return ops;
@@ -354,7 +366,7 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
     virtual: () => virtual().info,
     virtualStateRoot() {
       const v = virtual();
-      return trie.applyUpdates(v.parentRoot, stateUpdates(v.result)).root;
+      return trie.applyUpdates(v.parentRoot, v.updates).root;
     },
     onAcceptance(listener) {
       listeners.add(listener);

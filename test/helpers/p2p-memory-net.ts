@@ -11,7 +11,7 @@ import { systemClock } from '../../src/util/clock.ts';
 import { newStaticKey, randomBytes, realTimer } from './p2p-harness.ts';
 
 export interface MemoryNet {
-  /** A node listening on a fresh fake port; `blocks` are imported into its chain first. */
+  /** A node listening on a fresh fake port; `blocks` are imported into its chain first (a regtest chain unless options name one). */
   addNode(blocks?: readonly Block[], options?: Partial<P2pNodeOptions>): Promise<{ node: P2pNode; chain: Chain; port: number }>;
   /** A raw port into the node listening on `port` (for harness peers). */
   open(port: number): DuplexPort;
@@ -39,7 +39,7 @@ export function createMemoryNet(): MemoryNet {
   };
   return {
     async addNode(blocks = [], options = {}) {
-      const chain = await chainWith(blocks);
+      const chain = options.chain ?? (await chainWith(blocks));
       const port = nextPort++;
       const node = createP2pNode({
         chain, staticKey: newStaticKey(), clock: systemClock, timer: realTimer, randomBytes, userAgent: `/memnet:${port}/`,
