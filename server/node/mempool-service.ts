@@ -9,6 +9,7 @@
 import type { BlockAcceptedEvent, Chain } from '../../src/chain/chain.ts';
 import type { BlockId } from '../../src/consensus/ghostdag.ts';
 import { decodeAgentRecord } from '../../src/kinds/agent/agent-record.ts';
+import { rulesV2Active } from '../../src/consensus/activation.ts';
 import { decodeTransaction } from '../../src/codec/transaction.ts';
 import { blockChanges, mergeChanges, type BlockChanges } from '../../src/mempool/block-changes.ts';
 import { blake3 } from '../../src/crypto/blake3.ts';
@@ -58,6 +59,8 @@ export function startNodeMempool(options: { params: NetworkParams; chain: Chain;
     accounts: ledger,
     records: (namespace, id) => ledger.getRecord(namespace, id),
     daaScore: () => ledger.virtual().daaScore,
+    // The escrow rules of rules v2 (arbiters that can sign, disputes that end) at the next acceptance's DAA score.
+    rulesV2: () => rulesV2Active(options.params, ledger.virtual().daaScore),
     verifier,
     clock: options.clock,
     // Pool-paid fees of agent transactions (docs/settlement.md "Fees and the energy pool"), at the virtual state.

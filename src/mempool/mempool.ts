@@ -38,7 +38,7 @@ export function createMempool(options: MempoolOptions): Mempool {
   const { accounts, clock } = options;
   const records = options.records ?? (() => undefined);
   const daaScore = options.daaScore ?? (() => 0);
-  const state: PoolState = { account: (address) => accounts.account(address), record: records, daaScore };
+  const state: PoolState = { account: (address) => accounts.account(address), record: records, daaScore, ...(options.rulesV2 ? { rulesV2: options.rulesV2 } : {}) };
   const verifier = asProofVerifier(options.verifier);
   const byId = new Map<string, PoolEntry>();
   /** Conflict key → the pending entry holding it (src/kinds/kind.ts `conflictKeys`). */

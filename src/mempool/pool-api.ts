@@ -44,6 +44,8 @@ export interface MempoolOptions {
   readonly records?: (namespace: RecordNamespace, id: Uint8Array) => Uint8Array | undefined;
   /** The DAA score the next acceptance runs at; left out, 0. */
   readonly daaScore?: () => number;
+  /** Whether rules v2 govern the next acceptance (src/consensus/activation.ts); default: version 1 rules. */
+  readonly rulesV2?: () => boolean;
   /** Sync (noble, the Wasm verifier) or async (the worker pool), Schnorr-only or a full proof verifier: stage 2 awaits any. */
   readonly verifier: SignatureVerifier | AsyncSignatureVerifier | ProofVerifier | AsyncProofVerifier;
   readonly clock: Clock;

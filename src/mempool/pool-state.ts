@@ -23,6 +23,8 @@ export interface PoolState extends AccountReader {
   record(namespace: RecordNamespace, id: Uint8Array): Uint8Array | undefined;
   /** The DAA score the next block's acceptance runs at (energy, escrow timeouts, output maturity). */
   daaScore(): number;
+  /** Whether rules v2 govern that acceptance (src/consensus/activation.ts); absent: version 1 rules. */
+  rulesV2?(): boolean;
 }
 
 /** A state with accounts only: every record absent, the DAA score 0 (pools in tests of plain transfers). */
@@ -94,8 +96,10 @@ function overlayView(state: PoolState, payer: string, reads: Set<string>, volati
     const credit = credits.get(key);
     return credit === undefined ? account : { ...account, balance: account.balance + credit };
   };
+  const rulesV2 = state.rulesV2?.() ?? false;
   return {
     daaScore,
+    ...(rulesV2 ? { rulesV2 } : {}),
     account: (address) => base(address, toHex(address)),
     setAccount(address, account) {
       const cap = energyCap(account.balance);

@@ -25,7 +25,6 @@ import { isEmptyHash } from './trie-hash.ts';
 import type { BlockStateInput, ChainStateMachine, ChainStateMachineFactory, PreparedBlockState } from '../chain/state-port.ts';
 import type { BlockId } from '../consensus/ghostdag.ts';
 import { emissionCapUnits } from '../consensus/emission.ts';
-import { rulesV2Active } from '../consensus/activation.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import type { KvOp, KvStore } from '../storage/kv.ts';
 import { assert } from '../errors.ts';
@@ -211,7 +210,7 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
       const transactions = reads.transactions(id);
       return { id, miner: header.miner, daaScore: header.daaScore, timestampMs: header.timestampMs, blue: blues.has(id), transactions };
     });
-    const result = acceptMergeset({ read: readAt(parentRoot), readRecord: (key) => trie.get(parentRoot, key), merged, mergingMiner: input.miner, daaScore: input.daaScore, emittedBefore: before.emitted, rulesV2: rulesV2Active(chain.params, input.daaScore) });
+    const result = acceptMergeset({ read: readAt(parentRoot), readRecord: (key) => trie.get(parentRoot, key), merged, mergingMiner: input.miner, daaScore: input.daaScore, emittedBefore: before.emitted, rulesV2: v2 });
     let fees = 0n;
     let energy = 0n;
     let count = 0n;
