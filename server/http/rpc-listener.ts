@@ -124,6 +124,15 @@ function sendParts(res: ServerResponse, parts: AccessErrorParts): void {
   send(res, parts.status, parts.headers, parts.body, parts.challenges);
 }
 
+/** The JSON-RPC path a request is for (a POST to one of `rpcPaths`), or undefined: the listener's one test. */
+export function rpcPathOf(req: IncomingMessage): string | undefined {
+  if (req.method !== 'POST') return undefined;
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  return rpcPaths.includes(path) ? path : undefined;
+}
+
 export function createRpcListener(options: RpcListenerOptions): RpcListener {
   const { dispatcher, access } = options;
 
@@ -165,11 +174,8 @@ export function createRpcListener(options: RpcListenerOptions): RpcListener {
   };
 
   return (req, res) => {
-    if (req.method !== 'POST') return false;
-    const url = req.url ?? '/';
-    const query = url.indexOf('?');
-    const path = query === -1 ? url : url.slice(0, query);
-    if (!rpcPaths.includes(path)) return false;
+    const path = rpcPathOf(req);
+    if (path === undefined) return false;
     serve(req, res, path).catch((error: unknown) => {
       options.onError?.(error);
       if (res.headersSent) res.destroy();

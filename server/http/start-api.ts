@@ -19,7 +19,7 @@ import { createNodeMetrics, type NodeMetrics } from '../metrics.ts';
 import { httpsServerOptions, loadTlsMaterial } from '../tls.ts';
 import { startWsRpcServer, type WsRpcServer } from '../ws/ws-server.ts';
 import { createHttpApp } from './app.ts';
-import { createRpcListener, type RpcListener } from './rpc-listener.ts';
+import { createRpcListener, rpcPathOf, type RpcListener } from './rpc-listener.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import { grpcAuthorizer } from '../auth/grpc-authorize.ts';
 
@@ -107,14 +107,26 @@ export async function startApiServers(options: ApiServersOptions): Promise<ApiSe
   const hub = createSubscriptionHub(services);
   let wsPortNow = config.wsPort;
   const app = createHttpApp({ dispatcher, config, version: nodeVersion, metrics, miner: options.miner, access: options.access, wsPort: () => wsPortNow });
-  // The listener answers 503 until every route is mounted, then hands each request to the finished app.
+  // A request that arrives before every route is mounted waits for the mount (a few ms after the listening lines),
+  // then goes to the finished app: a client that connects the moment the port is logged gets its answer, not a 503.
   let serving: Hono | undefined;
+  let markMounted: () => void = () => undefined;
+  const mounted = new Promise<void>((resolve) => {
+    markMounted = resolve;
+  });
   const front = {
-    fetch: (request: Request, env: unknown) =>
-      serving ? serving.fetch(request, env) : Response.json({ error: { code: -32000, message: 'node is starting' } }, { status: 503 }),
+    fetch: async (request: Request, env: unknown) => {
+      if (serving === undefined) await mounted;
+      return serving!.fetch(request, env);
+    },
   };
   const rpcListener = createRpcListener({ dispatcher, access: options.access, onError: (error) => logger.error({ err: error }, 'json-rpc request failed unexpectedly') });
-  const rpc: RpcListener = (req, res) => serving !== undefined && rpcListener(req, res);
+  const rpc: RpcListener = (req, res) => {
+    if (serving !== undefined) return rpcListener(req, res);
+    if (rpcPathOf(req) === undefined) return false; // the front waits for the mount
+    void mounted.then(() => rpcListener(req, res));
+    return true;
+  };
 
   const http = await listenHttp(front, rpc, config.rpcPort, config.host);
   logger.info({ url: `http://${config.host}:${http.port}/`, port: http.port }, 'http listening');
@@ -141,6 +153,7 @@ export async function startApiServers(options: ApiServersOptions): Promise<ApiSe
 
   await options.mount?.(app, { httpPort: http.port, httpServer: http.server, grpc });
   serving = app;
+  markMounted();
 
   let closing: Promise<void> | undefined;
   return {

@@ -24,7 +24,7 @@ const rewardResult = z.object({
 /**
  * An address's block rewards, newest first (docs/api.md "get_reward_history"): with get_transaction_history, what
  * explains a miner's balance. A block's reward (subsidy + its coin fees) is credited when a chain block accepts it,
- * to its miner if blue and to the merging block's miner if red (docs/design.md "Rewards"); the rows follow the
+ * to its miner if blue and to the merging block's miner if red (docs/state.md "Acceptance"); the rows follow the
  * selected chain like the transaction history does.
  */
 export const getRewardHistory = defineMethod({
