@@ -63,19 +63,20 @@ export async function main(argv: readonly string[]): Promise<number> {
     throw error;
   }
   const logger = createLogger(config.logLevel, { format: config.logFormat });
+  // Listened for before the node starts: a SIGTERM that arrives while it is still starting (it may already mine and
+  // commit blocks) stops it cleanly once started, instead of killing it with Node's default action.
+  const signalled = new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
   try {
     const node = await startNode(config, logger);
     // Once, when everything listens: where to point a browser, and where the operator's API key is (docs/operations.md).
     const web = `http://${urlHost(config.host)}:${node.httpPort}/`;
     logger.info({ event: 'node_ready', web, apiKeyFile: node.apiCookiePath, runtime }, `ready: open ${web} for the web app; the operator API key is in ${node.apiCookiePath}`);
-    await new Promise<void>((resolve) => {
-      const stop = (signal: string) => {
-        logger.info({ signal }, 'shutting down');
-        void node.close().then(resolve);
-      };
-      process.once('SIGINT', () => stop('SIGINT'));
-      process.once('SIGTERM', () => stop('SIGTERM'));
-    });
+    const signal = await signalled;
+    logger.info({ signal }, 'shutting down');
+    await node.close();
     return 0;
   } catch (error) {
     logger.fatal({ err: error, code: error instanceof WeftError ? error.code : undefined }, 'node failed');
