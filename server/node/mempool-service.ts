@@ -141,7 +141,10 @@ export function startNodeMempool(options: { params: NetworkParams; chain: Chain;
     acceptance = undefined;
     // An empty pool has no sender to recheck: a syncing node does not summarise the blocks it replays.
     const change = pool.size === 0 ? { payers: [], records: [] } : changeOf(event);
-    pool.blockApplied({ accepted, refused, conflictKeys, change });
+    // What the new block carries is accepted by the virtual state now and by a chain block later: a pooled copy the
+    // recheck refuses for that reason stays pending to the API (`carried`) instead of showing as dropped.
+    const carried = pool.size === 0 ? [] : (chain.getBlock(event.block.id)?.transactions ?? []).map((tx) => toHex(blake3(tx)));
+    pool.blockApplied({ accepted, refused, conflictKeys, change, carried });
     pool.expire();
     notify();
   });

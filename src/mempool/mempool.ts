@@ -45,7 +45,11 @@ export function createMempool(options: MempoolOptions): Mempool {
   const byConflict = new Map<string, PoolEntry>();
   const bySender = new Map<string, SenderQueue>();
   const candidates = createCandidateSet();
-  const dropped = new Map<string, { reason: Exclude<RemovalReason, 'accepted'>; entry: PoolEntry }>();
+  const dropped = new Map<string, { reason: Exclude<RemovalReason, 'accepted' | 'carried'>; entry: PoolEntry }>();
+  // Transactions blocks carry that no chain block has accepted yet (ids of the latest blocks' transactions), and the
+  // entries that left the candidates because of it: still pending to the API, until a chain block accepts them.
+  const carriedIds = new Set<string>();
+  const carried = new Map<string, PoolEntry>();
   const listeners = new Set<(event: MempoolEvent) => void>();
   let totalBytes = 0;
   let nextSeq = 0;
@@ -67,7 +71,7 @@ export function createMempool(options: MempoolOptions): Mempool {
     }
   };
 
-  const forget = (entry: PoolEntry, reason: Exclude<RemovalReason, 'accepted'>) => {
+  const forget = (entry: PoolEntry, reason: Exclude<RemovalReason, 'accepted' | 'carried'>) => {
     dropped.delete(entry.id);
     dropped.set(entry.id, { reason, entry });
     if (dropped.size > limits.droppedRememberedMax) dropped.delete(dropped.keys().next().value!);
@@ -88,7 +92,10 @@ export function createMempool(options: MempoolOptions): Mempool {
         candidates.cut(entry.sender, entry);
       }
     }
-    if (reason !== 'accepted') forget(entry, reason);
+    if (reason === 'carried') {
+      carried.set(entry.id, entry);
+      if (carried.size > limits.txCountMax) carried.delete(carried.keys().next().value!);
+    } else if (reason !== 'accepted') forget(entry, reason);
     emit({ type: 'removed', entry, reason });
   };
 
@@ -106,7 +113,7 @@ export function createMempool(options: MempoolOptions): Mempool {
     const result = simulateRun(queue, state);
     const refused = refusedBy(queue, result);
     candidates.set(sender, withoutRefused(result, refused));
-    for (const entry of refused) removeEntry(entry, 'invalidated');
+    for (const entry of refused) removeEntry(entry, carriedIds.has(entry.id) ? 'carried' : 'invalidated');
     return [...refused];
   };
 
@@ -285,6 +292,9 @@ export function createMempool(options: MempoolOptions): Mempool {
       return addresses.map(senderKey).flatMap((sender) => recheckSender(sender));
     },
     blockApplied(update) {
+      for (const hash of update.accepted) carried.delete(toHex(hash));
+      for (const id of update.carried ?? []) carriedIds.add(id);
+      while (carriedIds.size > limits.txCountMax) carriedIds.delete(carriedIds.values().next().value!);
       const left: PoolEntry[] = [];
       const senders = new Set<string>();
       const take = (entry: PoolEntry | undefined, reason: RemovalReason) => {
@@ -338,12 +348,12 @@ export function createMempool(options: MempoolOptions): Mempool {
     get: (hash) => byId.get(toHex(hash)),
     status(hash) {
       const id = toHex(hash);
-      const entry = byId.get(id);
+      const entry = byId.get(id) ?? carried.get(id);
       if (entry !== undefined) return { status: 'pending', entry };
       const gone = dropped.get(id);
       return gone === undefined ? undefined : { status: 'dropped', reason: gone.reason, entry: gone.entry };
     },
-    pending: () => [...byId.values()].sort(compareForBlock),
+    pending: () => [...byId.values(), ...carried.values()].sort(compareForBlock),
     pendingFor: (address) => [...(bySender.get(senderKey(address)) ?? [])],
     nextNonce(address) {
       const queue = bySender.get(senderKey(address)) ?? [];

@@ -13,7 +13,11 @@ import type { PoolEntry } from './entry.ts';
 import type { MempoolLimits } from './mempool-limits.ts';
 import type { SelectRequest, Selection } from './select.ts';
 
-export type RemovalReason = 'accepted' | 'replaced' | 'evicted' | 'expired' | 'invalidated';
+/**
+ * `carried`: a block in the virtual's past carries it and the virtual state accepts it, but no chain block has yet:
+ * it leaves the candidates (no template carries it twice) and stays pending to the API until a chain block accepts it.
+ */
+export type RemovalReason = 'accepted' | 'carried' | 'replaced' | 'evicted' | 'expired' | 'invalidated';
 
 export type MempoolEvent =
   | { readonly type: 'added'; readonly entry: PoolEntry }
@@ -26,7 +30,7 @@ export type AdmitResult =
 /** docs/design.md "Consensus" statuses the pool can speak for: pending, or dropped (evicted, expired, invalidated, replaced). */
 export type PoolStatus =
   | { readonly status: 'pending'; readonly entry: PoolEntry }
-  | { readonly status: 'dropped'; readonly reason: Exclude<RemovalReason, 'accepted'>; readonly entry: PoolEntry };
+  | { readonly status: 'dropped'; readonly reason: Exclude<RemovalReason, 'accepted' | 'carried'>; readonly entry: PoolEntry };
 
 /** What one block did, as the pool needs it (server/node/mempool-service.ts builds it from the chain's events). */
 export interface BlockUpdate {
@@ -34,6 +38,8 @@ export interface BlockUpdate {
   readonly refused: readonly Uint8Array[];
   readonly conflictKeys: readonly string[];
   readonly change: StateChange | 'all';
+  /** Ids (hex) of the transactions the new block carries: refused by the recheck only because of it, they are `carried`. */
+  readonly carried?: readonly string[];
 }
 
 export interface MempoolOptions {
