@@ -51,7 +51,8 @@ test('WebGPU mines when Chromium offers an adapter, and says why not otherwise',
   const adapter = await page.evaluate(async () => ('gpu' in navigator ? (await navigator.gpu.requestAdapter()) !== null : false));
   await startMining(page, 'webgpu');
   if (adapter) {
-    await expect(page.locator('#m-backend')).toHaveText(/^webgpu/);
+    // SwiftShader compiles the WGSL kernel first: seconds on a loaded 2-core box.
+    await expect(page.locator('#m-backend')).toHaveText(/^webgpu/, { timeout: 30_000 });
     await expect(page.locator('#found tbody tr').first().locator('td').nth(2)).toHaveText('accepted', { timeout: 90_000 });
     const hash = (await page.locator('#found tbody tr').first().locator('a').textContent())!;
     expect((await confirmedByNode(hash)).gpu_mining).toBe(true);
