@@ -10,6 +10,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import type { MiddlewareHandler } from 'hono';
+import { webContentTypes } from './content-types.ts';
 
 export type ContentCoding = 'br' | 'gzip';
 
@@ -53,16 +54,6 @@ export function negotiateCoding(acceptEncoding: string | undefined, available: r
   return best;
 }
 
-const contentTypes: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.wgsl': 'text/plain; charset=utf-8',
-};
-
 const isFileInside = (root: string, file: string): boolean => file.startsWith(root + sep) && existsSync(file) && statSync(file).isFile();
 
 /** Serves the precompressed copies of the app's files under `root` (dist/web); see the module comment. */
@@ -82,7 +73,7 @@ export function precompressedWebApp(root: string): MiddlewareHandler {
     }
     const bytes = readFileSync(file + codingSuffix[coding]);
     const headers: Record<string, string> = {
-      'content-type': contentTypes[extname(file)] ?? 'application/octet-stream',
+      'content-type': webContentTypes[extname(file)] ?? 'application/octet-stream',
       'content-encoding': coding,
       vary: 'accept-encoding',
       'cache-control': cacheControlOf(c.req.path),

@@ -11,6 +11,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
+import { webContentTypes } from './content-types.ts';
 import { precompressedWebApp } from './precompressed.ts';
 import { statusPage, statusScript } from './status-page.ts';
 
@@ -35,23 +36,11 @@ export function isWebAppFile(method: string, path: string): boolean {
 
 export const webDistDir = resolve(fileURLToPath(new URL('../../dist/web', import.meta.url)));
 
-const contentTypes: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.wgsl': 'text/plain; charset=utf-8',
-};
-
 function readInside(root: string, relative: string): { body: ArrayBuffer; type: string } | undefined {
   const file = resolve(root, relative);
   if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) return undefined;
   const bytes = readFileSync(file);
-  return { body: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, type: contentTypes[extname(file)] ?? 'application/octet-stream' };
+  return { body: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, type: webContentTypes[extname(file)] ?? 'application/octet-stream' };
 }
 
 const iconSize = 16;

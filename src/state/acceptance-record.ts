@@ -37,7 +37,8 @@ export interface AcceptanceRecord extends AcceptanceTotals {
 export const zeroTotals: AcceptanceTotals = Object.freeze({ emitted: 0n, burnt: 0n, feesTotal: 0n, energyUsedTotal: 0n, acceptedTotal: 0n });
 const recordVersion = 1;
 
-function pushVarint(out: number[], value: bigint): void {
+/** Appends the LEB128 encoding of a non-negative figure (the record's and the consensus totals' one integer form). */
+export function pushVarint(out: number[], value: bigint): void {
   let v = value;
   while (v >= 0x80n) {
     out.push(Number(v & 0x7fn) | 0x80);

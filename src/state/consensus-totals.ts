@@ -12,7 +12,7 @@
  * Pure: light clients prove the totals with it like any record (src/state/proof-verify.ts).
  */
 import { DecodeError } from '../errors.ts';
-import type { AcceptanceTotals } from './acceptance-record.ts';
+import { pushVarint, type AcceptanceTotals } from './acceptance-record.ts';
 import { recordVersionOf, stateRecordKey, unknownRecordVersion } from './state-record.ts';
 
 /** The key tag: prefix-free against every namespace tag (namespaces.ts), and the id is empty. */
@@ -22,15 +22,6 @@ export const consensusTotalsKey: Uint8Array = stateRecordKey(consensusTotalsTag,
 const totalsVersion = 1;
 /** LEB128 of a figure: 20 bytes hold 140 bits, far above any total (the cap is below 2^64). */
 const varintBytesMax = 20;
-
-function pushVarint(out: number[], value: bigint): void {
-  let v = value;
-  while (v >= 0x80n) {
-    out.push(Number(v & 0x7fn) | 0x80);
-    v >>= 7n;
-  }
-  out.push(Number(v));
-}
 
 const fields = ['emitted', 'burnt', 'feesTotal', 'energyUsedTotal', 'acceptedTotal'] as const;
 
