@@ -1,8 +1,8 @@
 /**
  * The transaction-kind registry: tag → module. Decoding a transaction is looking up its first byte here; a tag no
  * module claims (unassigned, or reserved in src/codec/transaction-kinds.ts for a later kind) is refused with
- * UnknownTxKindError. Built-in kinds are registered below (value transfers, agent accounts, escrows); a later kind
- * (contracts, confidential transfers) registers its module the same way, and nothing else in the node changes.
+ * UnknownTxKindError. The built-in kinds are one pure table below; a new kind adds its module there, and nothing
+ * else in the node changes.
  */
 import { assert } from '../errors.ts';
 import { agentAddSessionKeyKind } from './agent/agent-add-session-key.ts';
@@ -26,11 +26,25 @@ import { contractDeployKind } from './contract-deploy.ts';
 import { multisigTransferKind } from './multisig-transfer.ts';
 import { transferKind } from './transfer.ts';
 
-const modules = new Map<number, TxKindModule>();
+/**
+ * The built-in kinds, a pure table: value transfers, agent accounts and escrow settlement (docs/settlement.md),
+ * confidential transfers (docs/privacy.md), smart contracts (docs/contracts.md). Every node of a network knows the
+ * same kinds (it is consensus); importing this module registers nothing anywhere else.
+ */
+const builtInKinds: readonly TxKindModule[] = [
+  transferKind, multisigTransferKind,
+  agentCreateKind, agentSetControllerKind, agentAddSessionKeyKind, agentRevokeSessionKeyKind, agentFreezeKind,
+  agentFundEnergyPoolKind,
+  escrowCreateKind, escrowClaimKind, escrowReclaimKind, escrowDisputeKind, escrowResolveKind,
+  confidentialTransferKind, shieldKind, unshieldKind,
+  contractDeployKind, contractCallKind,
+] as unknown as readonly TxKindModule[];
+
+const modules = new Map<number, TxKindModule>(builtInKinds.map((module) => [module.tag, module]));
 
 /**
- * Adds a kind. Every node of a network must register the same kinds (it is consensus); the returned function
- * removes it again (tests register throw-away kinds).
+ * Adds a kind beside the built-in ones: the extension point a new kind's tests use (docs/transactions.md). The
+ * returned function removes it again, so a throw-away kind never outlives its test.
  */
 export function registerTxKind<T extends AnyTransaction>(module: TxKindModule<T>): () => void {
   assert(Number.isInteger(module.tag) && module.tag >= 0 && module.tag <= 0xff, `kind tag ${module.tag} is not a byte`);
@@ -40,27 +54,6 @@ export function registerTxKind<T extends AnyTransaction>(module: TxKindModule<T>
     if (modules.get(module.tag) === (module as unknown)) modules.delete(module.tag);
   };
 }
-
-registerTxKind(transferKind);
-registerTxKind(multisigTransferKind);
-// Agent accounts and escrow settlement (docs/settlement.md).
-registerTxKind(agentCreateKind);
-registerTxKind(agentSetControllerKind);
-registerTxKind(agentAddSessionKeyKind);
-registerTxKind(agentRevokeSessionKeyKind);
-registerTxKind(agentFreezeKind);
-registerTxKind(agentFundEnergyPoolKind);
-registerTxKind(escrowCreateKind);
-registerTxKind(escrowClaimKind);
-registerTxKind(escrowReclaimKind);
-registerTxKind(escrowDisputeKind);
-registerTxKind(escrowResolveKind);
-registerTxKind(confidentialTransferKind);
-registerTxKind(shieldKind);
-registerTxKind(unshieldKind);
-// Smart contracts (docs/contracts.md).
-registerTxKind(contractDeployKind);
-registerTxKind(contractCallKind);
 
 function implementedList(): string {
   const names = [...modules.values()].sort((a, b) => a.tag - b.tag).map((m) => `${m.tag} (${m.name})`);
