@@ -8,7 +8,7 @@ import type { BlockId, GhostdagEngine } from '../consensus/ghostdag.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import { blockHash } from '../consensus/pow.ts';
 import { toHex } from '../util/bytes.ts';
-import type { AddBlockResult } from './chain.ts';
+import type { AddBlockResult } from './chain-types.ts';
 import { BlockRuleError } from './errors.ts';
 import type { InvalidBlocks } from './invalid-blocks.ts';
 import type { OrphanPool } from './orphan-pool.ts';

@@ -16,17 +16,13 @@
  * is durable. A failed write poisons the chain: in-memory state may be ahead of disk, so the node must restart.
  */
 import { decodeBlock, encodeBlock, type Block } from '../codec/block.ts';
-import { decodeHeader, type BlockHeader } from '../codec/header.ts';
-import { createGhostdagEngine, type BlockId, type GhostdagData, type GhostdagEngine } from '../consensus/ghostdag.ts';
-import type { NetworkParams } from '../consensus/params.ts';
+import { decodeHeader } from '../codec/header.ts';
+import { createGhostdagEngine, type BlockId } from '../consensus/ghostdag.ts';
 import { openKvConsensusStore } from '../consensus/consensus-kv-store.ts';
 import { asProofVerifier, type ProofVerifier } from '../crypto/proof-check.ts';
-import { nobleVerifier, type SignatureVerifier } from '../crypto/verifier.ts';
+import { nobleVerifier } from '../crypto/verifier.ts';
 import { assert } from '../errors.ts';
-import type { KvStore } from '../storage/kv.ts';
-import type { ReadCacheStats } from '../storage/read-cache.ts';
 import { fromHex, toHex } from '../util/bytes.ts';
-import type { Clock } from '../util/clock.ts';
 import { admitBlock } from './admit-block.ts';
 import type { IndexedBlock } from './block-index.ts';
 import { processBodyInContext } from './body-in-context.ts';
@@ -42,153 +38,19 @@ import { processHeaderInContext } from './header-in-context.ts';
 import { createInvalidBlocks } from './invalid-blocks.ts';
 import { createOrphanPool, type OrphanPool } from './orphan-pool.ts';
 import { createPendingStore } from './pending-store.ts';
-import { openPruner, type PrunerStatus, type PruningEvent } from './pruner.ts';
-import type { AccountLookup, BlockStateInput, ChainStateMachine, ChainStateMachineFactory } from './state-port.ts';
+import { openPruner } from './pruner.ts';
+import type { AccountLookup, BlockStateInput, ChainStateMachine } from './state-port.ts';
 import { createStoredBlockIndex } from './stored-block-index.ts';
-import type { TrustedData } from './trusted-data.ts';
 import { TrustedDataError } from './trusted-errors.ts';
 import { checkAboveJoin, importTrustedData, joinedOps, prepareJoin } from './trusted-import.ts';
 import { validateBodyInIsolation } from './validate-body.ts';
 import { orderedMergesetOf, virtualParentsWithinMergeDepth } from './virtual.ts';
+import type { BlockAcceptedEvent, Chain, ChainOptions, FinalityConflictEvent } from './chain-types.ts';
 
-export type AddBlockResult =
-  | { readonly status: 'accepted'; readonly block: IndexedBlock; readonly selectedTipChanged: boolean }
-  | { readonly status: 'duplicate'; readonly id: BlockId }
-  | { readonly status: 'orphan'; readonly id: BlockId; readonly missing: readonly BlockId[] };
-
-/** A block that would have moved the virtual selected chain off the finality point (refused, see depth-rules.ts). */
-export interface FinalityConflictEvent {
-  readonly block: BlockId;
-  readonly finalityPoint: BlockId;
-  readonly selectedTip: BlockId;
-}
-
-export interface BlockAcceptedEvent {
-  readonly block: IndexedBlock;
-  readonly ghostdag: GhostdagData;
-  readonly selectedTipChanged: boolean;
-  /** Blocks that left the virtual selected chain (a reorganisation), deepest last. */
-  readonly removedFromChain: readonly BlockId[];
-  /** Blocks that joined the virtual selected chain, ascending (the new selected tip last); empty when it did not move. */
-  readonly addedToChain: readonly BlockId[];
-}
-
-/** What a would-be child of `parents` commits to: its GHOSTDAG data, DAA score, state root and post-mergeset accounts. */
-export interface ChildState {
-  readonly parents: readonly BlockId[];
-  readonly ghostdag: GhostdagData;
-  readonly mergeset: readonly BlockId[];
-  readonly daaScore: number;
-  readonly stateRoot: Uint8Array;
-  readonly accounts: AccountLookup;
-}
-
-export interface Chain {
-  readonly params: NetworkParams;
-  readonly engine: GhostdagEngine;
-  readonly genesis: IndexedBlock;
-  /** Validates and stores a block. Throws BlockRuleError when a rule is broken; nothing is stored then. */
-  addBlock(block: Block): Promise<AddBlockResult>;
-  has(id: BlockId): boolean;
-  /** A block this node refused by a consensus rule (remembered across restarts): never worth downloading again. */
-  isInvalid(id: BlockId): boolean;
-  get(id: BlockId): IndexedBlock | undefined;
-  getBlock(id: BlockId): Block | undefined;
-  ghostdag(id: BlockId): GhostdagData;
-  selectedTip(): IndexedBlock;
-  tips(): IndexedBlock[];
-  /** The block at `height` on the virtual selected chain. */
-  blockAtHeight(height: number): IndexedBlock | undefined;
-  blockCount(): number;
-  orphanCount(): number;
-  /** The bits and the earliest timestamp a child of `selectedParent` must carry. */
-  childRules(selectedParent: IndexedBlock): { bits: number; minTimestampMs: number };
-  /** The virtual block's parents (the best tips, selected tip first) and its GHOSTDAG data (computed with unit work). */
-  virtualParents(): { parents: BlockId[]; ghostdag: GhostdagData };
-  /** A block's mergeset in consensus order (selected parent first), from its GHOSTDAG data. */
-  orderedMergeset(data: GhostdagData): BlockId[];
-  /** The state a block with these parents, mined by `miner`, commits to (null miner: the virtual view). */
-  childState(parents: readonly BlockId[], miner: Uint8Array | null): ChildState;
-  onBlockAccepted(listener: (event: BlockAcceptedEvent) => void): () => void;
-  /** A security event: a heavier chain that leaves the finality point was refused (the node raises an alert). */
-  onFinalityConflict(listener: (event: FinalityConflictEvent) => void): () => void;
-  /** The virtual's finality point: the selected chain block finalityDepth blue score below the selected tip. */
-  finalityPoint(): IndexedBlock;
-  /** Resolves when every accepted block so far is durable. */
-  settled(): Promise<void>;
-  /** Each per-block cache's size and hit counts (/metrics). */
-  cacheStats(): ReadCacheStats[];
-  /** Blocks replayed at open: 0 unless the store predates the consensus tables (docs/storage.md "Upgrading"). */
-  readonly replayedAtOpen: number;
-  /** The pruning point and the pruner's progress; undefined on an archive (docs/storage.md "Pruning"). */
-  pruning(): PrunerStatus | undefined;
-  /** Whether a known block is below the pruning point: its body, transactions and state are gone or going. */
-  isPruned(id: BlockId): boolean;
-  /** Resolves when no pruning round is running or owed (tests, benches). */
-  pruningSettled(): Promise<void>;
-  /** Stops pruning after the batch in flight (shutdown: the next open finishes the round). */
-  stopPruning(): Promise<void>;
-  /** The pruning point this chain joined at from trusted data; undefined for a chain from genesis. */
-  readonly joinedAt: IndexedBlock | undefined;
-  /** The state machine's record of a block beside its state root, for trusted data (trusted-data.ts). */
-  pruningPointRecord(id: BlockId): Uint8Array | undefined;
-}
-
-export interface ChainOptions {
-  readonly params: NetworkParams;
-  readonly store: KvStore;
-  readonly clock: Clock;
-  readonly orphanCapacity?: number;
-  /**
-   * Verifies transaction proofs at body validation, synchronously: a Schnorr verifier (BIP340 batched through it,
-   * other schemes inline) or a proof verifier. Default the @noble reference (the node passes a faster one).
-   */
-  readonly verifier?: SignatureVerifier | ProofVerifier;
-  /**
-   * Runs after a block's cheap admission checks (header in isolation, PoW, parents known) and before its stages:
-   * the node verifies the body's signatures on its worker pool here, into the verification cache the synchronous
-   * `verifier` reads (src/chain/preverify-body.ts). Must not throw for a bad block: the stages refuse it.
-   */
-  readonly preverify?: (block: Block) => Promise<void>;
-  /** Each accepted block's time in every stage (metrics, slow-block log lines); called once it is durable. */
-  readonly onBlockTimings?: (timings: BlockTimings) => void;
-  /**
-   * Computes each block's state (src/state/ledger.ts through the port in state-port.ts). Without one the chain
-   * is header-and-body only: every state root must equal genesis's (the empty state), as in DAG-only tests.
-   */
-  readonly stateMachine?: ChainStateMachineFactory;
-  /** Megabytes the per-block caches may hold (`--cache-mb`); default cacheMbDefault (src/limits.ts). */
-  readonly cacheMb?: number;
-  /** Keep everything (`--archive`); default false: prune below the pruning point (docs/storage.md "Pruning"). */
-  readonly archive?: boolean;
-  /** Each finished pruning round, and the error that stops the pruner. */
-  readonly onPruning?: (event: PruningEvent) => void;
-  /**
-   * Start at a pruning point instead of genesis (docs/pruning-proof.md "Trusted data"): an empty store (or one a
-   * crash left half-joined) gets these blocks, checked first (TrustedDataError); the point's state must already be
-   * in the store. A store that joined before opens with or without them.
-   */
-  readonly join?: TrustedData;
-  /** The verified pruning-point proof's headers, kept as header rows beside a join (version 2 networks). */
-  readonly joinProofHeaders?: readonly BlockHeader[];
-}
-
-/** Where an accepted block's processing time went, in milliseconds (performance.now). */
-export interface BlockTimings {
-  readonly id: BlockId;
-  readonly transactions: number;
-  /** The proofs on the verify pool before the stages (0 without a preverify hook). */
-  readonly preverifyMs: number;
-  /** Body in isolation: sizes, decoding, mass, merkle root, proofs (cache hits after a preverify). */
-  readonly bodyMs: number;
-  /** Header in context: parents, GHOSTDAG, difficulty, timestamps, commitments. */
-  readonly headerMs: number;
-  /** Body in context: the mergeset's acceptance and the state root. */
-  readonly acceptanceMs: number;
-  /** The batch assembled and written (LMDB commit). */
-  readonly commitMs: number;
-  readonly totalMs: number;
-}
+// The chain's public types, named where callers have always found them.
+export type {
+  AddBlockResult, BlockAcceptedEvent, BlockTimings, Chain, ChainOptions, ChildState, FinalityConflictEvent,
+} from './chain-types.ts';
 
 export async function openChain(options: ChainOptions): Promise<Chain> {
   const { params, clock } = options;

@@ -10,7 +10,7 @@ import type { BlockId, GhostdagData, GhostdagEngine } from '../consensus/ghostda
 import type { KvOp, KvStore } from '../storage/kv.ts';
 import { toHex } from '../util/bytes.ts';
 import type { IndexedBlock } from './block-index.ts';
-import type { BlockAcceptedEvent } from './chain.ts';
+import type { BlockAcceptedEvent } from './chain-types.ts';
 import { blockRows, tipsRow } from './chain-store.ts';
 import { ChainStorageError } from './errors.ts';
 import type { SelectedChainIndex } from './selected-chain.ts';

@@ -11,7 +11,7 @@ import type { NetworkParams } from '../consensus/params.ts';
 import { compactToTarget, workFromTarget } from '../consensus/pow.ts';
 import { toHex } from '../util/bytes.ts';
 import type { IndexedBlock } from './block-index.ts';
-import type { FinalityConflictEvent } from './chain.ts';
+import type { FinalityConflictEvent } from './chain-types.ts';
 import { validateHeaderCommitments, type CommitmentDag } from './header-commitments.ts';
 import { mergeDepthRoot, mergeDepthViolations } from './depth-rules.ts';
 import { BlockRuleError } from './errors.ts';

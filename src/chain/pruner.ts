@@ -24,7 +24,10 @@ import type { IndexedBlock } from './block-index.ts';
 import { chainKeys } from './chain-store.ts';
 import { createHeaderPruning } from './header-pruning.ts';
 import { nextPruningPoint } from './pruning-point.ts';
+import type { PrunerStatus, PruningEvent } from './chain-types.ts';
 import type { ChainStateMachine, PruningRound } from './state-port.ts';
+
+export type { PrunerStatus, PruningEvent } from './chain-types.ts';
 
 export interface PrunerContext {
   readonly params: NetworkParams;
@@ -42,18 +45,6 @@ export interface PrunerContext {
   readonly genesis: IndexedBlock;
   readonly machine: () => ChainStateMachine | undefined;
   readonly onEvent: (event: PruningEvent) => void;
-}
-
-/** A finished round, or the error that stopped the pruner (the node logs both; it keeps running unpruned then). */
-export type PruningEvent =
-  | { readonly type: 'round'; readonly from: IndexedBlock; readonly to: IndexedBlock; readonly blocks: number; readonly ms: number }
-  | { readonly type: 'error'; readonly error: unknown };
-
-export interface PrunerStatus {
-  readonly pruningPoint: IndexedBlock;
-  readonly prunedThrough: IndexedBlock;
-  readonly rounds: number;
-  readonly running: boolean;
 }
 
 export interface Pruner {

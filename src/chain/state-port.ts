@@ -10,9 +10,8 @@
 import type { BlockHeader } from '../codec/header.ts';
 import type { AnyTransaction } from '../codec/transaction.ts';
 import type { BlockId, GhostdagData } from '../consensus/ghostdag.ts';
-import type { KvOp, KvStore } from '../storage/kv.ts';
+import type { KvOp } from '../storage/kv.ts';
 import type { IndexedBlock } from './block-index.ts';
-import type { Chain } from './chain.ts';
 
 /** A transaction of a block body as validation decoded it. */
 export interface BlockTransaction {
@@ -82,10 +81,4 @@ export interface PruningRound {
   readonly pruned: () => Iterable<IndexedBlock>;
 }
 
-/** Built once by openChain, after the stored DAG is replayed; `store` is the chain's read-your-writes view. */
-export type ChainStateMachineFactory = (context: {
-  readonly chain: Chain;
-  readonly store: KvStore;
-  /** True unless the node is an archive: the machine logs what each block writes so that pruning can find it. */
-  readonly pruning: boolean;
-}) => ChainStateMachine;
+

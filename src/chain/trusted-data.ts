@@ -16,33 +16,14 @@
  * k-cluster walks of GHOSTDAG's colouring (finality is clamped at P on a joined chain: it is below every finality
  * point its blocks can see).
  */
-import type { Block } from '../codec/block.ts';
-import type { BlockHeader } from '../codec/header.ts';
-import type { BlockId, TrustedGhostdagData } from '../consensus/ghostdag.ts';
+import type { BlockId } from '../consensus/ghostdag.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import { fromHex } from '../util/bytes.ts';
 import { chainAncestorAt, type IndexedBlock } from './block-index.ts';
-import type { Chain } from './chain.ts';
+import type { Chain, TrustedBlock, TrustedData } from './chain-types.ts';
+
+export type { TrustedBlock, TrustedData } from './chain-types.ts';
 import { TrustedDataError } from './trusted-errors.ts';
-
-export interface TrustedBlock {
-  readonly header: BlockHeader;
-  /** Selected-chain height (genesis 0): the DAA window and the chain index count in heights. */
-  readonly height: number;
-  /** As the sender stores it; ids may name blocks below T. */
-  readonly ghostdag: TrustedGhostdagData;
-  /** The pruning point's and its anticone's transactions; absent below P (only headers are needed there). */
-  readonly transactions?: Block['transactions'];
-}
-
-export interface TrustedData {
-  /** The pruning point's hash (its header's stateRoot is the state imported beside it). */
-  readonly pruningPoint: Uint8Array;
-  /** T in ascending (blue work, hash): a topological order. */
-  readonly blocks: readonly TrustedBlock[];
-  /** The state machine's record of P beside its state root (the ledger's acceptance record: running totals). */
-  readonly stateRecord?: Uint8Array;
-}
 
 /** Chain heights below min(P, F0) a joined chain must know: what the rules of the blocks above P read. */
 export function trustedChainDepth(params: Pick<NetworkParams, 'daaWindowBlocks' | 'pastMedianTimeWindow' | 'mergeDepth' | 'ghostdagK'>): number {

@@ -3,7 +3,7 @@
  * built on it (a simplified, deterministic `pick_virtual_parents` of rusty-kaspa `virtual_processor/processor.rs`).
  */
 import { MergesetTooLargeError, UnknownBlockError } from './ghostdag-errors.ts';
-import type { BlockId, GhostdagEngine } from './ghostdag.ts';
+import type { BlockId, GhostdagEngine } from './ghostdag-types.ts';
 
 export interface SortableBlock {
   readonly id: BlockId;
