@@ -7,9 +7,7 @@
 import { isContractAddress } from './contract-view.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { addressQrSvg } from '../lib/address-qr.ts';
-import { getAgentAccount } from '../lib/actions/get-agent-account.ts';
-import { getRewardHistory } from '../lib/actions/get-reward-history.ts';
-import { getTransactionHistory } from '../lib/actions/get-transaction-history.ts';
+import { getAgentAccount, getRewardHistory, getTransactionHistory } from '../../packages/client/src/index.ts';
 import { copyButtonHtml, escapeHtml, formatCoins, formatInteger, linkHtml } from '../lib/format.ts';
 import { createHttpClient } from '../lib/node-client.ts';
 import { fieldsTable, type PageContext } from './page-context.ts';

@@ -9,7 +9,7 @@ import { blockSubsidyUnits } from '../../src/consensus/emission.ts';
 import { coinsToUnits } from '../../src/crypto/amount.ts';
 import { toHex } from '../../src/util/bytes.ts';
 import type { LightChain } from '../../src/light/light-chain.ts';
-import { getBlock, type GetBlockReturnType } from '../lib/actions/get-block.ts';
+import { getBlock, type GetBlockReturnType } from '../../packages/client/src/index.ts';
 import { escapeHtml, formatCoins, formatInteger, linkHtml, timeHtml } from '../lib/format.ts';
 import { fieldsTable, isNotFound, showNothingFound, whenVerified, type PageContext } from './page-context.ts';
 import { transactionsTable } from './transactions-table.ts';

@@ -17,9 +17,7 @@ import { decodeAddress, encodeAddress } from '../../src/crypto/address.ts';
 import { fromHex, toHex } from '../../src/util/bytes.ts';
 import { decodeAbiValues } from '../../src/vm/abi.ts';
 import { prepare } from '../../src/vm/prepare.ts';
-import { getContractState } from '../lib/actions/get-contract-state.ts';
-import { getTransactionHistory } from '../lib/actions/get-transaction-history.ts';
-import { getTransactionProof } from '../lib/actions/get-transaction-proof.ts';
+import { getContractState, getTransactionHistory, getTransactionProof } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import { formatCoins, formatInteger } from '../lib/format.ts';
 

@@ -6,10 +6,7 @@
  */
 import { chartSummary, renderLineChart, pushBounded, formatRate } from '../lib/chart.ts';
 import { formatCoins, formatInteger, installCopyButtons, linkHtml, shortHash, timeHtml } from '../lib/format.ts';
-import { getBlock } from '../lib/actions/get-block.ts';
-import { getInfo } from '../lib/actions/get-info.ts';
-import { getLatestBlock } from '../lib/actions/get-latest-block.ts';
-import { getMiningStats } from '../lib/actions/get-mining-stats.ts';
+import { getBlock, getInfo, getLatestBlock, getMiningStats } from '../../packages/client/src/index.ts';
 import { createNodeClient, discoverNodeUrls, restGet, retryWhileDisconnected, type ConnectionState, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
 import { startLightNode, type LightNode, type LightNodeStatus } from '../light/light-node.ts';
 import { verifiedNetworkOf } from '../wallet/wallet-network.ts';

@@ -10,8 +10,7 @@ import { bytesToBigIntBE, fromHex, toHash0x, toHex } from '../../src/util/bytes.
 import { blockHash } from '../../src/consensus/pow.ts';
 import { formatRate, pushBounded, renderLineChart } from '../lib/chart.ts';
 import { createTabRate } from './tab-rate.ts';
-import { getBlockTemplate } from '../lib/actions/get-block-template.ts';
-import { submitBlock } from '../lib/actions/submit-block.ts';
+import { getBlockTemplate, submitBlock } from '../../packages/client/src/index.ts';
 import { createHttpClient, createNodeClient, discoverNodeUrls, type NodeUrls } from '../lib/node-client.ts';
 import { chooseAutoBackend, openWasmBackend, openWebGpuBackend, type TabBackend } from './search-backends.ts';
 
