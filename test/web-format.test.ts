@@ -1,7 +1,9 @@
 // The web app's readable figures (web/lib/format.ts, docs/web.md "Readable figures"): amounts with the unit and
 // thousands separators, exact strings never through a float; relative times; shortened hashes; escaped links.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatCoins, formatInteger, linkHtml, relativeTime, shortHash, timeHtml } from '../web/lib/format.ts';
+import { escapeHtml, formatCoins, formatInteger, linkHtml, relativeTime, shortHash, timeHtml } from '../web/lib/format.ts';
 import { chartSummary } from '../web/lib/chart.ts';
 
 describe('formatCoins', () => {
@@ -66,5 +68,21 @@ describe('chart captions', () => {
   it('name the last plotted value', () => {
     expect(chartSummary([3, 1, Number.NaN, 2], (v) => `${v} s`)).toBe('latest 2 s');
     expect(chartSummary([], String)).toBe('no data yet');
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes the five characters that end text or an attribute value, whichever quote it uses', () => {
+    expect(escapeHtml(`<a href='x' title="y">&</a>`)).toBe('&lt;a href=&#39;x&#39; title=&quot;y&quot;&gt;&amp;&lt;/a&gt;');
+    expect(escapeHtml('plain text, 1 < 2')).toBe('plain text, 1 &lt; 2');
+    expect(escapeHtml('&amp;')).toBe('&amp;amp;');
+  });
+
+  it('is the only HTML escaper of the pages outside the wallet and the widget', () => {
+    const walk = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : name.endsWith('.ts') ? [join(dir, name)] : []));
+    const own = walk('web').filter((file) => !/^web\/(wallet|widget)\//.test(file) && file !== join('web', 'lib', 'format.ts'));
+    const escapers = own.filter((file) => readFileSync(file, 'utf8').includes("'&amp;'"));
+    expect(escapers).toEqual([]);
   });
 });

@@ -50,7 +50,8 @@ import { reclaimEscrow } from './methods/reclaim-escrow.ts';
 import { disputeEscrow } from './methods/dispute-escrow.ts';
 import { resolveEscrow } from './methods/resolve-escrow.ts';
 
-export const rpcMethods: readonly AnyRpcMethod[] = [
+/** The table with each entry's own type: what packages/client derives every method's params and result from. */
+const methodTable = [
   getNetworkInfo,
   getInfo,
   getHeight,
@@ -97,4 +98,7 @@ export const rpcMethods: readonly AnyRpcMethod[] = [
   reclaimEscrow,
   disputeEscrow,
   resolveEscrow,
-];
+] as const;
+
+export type RpcMethodTable = typeof methodTable;
+export const rpcMethods: readonly AnyRpcMethod[] = methodTable;

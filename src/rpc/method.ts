@@ -66,7 +66,10 @@ export type RpcMethodResult<M extends AnyRpcMethod> = z.output<M['result']>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRpcMethod = RpcMethod<any, any>;
 
-export function defineMethod<S extends z.ZodObject, R extends z.ZodType>(method: RpcMethod<S, R>): RpcMethod<S, R> {
+/** `N` keeps the method's name as its literal type, so the table's type maps each name to its params and result (packages/client). */
+export function defineMethod<const N extends string, S extends z.ZodObject, R extends z.ZodType>(
+  method: RpcMethod<S, R> & { readonly name: N },
+): RpcMethod<S, R> & { readonly name: N } {
   return method;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Zod schemas of the shared result objects (docs/api.md "Common shapes", "Typed results"). One schema gives three
- * things: the type a method's `run` must return (z.input), the type a client gets (z.output: the web's actions in
- * web/lib/actions/), and the JSON Schema rpc.discover (openrpc.ts) and the REST OpenAPI document show
+ * things: the type a method's `run` must return (z.input), the type a client gets (z.output: the actions of
+ * packages/client, which the web app uses), and the JSON Schema rpc.discover (openrpc.ts) and the REST OpenAPI document show
  * (`resultJsonSchema`). Results are never parsed on the serving path: the wire answer is what `run` returned;
  * test/rpc-result-schemas.test.ts parses real answers and every example with these schemas instead.
  *

@@ -7,10 +7,9 @@
 import { isContractAddress } from './contract-view.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { addressQrSvg } from '../lib/address-qr.ts';
-import { getAgentAccount } from '../lib/actions/get-agent-account.ts';
-import { getRewardHistory } from '../lib/actions/get-reward-history.ts';
-import { getTransactionHistory } from '../lib/actions/get-transaction-history.ts';
+import { getAgentAccount, getRewardHistory, getTransactionHistory } from '../../packages/client/src/index.ts';
 import { copyButtonHtml, escapeHtml, formatCoins, formatInteger, linkHtml } from '../lib/format.ts';
+import { query } from '../lib/dom.ts';
 import { createHttpClient } from '../lib/node-client.ts';
 import { fieldsTable, type PageContext } from './page-context.ts';
 import { columns, transactionsTable, type TransactionColumn } from './transactions-table.ts';
@@ -79,7 +78,7 @@ ${isContractAddress(address) ? `<p><a id="contract-viewer-link" href="#/contract
   const rewards = renderRewards(ctx, address, ctx.body.querySelector<HTMLElement>('#rewards-box')!);
   const balance = await fetchVerifiedBalance(ctx.light.chain, ctx.client, address);
   if (!ctx.current()) return;
-  ctx.body.querySelector('#account-box')!.innerHTML = balance.ok
+  query('#account-box', ctx.body).innerHTML = balance.ok
     ? `${fieldsTable([
       ['Balance', `<strong id="verified-balance">${formatCoins(balance.account.balance)}</strong>`],
       ['Proof', `<span class="ok">✓ checked against verified block ${linkHtml('block', `0x${balance.account.blockHash.replace(/^0x/, '')}`, { label: formatInteger(balance.account.blockHeight), copy: false })}</span>`],

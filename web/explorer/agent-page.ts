@@ -4,8 +4,7 @@
  * the record at), the frozen flag, the energy pool, the reputation, the identity proof, and the escrows of which the
  * account is the agent — found in its transaction history (settlement-history.ts), each with its current status.
  */
-import { getAgentAccount, type GetAgentAccountReturnType } from '../lib/actions/get-agent-account.ts';
-import { getEscrow } from '../lib/actions/get-escrow.ts';
+import { getAgentAccount, type GetAgentAccountReturnType, getEscrow } from '../../packages/client/src/index.ts';
 import { copyButtonHtml, escapeHtml, formatCoins, formatInteger, linkHtml, shortHash, timeHtml } from '../lib/format.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import { escrowStatusHtml } from './escrow-page.ts';

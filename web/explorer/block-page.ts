@@ -9,7 +9,8 @@ import { blockSubsidyUnits } from '../../src/consensus/emission.ts';
 import { coinsToUnits } from '../../src/crypto/amount.ts';
 import { toHex } from '../../src/util/bytes.ts';
 import type { LightChain } from '../../src/light/light-chain.ts';
-import { getBlock, type GetBlockReturnType } from '../lib/actions/get-block.ts';
+import { getBlock, type GetBlockReturnType } from '../../packages/client/src/index.ts';
+import { query } from '../lib/dom.ts';
 import { escapeHtml, formatCoins, formatInteger, linkHtml, timeHtml } from '../lib/format.ts';
 import { fieldsTable, isNotFound, showNothingFound, whenVerified, type PageContext } from './page-context.ts';
 import { transactionsTable } from './transactions-table.ts';
@@ -102,9 +103,9 @@ ${fieldsTable([
 <h3>Place in the DAG <span class="muted">(this tab’s own GHOSTDAG)</span></h3><div id="dag-place-box">${dagRows(dagPlace(ctx.light.chain, id), block.is_chain_block)}</div>
 <h3>Transactions (${txs.length})</h3>${transactionsTable(txs)}`;
   if (!verified && (await whenVerified(ctx.light, id, 30_000)) && ctx.current()) {
-    ctx.body.querySelector('#verified-line')!.className = 'ok';
-    ctx.body.querySelector('#verified-line')!.textContent = 'header verified by this tab';
-    ctx.body.querySelector('#dag-place-box')!.innerHTML = dagRows(dagPlace(ctx.light.chain, id), block.is_chain_block);
+    query('#verified-line', ctx.body).className = 'ok';
+    query('#verified-line', ctx.body).textContent = 'header verified by this tab';
+    query('#dag-place-box', ctx.body).innerHTML = dagRows(dagPlace(ctx.light.chain, id), block.is_chain_block);
   }
   return true;
 }

@@ -9,7 +9,7 @@
 import { formatUnits } from '../../src/crypto/amount.ts';
 import { verifyRecordProof } from '../../src/light/verify-account.ts';
 import { fromHex } from '../../src/util/bytes.ts';
-import { getProof } from '../lib/actions/get-proof.ts';
+import { getProof } from '../../packages/client/src/index.ts';
 import { escapeHtml, formatCoins, formatInteger, linkHtml } from '../lib/format.ts';
 import { checkWhenHeaderKnown } from '../light/proof-wait.ts';
 import { fieldsTable, showNothingFound, type PageContext } from './page-context.ts';

@@ -17,11 +17,9 @@ import { decodeAddress, encodeAddress } from '../../src/crypto/address.ts';
 import { fromHex, toHex } from '../../src/util/bytes.ts';
 import { decodeAbiValues } from '../../src/vm/abi.ts';
 import { prepare } from '../../src/vm/prepare.ts';
-import { getContractState } from '../lib/actions/get-contract-state.ts';
-import { getTransactionHistory } from '../lib/actions/get-transaction-history.ts';
-import { getTransactionProof } from '../lib/actions/get-transaction-proof.ts';
+import { getContractState, getTransactionHistory, getTransactionProof } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
-import { formatCoins, formatInteger } from '../lib/format.ts';
+import { escapeHtml, formatCoins, formatInteger } from '../lib/format.ts';
 
 interface ContractViewContext {
   readonly client: RpcClient;
@@ -46,7 +44,6 @@ const probeKeysMax = 6;
 /** Names AssemblyScript's runtime leaves in every module's data (its source files): never storage variables. */
 const runtimeNames = new Set(['lib', 'stub', 'arraybuffer', 'typedarray', 'string', 'rt', 'tlsf', 'itcms', 'incremental']);
 
-const escapeHtml = (s: string): string => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 const hrpOf = (address: string): string => address.slice(0, address.lastIndexOf('1'));
 
 /** Whether `address` is a contract address of its network (type byte 0x10). */

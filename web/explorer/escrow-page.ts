@@ -3,7 +3,7 @@
  * agent's share once settled, task id hash, creation, timeout and dispute window in DAA scores, arbiter; then its
  * status history — each transition with the transaction that made it, its block and time (settlement-history.ts).
  */
-import { getEscrow } from '../lib/actions/get-escrow.ts';
+import { getEscrow } from '../../packages/client/src/index.ts';
 import { copyButtonHtml, escapeHtml, formatCoins, formatInteger, linkHtml, shortHash, timeHtml } from '../lib/format.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import { fieldsTable, isNotFound, showNothingFound, type PageContext } from './page-context.ts';

@@ -6,7 +6,7 @@
  * until the list is full or `txScanBlocksMax` blocks were read. A pending row becomes confirmed when its block comes.
  * Transactions already pending when the page opened are not listed: no public read lists the mempool (docs/web.md).
  */
-import { getBlock } from '../lib/actions/get-block.ts';
+import { getBlock } from '../../packages/client/src/index.ts';
 import type { NodeClient } from '../lib/node-client.ts';
 
 /** Rows in the list. */

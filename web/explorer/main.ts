@@ -5,11 +5,9 @@
  * `window.weftLight` exposes the light node's status for tests and the benchmark.
  */
 import { chartSummary, renderLineChart, pushBounded, formatRate } from '../lib/chart.ts';
+import { byId, query } from '../lib/dom.ts';
 import { formatCoins, formatInteger, installCopyButtons, linkHtml, shortHash, timeHtml } from '../lib/format.ts';
-import { getBlock } from '../lib/actions/get-block.ts';
-import { getInfo } from '../lib/actions/get-info.ts';
-import { getLatestBlock } from '../lib/actions/get-latest-block.ts';
-import { getMiningStats } from '../lib/actions/get-mining-stats.ts';
+import { getBlock, getInfo, getLatestBlock, getMiningStats } from '../../packages/client/src/index.ts';
 import { createNodeClient, discoverNodeUrls, restGet, retryWhileDisconnected, type ConnectionState, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
 import { startLightNode, type LightNode, type LightNodeStatus } from '../light/light-node.ts';
 import { verifiedNetworkOf } from '../wallet/wallet-network.ts';
@@ -41,8 +39,7 @@ declare global {
   interface Window { weftLight?: { status(): LightNodeStatus; node: LightNode }; weftUrls?: NodeUrls }
 }
 
-const $ = <T extends Element = HTMLElement>(sel: string): T => document.querySelector(sel) as T;
-const setText = (sel: string, text: string): void => { $(sel).textContent = text; };
+const setText = (sel: string, text: string): void => { query(sel).textContent = text; };
 
 const recent: BlockView[] = [];
 const series = { hash: [] as number[], diff: [] as number[], time: [] as number[], gpu: [] as number[] };
@@ -52,26 +49,26 @@ let blocksHtml = '';
 function renderBlocks(): void {
   const rows = recent.slice(0, listRowsMax).map((b) => `<tr><td>${formatInteger(b.height)}${b.is_chain_block ? '' : ' <span class="muted">(dag)</span>'}</td><td>${linkHtml('block', b.hash, { short: true, copy: false })}</td><td>${b.transaction_count}</td><td title="${b.miner}">${b.gpu_mining ? '<span class="muted">GPU</span> ' : ''}${linkHtml('address', b.miner, { label: shortHash(b.miner, 8, 4), copy: false })}</td><td>${timeHtml(b.timestamp_ms)}</td></tr>`);
   // Rewritten only when it changed: a link under the pointer is not replaced by an identical one mid-click.
-  if (rows.join('') !== blocksHtml) $('#blocks tbody').innerHTML = blocksHtml = rows.join('');
+  if (rows.join('') !== blocksHtml) query('#blocks tbody').innerHTML = blocksHtml = rows.join('');
   drawDag();
   const chain = recent.filter((b) => b.is_chain_block).slice(0, chartPointsMax).reverse();
   series.diff = chain.map((b) => b.difficulty);
   series.time = chain.slice(1).map((b, i) => (b.timestamp_ms - chain[i]!.timestamp_ms) / 1000);
   const heights: [string, string] = chain.length ? [`height ${formatInteger(chain[0]!.height)}`, `height ${formatInteger(chain.at(-1)!.height)}`] : ['', ''];
   const seconds = (v: number): string => `${v.toFixed(2)} s`;
-  renderLineChart($<SVGSVGElement>('#c-diff'), series.diff, { format: formatInteger, xLabels: heights, title: 'Difficulty of recent chain blocks' });
-  renderLineChart($<SVGSVGElement>('#c-time'), series.time, { color: '#d29922', format: seconds, xLabels: heights, title: 'Seconds between recent chain blocks' });
+  renderLineChart(query<SVGSVGElement>('#c-diff'), series.diff, { format: formatInteger, xLabels: heights, title: 'Difficulty of recent chain blocks' });
+  renderLineChart(query<SVGSVGElement>('#c-time'), series.time, { color: '#d29922', format: seconds, xLabels: heights, title: 'Seconds between recent chain blocks' });
   setText('#c-diff-v', chartSummary(series.diff, formatInteger));
   setText('#c-time-v', chartSummary(series.time, seconds));
 }
 
 function drawDag(): void {
   const dag: DagBlock[] = recent.slice(0, dagBlocksMax).map((b) => ({ hash: b.hash, blueScore: b.blue_score, parents: b.parent_hashes, chain: b.is_chain_block }));
-  renderDag($<SVGSVGElement>('#dag'), dag, light?.chain);
+  renderDag(query<SVGSVGElement>('#dag'), dag, light?.chain);
 }
 
 function renderTransactions(rows: readonly TxRow[]): void {
-  $('#txs tbody').innerHTML = rows.map((t) => {
+  query('#txs tbody').innerHTML = rows.map((t) => {
     const where = t.status === 'pending' ? '<span class="warn">pending</span>' : `<a href="#/block/${t.blockHash}">block ${t.blockHeight}</a>`;
     return `<tr data-hash="${t.hash}" data-status="${t.status}"><td>${linkHtml('tx', t.hash, { short: true, copy: false })}</td><td>${formatCoins(t.amount)}</td><td>${where}</td></tr>`;
   }).join('') || `<tr><td colspan="3" class="muted">no transactions in the last ${txScanBlocksMax} blocks or since this page opened</td></tr>`;
@@ -101,7 +98,7 @@ function showStats(stats: Stats): void {
   setText('#st-miners', formatInteger(stats.mining.active_miners));
   setText('#node-height', String(stats.network.block_height));
   pushBounded(series.gpu, stats.mining.mining_percentage, chartPointsMax);
-  renderLineChart($<SVGSVGElement>('#c-gpu'), series.gpu, { color: '#3fb950', format: percent, xLabels: [`${series.gpu.length} tips ago`, 'now'], title: 'GPU share of the work, one point per new tip since this page opened' });
+  renderLineChart(query<SVGSVGElement>('#c-gpu'), series.gpu, { color: '#3fb950', format: percent, xLabels: [`${series.gpu.length} tips ago`, 'now'], title: 'GPU share of the work, one point per new tip since this page opened' });
   setText('#c-gpu-v', chartSummary(series.gpu, percent));
 }
 
@@ -126,7 +123,7 @@ async function loadNodeFigures(client: NodeClient, httpUrl: string): Promise<voi
   if (supply) {
     // Whole coins in the tile (it has room for about 14 characters); the exact figure on hover and in #/supply.
     setText('#st-supply', formatCoins(supply.circulating_supply.replace(/\.(\d{0,2})\d*$/, (_, d: string) => (d ? `.${d}` : ''))));
-    $('#st-supply').title = formatCoins(supply.circulating_supply);
+    byId('st-supply').title = formatCoins(supply.circulating_supply);
   }
 }
 
@@ -135,26 +132,26 @@ async function loadHashRate(client: NodeClient): Promise<void> {
   const points = stats.hash_rate_series.slice(-chartPointsMax);
   series.hash = points.map((p) => p.network_hashes_per_second);
   const minutesAgo = points.length ? Math.round((stats.to - points[0]!.timestamp) / 60) : 0;
-  renderLineChart($<SVGSVGElement>('#c-hash'), series.hash, { format: formatRate, xLabels: [`${minutesAgo} min ago`, 'now'], title: 'Estimated network hash rate over the last hour' });
+  renderLineChart(query<SVGSVGElement>('#c-hash'), series.hash, { format: formatRate, xLabels: [`${minutesAgo} min ago`, 'now'], title: 'Estimated network hash rate over the last hour' });
   setText('#c-hash-v', chartSummary(series.hash, formatRate));
 }
 
 function showLight(s: LightNodeStatus): void {
   setText('#light-state', s.state);
-  $('#light-state').className = s.state === 'synced' ? 'ok' : s.state === 'rejected' ? 'bad' : 'warn';
+  byId('light-state').className = s.state === 'synced' ? 'ok' : s.state === 'rejected' ? 'bad' : 'warn';
   setText('#light-height', String(s.tipHeight));
   setText('#light-verified', String(s.verified));
   setText('#light-resumed', String(s.resumed));
   setText('#light-tip', shortHash(s.tipHash));
-  $('#light-tip').title = s.tipHash;
+  byId('light-tip').title = s.tipHash;
   // A tab that joined by proof holds headers from the proven pruning point up, not from genesis.
   setText('#light-from', s.joinedAt ? shortHash(s.joinedAt) : 'genesis');
-  $('#light-from').title = s.joinedAt ? `the pruning point ${s.joinedAt}, proven by its proof` : 'genesis';
-  const box = $('#light-error');
+  byId('light-from').title = s.joinedAt ? `the pruning point ${s.joinedAt}, proven by its proof` : 'genesis';
+  const box = byId('light-error');
   box.hidden = s.error === null;
   const why = s.error?.rule ? ` [rule ${s.error.rule}]` : s.error?.proofReason ? ` [proof rule ${s.error.proofReason}]` : '';
   box.textContent = s.error ? `Rejected: ${s.error.message}${why}` : '';
-  $('#light-retry').hidden = s.state !== 'rejected';
+  byId('light-retry').hidden = s.state !== 'rejected';
 }
 
 interface App { client: NodeClient; urls: NodeUrls; light: LightNode }
@@ -169,9 +166,9 @@ const ready = new Promise<App>((resolve) => (markReady = resolve));
  * search typed before this module ran arrives as `?q=` (the form's plain GET) and is routed here.
  */
 function installRouting(): void {
-  $('#search').addEventListener('submit', (event) => {
+  byId('search').addEventListener('submit', (event) => {
     event.preventDefault();
-    const route = routeSearch(($('#search-input') as HTMLInputElement).value.trim());
+    const route = routeSearch(byId<HTMLInputElement>('search-input').value.trim());
     if (route) location.hash = route;
   });
   const query = new URLSearchParams(location.search);
@@ -181,7 +178,7 @@ function installRouting(): void {
     const rest = query.toString();
     history.replaceState(null, '', `${location.pathname}${rest ? `?${rest}` : ''}${routeSearch(typed.trim()) ?? location.hash}`);
   }
-  const route = () => void ready.then((app) => renderDetail(location.hash, { ...app, section: $('#detail'), body: $('#detail-body'), title: $('#detail-h') }));
+  const route = () => void ready.then((app) => renderDetail(location.hash, { ...app, section: byId('detail'), body: byId('detail-body'), title: byId('detail-h') }));
   window.addEventListener('hashchange', route);
   route();
 }
@@ -195,12 +192,12 @@ function showConnection(state: ConnectionState | 'unreachable', retryInMs?: numb
     unreachable: `node: unreachable, retrying in ${Math.ceil((retryInMs ?? 0) / 1000)} s`,
   }[state];
   setText('#connection', text);
-  $('#connection').className = state === 'open' ? 'conn ok' : state === 'connecting' ? 'conn warn' : 'conn bad';
+  byId('connection').className = state === 'open' ? 'conn ok' : state === 'connecting' ? 'conn warn' : 'conn bad';
 }
 
 /** The newest blocks, read again after every reconnect so blocks announced while the page was cut off are not missing. */
 async function loadLatest(client: NodeClient): Promise<number> {
-  $('#blocks').setAttribute('aria-busy', 'true');
+  byId('blocks').setAttribute('aria-busy', 'true');
   try {
     const latest = await getLatestBlock(client, { include_transactions: true });
     addBlock(latest);
@@ -209,7 +206,7 @@ async function loadLatest(client: NodeClient): Promise<number> {
     await loadSideBlocks(client);
     return lowest;
   } finally {
-    $('#blocks').setAttribute('aria-busy', 'false');
+    byId('blocks').setAttribute('aria-busy', 'false');
   }
 }
 
@@ -257,7 +254,7 @@ async function main(): Promise<void> {
     // The DAG view's colours are the tab's own GHOSTDAG: redraw when it verified a new tip.
     if (status.tipHash !== lastTip) (lastTip = status.tipHash), drawDag();
   });
-  $('#light-retry').addEventListener('click', () => node.retry());
+  byId('light-retry').addEventListener('click', () => node.retry());
   markReady({ client, urls, light: node });
 
   const lowest = await followBlocks({ subscribe: (add) => client.subscribe<BlockView>('new_blocks', add) }, () => retryWhileDisconnected(client, () => loadLatest(client)), addBlock);
@@ -277,7 +274,7 @@ async function main(): Promise<void> {
 }
 
 void main().catch((error: unknown) => {
-  const box = $('#light-error');
+  const box = byId('light-error');
   box.hidden = false;
   box.textContent = `Cannot reach the node: ${(error as Error).message}`;
 });

@@ -3,7 +3,7 @@
  * the whole pool's count, bytes and fees, and how the listed transactions spread over fee-rate bands. Read again
  * every few seconds while the view is open (a visitor's public rate limit is 100 calls a minute).
  */
-import { getMempool } from '../lib/actions/get-mempool.ts';
+import { getMempool } from '../../packages/client/src/index.ts';
 import { escapeHtml, formatCoins, formatInteger } from '../lib/format.ts';
 import { fieldsTable, type PageContext } from './page-context.ts';
 import { columns, transactionsTable, type TransactionColumn } from './transactions-table.ts';

@@ -14,8 +14,7 @@
 import { decodeAddress } from '../../src/crypto/address.ts';
 import { escrowIdOf } from '../../src/kinds/escrow/escrow-record.ts';
 import { toHash0x } from '../../src/util/bytes.ts';
-import type { GetEscrowReturnType } from '../lib/actions/get-escrow.ts';
-import { getTransactionHistory } from '../lib/actions/get-transaction-history.ts';
+import { type GetEscrowReturnType, getTransactionHistory } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 
 export type Tx = Record<string, unknown>;

@@ -2,7 +2,7 @@
  * The supply view (`#/supply`): emitted, burnt and circulating coins against the cap, fees paid so far, and where
  * the emission schedule stands (subsidy per block, next halving), all from the node's get_supply.
  */
-import { getSupply } from '../lib/actions/get-supply.ts';
+import { getSupply } from '../../packages/client/src/index.ts';
 import { formatCoins, formatInteger } from '../lib/format.ts';
 import { fieldsTable, type PageContext } from './page-context.ts';
 

@@ -8,7 +8,7 @@
 import { gasFields, gasRows, transactionContractSection } from './contract-view.ts';
 import { confidentialTxSection, shownByConfidentialSection } from './confidential-tx.ts';
 import { fetchVerifiedTransaction } from '../light/verified-transaction.ts';
-import { getTransaction } from '../lib/actions/get-transaction.ts';
+import { getTransaction } from '../../packages/client/src/index.ts';
 import { escapeHtml, formatCoins, formatInteger, linkHtml, timeHtml } from '../lib/format.ts';
 import { fieldsTable, isNotFound, showNothingFound, type PageContext } from './page-context.ts';
 import { transactionSettlementSection } from './settlement-links.ts';

@@ -4,6 +4,8 @@
  * point redraws in place without moving the page's layout. The chart's accessible name summarises the same
  * numbers, and `chartSummary` gives the caption its latest value — caption, axes and line agree by construction.
  */
+import { escapeHtml } from './format.ts';
+
 const width = 320;
 const height = 120;
 const plot = { left: 52, right: 314, top: 8, bottom: 92 };
@@ -20,7 +22,7 @@ export interface ChartOptions {
 }
 
 const text = (x: number, y: number, anchor: string, content: string): string =>
-  `<text x="${x}" y="${y}" text-anchor="${anchor}" font-size="10" fill="#8b98a5">${content.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)}</text>`;
+  `<text x="${x}" y="${y}" text-anchor="${anchor}" font-size="10" fill="#8b98a5">${escapeHtml(content)}</text>`;
 
 /** "latest X (min A, max B, N points)": the caption of a series, from the same values the line is drawn from. */
 export function chartSummary(values: readonly number[], format: (v: number) => string): string {

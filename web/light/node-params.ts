@@ -6,7 +6,7 @@
  */
 import { getNetworkParams, type NetworkParams } from '../../src/consensus/params.ts';
 import { regtestParamsWith } from '../../src/consensus/regtest-overrides.ts';
-import type { GetInfoReturnType } from '../lib/actions/get-info.ts';
+import type { GetInfoReturnType } from '../../packages/client/src/index.ts';
 
 export type NodeConsensusInfo = Pick<GetInfoReturnType, 'network_id'> & Partial<Pick<GetInfoReturnType, 'consensus'>>;
 

@@ -11,7 +11,7 @@
 import { formatUnits } from '../../src/crypto/amount.ts';
 import type { LightChain } from '../../src/light/light-chain.ts';
 import { verifyAccountProof, type VerifiedAccount } from '../../src/light/verify-account.ts';
-import { getProof } from '../lib/actions/get-proof.ts';
+import { getProof } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import { checkWhenHeaderKnown } from './proof-wait.ts';
 

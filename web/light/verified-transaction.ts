@@ -5,7 +5,7 @@
  */
 import type { LightChain } from '../../src/light/light-chain.ts';
 import { verifyTransactionProof, type VerifiedTransaction } from '../../src/light/verify-transaction.ts';
-import { getTransactionProof } from '../lib/actions/get-transaction-proof.ts';
+import { getTransactionProof } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import { checkWhenHeaderKnown } from './proof-wait.ts';
 

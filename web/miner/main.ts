@@ -9,9 +9,9 @@ import { decodeBlock, encodeBlock } from '../../src/codec/block.ts';
 import { bytesToBigIntBE, fromHex, toHash0x, toHex } from '../../src/util/bytes.ts';
 import { blockHash } from '../../src/consensus/pow.ts';
 import { formatRate, pushBounded, renderLineChart } from '../lib/chart.ts';
+import { byId, query } from '../lib/dom.ts';
 import { createTabRate } from './tab-rate.ts';
-import { getBlockTemplate } from '../lib/actions/get-block-template.ts';
-import { submitBlock } from '../lib/actions/submit-block.ts';
+import { getBlockTemplate, submitBlock } from '../../packages/client/src/index.ts';
 import { createHttpClient, createNodeClient, discoverNodeUrls, type NodeUrls } from '../lib/node-client.ts';
 import { chooseAutoBackend, openWasmBackend, openWebGpuBackend, type TabBackend } from './search-backends.ts';
 
@@ -28,7 +28,6 @@ interface MinerCounters { running: boolean; backend: string; backendReason: stri
 
 declare global { interface Window { weftMiner?: { counters(): MinerCounters } } }
 
-const $ = <T extends HTMLElement = HTMLElement>(sel: string): T => document.querySelector(sel) as T;
 const counters: MinerCounters = { running: false, backend: '', backendReason: '', hashes: 0, found: 0, accepted: 0, hashRate: 0, lastError: null };
 window.weftMiner = { counters: () => ({ ...counters }) };
 const rates: number[] = [];
@@ -39,8 +38,8 @@ let backend: TabBackend | undefined;
 
 function showError(message: string | null): void {
   counters.lastError = message;
-  $('#miner-error').hidden = message === null;
-  $('#miner-error').textContent = message ?? '';
+  byId('miner-error').hidden = message === null;
+  byId('miner-error').textContent = message ?? '';
 }
 
 /** The block bytes: the template's header with our nonce and the template's transactions (src/codec/block.ts). */
@@ -67,8 +66,8 @@ async function mineLoop(urls: NodeUrls, address: string): Promise<void> {
       template = await getBlockTemplate(node, { miner_address: address, gpu_mining: backend.gpu });
       fetchedAt = performance.now();
       stale = false;
-      $('#m-difficulty').textContent = String(template.difficulty);
-      $('#m-height').textContent = String(template.height);
+      byId('m-difficulty').textContent = String(template.difficulty);
+      byId('m-height').textContent = String(template.height);
     }
     const job = { prePowHash: fromHex(template.pre_pow_hash.slice(2)), target: BigInt(template.target), nonceStart: nonce, nonceCount: backend.batchNonces };
     const result = await backend.search(job);
@@ -80,7 +79,7 @@ async function mineLoop(urls: NodeUrls, address: string): Promise<void> {
     const hash = toHash0x(blockHash(decodeBlock(bytes).header));
     const row = document.createElement('tr');
     row.innerHTML = `<td>${template.height}</td><td class="mono"><a href="./index.html#/block/${hash}">${hash}</a></td><td>submitting</td>`;
-    $('#found tbody').prepend(row);
+    query('#found tbody').prepend(row);
     try {
       const answer = await submitBlock(node, { block: `0x${toHex(bytes)}` });
       row.lastElementChild!.textContent = answer.status;
@@ -93,30 +92,30 @@ async function mineLoop(urls: NodeUrls, address: string): Promise<void> {
 }
 
 async function start(urls: NodeUrls): Promise<void> {
-  const address = $<HTMLInputElement>('#miner-address').value.trim();
+  const address = byId<HTMLInputElement>('miner-address').value.trim();
   if (address === '') return showError('Enter the address that receives the rewards (your wallet’s receive address).');
   localStorage.setItem('weft-miner-address', address);
-  const choice = $<HTMLSelectElement>('#backend').value;
-  const threads = Math.max(1, Math.min(64, Number($<HTMLInputElement>('#threads').value) || 1));
+  const choice = byId<HTMLSelectElement>('backend').value;
+  const threads = Math.max(1, Math.min(64, Number(byId<HTMLInputElement>('threads').value) || 1));
   showError(null);
   let reason: string;
-  $('#m-backend-why').textContent = choice === 'auto' ? 'auto: choosing…' : '';
+  byId('m-backend-why').textContent = choice === 'auto' ? 'auto: choosing…' : '';
   try {
     if (choice === 'auto') ({ backend, reason } = await chooseAutoBackend(threads));
     else if (choice === 'webgpu') (backend = await openWebGpuBackend()), (reason = 'WebGPU, as chosen');
     else (backend = openWasmBackend(threads)), (reason = 'Wasm, as chosen');
   } catch (error) {
-    $('#m-backend-why').textContent = '';
+    byId('m-backend-why').textContent = '';
     return showError(`Cannot start ${choice}: ${(error as Error).message}`);
   }
   counters.running = true;
   counters.backend = backend.name;
   counters.backendReason = reason;
-  $('#m-backend').textContent = backend.name;
-  $('#m-backend-why').textContent = reason;
-  $('#m-state').textContent = 'mining';
-  $<HTMLButtonElement>('#start').disabled = true;
-  $<HTMLButtonElement>('#stop').disabled = false;
+  byId('m-backend').textContent = backend.name;
+  byId('m-backend-why').textContent = reason;
+  byId('m-state').textContent = 'mining';
+  byId<HTMLButtonElement>('start').disabled = true;
+  byId<HTMLButtonElement>('stop').disabled = false;
   mineLoop(urls, address).catch((error: unknown) => showError(`Mining stopped: ${(error as Error).message}`)).finally(stop);
 }
 
@@ -124,29 +123,29 @@ function stop(): void {
   counters.running = false;
   backend?.close();
   backend = undefined;
-  $('#m-state').textContent = 'stopped';
-  $<HTMLButtonElement>('#start').disabled = false;
-  $<HTMLButtonElement>('#stop').disabled = true;
+  byId('m-state').textContent = 'stopped';
+  byId<HTMLButtonElement>('start').disabled = false;
+  byId<HTMLButtonElement>('stop').disabled = true;
 }
 
 async function main(): Promise<void> {
   const urls = await discoverNodeUrls(location);
-  $<HTMLInputElement>('#miner-address').value = new URLSearchParams(location.search).get('address') ?? localStorage.getItem('weft-miner-address') ?? '';
-  $<HTMLInputElement>('#threads').max = String(navigator.hardwareConcurrency || 4);
-  $('#start').addEventListener('click', () => void start(urls));
-  $('#stop').addEventListener('click', stop);
+  byId<HTMLInputElement>('miner-address').value = new URLSearchParams(location.search).get('address') ?? localStorage.getItem('weft-miner-address') ?? '';
+  byId<HTMLInputElement>('threads').max = String(navigator.hardwareConcurrency || 4);
+  byId('start').addEventListener('click', () => void start(urls));
+  byId('stop').addEventListener('click', stop);
   const client = createNodeClient(urls.wsUrl);
   await client.subscribe('new_blocks', () => (stale = true));
   const tabRate = createTabRate();
   setInterval(() => {
     counters.hashRate = tabRate.sample(performance.now(), counters.hashes, counters.running);
     pushBounded(rates, counters.hashRate, chartPointsMax);
-    renderLineChart(document.querySelector('#m-chart') as SVGSVGElement, rates, { format: formatRate, xLabels: [`${rates.length} s ago`, 'now'], title: 'This tab’s hash rate, one point a second' });
-    $('#m-rate').textContent = formatRate(counters.hashRate);
-    $('#m-rate-v').textContent = formatRate(counters.hashRate);
-    $('#m-hashes').textContent = String(counters.hashes);
-    $('#m-found').textContent = String(counters.found);
-    $('#m-accepted').textContent = String(counters.accepted);
+    renderLineChart(query<SVGSVGElement>('#m-chart'), rates, { format: formatRate, xLabels: [`${rates.length} s ago`, 'now'], title: 'This tab’s hash rate, one point a second' });
+    byId('m-rate').textContent = formatRate(counters.hashRate);
+    byId('m-rate-v').textContent = formatRate(counters.hashRate);
+    byId('m-hashes').textContent = String(counters.hashes);
+    byId('m-found').textContent = String(counters.found);
+    byId('m-accepted').textContent = String(counters.accepted);
   }, 1000);
 }
 

@@ -14,9 +14,7 @@
 import type { MoneroKeys } from '../../src/crypto/monero/keys.ts';
 import type { StealthAccount } from '../../src/wallet/stealth-accounts.ts';
 import type { OwnedOutput } from '../../src/wallet/confidential.ts';
-import { getBlock } from '../lib/actions/get-block.ts';
-import { getHeight } from '../lib/actions/get-height.ts';
-import { getTransaction } from '../lib/actions/get-transaction.ts';
+import { getBlock, getHeight, getTransaction } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import type { PendingPrivateSend, PrivateDb, ScanCursor } from './private-db.ts';
 import {

@@ -17,7 +17,7 @@ import { confidentialInputsMax, confidentialRules } from '../../src/kinds/confid
 import type { RingMember } from '../../src/kinds/confidential/codec.ts';
 import { buildRingSpend } from '../../src/wallet/confidential.ts';
 import { fromHex, toHash0x, toHex } from '../../src/util/bytes.ts';
-import { sendRawTransaction } from '../lib/actions/send-raw-transaction.ts';
+import { sendRawTransaction } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import { FieldError } from './form-errors.ts';
 import type { HeldOutput, PrivateAccount, PrivateState } from './private-account.ts';

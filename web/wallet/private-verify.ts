@@ -16,7 +16,7 @@
 import type { LightChain } from '../../src/light/light-chain.ts';
 import { verifyRecordProof } from '../../src/light/verify-account.ts';
 import { fromHex, toHex } from '../../src/util/bytes.ts';
-import { getProof } from '../lib/actions/get-proof.ts';
+import { getProof } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import { checkWhenHeaderKnown } from '../light/proof-wait.ts';
 

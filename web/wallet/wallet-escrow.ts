@@ -26,9 +26,7 @@ import { checkWhenHeaderKnown, type ProofOutcome } from '../light/proof-wait.ts'
 import { freshnessText } from '../../src/light/freshness.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { nextNonce, type PendingOwn } from './wallet-history.ts';
-import { getAgentAccount } from '../lib/actions/get-agent-account.ts';
-import { getEscrow } from '../lib/actions/get-escrow.ts';
-import { sendRawTransaction } from '../lib/actions/send-raw-transaction.ts';
+import { getAgentAccount, getEscrow, sendRawTransaction } from '../../packages/client/src/index.ts';
 import type { NodeClient } from '../lib/node-client.ts';
 import { parseEscrowDraft, reclaimability, type EscrowDraft, type EscrowStanding, type ParsedEscrow } from './escrow-check.ts';
 import { FieldError } from './form-errors.ts';

@@ -7,7 +7,7 @@
  * events and get_transaction say is only a hint: it picks which rows to look at, never what they show as verified.
  */
 import type { LightChain } from '../../src/light/light-chain.ts';
-import { getTransaction } from '../lib/actions/get-transaction.ts';
+import { getTransaction } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import { proveHistoryRow, watchPendingPayer } from './history-proof.ts';
 import type { HistoryRow, WalletDb } from './wallet-db.ts';

@@ -9,7 +9,7 @@
 import { WeftError } from '../../src/errors.ts';
 import type { NetworkParams } from '../../src/consensus/params.ts';
 import type { WalletNetwork } from '../../src/wallet/wallet.ts';
-import { getInfo, type GetInfoReturnType } from '../lib/actions/get-info.ts';
+import { getInfo, type GetInfoReturnType } from '../../packages/client/src/index.ts';
 import { networkParamsOf } from '../light/node-params.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 

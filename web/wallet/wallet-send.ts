@@ -17,7 +17,7 @@ import { browserRandomBytes } from './wallet-keys.ts';
 import { FieldError } from './form-errors.ts';
 import { nextNonce, type PendingOwn } from './wallet-history.ts';
 import { insufficientMessage, parseCoinText, parseRecipient } from './send-check.ts';
-import { sendRawTransaction } from '../lib/actions/send-raw-transaction.ts';
+import { sendRawTransaction } from '../../packages/client/src/index.ts';
 import type { NodeClient } from '../lib/node-client.ts';
 
 export interface SendRequest {
