@@ -3,7 +3,7 @@
  * (src/chain/errors.ts), wrapped here with the header's hash so the page can show which header was refused; a
  * proof that does not check out is a LightProofError — never a balance.
  */
-import { ErrorCode, WeftError } from '../errors.ts';
+import { WeftError } from '../errors.ts';
 
 export type LightRejectReason =
   | 'header-invalid' // a BlockRuleError: PoW, bits, timestamps, GHOSTDAG figures …

@@ -26,7 +26,6 @@ import type { BlockHeader } from '../codec/header.ts';
 import type { BlockId, GhostdagData, GhostdagEngine } from '../consensus/ghostdag.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import { levelParentIds } from '../proof/level-dag.ts';
-import { toHex } from '../util/bytes.ts';
 
 export interface BelowJoin {
   /** The proof's headers by id (PoW-checked when the proof was verified). */

@@ -5,7 +5,7 @@
  * a protocol violation. A P2pProtocolError thrown by the handler disconnects the peer with that error, whose
  * banScore the node applies (docs/p2p.md "Misbehaviour").
  */
-import { equalBytes, toHex } from '../util/bytes.ts';
+import { toHex } from '../util/bytes.ts';
 import { createBoundedSet, type BoundedSet } from '../util/bounded-set.ts';
 import type { Clock } from '../util/clock.ts';
 import { P2pProtocolError } from './errors.ts';
@@ -17,16 +17,16 @@ import {
   p2pKnownInventoryMax,
   p2pPingIntervalMs,
   p2pPongTimeoutMs,
-  p2pProtocolVersionMin,
   p2pUnsolicitedOrphanRefillMs,
   p2pUnsolicitedOrphansBurst,
   p2pVersionTimeoutMs,
 } from './limits.ts';
 import { decodeMessage, encodeMessage, type Message, type VersionMessage } from './messages.ts';
-import { PeerIncompatibleError, PeerTimeoutError, ProtocolViolationError, SelfConnectionError } from './protocol-errors.ts';
+import { PeerTimeoutError } from './protocol-errors.ts';
 import type { SecureSession } from './secure-session.ts';
 import { createTokenBucket, type TokenBucket } from './token-bucket.ts';
 import type { Timer } from './transport.ts';
+import { createVersionHandshake, handshakeComplete, stepHandshake, type VersionExpectation } from './version-handshake.ts';
 
 export type PeerDirection = 'inbound' | 'outbound';
 export type PeerTransport = 'tcp' | 'ws';
@@ -93,8 +93,8 @@ export interface PeerOptions {
 
 export function createPeer(options: PeerOptions): Peer {
   const { session, clock, timer, handlers, ownVersion } = options;
-  let remoteVersion: VersionMessage | undefined;
-  let verackReceived = false;
+  const handshake = createVersionHandshake();
+  const expected: VersionExpectation = { network: ownVersion.network, chainId: ownVersion.chainId, genesis: ownVersion.genesis, isOwnNonce: (nonce) => handlers.isOwnNonce(nonce) };
   let ready = false;
   let closed = false;
   let closeError: P2pProtocolError | undefined;
@@ -113,16 +113,8 @@ export function createPeer(options: PeerOptions): Peer {
     }, p2pPingIntervalMs);
   };
 
-  const checkVersion = (v: VersionMessage): void => {
-    if (handlers.isOwnNonce(v.nonce)) throw new SelfConnectionError();
-    if (v.network !== ownVersion.network || v.chainId !== ownVersion.chainId || !equalBytes(v.genesis, ownVersion.genesis)) {
-      throw new PeerIncompatibleError(`peer is on ${v.network} (chain id ${v.chainId}), we are on ${ownVersion.network} (chain id ${ownVersion.chainId})`);
-    }
-    if (v.protocolVersion < p2pProtocolVersionMin) throw new PeerIncompatibleError(`protocol version ${v.protocolVersion} is older than ${p2pProtocolVersionMin}`);
-  };
-
   const maybeReady = (): void => {
-    if (ready || !remoteVersion || !verackReceived) return;
+    if (ready || !handshakeComplete(handshake)) return;
     ready = true;
     cancelVersionTimeout();
     schedulePing();
@@ -130,22 +122,15 @@ export function createPeer(options: PeerOptions): Peer {
   };
 
   const handle = (message: Message): void => {
-    switch (message.type) {
-      case 'version':
-        if (remoteVersion) throw new ProtocolViolationError('a second version message');
-        checkVersion(message);
-        remoteVersion = message;
-        peer.best = { blueWork: message.bestBlueWork, blueScore: message.bestBlueScore, tip: toHex(message.selectedTip) };
-        peer.known.add(peer.best.tip);
-        peer.send({ type: 'verack' });
-        return maybeReady();
-      case 'verack':
-        if (!remoteVersion || verackReceived) throw new ProtocolViolationError(verackReceived ? 'a second verack' : 'verack before version');
-        verackReceived = true;
-        return maybeReady();
-      default:
-        if (!ready) throw new ProtocolViolationError(`${message.type} before the version handshake completed`);
+    const step = stepHandshake(handshake, expected, message);
+    if (step === 'version') {
+      const version = handshake.remote!;
+      peer.best = { blueWork: version.bestBlueWork, blueScore: version.bestBlueScore, tip: toHex(version.selectedTip) };
+      peer.known.add(peer.best.tip);
+      peer.send({ type: 'verack' });
+      return maybeReady();
     }
+    if (step === 'verack') return maybeReady();
     switch (message.type) {
       case 'ping':
         return peer.send({ type: 'pong', nonce: message.nonce });
@@ -173,7 +158,7 @@ export function createPeer(options: PeerOptions): Peer {
     endpoint: options.endpoint,
     manual: options.manual,
     connectedAtMs: clock.nowMs(),
-    version: () => remoteVersion,
+    version: () => handshake.remote,
     isReady: () => ready && !closed,
     isClosed: () => closed,
     best: { blueWork: 0n, blueScore: 0, tip: '' },
