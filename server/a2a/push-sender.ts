@@ -14,7 +14,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { A2aError } from '../../src/a2a/errors.ts';
 import { a2aPushAttemptsMax, a2aPushQueueEventsMax, a2aPushRetryBaseMs, a2aPushTimeoutMs } from '../../src/a2a/limits.ts';
-import type { PushDispatcher } from '../../src/a2a/task-runner.ts';
+import type { PushDispatcher } from '../../src/a2a/runner/state.ts';
 import type { StreamResponse, TaskPushNotificationConfig } from '../../src/a2a/types.ts';
 
 export interface PushSenderOptions {

@@ -26,7 +26,8 @@ import { checkChainSettlement, parseChainSettlement, settlementRefused, type Set
 import { isTerminal } from './state-machine.ts';
 import { createStreamHub, type StreamHub, type Subscription } from './stream-hub.ts';
 import { viewTask } from './task-apply.ts';
-import { createTaskRunner, type PushDispatcher, type TaskRunner, type TerminalHook } from './task-runner.ts';
+import type { PushDispatcher, TerminalHook } from './runner/state.ts';
+import { createTaskRunner, type TaskRunner } from './task-runner.ts';
 import type { StoredTask, TaskStore } from './task-store.ts';
 import type {
   JsonObject,
