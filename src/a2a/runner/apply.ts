@@ -3,14 +3,12 @@
  * applied (task-apply.ts) and committed. A reply message is the whole answer of work that makes no task; anything
  * else is about the execution's task, created by its first event.
  */
-import { A2aError } from '../errors.ts';
+import { invalidAgentResponse } from '../errors.ts';
 import { closesStream, isTerminal } from '../state-machine.ts';
 import { appendHistory, applyArtifact, applyStatus } from '../task-apply.ts';
 import type { Message, StreamResponse, Task, TaskStatusUpdateEvent } from '../types.ts';
 import { commit, terminalTask } from './commit.ts';
 import { nowIso, type Execution, type RunnerState } from './state.ts';
-
-const badAgent = (message: string) => new A2aError('invalid_agent_response', message);
 
 /** Creates the execution's task from the request (and the executor's Task event, if it sent one) and commits it. */
 export async function createTask(state: RunnerState, exec: Execution, seed: Task | undefined): Promise<Task> {
@@ -34,16 +32,16 @@ export async function createTask(state: RunnerState, exec: Execution, seed: Task
 /** Applies one executor event; throws (and changes nothing) when the event breaks the protocol or the lifecycle. */
 export async function applyEvent(state: RunnerState, exec: Execution, event: StreamResponse): Promise<void> {
   // A follow-up message has started a newer execution of this task: this one may no longer change it.
-  if (state.executions.get(exec.context.taskId) !== exec) throw badAgent('events after the task was handed to a newer execution');
+  if (state.executions.get(exec.context.taskId) !== exec) throw invalidAgentResponse('events after the task was handed to a newer execution');
   if ('message' in event) return applyMessage(state, exec, event);
-  if (exec.replied) throw badAgent('task events after a reply message');
+  if (exec.replied) throw invalidAgentResponse('task events after a reply message');
   if ('task' in event) {
-    if (exec.task) throw badAgent('a Task event for a task that already exists');
+    if (exec.task) throw invalidAgentResponse('a Task event for a task that already exists');
     await createTask(state, exec, event.task);
     return;
   }
   const task = exec.task ?? (await createTask(state, exec, undefined));
-  if (isTerminal(task.status.state)) throw badAgent(`task ${task.id} is already ${task.status.state}`);
+  if (isTerminal(task.status.state)) throw invalidAgentResponse(`task ${task.id} is already ${task.status.state}`);
   if ('statusUpdate' in event) return applyStatusUpdate(state, exec, task, event.statusUpdate);
   exec.task = applyArtifact(task, event.artifactUpdate);
   await commit(state, exec.owner, exec.task, { artifactUpdate: { ...event.artifactUpdate, taskId: task.id, contextId: task.contextId } }, false);
@@ -58,7 +56,7 @@ async function applyMessage(state: RunnerState, exec: Execution, event: { readon
     exec.done.resolve(event);
     return;
   }
-  if (!exec.task) throw badAgent('a reply message must be the only event');
+  if (!exec.task) throw invalidAgentResponse('a reply message must be the only event');
   const message: Message = { ...event.message, taskId: exec.task.id, contextId: exec.task.contextId };
   exec.task = appendHistory(exec.task, message);
   await commit(state, exec.owner, exec.task, { message }, false);

@@ -4,7 +4,7 @@
  * throws, `finishExecution` settles what start() handed out and fails a task it left unfinished.
  */
 import type { Principal } from '../auth.ts';
-import { A2aError, toA2aError } from '../errors.ts';
+import { A2aError, invalidAgentResponse, toA2aError } from '../errors.ts';
 import type { RequestContext } from '../executor.ts';
 import { a2aRunningTasksMax } from '../limits.ts';
 import { isTerminal } from '../state-machine.ts';
@@ -105,7 +105,7 @@ async function finishExecution(state: RunnerState, exec: Execution, error: unkno
   }).catch(() => undefined);
   if (state.executions.get(taskId) === exec) state.executions.delete(taskId);
   if (!exec.task && !exec.replied) {
-    const failure = error === undefined ? new A2aError('invalid_agent_response', 'the agent returned without a reply or a task') : toA2aError(error);
+    const failure = error === undefined ? invalidAgentResponse('the agent returned without a reply or a task') : toA2aError(error);
     exec.first.reject(failure);
     exec.done.reject(failure);
     return;
