@@ -17,13 +17,7 @@ import type { WeftError } from '../errors.ts';
 import { anonymousKeyHeader, anonymousPrincipal, isAnonymousKey } from './anonymous.ts';
 import { A2aError, unauthenticated } from './errors.ts';
 import { chainSigners, type ChainSignatureVerifier, type ChainSigner, type SignedRequest } from './chain-signature.ts';
-
-export interface Principal {
-  /** Stable id: `anonymous` (no key), `anonymous:<key hash>`, `apikey:<name>`, `bearer:<subject>`, `basic:<user>`, `mtls:<fingerprint>`, `chain:<address>`. */
-  readonly id: string;
-  readonly scheme: 'anonymous' | 'apiKey' | 'bearer' | 'basic' | 'mtls' | 'chainSignature';
-  readonly scopes: readonly string[];
-}
+import type { Principal } from './principal.ts';
 
 export const anonymous: Principal = Object.freeze({ id: 'anonymous', scheme: 'anonymous', scopes: [] });
 

@@ -3,7 +3,7 @@
  * share, and the escrows taken by requests still in flight. The operations are free functions over it, a file per
  * group (handler/*.ts).
  */
-import type { Principal } from '../auth.ts';
+import type { Principal } from '../principal.ts';
 import type { AgentCard } from '../card.ts';
 import type { SettlementPolicy } from '../settlement.ts';
 import type { StreamHub } from '../stream-hub.ts';

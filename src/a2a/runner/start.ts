@@ -3,7 +3,7 @@
  * never to a connection (a2a-dotnet#344): a client that goes away leaves it running. When the executor returns or
  * throws, `finishExecution` settles what start() handed out and fails a task it left unfinished.
  */
-import type { Principal } from '../auth.ts';
+import type { Principal } from '../principal.ts';
 import { A2aError, invalidAgentResponse, toA2aError } from '../errors.ts';
 import type { RequestContext } from '../executor.ts';
 import { a2aRunningTasksMax } from '../limits.ts';
