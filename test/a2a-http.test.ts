@@ -10,7 +10,7 @@ import { verifyAgentCard } from '../src/a2a/card-sign.ts';
 import { chainExtensionUri, type AgentCard } from '../src/a2a/card.ts';
 import { createChainSignatureVerifier } from '../src/a2a/chain-signature.ts';
 import { systemClock } from '../src/util/clock.ts';
-import { isPrivateAddress } from '../server/a2a/push-sender.ts';
+import { isPrivateAddress } from '../server/a2a/push/webhook-url.ts';
 import { createScriptedExecutor, startA2aServer, type A2aTestServer } from './helpers/a2a-fixtures.ts';
 import { testAnonymousKey } from './helpers/a2a-bindings.ts';
 

@@ -2,7 +2,8 @@
 // regtest chain, preparing a payment (with the INPUT_REQUIRED round trip), mining a PoW job with the reference
 // backend (and canceling one), a Message reply for help, and INPUT_REQUIRED with the list of skills for what it cannot do.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createA2aHandler, uuidFromBytes, type CallContext } from '../src/a2a/handler.ts';
+import { createA2aHandler, uuidFromBytes } from '../src/a2a/handler.ts';
+import type { CallContext } from '../src/a2a/handler/state.ts';
 import { anonymousPrincipal } from '../src/a2a/anonymous.ts';
 import { buildAgentCard } from '../src/a2a/card.ts';
 import { createKvTaskStore } from '../src/a2a/task-store.ts';

@@ -6,7 +6,8 @@
  */
 import { parseEnvelope as parseRpcEnvelope, type EnvelopeRules } from '../../src/rpc/envelope.ts';
 import { A2aError, jsonRpcErrorObject, toA2aError } from '../../src/a2a/errors.ts';
-import { a2aMethods, type A2aHandler, type CallContext } from '../../src/a2a/handler.ts';
+import { a2aMethods, type A2aHandler } from '../../src/a2a/handler.ts';
+import type { CallContext } from '../../src/a2a/handler/state.ts';
 import type { Subscription } from '../../src/a2a/stream-hub.ts';
 
 export type JsonRpcId = string | number | null;

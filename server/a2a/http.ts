@@ -13,7 +13,8 @@
 import type { Context, Hono } from 'hono';
 import { authenticate, type AuthInput, type NodeCaller } from '../../src/a2a/auth.ts';
 import { A2aError, invalidParams, restErrorBody, toA2aError } from '../../src/a2a/errors.ts';
-import type { A2aHandler, CallContext } from '../../src/a2a/handler.ts';
+import type { A2aHandler } from '../../src/a2a/handler.ts';
+import type { CallContext } from '../../src/a2a/handler/state.ts';
 import { a2aCardMaxAgeSec, a2aRequestBytesMax } from '../../src/a2a/limits.ts';
 import { negotiate } from '../../src/a2a/negotiate.ts';
 import type { Subscription } from '../../src/a2a/stream-hub.ts';

@@ -7,23 +7,26 @@
  *   mountA2a(api.app, a2a);                          // card, JSON-RPC /a2a, HTTP+JSON, SSE (before the first request)
  *   attachA2aWebSocket(httpServer, a2a);            // /a2a/ws on the HTTP port
  *   registerA2aGrpc(grpcServer, a2a);               // lf.a2a.v1.A2AService on the gRPC port
+ *
+ * The parts are in server/a2a/node/: ledger-views.ts (transactions, escrows, the agent's identity), card.ts and
+ * follow-settlement.ts (the settlement follower on the ledger's acceptances); this file wires them.
  */
-import type { Chain } from '../../src/chain/chain.ts';
-import { chainSigners, createChainSignatureVerifier, type AgentKeyReader } from '../../src/a2a/chain-signature.ts';
 import type { A2aAuthConfig } from '../../src/a2a/auth.ts';
-import { createWeftAgentExecutor, weftAgentSkillCosts, weftAgentSkills } from '../../src/a2a/weft-agent.ts';
-import type { ChainIdentity } from '../../src/a2a/card.ts';
-import type { SettlementPolicy } from '../../src/a2a/settlement.ts';
-import { createSettlementFollower, type SettlementFollower, type SettlementFollowerPorts } from '../../src/a2a/settlement-follower.ts';
-import { addressBytes, encodeAddress } from '../../src/crypto/address.ts';
-import { decodeAgentRecord, reputationScoreBps, sessionKeyOf } from '../../src/kinds/agent/agent-record.ts';
-import { toHex } from '../../src/util/bytes.ts';
-import type { FoundTransaction } from '../../src/a2a/weft-skills.ts';
+import { chainSigners, createChainSignatureVerifier, type AgentKeyReader, type ChainSignatureVerifier } from '../../src/a2a/chain-signature.ts';
+import type { SettlementFollowerPorts } from '../../src/a2a/follower/state.ts';
+import { createSettlementFollower, type SettlementFollower } from '../../src/a2a/settlement-follower.ts';
+import { createWeftAgentExecutor } from '../../src/a2a/weft-agent.ts';
+import type { Chain } from '../../src/chain/chain.ts';
+import { addressBytes } from '../../src/crypto/address.ts';
+import { decodeAgentRecord, sessionKeyOf } from '../../src/kinds/agent/agent-record.ts';
 import type { PowBackend } from '../../src/mining/job.ts';
 import { createReferencePowBackend } from '../../src/mining/reference-backend.ts';
 import type { Ledger } from '../../src/state/ledger.ts';
 import type { KvStore } from '../../src/storage/kv.ts';
 import { systemClock } from '../../src/util/clock.ts';
+import { nodeCardOptions } from './node/card.ts';
+import { followSettlement } from './node/follow-settlement.ts';
+import { chainIdentityOf, ledgerSettlementPolicy, ledgerTransactionFinder } from './node/ledger-views.ts';
 import { createA2aService, type A2aService } from './service.ts';
 
 export interface NodeA2aOptions {
@@ -58,18 +61,6 @@ export interface NodeA2aOptions {
 /** DAA score an escrow must still have before its timeout when a task starts: time for the task and the claim. */
 export const settlementClaimMarginDaa = 60;
 
-/** The card's chain identity, read from the agent account's record in the committed state (absent until created). */
-function chainIdentityOf(ledger: Ledger, agentAccount: Uint8Array, hrp: string): ChainIdentity | undefined {
-  const record = ledger.proveRecord('agent', agentAccount).record;
-  if (record === null) return undefined;
-  const reputation = reputationScoreBps(record);
-  return {
-    agentAccount: encodeAddress(hrp, agentAccount),
-    controller: `0x${toHex(record.controller)}`,
-    ...(reputation === undefined ? {} : { reputationScoreBps: reputation }),
-  };
-}
-
 /**
  * Controller and session keys of chain signatures, from the agent account's record in the node's committed state
  * (docs/a2a.md "Chain signature"): a session key expires at its `expiry_daa_score` against the virtual DAA score.
@@ -93,30 +84,12 @@ export function ledgerAgentKeys(ledger: Ledger): AgentKeyReader {
 export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2aService> {
   const { chain, ledger } = options;
   const params = chain.params;
-  const findTransaction = ledger
-    ? (hash: Uint8Array): FoundTransaction | undefined => {
-        const record = ledger.getTransaction(hash);
-        const block = record && chain.get(record.block);
-        const accepting = record?.acceptingBlock ?? block;
-        return record && block && accepting ? { tx: record.tx, blockHash: block.hash, height: block.height, acceptingBlueScore: accepting.header.blueScore } : undefined;
-      }
-    : undefined;
   const agentAccount = ledger ? options.agentAccount : undefined;
-  const settlement: SettlementPolicy | undefined =
-    ledger && agentAccount
-      ? {
-          agentAccount,
-          hrp: params.hrp,
-          costs: weftAgentSkillCosts,
-          claimMarginDaa: options.claimMarginDaa ?? settlementClaimMarginDaa,
-          readEscrow: (id) => ({ record: ledger.proveRecord('escrow', id).record, daaScore: ledger.virtual().daaScore }),
-        }
-      : undefined;
+  const settlement = ledger && agentAccount ? ledgerSettlementPolicy(ledger, agentAccount, params.hrp, options.claimMarginDaa ?? settlementClaimMarginDaa) : undefined;
   const executor = createWeftAgentExecutor({
     chain,
     pow: options.pow ?? createReferencePowBackend(),
-    ...(ledger ? { accounts: ledger } : {}),
-    ...(findTransaction ? { findTransaction } : {}),
+    ...(ledger ? { accounts: ledger, findTransaction: ledgerTransactionFinder(chain, ledger) } : {}),
   });
   // The follower needs the runner (annotate) and the runner the follower (its terminal hook): bound once both exist.
   let follower: SettlementFollower | undefined;
@@ -124,53 +97,30 @@ export async function createNodeA2aService(options: NodeA2aOptions): Promise<A2a
     kv: options.kv,
     executor,
     ...(settlement ? { settlement, onTerminal: (task) => follower?.onTerminal(task) } : {}),
-    auth: { required: false, ...options.auth, chainSignature: createChainSignatureVerifier({
-        chainId: params.chainId,
-        clock: systemClock,
-        // With a ledger, Controller and SessionKey signers are checked against the on-chain agent account.
-        ...(ledger ? { allowedSigners: [...chainSigners], agentKeys: ledgerAgentKeys(ledger) } : {}),
-      }), hrp: params.hrp },
+    auth: { required: false, ...options.auth, chainSignature: nodeChainSignatureVerifier(params.chainId, ledger), hrp: params.hrp },
     push: { allowHosts: options.pushAllowHosts ?? [] },
-    card: {
-      name: 'Weft node agent',
-      description: `Chain queries, payment preparation and PoW jobs on Weft ${options.network}`,
-      version: options.version,
-      jsonRpcUrl: `${options.baseUrl}/a2a`,
-      restUrl: options.baseUrl,
-      ...(options.grpcTarget ? { grpcUrl: options.grpcTarget, grpcMutualTls: options.grpcMutualTls ?? true } : {}),
-      documentationUrl: `${options.baseUrl}/docs/a2a`,
-      streaming: true,
-      pushNotifications: true,
-      extendedAgentCard: false,
-      skills: settlement ? weftAgentSkills.map((skill) => ({ ...skill, chainBaseCost: Number(weftAgentSkillCosts.get(skill.id) ?? 0n) })) : weftAgentSkills,
-      defaultInputModes: ['text/plain', 'application/json'],
-      defaultOutputModes: ['application/json', 'text/plain'],
-      chain: {
-        chainId: params.chainId,
-        network: options.network,
-        onChainSettlement: settlement !== undefined,
-        ...(ledger && agentAccount ? { identity: chainIdentityOf(ledger, agentAccount, params.hrp) } : {}),
-      },
-    },
+    card: nodeCardOptions({
+      ...options,
+      chainId: params.chainId,
+      settles: settlement !== undefined,
+      identity: ledger && agentAccount ? chainIdentityOf(ledger, agentAccount, params.hrp) : undefined,
+    }),
   });
   if (settlement === undefined || options.claims === undefined) return service;
-  const followed = createSettlementFollower({
+  follower = createSettlementFollower({
     readEscrow: settlement.readEscrow,
     ...options.claims,
     annotate: (taskId, metadata) => service.handler.runner.annotate(taskId, metadata),
     ...(options.onSettlementError ? { onError: options.onSettlementError } : {}),
   });
-  follower = followed;
-  // Tasks a previous process finished keep following the chain: pending claims to confirmation, waiting ones out.
-  for (const { task } of service.store.followed()) followed.resume(task);
-  if (followed.size > 0) void followed.tick();
-  // After each acceptance the ledger's state is the new one: the follower reads it.
-  const off = ledger!.onAcceptance(() => void followed.tick());
-  return {
-    ...service,
-    close() {
-      off();
-      service.close();
-    },
-  };
+  return followSettlement(service, follower, ledger!);
+}
+
+/** Chain signatures; with a ledger, Controller and SessionKey signers are checked against the on-chain agent account. */
+function nodeChainSignatureVerifier(chainId: number, ledger: Ledger | undefined): ChainSignatureVerifier {
+  return createChainSignatureVerifier({
+    chainId,
+    clock: systemClock,
+    ...(ledger ? { allowedSigners: [...chainSigners], agentKeys: ledgerAgentKeys(ledger) } : {}),
+  });
 }

@@ -11,7 +11,7 @@ import type { AgentExecutor } from '../../src/a2a/executor.ts';
 import { createA2aHandler, uuidFromBytes, type A2aHandler } from '../../src/a2a/handler.ts';
 import type { SettlementPolicy } from '../../src/a2a/settlement.ts';
 import { createKvTaskStore, type TaskStore } from '../../src/a2a/task-store.ts';
-import type { TerminalHook } from '../../src/a2a/task-runner.ts';
+import type { TerminalHook } from '../../src/a2a/runner/state.ts';
 import type { KvStore } from '../../src/storage/kv.ts';
 import { concatBytes } from '../../src/util/bytes.ts';
 import { systemClock, type Clock } from '../../src/util/clock.ts';

@@ -10,7 +10,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { A2aError, toA2aError } from '../../src/a2a/errors.ts';
-import type { CallContext } from '../../src/a2a/handler.ts';
+import type { CallContext } from '../../src/a2a/handler/state.ts';
 import { a2aRequestBytesMax } from '../../src/a2a/limits.ts';
 import type { Subscription } from '../../src/a2a/stream-hub.ts';
 import { dispatch, envelopeId, parseEnvelope, rpcError, rpcResult } from './dispatch.ts';

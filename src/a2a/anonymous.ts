@@ -14,7 +14,7 @@
  */
 import { blake3 } from '../crypto/blake3.ts';
 import { toHex } from '../util/bytes.ts';
-import type { Principal } from './auth.ts';
+import type { Principal } from './principal.ts';
 
 /** The request header (lower case, as bindings look headers up) carrying an anonymous key. */
 export const anonymousKeyHeader = 'a2a-anonymous-key';

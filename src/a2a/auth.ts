@@ -17,13 +17,7 @@ import type { WeftError } from '../errors.ts';
 import { anonymousKeyHeader, anonymousPrincipal, isAnonymousKey } from './anonymous.ts';
 import { A2aError, unauthenticated } from './errors.ts';
 import { chainSigners, type ChainSignatureVerifier, type ChainSigner, type SignedRequest } from './chain-signature.ts';
-
-export interface Principal {
-  /** Stable id: `anonymous` (no key), `anonymous:<key hash>`, `apikey:<name>`, `bearer:<subject>`, `basic:<user>`, `mtls:<fingerprint>`, `chain:<address>`. */
-  readonly id: string;
-  readonly scheme: 'anonymous' | 'apiKey' | 'bearer' | 'basic' | 'mtls' | 'chainSignature';
-  readonly scopes: readonly string[];
-}
+import type { Principal } from './principal.ts';
 
 export const anonymous: Principal = Object.freeze({ id: 'anonymous', scheme: 'anonymous', scopes: [] });
 
@@ -163,10 +157,7 @@ export async function authenticate(input: AuthInput, config: A2aAuthConfig, node
     // Authenticated once, by the node: its failure is A2A's (401, UNAUTHENTICATED), its identity A2A's principal.
     if (node.error) throw node.error;
     const principal = principalOf(node.identity);
-    if (principal) return principal;
-    if (config.mtls && input.tlsPeerFingerprint) return { id: `mtls:${input.tlsPeerFingerprint}`, scheme: 'mtls', scopes: [] };
-    if (config.required) throw unauthenticated('authentication required: see securitySchemes in the agent card');
-    return anonymousCaller(input);
+    return principal ?? uncredentialedCaller(input, config);
   }
   const authorization = input.header('authorization');
   if (authorization !== undefined && authorization !== '') return authorizationPrincipal(authorization, config);
@@ -179,6 +170,11 @@ export async function authenticate(input: AuthInput, config: A2aAuthConfig, node
       return { id: `apikey:${name}`, scheme: 'apiKey', scopes: [] };
     }
   }
+  return uncredentialedCaller(input, config);
+}
+
+/** A request with no credential the node or A2A knows: its TLS client certificate, else refused or anonymous. */
+function uncredentialedCaller(input: AuthInput, config: A2aAuthConfig): Principal {
   if (config.mtls && input.tlsPeerFingerprint) return { id: `mtls:${input.tlsPeerFingerprint}`, scheme: 'mtls', scopes: [] };
   if (config.required) throw unauthenticated('authentication required: see securitySchemes in the agent card');
   return anonymousCaller(input);

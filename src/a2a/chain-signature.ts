@@ -25,7 +25,7 @@
 import { addressBytes, AddressType } from '../crypto/address.ts';
 import { blake3 } from '../crypto/blake3.ts';
 import { schnorrSign, schnorrVerify } from '../crypto/keys.ts';
-import { concatBytes, fromHex, toHex } from '../util/bytes.ts';
+import { concatBytes, fromHex, strip0x, toHex } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
 import { A2aError } from './errors.ts';
 import { a2aChainSigFutureSkewSec, a2aChainSigTtlSecDefault, a2aNonceCacheEntriesMax } from './limits.ts';
@@ -189,10 +189,9 @@ export function createChainSignatureVerifier(options: ChainSignatureVerifierOpti
       if (ts > nowSec + a2aChainSigFutureSkewSec) throw invalid(`timestamp ${ts}: in the future (more than ${a2aChainSigFutureSkewSec} s ahead)`);
       if (options.agentKeys?.frozen(sig.account)) throw new A2aError('chain_account_frozen', 'agent account is frozen');
       const key = signerKey(sig);
-      const hex = sig.value.startsWith('0x') ? sig.value.slice(2) : sig.value;
       let signature: Uint8Array;
       try {
-        signature = fromHex(hex);
+        signature = fromHex(strip0x(sig.value));
       } catch {
         throw invalid('value: expected a hex signature');
       }

@@ -57,6 +57,8 @@ export const invalidParams = (message: string, field?: string) => new A2aError('
 export const unsupportedOperation = (message: string) => new A2aError('unsupported_operation', message);
 export const unauthenticated = (message: string) => new A2aError('unauthorized', message);
 export const permissionDenied = (message: string) => new A2aError('forbidden', message);
+/** An executor broke the protocol or the task lifecycle (the runner refuses the event). */
+export const invalidAgentResponse = (message: string) => new A2aError('invalid_agent_response', message);
 
 /**
  * Any thrown value as an A2aError: WeftErrors keep kind and message (the node's errors — an unknown API key, a

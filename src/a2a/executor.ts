@@ -4,7 +4,7 @@
  * events — a Task, status updates and artifact updates — and returns when it has nothing more to say. The runner
  * (task-runner.ts) checks each event against the lifecycle, persists it, and fans it out to streams and webhooks.
  */
-import type { Principal } from './auth.ts';
+import type { Principal } from './principal.ts';
 import type { Artifact, JsonObject, Message, Part, StreamResponse, Task, TaskState } from './types.ts';
 
 export interface RequestContext {

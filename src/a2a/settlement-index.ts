@@ -24,6 +24,9 @@ export const escrowTaskKey = (escrowId: Uint8Array): Uint8Array => concatBytes(U
 export const followedPrefix: Uint8Array = Uint8Array.of(A, F);
 const followedKey = (taskId: string) => concatBytes(followedPrefix, enc.encode(taskId));
 
+/** An anchor's `escrow_id` (`0x` and 64 hex digits) as the escrow id's bytes. */
+export const escrowIdBytes = (escrowId: string): Uint8Array => fromHex(escrowId.slice(2));
+
 /** The task's anchor in its metadata, when it has a well-formed one. */
 export function taskAnchorOf(task: Task): TaskAnchor | undefined {
   const anchor = task.metadata?.taskAnchor as unknown;
@@ -43,7 +46,7 @@ export function settlementIndexOps(previous: Task | undefined, next: Task): KvOp
   const ops: KvOp[] = [];
   const anchor = taskAnchorOf(next);
   if (anchor !== undefined && (previous === undefined || taskAnchorOf(previous) === undefined)) {
-    ops.push({ type: 'put', key: escrowTaskKey(fromHex(anchor.escrow_id.slice(2))), value: enc.encode(next.id) });
+    ops.push({ type: 'put', key: escrowTaskKey(escrowIdBytes(anchor.escrow_id)), value: enc.encode(next.id) });
   }
   if (followsChain(next)) ops.push({ type: 'put', key: followedKey(next.id), value: new Uint8Array(0) });
   else if (previous !== undefined && followsChain(previous)) ops.push({ type: 'del', key: followedKey(next.id) });

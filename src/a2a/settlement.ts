@@ -10,7 +10,7 @@
  */
 import { decodeAddress, encodeAddress } from '../crypto/address.ts';
 import { escrowIdBytes, escrowStatusName, EscrowStatus, type EscrowRecord, type EscrowStatusName } from '../kinds/escrow/escrow-record.ts';
-import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
+import { equalBytes, fromHex, strip0x, toHex } from '../util/bytes.ts';
 import { A2aError, invalidParams } from './errors.ts';
 
 /** The one currency an escrow holds: the chain's coin, in base units. */
@@ -110,7 +110,7 @@ export function parseChainSettlement(metadata: unknown, hrp: string): ChainSettl
   return {
     maxCost: maxCostValue,
     currency,
-    escrowId: fromHex(escrowHash.replace(/^0x/, '').toLowerCase()),
+    escrowId: fromHex(strip0x(escrowHash).toLowerCase()),
     agentAccount,
     ...(skillId === undefined ? {} : { skillId }),
   };

@@ -3,12 +3,10 @@
  * reassembly (A2A 1.0 §3.1.6 TaskArtifactUpdateEvent: `append` concatenates parts onto the artifact with the same
  * artifactId, otherwise the artifact is added or replaced) so that GetTask shows one artifact per artifactId.
  */
-import { A2aError } from './errors.ts';
+import { invalidAgentResponse } from './errors.ts';
 import { a2aArtifactPartsMax, a2aArtifactsMax, a2aHistoryMessagesMax } from './limits.ts';
 import { canTransition } from './state-machine.ts';
 import type { Artifact, Message, Task, TaskArtifactUpdateEvent, TaskStatus } from './types.ts';
-
-const badAgent = (message: string) => new A2aError('invalid_agent_response', message);
 
 export function appendHistory(task: Task, message: Message): Task {
   const history = [...(task.history ?? []), message];
@@ -17,7 +15,7 @@ export function appendHistory(task: Task, message: Message): Task {
 
 /** Moves the task to `status`; an agent message in the status also joins the history (as the SDKs do). */
 export function applyStatus(task: Task, status: TaskStatus): Task {
-  if (!canTransition(task.status.state, status.state)) throw badAgent(`task state ${task.status.state} → ${status.state} is not a transition`);
+  if (!canTransition(task.status.state, status.state)) throw invalidAgentResponse(`task state ${task.status.state} → ${status.state} is not a transition`);
   const next: Task = { ...task, status };
   return status.message ? appendHistory(next, status.message) : next;
 }
@@ -30,10 +28,10 @@ export function applyArtifact(task: Task, event: TaskArtifactUpdateEvent): Task 
     const prior = artifacts[index]!;
     artifact = { ...prior, ...event.artifact, parts: [...prior.parts, ...event.artifact.parts] };
   }
-  if (artifact.parts.length > a2aArtifactPartsMax) throw badAgent(`artifact ${artifact.artifactId}: more than ${a2aArtifactPartsMax} parts`);
+  if (artifact.parts.length > a2aArtifactPartsMax) throw invalidAgentResponse(`artifact ${artifact.artifactId}: more than ${a2aArtifactPartsMax} parts`);
   if (index === -1) artifacts.push(artifact);
   else artifacts[index] = artifact;
-  if (artifacts.length > a2aArtifactsMax) throw badAgent(`task ${task.id}: more than ${a2aArtifactsMax} artifacts`);
+  if (artifacts.length > a2aArtifactsMax) throw invalidAgentResponse(`task ${task.id}: more than ${a2aArtifactsMax} artifacts`);
   return { ...task, artifacts };
 }
 

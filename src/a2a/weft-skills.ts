@@ -13,7 +13,7 @@ import { decodeAddress, encodeAddress } from '../crypto/address.ts';
 import { coinsToUnits, formatUnits, unitsToCoins } from '../crypto/amount.ts';
 import type { PowBackend } from '../mining/job.ts';
 import type { AccountReader } from '../state/account.ts';
-import { equalBytes, fromHex, toHash0x, toHex } from '../util/bytes.ts';
+import { equalBytes, fromHex, strip0x, toHash0x, toHex } from '../util/bytes.ts';
 import { invalidParams } from './errors.ts';
 import { a2aMineBatchNonces, a2aMineHashesMax, a2aTxScanBlocksMax } from './limits.ts';
 import type { JsonObject } from './types.ts';
@@ -45,7 +45,7 @@ function address(ports: WeftChainPorts, text: unknown, field: string): Uint8Arra
 }
 
 function hash32(text: unknown, field: string): Uint8Array {
-  const hex = typeof text === 'string' ? text.replace(/^0x/, '') : '';
+  const hex = typeof text === 'string' ? strip0x(text) : '';
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw invalidParams(`${field}: expected 0x + 64 hex digits`, field);
   return fromHex(hex);
 }

@@ -23,6 +23,9 @@ export function fromHex(hex: string): Uint8Array {
   return out;
 }
 
+/** Hex text without its optional `0x` prefix (digits and their case kept): what fromHex takes. */
+export const strip0x = (text: string): string => (text.startsWith('0x') ? text.slice(2) : text);
+
 /** `0x` + 64 lowercase hex digits: the API form of every hash (docs/design.md "Networks and units"). */
 export function toHash0x(hash: Uint8Array): string {
   return `0x${toHex(hash)}`;
