@@ -1,6 +1,6 @@
-// The browser wallet's private account (issue 17, docs/wallet.md "Private account") against a real regtest node:
+// The browser wallet's confidential account (issue 17, docs/wallet.md "Confidential account") against a real regtest node:
 // the node wallet shields coins to the tab's stealth address; the tab finds them by scanning blocks with its view
-// key and shows the private balance and history; the tab builds, proves and ring-signs a confidential transfer
+// key and shows the confidential balance and history; the tab builds, proves and ring-signs a confidential transfer
 // itself and sends it to a node-wallet stealth address, which the node's owner view then holds; the explorer's
 // transaction page shows what is public (key images, ring members, one-time keys, commitments, view tags, fee) and
 // neither a sender nor an amount. Locking and unlocking brings the private state back from IndexedDB, which holds no
@@ -31,8 +31,8 @@ test('the tab receives a shield, scans it, sends privately with a ring it signed
   const card = page.locator('#private-card');
   await expect(page.locator('#private-address')).toHaveText(/^rwefts1[02-9ac-hj-np-z]+$/, { timeout: 30_000 });
   const tabStealth = (await page.locator('#private-address').textContent())!;
-  // The Receive card's Private choice shows the same stealth address, with a QR code.
-  await page.getByLabel('Private (stealth address)').check();
+  // The Receive card's Confidential choice shows the same stealth address, with a QR code.
+  await page.getByLabel('Confidential (stealth address)').check();
   await expect(page.locator('#receive-private-text')).toHaveText(tabStealth);
   await expect(page.locator('#receive-address')).toBeHidden();
 
@@ -45,7 +45,7 @@ test('the tab receives a shield, scans it, sends privately with a ring it signed
   });
   await mine(funded, 3);
   await expect(card.locator('#private-balance')).toHaveText('0.1 coins (0.1 spendable now)', { timeout: 30_000 });
-  const history = page.getByRole('table', { name: 'Private history' }).locator('tbody tr');
+  const history = page.getByRole('table', { name: 'Confidential history' }).locator('tbody tr');
   await expect(history).toHaveCount(1);
   await expect(history.first()).toHaveAttribute('data-hash', shield.hash.slice(2));
   await expect(history.first().locator('td')).toHaveText([/^0x/, 'received', '0.1', 'confirmed']);
@@ -57,14 +57,14 @@ test('the tab receives a shield, scans it, sends privately with a ring it signed
   await card.getByLabel('To (stealth address)').fill(receiver);
   // Refusals are said beside their field and sign nothing.
   await card.getByLabel('Amount (coins)').fill('5');
-  await card.getByRole('button', { name: 'Sign and send privately' }).click();
-  await expect(page.locator('#private-amount-error')).toHaveText('insufficient private balance — 0.1 spendable in mature outputs, amount + fee is 5.001');
+  await card.getByRole('button', { name: 'Sign and send confidentially' }).click();
+  await expect(page.locator('#private-amount-error')).toHaveText('insufficient confidential balance — 0.1 spendable in mature outputs, amount + fee is 5.001');
   await card.getByLabel('To (stealth address)').fill(receiver.slice(0, -1));
   await card.getByLabel('Amount (coins)').fill('0.025');
-  await card.getByRole('button', { name: 'Sign and send privately' }).click();
+  await card.getByRole('button', { name: 'Sign and send confidentially' }).click();
   await expect(page.locator('#private-to-error')).toContainText('to: not a rweft');
   await card.getByLabel('To (stealth address)').fill(receiver);
-  await card.getByRole('button', { name: 'Sign and send privately' }).click();
+  await card.getByRole('button', { name: 'Sign and send confidentially' }).click();
   await expect(page.locator('#private-result')).toHaveText(/^sent 0x[0-9a-f]{64} \(pending, ring of 2\)$/, { timeout: 30_000 });
   const sent = (await page.locator('#private-result').textContent())!.split(' ')[1]!;
   await expect(history.first().locator('td')).toHaveText([/^0x/, 'sent', '0.026', 'pending']);

@@ -1,6 +1,6 @@
 /**
  * The RPC's PrivacyPort (src/rpc/ports.ts) over the node's wallets: stealth accounts, their confidential balances,
- * building shields, private transfers and unshields with rings drawn from the chain's mature outputs, and
+ * building shields, confidential transfers and unshields with rings drawn from the chain's mature outputs, and
  * ring-signed messages. The rules callers see are in docs/api.md "Privacy"; consensus is src/kinds/confidential/.
  */
 import { randomBytes as nodeRandomBytes } from 'node:crypto';
@@ -151,7 +151,7 @@ export function createPrivacyPort(options: PrivacyPortOptions): PrivacyPort & { 
       if (change > 0n) hidden.push({ to: { spendPublic: s.account.keys.spendPublic, viewPublic: s.account.keys.viewPublic }, amount: change });
     }
     if (hidden.length > confidentialOutputsMax) refuse('too_many_outputs', `at most ${confidentialOutputsMax} hidden outputs (change included)`);
-    if (transparent.length === 0 && hidden.length === 0) refuse('no_outputs', 'a private transfer needs at least one output');
+    if (transparent.length === 0 && hidden.length === 0) refuse('no_outputs', 'a confidential transfer needs at least one output');
     const exclude = new Set(owned.map((o) => toHex(o.output.oneTimeKey)));
     const candidates = outputs.decoyCandidates(exclude);
     if (candidates.length < ringSize - 1) {

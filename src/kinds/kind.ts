@@ -4,7 +4,7 @@
  * mempool, the transaction index, the APIs, statistics, subscriptions — asks the kind instead of re-deriving it.
  *
  * A kind module is pure (layer 1): it reads and writes state only through the `TxStateView` it is handed, and it
- * names the proofs it needs (src/crypto/proof-check.ts) instead of verifying them, so the same module runs in the
+ * names the witness checks it needs (src/crypto/proof-check.ts) instead of verifying them, so the same module runs in the
  * node and in a browser tab.
  */
 import type { ContractReceipt } from './contract-receipt.ts';
@@ -135,7 +135,7 @@ export interface TxKindModule<T extends AnyTransaction = AnyTransaction> {
   /** Length of the body at the start of the encoding, so a received transaction's signing hash needs no re-encoding. */
   bodyBytes(tx: T): number;
 
-  /** The proofs its authorisation needs over `signingHash`; undefined when no proof could make it valid. */
+  /** The witness checks its authorisation needs over `signingHash`; undefined when no witness could make it valid. */
   proofChecks(tx: T, signingHash: Uint8Array): ProofCheck[] | undefined;
   /** Whose nonce it uses, what it spends and its fee: admission, ordering, pending balances. */
   spend(tx: T): Spend;

@@ -222,7 +222,7 @@ export const balanceResult = z.object({
         commitment: hashResult,
         amount_kind: stringOf(['hidden', 'public']),
         encrypted_amount: z.string().optional().describe('0x-hex, 8 bytes: only the view key opens it'),
-        amount_exact: exactResult.optional().describe('owner view, or a public (shielded) amount'),
+        amount_exact: exactResult.optional().describe('owner view, or the public amount of a shield output'),
         mature: z.boolean(),
         tx_hash: hashResult,
       }),

@@ -64,7 +64,7 @@ export function stealthOutput(to: StealthRecipient, txSecret: bigint, index: num
 
 /**
  * The receiver's scan of one output: undefined unless it pays `keys` (the view tag rules out ~255/256 of foreign
- * outputs before the one-time key is derived). `publicAmount` is given for shielded outputs (mask 1).
+ * outputs before the one-time key is derived). `publicAmount` is given for shield outputs (mask 1).
  */
 export function scanOutput(
   keys: MoneroKeys,

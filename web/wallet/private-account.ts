@@ -1,5 +1,5 @@
 /**
- * The tab's private account (docs/wallet.md "Private account"): stealth account 0 of the unlocked wallet, derived
+ * The tab's confidential account (docs/wallet.md "Confidential account"): stealth account 0 of the unlocked wallet, derived
  * from its seed exactly as the node wallet derives it (src/wallet/stealth-accounts.ts, `m/44'/coin'/acct'/2'/0'`),
  * and the scan that finds what it owns. The scan reads the selected chain's blocks through the public get_block
  * (and any off-chain parent a chain block merges), from genesis the first time this browser opens the account (from

@@ -1,6 +1,6 @@
 /**
- * The wallet page's private parts (docs/wallet.md "Private account"): the Receive card's Private choice (the
- * account's stealth address as text and QR code) and the Private account card (balance, history, send privately).
+ * The wallet page's confidential parts (docs/wallet.md "Confidential account"): the Receive card's Confidential choice
+ * (the account's stealth address as text and QR code) and the Confidential account card (balance, history, send).
  * The account is stealth account 0 of the unlocked wallet (private-account.ts); scanning, signing and proving all
  * run in this tab.
  */

@@ -1,5 +1,5 @@
 /**
- * The tab's scan of one block for its private account (docs/privacy.md "Wallets", docs/wallet.md "Private
+ * The tab's scan of one block for its confidential account (docs/privacy.md "Wallets", docs/wallet.md "Confidential
  * account"): the block's confidential transactions as get_block shows them publicly (tx public key, outputs with
  * one-time key, view tag and commitment or public amount, ring inputs with key images) are checked with the view
  * key through src/wallet/confidential.ts `scanOutput` — the view tag first, so ~255/256 of foreign outputs cost one

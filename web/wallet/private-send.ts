@@ -1,5 +1,5 @@
 /**
- * A private send from the tab (docs/wallet.md "Private account"): a confidential_transfer built and signed here —
+ * A confidential send from the tab (docs/wallet.md "Confidential account"): a confidential_transfer built and signed here —
  * stealth outputs, Bulletproofs+ and one CLSAG per input by src/wallet/confidential.ts `buildRingSpend` — and only
  * its canonical bytes leave the tab, through the public send_raw_transaction. Outputs are chosen largest first
  * among mature unspent proven ones; change goes back, hidden, to the account. Decoys come only from outputs whose
@@ -94,7 +94,7 @@ function chooseOutputs(spendable: readonly HeldOutput[], amount: bigint): HeldOu
     chosen.push(output);
     total += output.owned.amount;
   }
-  if (total < amount) throw new FieldError('amount', `insufficient private balance — ${formatUnits(total)} spendable in mature outputs, amount + fee is ${formatUnits(amount)}`, 'insufficient_balance');
+  if (total < amount) throw new FieldError('amount', `insufficient confidential balance — ${formatUnits(total)} spendable in mature outputs, amount + fee is ${formatUnits(amount)}`, 'insufficient_balance');
   if (chosen.length > confidentialInputsMax) throw new FieldError('amount', `the amount needs ${chosen.length} outputs, at most ${confidentialInputsMax} fit one transaction`, 'privacy_error');
   return chosen;
 }

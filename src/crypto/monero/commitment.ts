@@ -1,7 +1,7 @@
 /**
  * Pedersen commitments in Monero's RingCT form (note §1.9): C = mask·G + amount·H, where the second generator
  * H = 8·decompress(keccak(encode(G))) = 8b655970…1f94 has no known discrete log to G. Public amounts (coinbase,
- * shielded transparent coins) enter rings as zeroCommit(a) = 1·G + a·H. Amounts are u64: a range proof
+ * transparent coins a shield brought in) enter rings as zeroCommit(a) = 1·G + a·H. Amounts are u64: a range proof
  * (bulletproofs-plus/) shows each hidden one is below 2^64.
  */
 import { PrivacyEncodingError } from './errors.ts';

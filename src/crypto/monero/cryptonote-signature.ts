@@ -1,7 +1,7 @@
 /**
  * CryptoNote v1 signatures, as Monero's crypto.cpp has them (note §1.8): the single-key Schnorr-style
  * `generate_signature` / `check_signature` and the pre-RingCT ring signature `generate_ring_signature` /
- * `check_ring_signature`. Weft's private transfers use CLSAG (clsag.ts); these exist because Monero's tests.txt
+ * `check_ring_signature`. Weft's confidential transfers use CLSAG (clsag.ts); these exist because Monero's tests.txt
  * pins the shared primitives through them and because a one-member ring is the `medium` level's spend proof.
  * Verification follows Monero check for check (including its lenient point decoding), so the vectors' verdicts hold.
  */

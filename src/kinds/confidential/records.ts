@@ -5,7 +5,7 @@
  *   confidential_output, id = the output's one-time key P (32):
  *     v0 = 0 | commitment [32] | view_tag u8 | amount_kind u8 | amount [8] | created_daa_score u64
  *     amount_kind 0: `amount` is the ecdhInfo v2 encrypted amount (hidden); 1: it is the public amount LE64 and the
- *     commitment is zeroCommit(amount) = 1·G + amount·H (shielded coins, mask 1).
+ *     commitment is zeroCommit(amount) = 1·G + amount·H (coins a shield brought in, mask 1).
  *   key_image, id = the key image I (32):
  *     v0 = 0 | tx_hash [32] | daa_score u64   — where the image was spent: the spending transaction's id and the
  *     DAA score of the merging block that accepted it. Absent: unspent (provable with get_proof's absence proof).

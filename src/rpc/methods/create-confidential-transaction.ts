@@ -24,7 +24,7 @@ function parseEndpoint(ctx: RpcCallContext, what: string, e: { address: string; 
   const hrp = ctx.services.chain.params.hrp;
   if (looksLikeStealthAddress(e.address, hrp)) {
     decodeStealthAddress(e.address, hrp);
-    if (e.stealth_payment === false) throw new PrivacyError(`${what}: a stealth address is always paid privately (stealth_payment false)`, 'stealth_payment_mismatch');
+    if (e.stealth_payment === false) throw new PrivacyError(`${what}: a stealth address is always paid confidentially (stealth_payment false)`, 'stealth_payment_mismatch');
     return { kind: 'stealth', address: e.address.toLowerCase(), amount };
   }
   if (e.stealth_payment === true) throw new PrivacyError(`${what}: stealth_payment needs a stealth address (create_address with address_type stealth)`, 'not_a_stealth_address');
@@ -32,14 +32,14 @@ function parseEndpoint(ctx: RpcCallContext, what: string, e: { address: string; 
 }
 
 /**
- * Builds, signs and submits a private transaction from the node wallet (docs/api.md "Privacy"). What it is follows
+ * Builds, signs and submits a confidential transaction from the node wallet (docs/api.md "Privacy"). What it is follows
  * from the endpoints: one transparent input and stealth outputs is a shield (`medium`); stealth inputs and stealth
  * outputs a confidential transfer (`high`); stealth inputs and one transparent output (plus stealth ones) an
  * unshield (`medium`). Inputs total outputs plus fee; change returns, hidden, to each stealth input's account.
  */
 export const createConfidentialTransaction = defineMethod({
   name: 'create_confidential_transaction',
-  summary: 'Shield, transfer privately or unshield with the node wallet\'s keys: ring inputs, stealth outputs, hidden amounts.',
+  summary: 'Shield, transfer confidentially or unshield with the node wallet\'s keys: ring inputs, stealth outputs, hidden amounts.',
   params: z.strictObject({
     inputs: z.array(z.strictObject({ address: anyAddressSchema, amount: amountSchema, privacy_proof: z.string().max(64).optional() })).min(1).max(endpointsMax),
     outputs: z.array(z.strictObject({ address: anyAddressSchema, amount: amountSchema, stealth_payment: z.boolean().optional() })).min(1).max(endpointsMax),

@@ -52,8 +52,8 @@ export const sendTransaction = defineMethod({
       throw new SmartContractError('send_transaction moves coins only: deploy with deploy_smart_contract, call with call_smart_contract');
     }
     if (params.privacy_level === 'high') {
-      // A transfer's amount and parties are public by construction; private payments are their own kinds.
-      throw new PrivacyError('privacy_level high: a transfer is public; pay privately with create_confidential_transaction', 'use_create_confidential_transaction');
+      // A transfer's amount and parties are public by construction; confidential payments are their own kinds.
+      throw new PrivacyError('privacy_level high: a transfer is public; send a confidential transaction with create_confidential_transaction', 'use_create_confidential_transaction');
     }
     const ledger = need(ctx, 'ledger', 'send_transaction');
     const wallet = need(ctx, 'wallet', 'send_transaction');
