@@ -11,7 +11,7 @@ import { MessageMalformedError, ProtocolViolationError } from '../../p2p/protoco
 import { fetchTrustedData } from '../../p2p/trusted-data-fetch.ts';
 import { toHash0x } from '../../util/bytes.ts';
 import { LightSyncError } from '../errors.ts';
-import { joinFromNode } from '../light-join.ts';
+import { joinFromNode } from '../join-from-node.ts';
 import { lightHeadersTimeoutMs } from '../limits.ts';
 import { requestHeaders } from './request-headers.ts';
 import { armTimeout, finishSync, ProofNotServed, sendMessage, syncProgress, type LightSyncState } from './state.ts';

@@ -1,7 +1,7 @@
 /** A page of headers from the node: verified, the next asked for, stored in order, and caught up when it ends. */
 import type { Message } from '../../p2p/messages.ts';
 import { toHex } from '../../util/bytes.ts';
-import { outgrown } from '../light-join.ts';
+import { outgrown } from '../join-from-node.ts';
 import { beginSync } from './join-at-point.ts';
 import { flushInOrder, requestHeaders } from './request-headers.ts';
 import { syncProgress, type LightSyncState } from './state.ts';
