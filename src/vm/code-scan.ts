@@ -19,7 +19,7 @@
 import { vmBlockDepthMax, vmBrTableTargetsMax, vmLocalsMax } from '../limits.ts';
 import { PrepareError, type PrepareRejection } from './errors.ts';
 import { frameBaseSlots, instructionGas, type GasSchedule } from './gas-schedule.ts';
-import type { ByteRange, FuncType } from './module-reader.ts';
+import type { ByteRange, FuncType } from './wasm-module.ts';
 import { emptyBlockType, Op, opInfo, rejectionOf, valTypeRejection } from './opcodes.ts';
 import { atEnd, createCursor, malformed, readSigned, readU32, readU8, type WasmCursor } from './wasm-cursor.ts';
 
