@@ -34,12 +34,8 @@ export interface CallContext {
   readonly blockTimestamp: bigint;
 }
 
-/** One buffered storage change: a value to store, or `undefined` to remove the entry. */
-export interface StorageWrite {
-  readonly variable: string;
-  readonly key: Uint8Array;
-  readonly value: Uint8Array | undefined;
-}
+// StorageWrite is defined beside the buffer that holds it; it stays importable from here, where callers found it.
+export type { StorageWrite } from './pending-writes.ts';
 
 /** Base units the contract sends out; applied by the caller, after `value` arrived, only if the call succeeds. */
 export interface ValueTransfer {
