@@ -11,7 +11,7 @@
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { instantiatePowKernel, wasmKernelBatchNonces, type PowKernel } from '../../src/mining/wasm-kernel.ts';
-import type { PoolFoundMessage, PoolJobMessage, PoolMineMessage, PoolReply, PoolWorkerData } from './wasm-pool.ts';
+import type { PoolFoundMessage, PoolJobMessage, PoolMineMessage, PoolReply, PoolWorkerData } from './wasm-pool/messages.ts';
 
 const u64Max = (1n << 64n) - 1n;
 

@@ -10,11 +10,16 @@
  * never leaves them idle (issue 29: the batch-driven pool idled ~70% of the time at 300 tx/s). The loop wakes
  * on a winner, on invalidate(), and every `batchMs` to check staleness; a template whose only change is the
  * mempool is rebuilt at most once per `batchMs`, as the batch loop did.
+ *
+ * The loop's state is miner/state.ts; the two loops are miner/batch-loop.ts and miner/continuous-loop.ts, started
+ * and stopped by miner/lifecycle.ts; this file wires them into a `Miner`.
  */
 import type { Block } from '../codec/block.ts';
 import type { Chain } from '../chain/chain.ts';
 import type { Clock } from '../util/clock.ts';
-import type { ContinuousPow, PowBackend, PowFound } from './job.ts';
+import type { PowBackend } from './job.ts';
+import { minerStats, startMiner, stopMiner } from './miner/lifecycle.ts';
+import { createMinerState } from './miner/state.ts';
 import { buildBlockTemplate, type BlockTemplate } from './template.ts';
 
 /** What the loop asks a template builder for; the node's builder adds mempool transactions and the state root. */
@@ -64,152 +69,26 @@ export interface Miner {
   invalidate(): void;
 }
 
-const batchNoncesMin = 256;
-const batchNoncesMax = 1 << 26;
-/**
- * A backend that answers on the microtask queue (the JS reference) would starve timers and I/O; the loop yields a
- * macrotask at least this often. Worker and GPU backends answer through macrotasks anyway, so this costs them
- * one ~1 ms timer per interval at most (≤ 0.5%).
- */
-const loopYieldIntervalMs = 200;
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
-
 export function createMiner(options: MinerOptions): Miner {
-  const { chain, backend, clock } = options;
-  const batchMs = options.batchMs ?? 100;
-  const refreshMs = options.templateRefreshMs ?? 1_000;
-  let running = false;
-  let loop: Promise<void> = Promise.resolve();
-  let hashes = 0;
-  let blocksFound = 0;
-  let startedAtMs: number | null = null;
-  let batchNonces = 4_096;
-  let inputsVersion = 0;
-  let templateBuiltAtMs: number | null = null;
-  let templatesBuilt = 0;
-  let templatesDropped = 0;
-  let lastYieldMs = 0;
-  const build = options.buildTemplate ?? ((request: MinerTemplateRequest) => buildBlockTemplate(chain, request));
-
-  const stale = (template: BlockTemplate, builtAtMs: number, version: number): boolean =>
-    chain.blockCount() !== template.chainVersion || version !== inputsVersion || clock.nowMs() - builtAtMs >= refreshMs;
-
-  const mineOneTemplate = async (): Promise<void> => {
-    const builtAtMs = clock.nowMs();
-    const version = inputsVersion;
-    const template = build({ miner: options.miner, gpuMining: backend.gpu, nowMs: builtAtMs });
-    templateBuiltAtMs = builtAtMs;
-    templatesBuilt++;
-    let nonce = options.randomNonce();
-    while (running && !stale(template, builtAtMs, version)) {
-      if (clock.nowMs() - lastYieldMs >= loopYieldIntervalMs) {
-        await yieldToEventLoop();
-        lastYieldMs = clock.nowMs();
-        if (!running || stale(template, builtAtMs, version)) break;
-      }
-      const began = clock.nowMs();
-      const result = await backend.search({ prePowHash: template.prePowHash, target: template.target, nonceStart: nonce, nonceCount: batchNonces });
-      hashes += result.hashes;
-      const tookMs = Math.max(1, clock.nowMs() - began);
-      batchNonces = Math.min(batchNoncesMax, Math.max(batchNoncesMin, Math.round((batchNonces * batchMs) / tookMs)));
-      if (result.nonce !== null) {
-        blocksFound++;
-        await options.submit({ header: { ...template.header, nonce: result.nonce }, transactions: template.transactions });
-        return;
-      }
-      nonce = (nonce + BigInt(result.hashes)) & 0xffff_ffff_ffff_ffffn;
-    }
-    if (running) templatesDropped++;
-  };
-
-  let wake: (() => void) | null = null;
-  const wakeLoop = (): void => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  const sleepUntilWoken = (ms: number): Promise<void> => new Promise((resolve) => {
-    const timer = setTimeout(() => { wake = null; resolve(); }, ms);
-    wake = () => { clearTimeout(timer); resolve(); };
+  const { chain } = options;
+  const st = createMinerState({
+    chain,
+    backend: options.backend,
+    clock: options.clock,
+    miner: options.miner,
+    submit: options.submit,
+    randomNonce: options.randomNonce,
+    batchMs: options.batchMs ?? 100,
+    templateRefreshMs: options.templateRefreshMs ?? 1_000,
+    onError: options.onError,
+    build: options.buildTemplate ?? ((request) => buildBlockTemplate(chain, request)),
   });
-
-  /** The continuous loop: one template at a time pushed to the backend's threads; winners submitted as they come. */
-  const runContinuous = async (pow: ContinuousPow): Promise<void> => {
-    const found: PowFound[] = [];
-    const unsubscribe = pow.onFound((f) => { found.push(f); wakeLoop(); });
-    const hashBase = pow.hashesDone() - hashes;
-    let current: { template: BlockTemplate; builtAtMs: number; version: number; jobId: number } | null = null;
-    const needsRebuild = (c: NonNullable<typeof current>): boolean => {
-      const age = clock.nowMs() - c.builtAtMs;
-      return chain.blockCount() !== c.template.chainVersion || age >= refreshMs || (c.version !== inputsVersion && age >= batchMs);
-    };
-    try {
-      while (running) {
-        try {
-          if (current !== null && needsRebuild(current)) {
-            templatesDropped++;
-            current = null;
-          }
-          if (current === null) {
-            const builtAtMs = clock.nowMs();
-            const version = inputsVersion;
-            const template = build({ miner: options.miner, gpuMining: backend.gpu, nowMs: builtAtMs });
-            const jobId = pow.setJob({ prePowHash: template.prePowHash, target: template.target, nonceStart: options.randomNonce() });
-            current = { template, builtAtMs, version, jobId };
-            templateBuiltAtMs = builtAtMs;
-            templatesBuilt++;
-          }
-          if (found.length === 0) await sleepUntilWoken(batchMs);
-          hashes = pow.hashesDone() - hashBase;
-          const win = found.splice(0).find((f) => f.jobId === current?.jobId);
-          if (win !== undefined && running) {
-            const { template } = current;
-            current = null; // whatever happens to this block, the next template starts from the chain it leaves
-            blocksFound++;
-            await options.submit({ header: { ...template.header, nonce: win.nonce }, transactions: template.transactions });
-          }
-        } catch (error) {
-          current = null;
-          options.onError?.(error);
-          await new Promise((resolve) => setTimeout(resolve, 250));
-        }
-      }
-    } finally {
-      pow.pause();
-      unsubscribe();
-      hashes = pow.hashesDone() - hashBase;
-    }
-  };
-
-  const run = async (): Promise<void> => {
-    if (backend.continuous !== undefined) return runContinuous(backend.continuous);
-    while (running) {
-      try {
-        await mineOneTemplate();
-      } catch (error) {
-        options.onError?.(error);
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    }
-  };
-
   return {
-    start() {
-      if (running) return;
-      running = true;
-      startedAtMs = clock.nowMs();
-      loop = run();
-    },
-    async stop() {
-      running = false;
-      wakeLoop();
-      await loop;
-      startedAtMs = null;
-      templateBuiltAtMs = null;
-    },
-    stats: () => ({ running, backend: backend.name, gpu: backend.gpu, hashes, blocksFound, startedAtMs, templateBuiltAtMs, templatesBuilt, templatesDropped }),
+    start: () => startMiner(st),
+    stop: () => stopMiner(st),
+    stats: () => minerStats(st),
     invalidate() {
-      inputsVersion++;
+      st.inputsVersion++;
     },
   };
 }

@@ -16,18 +16,17 @@ import { callBaseGas } from './gas-schedule.ts';
 import { callExport, gasGlobalExport, memoryImport, stackGlobalExport } from './host-abi.ts';
 import {
   createHostCall,
-  hostOf,
   HostTrapSignal,
   OutOfGasSignal,
   RevertSignal,
   type CallContext,
   type ContractEvent,
   type ContractStoragePort,
-  type Host,
   type HostCall,
   type StorageWrite,
   type ValueTransfer,
 } from './host-functions.ts';
+import { hostOf, type Host } from './host/host-imports.ts';
 import { releaseMemory, takeMemory } from './memory-pool.ts';
 import type { PreparedContract } from './prepare.ts';
 

@@ -24,7 +24,7 @@
 import { vmStackSlotsMax } from '../limits.ts';
 import { resultBlockType, type ScannedBody } from './code-scan.ts';
 import { callExport, gasGlobalExport, hostModuleName, memoryImport, stackGlobalExport } from './host-abi.ts';
-import { ExportKind, type ParsedModule } from './module-reader.ts';
+import { ExportKind, type ParsedModule } from './wasm-module.ts';
 import { emptyBlockType, Op, ValType } from './opcodes.ts';
 import { createCursor, readU32 } from './wasm-cursor.ts';
 import { createWriter, type WasmWriter } from './wasm-writer.ts';

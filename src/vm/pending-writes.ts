@@ -6,7 +6,12 @@
  * still costs O(1) per lookup. Building and hashing such a string per host call was, with hex, the largest host
  * cost of a token transfer.
  */
-import type { StorageWrite } from './host-functions.ts';
+/** One buffered storage change: a value to store, or `undefined` to remove the entry. */
+export interface StorageWrite {
+  readonly variable: string;
+  readonly key: Uint8Array;
+  readonly value: Uint8Array | undefined;
+}
 
 const scanMax = 16;
 

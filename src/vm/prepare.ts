@@ -13,7 +13,8 @@ import { scanBody } from './code-scan.ts';
 import { PrepareError } from './errors.ts';
 import { gasScheduleV1, type GasSchedule } from './gas-schedule.ts';
 import { instrumentModule, type InstrumentOptions } from './instrument.ts';
-import { ExportKind, readModule } from './module-reader.ts';
+import { readModule } from './module-reader.ts';
+import { ExportKind } from './wasm-module.ts';
 
 /** The newest prepare version; a change to rules, instrumentation or gas is a new version (activated at a height). */
 export const vmVersionLatest = 1;
