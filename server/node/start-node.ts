@@ -4,7 +4,6 @@
  */
 import { decodeAddress } from '../../src/crypto/address.ts';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Chain } from '../../src/chain/chain.ts';
 import { openLedgerChain, type Ledger } from '../../src/state/ledger.ts';
 import { createNodeBlockVerifiers } from '../crypto/node-verifier.ts';
@@ -40,6 +39,10 @@ import type { A2aService } from '../a2a/service.ts';
 import { createLedgerPort } from './ledger-port.ts';
 import { fastJoin, fastJoinSkipReason } from './fast-join.ts';
 import { startJoinHealth } from './join-health.ts';
+import { chainStoreDir, startRejoiningNode, type JoinHooks } from './rejoin.ts';
+import type { RunningNode, RpcServicePorts } from './running-node.ts';
+import { createJoinGuard } from '../../src/p2p/join-guard.ts';
+import type { BlockRuleError } from '../../src/chain/errors.ts';
 import { compactStoreIfSparse } from '../storage/compact-store.ts';
 import { startNodeMempool } from './mempool-service.ts';
 import { createMempoolPort } from '../mempool/mempool-port.ts';
@@ -48,28 +51,7 @@ import { createWalletPort } from '../wallet/wallet-port.ts';
 import { createWalletService } from '../wallet/wallet-service.ts';
 import { legacyMinerKeyAddress, resolveRewardAddress, type RewardAddress } from './miner-address.ts';
 
-export interface RunningNode {
-  readonly chain: Chain;
-  /** Accounts, acceptance, supply and the transaction index (src/state/ledger.ts, docs/state.md). */
-  readonly ledger: Ledger;
-  /** start/stop_mining, get_mining_info/stats, mining_events (server/mining/mining-control.ts, docs/mining.md). */
-  readonly mining: NodeMiningControl;
-  readonly httpPort: number;
-  /** JSON-RPC/REST/WebSocket/gRPC servers (server/http/start-api.ts): ports, dispatcher, hub, `ws.registerUpgradeHandler`. */
-  readonly api: ApiServers;
-  /** TCP p2p, the /p2p browser bridge, sync status and peers (server/p2p/start-p2p.ts, docs/p2p.md). */
-  readonly p2p: RunningP2p;
-  /** API keys, OAuth clients and tokens, rate limiter (server/auth/access-control.ts, docs/auth.md). */
-  readonly access: AccessControl;
-  /** `<datadir>/api.cookie`: the admin API key (mode 0600). */
-  readonly apiCookiePath: string;
-  /** Alert subscriptions at /alerts and the monitor that raises them (server/alerts/start-alerts.ts, docs/alerts.md). */
-  readonly alerts: NodeAlerts;
-  close(): Promise<void>;
-}
-
-/** Ports the RPC layer reads that this root does not build yet (src/rpc/ports.ts); tests hand in real in-memory ones. */
-export type RpcServicePorts = Partial<Pick<RpcServices, 'ledger' | 'mempool' | 'wallet' | 'privacy' | 'peers' | 'templates'>>;
+export type { RunningNode, RpcServicePorts } from './running-node.ts';
 
 /** Fee of the node's own claims: a claim is ~200 bytes, far above the minimum rate; paid from the pool when it can. */
 const claimFeeCoins = 0.0001;
@@ -97,18 +79,26 @@ function nodeClaims(config: NodeConfig, dispatcher: () => Dispatcher, ledger: Le
   };
 }
 
+/**
+ * Starts the node; a joined node whose join guard finds the joined chain wrong stops, wipes its chain store and joins
+ * again by proof on its own (rejoin.ts). The handle stays valid across such re-joins.
+ */
 export async function startNode(config: NodeConfig, logger: Logger, ports: RpcServicePorts = {}): Promise<RunningNode> {
+  return startRejoiningNode(config, logger, (instanceConfig, hooks) => startNodeInstance(instanceConfig, logger, ports, hooks));
+}
+
+async function startNodeInstance(config: NodeConfig, logger: Logger, ports: RpcServicePorts, hooks: JoinHooks): Promise<RunningNode> {
   mkdirSync(config.datadir, { recursive: true });
   const hashBackend = await installWasmBlake3();
   logger.debug({ hashBackend }, 'blake3 backend');
   // A store pruning left mostly free is copied compacted first (LMDB never shrinks its file; compact-store.ts).
-  await compactStoreIfSparse(join(config.datadir, 'chain'), logger);
-  const store: LmdbStore = openLmdbStore(join(config.datadir, 'chain'));
+  await compactStoreIfSparse(chainStoreDir(config.datadir), logger);
+  const store: LmdbStore = openLmdbStore(chainStoreDir(config.datadir));
   const startedAt = Date.now();
   // An empty pruned node joins at a peer's proven pruning point instead of syncing from genesis (fast-join.ts);
   // meanwhile /health on the RPC port says how far it got (join-health.ts).
   const health = fastJoinSkipReason(config, store) === undefined ? await startJoinHealth(config, logger, nodeVersion) : undefined;
-  const joined = await fastJoin({ config, store, logger, version: nodeVersion, ...(health ? { onProgress: health.update } : {}) }).finally(() => health?.close());
+  const joined = await fastJoin({ config, store, logger, version: nodeVersion, exclude: hooks.exclude, ...(health ? { onProgress: health.update } : {}) }).finally(() => health?.close());
   // Block bodies' signatures go through libsecp256k1 (Wasm) on a worker pool, behind the verification cache the
   // mempool shares (server/crypto/node-verifier.ts); the ledger computes every block's state root.
   const blockVerifiers = createNodeBlockVerifiers(config.params);
@@ -209,6 +199,14 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
   // Transactions relay through the pool: peers' go through admission, admitted ones are announced (docs/p2p.md).
   // Bans and invalid blocks feed the alert monitor (security alerts); the monitor starts with the HTTP routes below.
   let alertsLate: NodeAlerts | undefined;
+  // A joined chain is watched for heavier proofs and a poisoned join (join-guard.ts); a verdict re-joins (rejoin.ts).
+  let p2pLate: RunningP2p | undefined;
+  const guard = chain.joinedAt === undefined
+    ? undefined
+    : createJoinGuard({
+        chain, joinedFrom: joined?.peer, ...(joined ? { joinedProof: joined.proof } : {}), node: () => p2pLate!.node,
+        nowMs: () => systemClock.nowMs(), log: logger, onRejoin: hooks.onVerdict,
+      });
   const p2p = await startP2p({
     config,
     chain,
@@ -217,7 +215,9 @@ export async function startNode(config: NodeConfig, logger: Logger, ports: RpcSe
     version: nodeVersion,
     txPort: mempoolRelayPort(mempool.pool, mempool.onRebroadcast),
     onMisbehaviour: (event) => (event.kind === 'banned' ? alertsLate?.monitor.notePeerBanned(event.peer, event.reason) : alertsLate?.monitor.noteInvalidBlock()),
+    ...(guard ? { blockRefused: (peer: string, error: BlockRuleError) => guard.blockRefused(peer, error) } : {}),
   });
+  p2pLate = p2p;
   // syncStatus (percent, blocks/s, ETA) is read by /health and get_info next to synced.
   const node = { version: nodeVersion, startedAtMs: startedAt, clock: systemClock, synced: () => p2p.syncStatus().synced, syncStatus: () => p2p.syncStatus() };
   // get_block_template: the same builder the local miner uses (mempool selection, state root).
