@@ -41,7 +41,13 @@ interface RejoinState {
   readonly logger: Logger;
   readonly startInstance: StartInstance;
   config: NodeConfig;
-  current: RunningNode;
+  /** The running instance; undefined only while the first one starts. */
+  current: RunningNode | undefined;
+  /** Counts starts: a verdict from an instance that is no longer the newest is stale. */
+  generation: number;
+  /** True from a start's call until it returns: a verdict meanwhile waits in `queued`. */
+  starting: boolean;
+  queued: RejoinVerdict | undefined;
   /** Peers that served a poisoned join: never asked again by this process. */
   readonly excluded: Set<string>;
   rejoining: Promise<void> | undefined;
@@ -53,24 +59,41 @@ export const chainStoreDir = (datadir: string): string => join(datadir, 'chain')
 
 /** Starts the node and keeps it on a correct chain: on a guard verdict it stops, wipes its chain and joins again. */
 export async function startRejoiningNode(config: NodeConfig, logger: Logger, startInstance: StartInstance): Promise<RunningNode> {
-  const state: RejoinState = { logger, startInstance, config, current: undefined as unknown as RunningNode, excluded: new Set(), rejoining: undefined, closed: false };
-  state.current = await startInstance(config, hooksOf(state));
+  const state: RejoinState = { logger, startInstance, config, current: undefined, generation: 0, starting: false, queued: undefined, excluded: new Set(), rejoining: undefined, closed: false };
+  await startNewest(state);
   return liveHandle(state);
 }
 
-function hooksOf(state: RejoinState): JoinHooks {
-  return { exclude: state.excluded, onVerdict: (verdict) => onVerdict(state, verdict) };
+/** Starts an instance as the newest; a verdict it gave while it started is acted on once it runs. */
+async function startNewest(state: RejoinState): Promise<void> {
+  const generation = ++state.generation;
+  state.starting = true;
+  const hooks: JoinHooks = { exclude: state.excluded, onVerdict: (verdict) => verdictFrom(state, generation, verdict) };
+  try {
+    state.current = await state.startInstance(state.config, hooks);
+  } finally {
+    state.starting = false;
+  }
+  const queued = state.queued;
+  state.queued = undefined;
+  if (queued !== undefined) verdictFrom(state, generation, queued);
 }
 
-function onVerdict(state: RejoinState, verdict: RejoinVerdict): void {
-  if (state.closed || state.rejoining !== undefined) return;
+function verdictFrom(state: RejoinState, generation: number, verdict: RejoinVerdict): void {
+  if (state.closed || generation !== state.generation) return;
+  if (state.starting) {
+    state.queued ??= verdict;
+    return;
+  }
+  if (state.rejoining !== undefined) return;
+  const current = state.current!;
   const servedBy = verdict.reason === 'poisoned' ? verdict.servedBy : undefined;
   state.logger.error(
     {
       event: 'join_wrong',
       reason: verdict.reason,
       ...(verdict.reason === 'poisoned' ? { servedBy: verdict.servedBy, reportedBy: verdict.reportedBy } : { heavierFrom: verdict.peer }),
-      joinedAt: state.current.chain.joinedAt ? toHash0x(state.current.chain.joinedAt.hash) : undefined,
+      joinedAt: current.chain.joinedAt ? toHash0x(current.chain.joinedAt.hash) : undefined,
     },
     verdict.reason === 'poisoned'
       ? 'the joined state is wrong (the peer that served the join lied): stopping, wiping the chain store and joining again by proof without that peer'
@@ -78,24 +101,23 @@ function onVerdict(state: RejoinState, verdict: RejoinVerdict): void {
   );
   if (servedBy !== undefined) {
     state.excluded.add(servedBy);
-    state.current.p2p.node.disconnectPeer(servedBy, new ProtocolViolationError('served a poisoned join: its acceptance record differs from the honest peers\''));
+    current.p2p.node.disconnectPeer(servedBy, new ProtocolViolationError('served a poisoned join: its acceptance record differs from the honest peers\''));
   }
-  state.rejoining = rejoin(state)
+  state.rejoining = rejoin(state, current)
     .catch((error: unknown) => state.logger.fatal({ event: 'rejoin_failed', err: error }, 'the re-join failed: the node is stopped; restart it to join again'))
     .finally(() => (state.rejoining = undefined));
 }
 
-async function rejoin(state: RejoinState): Promise<void> {
-  const old = state.current;
+async function rejoin(state: RejoinState, old: RunningNode): Promise<void> {
   state.config = pinnedPorts(state.config, old);
   await old.close();
   rmSync(chainStoreDir(state.config.datadir), { recursive: true, force: true });
   state.logger.info({ event: 'chain_store_wiped', dir: chainStoreDir(state.config.datadir) }, 'chain store wiped for the re-join');
   if (state.closed) return;
-  state.current = await state.startInstance(state.config, hooksOf(state));
-  const joinedAt = state.current.chain.joinedAt;
+  await startNewest(state);
+  const joinedAt = state.current!.chain.joinedAt;
   state.logger.info({ event: 'rejoined', joinedAt: joinedAt ? toHash0x(joinedAt.hash) : undefined, excluded: [...state.excluded].map((p) => p.slice(0, 16)) }, 'joined again');
-  if (state.closed) await state.current.close();
+  if (state.closed) await state.current!.close();
 }
 
 /** The ports the running instance bound (config 0 = any): the next start listens on the same ones. */
@@ -113,21 +135,22 @@ function pinnedPorts(config: NodeConfig, node: RunningNode): NodeConfig {
 async function closeRejoining(state: RejoinState): Promise<void> {
   state.closed = true;
   await state.rejoining;
-  await state.current.close();
+  await state.current!.close();
 }
 
 /** The handle callers keep: each field reads the instance running now. */
 function liveHandle(state: RejoinState): RunningNode {
+  const now = (): RunningNode => state.current!;
   return {
-    get chain() { return state.current.chain; },
-    get ledger() { return state.current.ledger; },
-    get mining() { return state.current.mining; },
-    get httpPort() { return state.current.httpPort; },
-    get api() { return state.current.api; },
-    get p2p() { return state.current.p2p; },
-    get access() { return state.current.access; },
-    get apiCookiePath() { return state.current.apiCookiePath; },
-    get alerts() { return state.current.alerts; },
+    get chain() { return now().chain; },
+    get ledger() { return now().ledger; },
+    get mining() { return now().mining; },
+    get httpPort() { return now().httpPort; },
+    get api() { return now().api; },
+    get p2p() { return now().p2p; },
+    get access() { return now().access; },
+    get apiCookiePath() { return now().apiCookiePath; },
+    get alerts() { return now().alerts; },
     close: () => closeRejoining(state),
   };
 }

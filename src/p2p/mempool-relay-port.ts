@@ -18,7 +18,7 @@ import type { TxRelayPort } from './relay.ts';
 const neverAcceptable: ReadonlySet<RejectReason> = new Set(['bad_signature', 'wrong_chain']);
 
 /** A pool refusal as relay judges a peer by: the never-acceptable ones become a score-100 protocol error. */
-export function peerTxRefusal(error: unknown): unknown {
+function peerTxRefusal(error: unknown): unknown {
   if (error instanceof TransactionRejectedError && neverAcceptable.has(error.reason)) return new InvalidTransactionRelayedError(error.reason, `tx refused (${error.reason}): ${error.message}`);
   return error;
 }
