@@ -14,14 +14,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escrowClaimKind } from '../src/kinds/escrow/escrow-claim.ts';
+import { actor, signed } from './helpers/agent-fixtures.ts';
 import type { Chain } from '../src/chain/chain.ts';
 import type { Block } from '../src/codec/block.ts';
 import type { BlockHeader } from '../src/codec/header.ts';
-import { encodeTransaction, signTransfer } from '../src/codec/transaction.ts';
+import { decodeTransaction, encodeTransaction, signTransfer, txHash } from '../src/codec/transaction.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { blockHash, compactToTarget } from '../src/consensus/pow.ts';
 import { regtestParamsWith } from '../src/consensus/regtest-overrides.ts';
-import { contractAddress } from '../src/crypto/address.ts';
+import { contractAddress, encodeAddress } from '../src/crypto/address.ts';
+import { unitsToCoins } from '../src/crypto/amount.ts';
 import { signContractCall } from '../src/kinds/contract-call.ts';
 import { contractTxGasLimitMax } from '../src/limits.ts';
 import { P2pErrorCode } from '../src/p2p/errors.ts';
@@ -44,6 +47,8 @@ const params = regtestParamsWith({ mergeDepth: 3, finalityDepth: 6 });
 const flags = ['--regtest-merge-depth', '3', '--regtest-finality-depth', '6', '--rate-limits=false'];
 const alice = wallet(1);
 const aux = new Uint8Array(32);
+/** The escrow_claim's fee: alice's balance covers it, so the balance check passes and the state rule decides. */
+const claimFee = 1_000_000n;
 
 let datadir: string;
 let node: P2pProcess;
@@ -325,15 +330,73 @@ describe('a misbehaving peer: invalid transactions and malformed messages', () =
     expect(await nodeState()).toEqual(before);
   }, 30_000);
 
-  it('a tx with a bad signature or for another chain is refused by the mempool: an anomaly, not admitted', async () => {
-    const h = await connect();
-    h.send({ type: 'tx', tx: badSignature(transferBytes({ nonce: 1n })) });
-    h.send({ type: 'tx', tx: transferBytes({ chainId: params.chainId + 1 }) });
-    h.send({ type: 'stemtx', hops: 2, tx: badSignature(transferBytes({ nonce: 2n })) });
-    await stillConnected(h);
-    expect(await nodeState()).toEqual(before);
-    h.session.close();
-  }, 30_000);
+  // docs/security.md "Hostile peers": what no state can ever make valid (a signature that does not verify, another
+  // chain's id) is a peer's fault — every node checks it before relaying — and scores 100; what the state refuses
+  // (an escrow that does not exist, a spent nonce) an honest peer relays in good faith while our state lags its own,
+  // so it is an anomaly. Alice is funded first, so her transactions pass the balance check and reach the rule tested.
+  describe('transactions from a funded sender', () => {
+    let observer: Harness;
+    beforeAll(async () => {
+      const h = await connect();
+      const funding = makeBlock(chain, { parents: [chain.selectedTip().id], miner: alice.address });
+      expect((await chain.addBlock(funding)).status).toBe('accepted');
+      honest.push(funding);
+      await feed(h, [funding], before.blocks + 1);
+      h.session.close();
+      before = await nodeState();
+      expect((await node.rpc('get_balance', { address: encodeAddress(params.hrp, alice.address) })).balance).toBeGreaterThan(unitsToCoins(claimFee));
+      observer = await connect();
+    });
+    afterAll(() => observer.session.close());
+
+    /** Whether the observer peer was told of `bytes` (an inv naming its hash) within `ms`. */
+    const announced = (bytes: Uint8Array, ms: number) =>
+      observer.next('inv', (m) => m.items.some((i) => toHex(i.hash) === toHex(txHash(decodeTransaction(bytes)))), ms).then(() => true, () => false);
+
+    it('an escrow_claim of an escrow that does not exist: refused by the state rules before its signature is checked, not relayed, an anomaly, nothing changed', async () => {
+      const claim = encodeTransaction(signed(escrowClaimKind, { escrowId: new Uint8Array(32).fill(9), receipt: undefined }, actor(1), 0n, { fee: claimFee }));
+      // What admission answers for these bytes: acceptance's own reason, from the state stage.
+      await expect(node.rpc('send_raw_transaction', { transaction: `0x${toHex(claim)}` })).rejects.toThrow(/-40003 .*escrow/);
+      const h = await connect();
+      h.send({ type: 'tx', tx: claim });
+      // The same claim with a broken signature is refused alike, unpunished: the state refused it before any proof
+      // was verified (a signature failure scores 100, below).
+      h.send({ type: 'tx', tx: badSignature(claim) });
+      h.send({ type: 'stemtx', hops: 2, tx: claim });
+      await stillConnected(h);
+      expect(h.received.some((m) => m.type === 'reject')).toBe(false);
+      expect(node.proc.lines.some(banned(h.key))).toBe(false);
+      expect(await announced(claim, 1_500)).toBe(false);
+      expect(await nodeState()).toEqual(before);
+      h.session.close();
+    }, 30_000);
+
+    const invalidRows: Array<[string, () => Uint8Array, RegExp]> = [
+      ['a transfer whose signature does not verify', () => badSignature(transferBytes({ nonce: 0n })), /bad_signature|signature/],
+      ['a transfer for another chain', () => transferBytes({ chainId: params.chainId + 1 }), /wrong_chain|chain/],
+    ];
+
+    it.each(invalidRows)('%s: coded refusal (InvalidTransactionRelayed), ban 100, not relayed, nothing changed', async (_what, bytes, text) => {
+      await expectBanned({ type: 'tx', tx: bytes() }, P2pErrorCode.InvalidTransactionRelayed, text);
+      expect(await announced(bytes(), 500)).toBe(false);
+      expect(await nodeState()).toEqual(before);
+    }, 30_000);
+
+    it('the same as a Dandelion stem transaction: ban 100', async () => {
+      await expectBanned({ type: 'stemtx', hops: 2, tx: badSignature(transferBytes({ nonce: 0n })) }, P2pErrorCode.InvalidTransactionRelayed, /signature/);
+      expect(await nodeState()).toEqual(before);
+    }, 30_000);
+
+    it('while a valid transfer from the same sender is admitted and announced to the other peers', async () => {
+      const h = await connect();
+      const valid = transferBytes({ nonce: 0n });
+      h.send({ type: 'tx', tx: valid });
+      expect(await announced(valid, 10_000)).toBe(true);
+      expect((await nodeState()).mempool).toBe(before.mempool + 1);
+      h.session.close();
+      before = await nodeState();
+    }, 30_000);
+  });
 
   const malformed: Array<[string, () => Uint8Array, number]> = [
     ['a truncated block', () => encodeMessage({ type: 'block', block: honest[0]! }).subarray(0, 100), P2pErrorCode.MessageMalformed],

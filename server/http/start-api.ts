@@ -2,26 +2,31 @@
  * Starts the node's client-facing servers over one dispatcher and one subscription hub (docs/design.md "Node APIs and access"): HTTP on
  * rpcPort, HTTPS (TLS 1.3) on httpsPort when a certificate is configured, the WebSocket server on wsPort, and gRPC
  * with mutual TLS on grpcPort when a client CA is configured too. close() stops them in reverse order.
+ *
+ * The listeners are opened by listen-api.ts; requests that arrive before the routes are mounted wait at the gate
+ * (mount-gate.ts); an HTTP server is listen-http.ts's.
  */
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type RequestListener } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Miner } from '../../src/mining/miner.ts';
 import { createDispatcher, type Dispatcher } from '../../src/rpc/dispatcher.ts';
 import type { RpcServices } from '../../src/rpc/ports.ts';
 import { createSubscriptionHub, type SubscriptionHub } from '../../src/rpc/subscription-hub.ts';
+import type { AccessControl } from '../auth/access-control.ts';
 import type { NodeConfig } from '../config.ts';
-import { startGrpcServer, type GrpcServerHandle } from '../grpc/grpc-server.ts';
+import type { GrpcServerHandle } from '../grpc/grpc-server.ts';
 import type { Logger } from '../logger.ts';
 import { createNodeMetrics, type NodeMetrics } from '../metrics.ts';
-import { httpsServerOptions, loadTlsMaterial } from '../tls.ts';
-import { startWsRpcServer, type WsRpcServer } from '../ws/ws-server.ts';
+import { loadTlsMaterial } from '../tls.ts';
+import type { WsRpcServer } from '../ws/ws-server.ts';
 import { createHttpApp } from './app.ts';
-import { createRpcListener, rpcPathOf, type RpcListener } from './rpc-listener.ts';
-import type { AccessControl } from '../auth/access-control.ts';
-import { grpcAuthorizer } from '../auth/grpc-authorize.ts';
+import { listenApiServers, type ApiListeners } from './listen-api.ts';
+import { closeServer } from './listen-http.ts';
+import { createMountGate, gatedFront, gatedRpc, openGate } from './mount-gate.ts';
+import { createRpcListener } from './rpc-listener.ts';
+
+export { httpKeepAliveIdleMs, listenHttp } from './listen-http.ts';
 
 export const nodeVersion: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -61,39 +66,6 @@ export interface ApiServers {
   close(): Promise<void>;
 }
 
-/**
- * An HTTP(S) server on host:port: JSON-RPC POSTs go to `rpc` (server/http/rpc-listener.ts), everything else to the
- * Hono app through @hono/node-server.
- */
-/** How long an idle keep-alive connection stays open (nginx's default is 75 s, AWS load balancers' 60 s). */
-export const httpKeepAliveIdleMs = 65_000;
-
-export function listenHttp(app: Pick<Hono, 'fetch'>, rpc: RpcListener, port: number, host: string, tls?: ReturnType<typeof httpsServerOptions>): Promise<{ server: ServerType; port: number }> {
-  const createServer = (serverOptions: object, hono: RequestListener): ReturnType<typeof createHttpServer> => {
-    const listener: RequestListener = (req, res) => {
-      if (!rpc(req, res)) hono(req, res);
-    };
-    const server = tls ? createHttpsServer(serverOptions, listener) : createHttpServer(serverOptions, listener);
-    // Node closes an idle keep-alive socket after 5 s, which a client may be reusing at that very moment (a POST
-    // then fails with ECONNRESET, and is not retried). Idle sockets cost little: keep them as proxies do.
-    server.keepAliveTimeout = httpKeepAliveIdleMs;
-    server.headersTimeout = httpKeepAliveIdleMs + 1_000;
-    return server;
-  };
-  return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port, hostname: host, createServer: createServer as never, ...(tls ? { serverOptions: tls } : {}) }, (info) =>
-      resolve({ server, port: info.port }),
-    );
-  });
-}
-
-const closeServer = (server: ServerType): Promise<void> =>
-  new Promise((resolve) => {
-    server.close(() => resolve());
-    // Keep-alive clients (load generators) would hold close() open; cut them once the listener is down.
-    (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-  });
-
 export async function startApiServers(options: ApiServersOptions): Promise<ApiServers> {
   const { services, config, logger } = options;
   const tls = loadTlsMaterial(config);
@@ -107,60 +79,23 @@ export async function startApiServers(options: ApiServersOptions): Promise<ApiSe
   const hub = createSubscriptionHub(services);
   let wsPortNow = config.wsPort;
   const app = createHttpApp({ dispatcher, config, version: nodeVersion, metrics, miner: options.miner, access: options.access, wsPort: () => wsPortNow });
-  // A request that arrives before every route is mounted waits for the mount (a few ms after the listening lines),
-  // then goes to the finished app: a client that connects the moment the port is logged gets its answer, not a 503.
-  let serving: Hono | undefined;
-  let markMounted: () => void = () => undefined;
-  const mounted = new Promise<void>((resolve) => {
-    markMounted = resolve;
-  });
-  const front = {
-    fetch: async (request: Request, env: unknown) => {
-      if (serving === undefined) await mounted;
-      return serving!.fetch(request, env);
-    },
-  };
+  const gate = createMountGate();
   const rpcListener = createRpcListener({ dispatcher, access: options.access, onError: (error) => logger.error({ err: error }, 'json-rpc request failed unexpectedly') });
-  const rpc: RpcListener = (req, res) => {
-    if (serving !== undefined) return rpcListener(req, res);
-    if (rpcPathOf(req) === undefined) return false; // the front waits for the mount
-    void mounted.then(() => rpcListener(req, res));
-    return true;
-  };
+  const listeners = await listenApiServers({
+    config, logger, tls, front: gatedFront(gate), rpc: gatedRpc(gate, rpcListener), dispatcher, hub, metrics, access: options.access,
+    onWsPort: (port) => void (wsPortNow = port),
+  });
+  await options.mount?.(app, { httpPort: listeners.http.port, httpServer: listeners.http.server, grpc: listeners.grpc });
+  openGate(gate, app);
+  return apiServersOf({ dispatcher, hub, metrics, app }, listeners);
+}
 
-  const http = await listenHttp(front, rpc, config.rpcPort, config.host);
-  logger.info({ url: `http://${config.host}:${http.port}/`, port: http.port }, 'http listening');
-  const https = tls ? await listenHttp(front, rpc, config.httpsPort, config.host, httpsServerOptions(tls)) : undefined;
-  if (https) logger.info({ url: `https://${config.host}:${https.port}/`, port: https.port }, 'https listening');
-  const ws = await startWsRpcServer({ dispatcher, hub, host: config.host, port: config.wsPort, logger, access: options.access });
-  wsPortNow = ws.port;
-  metrics.setWsSource(() => ({ connections: ws.connections(), subscriptions: hub.counts() }));
-  logger.info({ url: `ws://${config.host}:${ws.port}/`, port: ws.port }, 'websocket listening');
-  let grpc: GrpcServerHandle | undefined;
-  if (tls?.clientCa) {
-    const access = options.access;
-    grpc = await startGrpcServer({
-      dispatcher,
-      hub,
-      host: config.host,
-      port: config.grpcPort,
-      tls: { cert: tls.cert, key: tls.key, clientCa: tls.clientCa },
-      logger,
-      ...(access ? { authorize: grpcAuthorizer(access) } : {}),
-    });
-    logger.info({ port: grpc.port }, 'grpc listening (mutual TLS)');
-  }
-
-  await options.mount?.(app, { httpPort: http.port, httpServer: http.server, grpc });
-  serving = app;
-  markMounted();
-
+/** The handle: the servers' ports and a close() that stops them in reverse order, once. */
+function apiServersOf(core: Pick<ApiServers, 'dispatcher' | 'hub' | 'metrics' | 'app'>, listeners: ApiListeners): ApiServers {
+  const { http, https, ws, grpc } = listeners;
   let closing: Promise<void> | undefined;
   return {
-    dispatcher,
-    hub,
-    metrics,
-    app,
+    ...core,
     httpPort: http.port,
     httpsPort: https?.port,
     wsPort: ws.port,
@@ -170,7 +105,7 @@ export async function startApiServers(options: ApiServersOptions): Promise<ApiSe
       closing ??= (async () => {
         await grpc?.close();
         await ws.close();
-        hub.close();
+        core.hub.close();
         if (https) await closeServer(https.server);
         await closeServer(http.server);
       })();

@@ -60,6 +60,8 @@ export interface FastJoinOptions {
   readonly version: string;
   /** Told each phase and state chunk as they happen (the join's /health, join-health.ts). */
   readonly onProgress?: (progress: FastJoinProgress) => void;
+  /** Peers (hex NodeIDs) never asked: a re-join leaves out the peer that served a poisoned join (rejoin.ts). */
+  readonly exclude?: ReadonlySet<string>;
 }
 
 /** Where a join stands: what /health shows while the API is not open yet. */
@@ -107,6 +109,8 @@ export interface FastJoinResult {
   readonly proofHeaders: readonly BlockHeader[];
   /** The peer whose proof won and whose data was taken (hex NodeID). */
   readonly peer: string;
+  /** The proof the join verified: the join guard's defender until the chain's point moves (src/p2p/join-guard.ts). */
+  readonly proof: VerifiedProof;
 }
 
 /**
@@ -135,7 +139,8 @@ export async function fastJoin(options: FastJoinOptions): Promise<FastJoinResult
     peerStore: createFilePeerStore(config.datadir), suite: nodeNoiseSuite, log: logger, blockSync: false,
   });
   const seedOrder = seeds.map((s) => addressKey(s.host, s.port));
-  const refused = new Set<string>();
+  const refused = new Set<string>(options.exclude ?? []);
+  if (refused.size > 0) logger.info({ event: 'fast_join_excluding', peers: [...refused].map((p) => p.slice(0, 16)) }, 'not asking the peers excluded from this join');
   node.start();
   try {
     for (let round = 0; round < fastJoinRoundsMax; round++) {
@@ -146,7 +151,7 @@ export async function fastJoin(options: FastJoinOptions): Promise<FastJoinResult
         node, params, store, verifier, clock: systemClock, timer: nodeTimer, log: logger, peers: candidates,
         defender: { proof: ours, tipBlueWork: 0n }, onProgress: report, chunkLogEvery,
       });
-      if (outcome.kind === 'joined') return { trusted: outcome.trusted, proofHeaders: outcome.proofHeaders, peer: outcome.peer };
+      if (outcome.kind === 'joined') return { trusted: outcome.trusted, proofHeaders: outcome.proofHeaders, peer: outcome.peer, proof: outcome.proof };
       for (const peer of outcome.refused) refused.add(peer);
       // Every peer answered with a proof no heavier than genesis: nothing to join.
       if (outcome.notHeavier === candidates.length) {

@@ -83,6 +83,8 @@ export interface StartP2pOptions {
   readonly onMisbehaviour?: P2pNodeOptions['onMisbehaviour'];
   /** The chain's store: snapshot chunks are read from the ledger's state trie in it (docs/p2p.md "Fast sync"). */
   readonly store?: KvStore;
+  /** A joined node's guard judges refused blocks first (src/p2p/join-guard.ts; server/node/rejoin.ts acts on it). */
+  readonly blockRefused?: P2pNodeOptions['blockRefused'];
 }
 
 const normaliseHost = (host: string | undefined): string => (host ?? 'unknown').replace(/^::ffff:/, '');
@@ -121,6 +123,7 @@ export async function startP2p(options: StartP2pOptions): Promise<RunningP2p> {
     userAgent: `/weft:${options.version}/`, listenPort: port, seeds, dial: dialTcp, peerStore: createFilePeerStore(config.datadir),
     suite: nodeNoiseSuite, log: logger, mixnetHops: config.mixnetHops, ...(options.txPort ? { txPort: options.txPort } : {}),
     ...(options.onMisbehaviour ? { onMisbehaviour: options.onMisbehaviour } : {}),
+    ...(options.blockRefused ? { blockRefused: options.blockRefused } : {}),
     fastSync,
   });
   server.on('connection', (socket) => node.accept(socketPort(socket), { host: normaliseHost(socket.remoteAddress), port: socket.remotePort ?? 0, transport: 'tcp' }));

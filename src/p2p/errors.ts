@@ -29,6 +29,7 @@ export const P2pErrorCode = {
   PeerLimit: -42049,
   DataUnavailable: -42050,
   SnapshotChunkInvalid: -42051,
+  InvalidTransactionRelayed: -42052,
 } as const;
 export type P2pErrorCode = (typeof P2pErrorCode)[keyof typeof P2pErrorCode];
 

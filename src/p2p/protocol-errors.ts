@@ -57,6 +57,20 @@ export class InvalidBlockRelayedError extends P2pProtocolError {
   }
 }
 
+/**
+ * A transaction the peer relayed that no state can ever accept: a signature that does not verify (a multisig script
+ * that does not hash to its sender included), or another chain's id. Every node checks both before it relays, so an
+ * honest peer never sends one (docs/security.md "Hostile peers"). Score 100.
+ */
+export class InvalidTransactionRelayedError extends P2pProtocolError {
+  readonly reason: string;
+
+  constructor(reason: string, message: string) {
+    super(P2pErrorCode.InvalidTransactionRelayed, P2pBanScore.Discourage, message, { details: { reason } });
+    this.reason = reason;
+  }
+}
+
 /** The identity (IP or NodeID) is discouraged; the connection is refused. */
 export class PeerBannedError extends P2pProtocolError {
   constructor(identity: string) {
