@@ -31,6 +31,7 @@ import type { P2pLogger } from './logger.ts';
 import { InvType, type InvItem, type Message } from './messages.ts';
 import type { Peer } from './peer.ts';
 import { DataUnavailableError, PeerTimeoutError, ProtocolViolationError, SnapshotChunkInvalidError } from './protocol-errors.ts';
+import type { ProofPage } from './paged-fetch.ts';
 import { fetchPruningProof, type FetchedPruningProof } from './proof-fetch.ts';
 import { fetchSnapshot, type SnapshotFetchOptions, type SnapshotFetchResult } from './snapshot-fetch.ts';
 import { encodePruningProof, proofPruningPoint } from './pruning-proof-codec.ts';
@@ -47,13 +48,6 @@ export interface FastSyncPorts {
   readonly trustedData?: () => Promise<TrustedData | undefined>;
   /** The chunk of state `root` from `from`, or undefined when we do not hold (or no longer keep) that root. */
   readonly snapshotChunk?: (root: Uint8Array, from: Uint8Array, limits: SnapshotReadLimits) => Promise<SnapshotChunk | undefined>;
-}
-
-export interface ProofPage {
-  readonly pruningPoint: Uint8Array;
-  readonly total: number;
-  readonly offset: number;
-  readonly page: Uint8Array;
 }
 
 export interface FastSync {

@@ -4,9 +4,16 @@
  * mid-download answers `notfound` instead of mixing two versions. Decoding the bytes is the caller's business.
  */
 import { equalBytes, toHex } from '../util/bytes.ts';
-import type { ProofPage } from './fast-sync.ts';
 import { p2pPruningProofPageBytesMax } from './limits.ts';
 import { ProtocolViolationError } from './protocol-errors.ts';
+
+/** One page of a paged answer as it came off the wire. */
+export interface ProofPage {
+  readonly pruningPoint: Uint8Array;
+  readonly total: number;
+  readonly offset: number;
+  readonly page: Uint8Array;
+}
 
 export interface FetchedPages {
   readonly pruningPoint: Uint8Array;

@@ -6,8 +6,7 @@ import { blockHash } from '../consensus/pow.ts';
 import { DecodeError } from '../errors.ts';
 import type { PruningProof } from '../proof/pruning-proof.ts';
 import { equalBytes, toHex } from '../util/bytes.ts';
-import type { ProofPage } from './fast-sync.ts';
-import { fetchPages } from './paged-fetch.ts';
+import { fetchPages, type ProofPage } from './paged-fetch.ts';
 import { MessageMalformedError, ProtocolViolationError } from './protocol-errors.ts';
 import { decodePruningProof, proofPruningPoint } from './pruning-proof-codec.ts';
 

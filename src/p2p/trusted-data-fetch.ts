@@ -6,8 +6,7 @@
 import type { TrustedData } from '../chain/trusted-data.ts';
 import { DecodeError } from '../errors.ts';
 import { equalBytes, toHex } from '../util/bytes.ts';
-import type { ProofPage } from './fast-sync.ts';
-import { fetchPages } from './paged-fetch.ts';
+import { fetchPages, type ProofPage } from './paged-fetch.ts';
 import { MessageMalformedError, ProtocolViolationError } from './protocol-errors.ts';
 import { decodeTrustedData } from './trusted-data-codec.ts';
 

@@ -5,7 +5,7 @@
  * `notfound` leaves the tab syncing from its own tip.
  */
 import type { TrustedData } from '../../chain/trusted-data.ts';
-import type { ProofPage } from '../../p2p/fast-sync.ts';
+import type { ProofPage } from '../../p2p/paged-fetch.ts';
 import { fetchPruningProof } from '../../p2p/proof-fetch.ts';
 import { MessageMalformedError, ProtocolViolationError } from '../../p2p/protocol-errors.ts';
 import { fetchTrustedData } from '../../p2p/trusted-data-fetch.ts';

@@ -3,7 +3,7 @@
  * progress, send, the one timeout armed at a time, and finish. The steps themselves are free functions over this
  * state in the files beside it (handshake and messages, headers, joining).
  */
-import type { ProofPage } from '../../p2p/fast-sync.ts';
+import type { ProofPage } from '../../p2p/paged-fetch.ts';
 import { encodeMessage, type Message } from '../../p2p/messages.ts';
 import type { SecureSession } from '../../p2p/secure-session.ts';
 import { createVersionHandshake, type VersionExpectation, type VersionHandshake } from '../../p2p/version-handshake.ts';
