@@ -93,6 +93,14 @@ const tF = fe();
 const tG = fe();
 const tH = fe();
 
+/** The completed point (E, F, G, H) in the scratch to extended coordinates in o; T only when `withT`. */
+function completedToExtended(o: Ext, withT: boolean): void {
+  mul(o.X, tE, tF);
+  mul(o.Y, tG, tH);
+  mul(o.Z, tF, tG);
+  if (withT) mul(o.T, tE, tH);
+}
+
 /** o = a ± b (o may be a); T only when `withT` (else stale: only a doubling may follow). */
 function addInto(o: Ext, a: Ext, b: Cached, withT: boolean, minus: boolean): void {
   feSub(tE, a.Y, a.X);
@@ -110,10 +118,7 @@ function addInto(o: Ext, a: Ext, b: Cached, withT: boolean, minus: boolean): voi
     feAdd(tG, tD, tC);
   }
   feAdd(tH, tB, tA);
-  mul(o.X, tE, tF);
-  mul(o.Y, tG, tH);
-  mul(o.Z, tF, tG);
-  if (withT) mul(o.T, tE, tH);
+  completedToExtended(o, withT);
 }
 
 /** o = 2·a (o may be a); T only when `withT`. */
@@ -128,10 +133,7 @@ function doubleInto(o: Ext, a: Ext, withT: boolean): void {
   feSub(tE, tH, tD);
   feSub(tG, tA, tB);
   feAdd(tF, tC, tG);
-  mul(o.X, tE, tF);
-  mul(o.Y, tG, tH);
-  mul(o.Z, tF, tG);
-  if (withT) mul(o.T, tE, tH);
+  completedToExtended(o, withT);
 }
 
 /** a + b; T only when `withT` (left stale otherwise: only a doubling may follow). */
