@@ -58,7 +58,7 @@ export function checkContractFields(tx: ContractTxFields, fail: Fail): void {
   if (!(tx.params instanceof Uint8Array) || tx.params.length > vmInputBytesMax) fail(`transaction params: at most ${vmInputBytesMax} bytes`);
 }
 
-export const maxFeeOf = (tx: ContractTxFields): bigint => tx.gasLimit * tx.gasPrice;
+const maxFeeOf = (tx: ContractTxFields): bigint => tx.gasLimit * tx.gasPrice;
 
 /** What both contract kinds share: one BIP340 signature by `from`, the spend, the conflict keys and the mass. */
 export const contractTxCommon = {
@@ -70,11 +70,11 @@ export const contractTxCommon = {
   mass: (tx: ContractTxFields, bytes: number): MassParts => ({ bytes, sigOps: 1, gas: Number(tx.gasLimit) }),
 };
 
-export function contractSpend(tx: ContractTxFields): Spend {
+function contractSpend(tx: ContractTxFields): Spend {
   return { payer: tx.from, nonce: tx.nonce, amount: tx.value, fee: maxFeeOf(tx), useEnergy: tx.useEnergy };
 }
 
-export function contractConflictKeys(tx: ContractTxFields): string[] {
+function contractConflictKeys(tx: ContractTxFields): string[] {
   return [`nonce:${toHex(tx.from)}:${tx.nonce}`];
 }
 
@@ -90,7 +90,7 @@ export function checkContractContext(state: TxStateView, tx: ContractTxFields, i
 }
 
 /** The contract's storage in the view, as the VM's port. */
-export function storagePort(state: TxStateView, contract: Uint8Array): ContractStoragePort {
+function storagePort(state: TxStateView, contract: Uint8Array): ContractStoragePort {
   return {
     get(variable, key) {
       const value = state.record('contract_storage', contractStorageId(contract, variable, key));

@@ -20,7 +20,7 @@ export const memoBytesMax = 256;
 const u32Max = 0xffff_ffff;
 const u64Max = (1n << 64n) - 1n;
 /** kind + chain_id + from + to + amount + fee + nonce + use_energy + memo_len. */
-export const transferBodyFixedBytes = 1 + 4 + addressBytes + addressBytes + 8 + 8 + 8 + 1 + 2;
+const transferBodyFixedBytes = 1 + 4 + addressBytes + addressBytes + 8 + 8 + 8 + 1 + 2;
 
 export interface TransferFields {
   /** docs/design.md: 1 mainnet, 2 testnet, 1337 devnet. */

@@ -23,7 +23,6 @@ export const heightSchema = z.number().int().nonnegative().describe('selected-ch
 export const limitSchema = z.number().int().min(1).max(rpcHistoryLimitMax).default(rpcHistoryLimitDefault);
 export const offsetSchema = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).default(0);
 export const messageSchema = z.string().max(rpcMessageCharsMax);
-export const noParams = z.strictObject({});
 
 export function parseAddress(ctx: RpcCallContext, text: string): Uint8Array {
   return decodeAddress(text, ctx.services.chain.params.hrp);

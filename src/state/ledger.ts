@@ -179,7 +179,7 @@ function publicAccount(account: StoredAccount, daaScore: number): Account {
   return { balance: settled.balance, nonce: settled.nonce, energy: settled.energy };
 }
 
-export function createLedger(context: { readonly chain: Chain; readonly store: KvStore; readonly pruning?: boolean }): { ledger: Ledger; machine: ChainStateMachine } {
+function createLedger(context: { readonly chain: Chain; readonly store: KvStore; readonly pruning?: boolean }): { ledger: Ledger; machine: ChainStateMachine } {
   const { chain, store } = context;
   const trie: StateTrie = createStateTrie({ store, prefix: ledgerKeys.trieprefix });
   const reads = createLedgerReads(chain, store);
@@ -380,7 +380,7 @@ export function createLedger(context: { readonly chain: Chain; readonly store: K
 }
 
 /** The ledger's factory for `openChain({ stateMachine })`; `ledger()` is available once openChain returned. */
-export function ledgerStateMachine(): { factory: ChainStateMachineFactory; ledger: () => Ledger } {
+function ledgerStateMachine(): { factory: ChainStateMachineFactory; ledger: () => Ledger } {
   let built: Ledger | undefined;
   return {
     factory(context) {

@@ -406,7 +406,7 @@ export function msm(points: readonly Ext[], scalars: readonly bigint[]): Ext {
  * 2^(c·j)·B for every window j: a sum over them needs no doublings and shares ONE set of buckets across all windows,
  * so a wide window pays off — about n·⌈254/c⌉ additions plus 2^c, against ⌈254/c⌉·(n + 2^c) for plain Pippenger.
  */
-export const fixedWindow = 10;
+const fixedWindow = 10;
 const fixedWindows = Math.ceil(254 / fixedWindow) + 1;
 
 /** The shifted multiples of one fixed base (about 260 doublings, once). */

@@ -73,7 +73,7 @@ function shieldBodyBytes(tx: UnsignedShield): number {
   return 1 + 4 + addressBytes + 8 + 8 + 1 + pointBytes + 1 + tx.outputs.length * (pointBytes + 1 + 8);
 }
 
-export function shieldedAmount(tx: UnsignedShield): bigint {
+function shieldedAmount(tx: UnsignedShield): bigint {
   return tx.outputs.reduce((sum, o) => sum + o.amount, 0n);
 }
 
