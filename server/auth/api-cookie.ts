@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { scopes } from '../../src/auth/scopes.ts';
 import type { ApiKeyStore } from './api-keys.ts';
 
-export const apiCookieFile = 'api.cookie';
+const apiCookieFile = 'api.cookie';
 const cookieLabel = 'api.cookie';
 
 export interface ApiCookie {

@@ -14,7 +14,7 @@ import { ErrorCode, WeftError } from '../../src/errors.ts';
 import { jsonTable } from './json-table.ts';
 import { constantTimeEqual, newId, newSecret, sha256Hex } from './secrets.ts';
 
-export const apiKeyPrefix = 'weft_ak_';
+const apiKeyPrefix = 'weft_ak_';
 const keyPattern = /^weft_ak_([0-9a-f]{16})_[A-Za-z0-9_-]{43}$/;
 
 export interface ApiKeyInfo {

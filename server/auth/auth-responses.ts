@@ -7,7 +7,7 @@ import type { JsonRpcId } from '../../src/rpc/method.ts';
 import { toWireError } from '../../src/rpc/errors.ts';
 import { restErrorBody } from '../http/http-errors.ts';
 
-export const authRealm = 'weft';
+const authRealm = 'weft';
 
 const quote = (text: string): string => `"${text.replace(/["\\]/g, '')}"`;
 
@@ -27,11 +27,6 @@ export function challengesFor(error: unknown): string[] {
     `Bearer realm=${quote(authRealm)}${scope ? `, scope=${quote(scope)}` : ''}`,
     `ApiKey realm=${quote(authRealm)}, header="X-API-Key"`,
   ];
-}
-
-/** The HTTP status of a refusal: its kind's (401, 403, 429, 413, 504, …) from the one table. */
-export function statusOf(error: unknown): number {
-  return toWireError(error).row.http;
 }
 
 /** A refusal at the HTTP edge, transport-neutral: status, headers (challenges as a list) and body text. */

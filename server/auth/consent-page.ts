@@ -5,7 +5,7 @@
  */
 import type { Scope } from '../../src/auth/scopes.ts';
 
-export const scopeDescriptions: Readonly<Record<Scope, string>> = {
+const scopeDescriptions: Readonly<Record<Scope, string>> = {
   read_balance: 'See balances and transaction history of this node’s wallet addresses',
   send_transactions: 'Send transactions, create addresses and sign messages with this node’s wallet',
   mine_blocks: 'Start and stop mining on this node',

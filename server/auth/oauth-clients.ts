@@ -35,7 +35,7 @@ export interface OAuthClientStore {
 }
 
 /** RFC 6749 §3.1.2: absolute, no fragment; https, or http only to a loopback host (RFC 8252 §7.3). */
-export function checkRedirectUri(uri: string): void {
+function checkRedirectUri(uri: string): void {
   if (uri.length > oauthRedirectUriCharsMax) throw new ApiKeyError(`a redirect URI has at most ${oauthRedirectUriCharsMax} characters`);
   let url: URL;
   try {

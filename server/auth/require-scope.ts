@@ -27,16 +27,3 @@ export function requireScope(method: string, params: (c: Context) => unknown = (
     await next();
   };
 }
-
-/**
- * Refuses a request whose credentials were present but bad (401) before its body is read. The JSON-RPC routes do
- * not need it (the dispatcher answers the same refusal, in the request's envelope); it serves apps that want the
- * refusal before any other work.
- */
-export function refuseBadCredentials(): MiddlewareHandler {
-  return async (c, next) => {
-    const { error } = getAuth(c);
-    if (error) return accessErrorResponse(error, null, {}, isRestRequest(c));
-    await next();
-  };
-}

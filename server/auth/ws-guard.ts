@@ -35,7 +35,7 @@ export interface WsGuard {
   check(text: string): WsVerdict;
 }
 
-export const wsPolicyCloseCode = 1008;
+const wsPolicyCloseCode = 1008;
 
 export interface WsGuardOptions {
   readonly identity: Identity;

@@ -50,7 +50,7 @@ export function regenerateProto(protoText: string, methods: readonly AnyRpcMetho
   return `${before.replace(/\n*$/, '\n\n')}${lines.join('\n')}\n${after}`;
 }
 
-export const nodeProtoFile = fileURLToPath(new URL('../../proto/weft/v1/node.proto', import.meta.url));
+const nodeProtoFile = fileURLToPath(new URL('../../proto/weft/v1/node.proto', import.meta.url));
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const before = readFileSync(nodeProtoFile, 'utf8');

@@ -46,11 +46,6 @@ export interface GrpcServerOptions {
   readonly logger: Logger;
 }
 
-/** The gRPC status of an error: its kind's, from the one table (src/errors.ts). */
-export function grpcStatusOf(error: unknown): grpc.status {
-  return toWireError(error).row.grpc as grpc.status;
-}
-
 function serviceError(error: unknown): Partial<grpc.StatusObject> {
   const { object, row } = toWireError(error);
   const metadata = new grpc.Metadata();

@@ -7,11 +7,6 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { reasonOf, toWireError, type WireError } from '../../src/rpc/errors.ts';
 
-/** The HTTP status of an error's kind. */
-export function httpStatusOf(error: unknown): ContentfulStatusCode {
-  return toWireError(error).row.http as ContentfulStatusCode;
-}
-
 /**
  * The REST error body (docs/api.md "REST errors"): `{"error": {code, message, reason, data?}}` — the JSON-RPC code
  * and message, a snake_case `reason` for machines, and the particulars. Never a JSON-RPC envelope.

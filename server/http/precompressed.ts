@@ -17,7 +17,7 @@ export type ContentCoding = 'br' | 'gzip';
 const codingSuffix: Readonly<Record<ContentCoding, string>> = { br: '.br', gzip: '.gz' };
 
 /** The file under dist/web a request path stands for, or undefined for paths that are not the app's files. */
-export function webFileOf(path: string): string | undefined {
+function webFileOf(path: string): string | undefined {
   if (path === '/') return 'web/index.html';
   if (/^\/[a-z0-9-]+\.html$/.test(path)) return `web${path}`;
   if (path === '/weft-wallet.js') return 'weft-wallet.js';
@@ -26,7 +26,7 @@ export function webFileOf(path: string): string | undefined {
 }
 
 /** The caching a path's answer carries (RFC 9111): content-hashed names never change, so they are immutable. */
-export function cacheControlOf(path: string): string {
+function cacheControlOf(path: string): string {
   if (path.startsWith('/assets/')) return 'public, max-age=31536000, immutable';
   if (path === '/weft-wallet.js') return 'public, max-age=300';
   return 'no-cache';

@@ -20,7 +20,7 @@ import { signedCallOfBody } from '../auth/authenticate.ts';
 import { timedOut } from '../auth/request-bounds.ts';
 import type { SignedCall } from '../../src/auth/canonical-json.ts';
 
-export const rpcPaths: readonly string[] = ['/api/v1/rpc', '/rpc', '/'];
+const rpcPaths: readonly string[] = ['/api/v1/rpc', '/rpc', '/'];
 
 /** Serves the request and returns true, or returns false for a request that is not a JSON-RPC POST. */
 export type RpcListener = (req: IncomingMessage, res: ServerResponse) => boolean;

@@ -34,7 +34,7 @@ export function isWebAppFile(method: string, path: string): boolean {
   );
 }
 
-export const webDistDir = resolve(fileURLToPath(new URL('../../dist/web', import.meta.url)));
+const webDistDir = resolve(fileURLToPath(new URL('../../dist/web', import.meta.url)));
 
 function readInside(root: string, relative: string): { body: ArrayBuffer; type: string } | undefined {
   const file = resolve(root, relative);
@@ -55,7 +55,7 @@ function iconPixel(x: number, y: number): readonly [number, number, number] | un
 }
 
 /** A 16×16, 32-bit ICO (one BMP image with alpha; the AND mask is unused). */
-export function faviconIco(): Uint8Array {
+function faviconIco(): Uint8Array {
   const pixels = iconSize * iconSize * 4;
   const mask = iconSize * 4; // 16 rows of 32 bits
   const image = 40 + pixels + mask;

@@ -18,6 +18,7 @@ import { ProofBuildError } from '../../src/proof/proof-errors.ts';
 import { createSnapshotServing } from '../../src/p2p/snapshot-serve.ts';
 import { ledgerKeys } from '../../src/state/ledger-rows.ts';
 import { createStateTrie } from '../../src/state/trie.ts';
+import type { RpcPeerInfo } from '../../src/rpc/ports.ts';
 import type { KvStore } from '../../src/storage/kv.ts';
 import { fromHex, toHex } from '../../src/util/bytes.ts';
 import { systemClock } from '../../src/util/clock.ts';
@@ -48,17 +49,6 @@ export function parseSeed(text: string, defaultPort: number): SeedEndpoint {
   const port = m[2] === undefined ? defaultPort : Number(m[2]);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(`addnode '${text}': port must be within 1..65535`);
   return { host: m[1]!, port, ...(pinned ? { nodeId: fromHex(pinned) } : {}) };
-}
-
-/** The PeerInfo shape of src/rpc/ports.ts (get_peer_info, /health peers). */
-export interface RpcPeerInfo {
-  readonly id: string;
-  readonly address: string;
-  readonly direction: 'inbound' | 'outbound';
-  readonly transport: 'tcp' | 'websocket';
-  readonly connectedAtMs: number;
-  readonly height: number;
-  readonly banScore: number;
 }
 
 export interface RunningP2p {

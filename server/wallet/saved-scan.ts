@@ -13,7 +13,7 @@ import type { WalletService } from './wallet-service.ts';
 
 /** The attachment purpose: `<datadir>/wallets/<name>.outputs.json`. */
 export const savedScanPurpose = 'outputs';
-export const savedScanVersion = 1;
+const savedScanVersion = 1;
 
 export interface SavedScan {
   /** Stealth address text → id of the block whose past (and itself) is scanned for that account. */
@@ -37,7 +37,7 @@ interface OutputJson {
 
 const scalarHex = (n: bigint) => n.toString(16).padStart(64, '0');
 
-export function savedScanPayload(scan: SavedScan): unknown {
+function savedScanPayload(scan: SavedScan): unknown {
   const outputs: OutputJson[] = scan.outputs.map((o) => ({
     account: o.account,
     txHash: toHex(o.txHash),

@@ -13,15 +13,15 @@ import type { KeystoreFile, SealedAttachment } from '../../src/wallet/keystore.t
 import { checkWalletName } from '../../src/wallet/wallet.ts';
 import { keystoreFileBytesMax, walletAttachmentBytesMax } from '../../src/wallet/wallet-limits.ts';
 
-export const walletsDirName = 'wallets';
-export const walletSecretFileName = 'wallet.secret';
+const walletsDirName = 'wallets';
+const walletSecretFileName = 'wallet.secret';
 /** The environment variable a node reads its wallet passphrase from when the config gives none. */
-export const walletPassphraseEnv = 'WEFT_WALLET_PASSPHRASE';
+const walletPassphraseEnv = 'WEFT_WALLET_PASSPHRASE';
 const secretBytes = 32;
 const fileMode = 0o600;
 const dirMode = 0o700;
 
-export function walletsDir(datadir: string): string {
+function walletsDir(datadir: string): string {
   return join(datadir, walletsDirName);
 }
 
@@ -30,7 +30,7 @@ export function walletFilePath(datadir: string, name: string): string {
 }
 
 /** Writes `text` to `path` atomically with mode 0600. */
-export function writeFileAtomic(path: string, text: string): void {
+function writeFileAtomic(path: string, text: string): void {
   const temp = `${path}.${process.pid}.tmp`;
   const fd = openSync(temp, 'w', fileMode);
   try {

@@ -23,7 +23,7 @@ import type { MultisigOptions } from '../../src/wallet/wallet.ts';
 import type { WalletService } from './wallet-service.ts';
 
 /** `create_address` with address_type multisig and no script options: 2-of-3 over fresh wallet keys. */
-export const defaultMultisigOptions: MultisigOptions = Object.freeze({ m: 2, walletKeys: 3 });
+const defaultMultisigOptions: MultisigOptions = Object.freeze({ m: 2, walletKeys: 3 });
 
 export function createWalletPort(wallets: WalletService, mempool: Pick<Mempool, 'nextNonce'>, chainId: number): WalletPort {
   return {

@@ -37,7 +37,7 @@ import {
 
 export const defaultWalletName = 'default';
 /** Wallets one node keeps unlocked; also bounds the scan of `findAddress`. */
-export const walletsOpenMax = 64;
+const walletsOpenMax = 64;
 
 export interface WalletServiceOptions {
   readonly datadir: string;

@@ -41,7 +41,7 @@ export interface WsRpcServerOptions {
 }
 
 /** Close code for a consumer that cannot keep up (RFC 6455 §7.4.1: policy violation). */
-export const slowConsumerCloseCode = 1008;
+const slowConsumerCloseCode = 1008;
 
 export async function startWsRpcServer(options: WsRpcServerOptions): Promise<WsRpcServer> {
   const { dispatcher, hub, logger } = options;

@@ -1,10 +1,12 @@
 /**
  * Token-bucket rate limiting keyed by client identity (docs/auth.md "Rate limits"). A bucket holds up to `burst`
  * tokens and refills at `perMinute` tokens a minute; a request takes one token or is refused with the time until one
- * is back. Arithmetic is in integers (one token = rateLimitWindowMs units, refill = perMinute units a millisecond) so
- * that "exactly 100 a minute" stays exact however the clock moves. The clock is a port: tests move time by hand.
+ * is back. The arithmetic is the shared one of src/util/token-bucket.ts, in integers (one token = rateLimitWindowMs
+ * units, refill = perMinute units a millisecond) so that "exactly 100 a minute" stays exact however the clock moves.
+ * The clock is a port: tests move time by hand.
  */
 import type { Clock } from '../util/clock.ts';
+import { refillBucket, takeFromBucket, type BucketState } from '../util/token-bucket.ts';
 import { rateLimitBucketsMax, rateLimitWindowMs } from './auth-limits.ts';
 
 export interface RatePolicy {
@@ -35,17 +37,12 @@ export interface RateLimiter {
   size(): number;
 }
 
-interface Bucket {
-  units: number;
-  atMs: number;
-}
-
 export function createRateLimiter(options: { clock: Clock; bucketsMax?: number }): RateLimiter {
   const { clock } = options;
   const bucketsMax = options.bucketsMax ?? rateLimitBucketsMax;
   const unit = rateLimitWindowMs;
   // Map iteration order is insertion order: re-inserting on use keeps the least recently used first.
-  const buckets = new Map<string, Bucket>();
+  const buckets = new Map<string, BucketState>();
 
   return {
     take(key, policy) {
@@ -57,14 +54,10 @@ export function createRateLimiter(options: { clock: Clock; bucketsMax?: number }
         if (buckets.size >= bucketsMax) buckets.delete(buckets.keys().next().value as string);
       } else {
         buckets.delete(key);
-        // A clock that steps back refills nothing; a long absence refills at most to full.
-        const elapsed = Math.min(Math.max(0, now - bucket.atMs), full);
-        bucket.units = Math.min(full, bucket.units + elapsed * policy.perMinute);
-        bucket.atMs = now;
+        refillBucket(bucket, now, full, policy.perMinute);
       }
       buckets.set(key, bucket);
-      const allowed = bucket.units >= unit;
-      if (allowed) bucket.units -= unit;
+      const allowed = takeFromBucket(bucket, unit);
       const fullInMs = Math.ceil((full - bucket.units) / policy.perMinute);
       return {
         allowed,

@@ -81,9 +81,3 @@ export function storedTips(store: KvStore): Uint8Array[] {
 export function storedChainAt(store: KvStore, height: number): Uint8Array | undefined {
   return store.get(chainKeys.chain(height));
 }
-
-export function* storedChainIndex(store: KvStore): Iterable<{ height: number; hash: Uint8Array }> {
-  for (const [key, hash] of store.entries({ prefix: chainKeys.chainPrefix })) {
-    yield { height: readU64be(key.subarray(1)), hash };
-  }
-}

@@ -20,7 +20,7 @@ export interface Block {
 }
 
 /** LEB128 length of `n` (n < 2^35), as the byte writer encodes it. */
-export function varintBytes(n: number): number {
+function varintBytes(n: number): number {
   return n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
 }
 

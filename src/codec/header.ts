@@ -66,11 +66,11 @@ export const headerVersions: readonly number[] = [1, 2];
 /** The version of every genesis (docs/pruning-proof.md: no genesis hash changes); NetworkParams.headerVersion is the rest's. */
 export const headerVersionGenesis = 1;
 export const hashBytes = 32;
-export const minerBytes = 33;
+const minerBytes = 33;
 /** Address type bytes a header's miner may carry: 0 standard, 1 multisig (src/crypto/address.ts). */
-export const minerAddressTypes: readonly number[] = [0, 1];
+const minerAddressTypes: readonly number[] = [0, 1];
 /** The nonce is the last field: the pre-PoW bytes are the encoding minus these. */
-export const nonceBytes = 8;
+const nonceBytes = 8;
 
 const blueWorkMax = (1n << 256n) - 1n;
 

@@ -14,7 +14,7 @@ import { EncodeError } from './bytes-writer.ts';
 
 const leafPrefix = 0x00;
 const nodePrefix = 0x01;
-export const merkleHashBytes = 32;
+const merkleHashBytes = 32;
 
 /** The root of an empty list: BLAKE3 of the empty string, as RFC 6962 defines MTH({}) = HASH(). */
 export const emptyMerkleRoot: Uint8Array = blake3(new Uint8Array(0));

@@ -77,7 +77,7 @@ export function txHash(tx: AnyTransaction): Uint8Array {
 }
 
 /** The proofs a transaction needs, for batching across a block; undefined when it cannot be valid whatever they say. */
-export function transactionProofChecks(tx: AnyTransaction): ProofCheck[] | undefined {
+function transactionProofChecks(tx: AnyTransaction): ProofCheck[] | undefined {
   return kindOf(tx).proofChecks(tx, signingHash(tx));
 }
 

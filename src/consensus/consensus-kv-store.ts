@@ -32,129 +32,165 @@ export interface ConsensusCacheSizes {
 
 const blockIdPattern = /^[0-9a-f]{64}$/;
 
-export function openKvConsensusStore(kv: KvStore, sizes: ConsensusCacheSizes): ConsensusStore {
+/** The store's state: the kv it reads, its counters, the read caches and what is staged for the next batch. */
+interface KvConsensusState {
+  readonly kv: KvStore;
+  count: number;
+  tip: number;
+  reindexRoot: number;
+  readonly ids: ReadCache<number, BlockId>;
+  readonly numbers: ReadCache<BlockId, number>;
+  readonly records: ReadCache<number, GhostdagRecord>;
+  readonly nodes: ReadCache<number, ReachabilityNode>;
+  // Staged until drained into the block's batch.
+  readonly ops: KvOp[];
+  readonly dirtyNodes: Map<number, ReachabilityNode>;
+  readonly stagedIds: Map<number, BlockId>;
+  readonly stagedNumbers: Map<BlockId, number>;
+  readonly stagedRecords: Map<number, GhostdagRecord>;
+  metaDirty: boolean;
+}
+
+function openState(kv: KvStore, sizes: ConsensusCacheSizes): KvConsensusState {
   const readMeta = (key: Uint8Array, absent: number): number => {
     const bytes = kv.get(key);
     return bytes === undefined ? absent : readU64be(bytes);
   };
-  let count = readMeta(consensusKeys.blockCount, 0);
-  let tip = readMeta(consensusKeys.tip, 0) - 1;
-  let reindexRoot = readMeta(consensusKeys.reindexRoot, 0) - 1;
-  const ids: ReadCache<number, BlockId> = createReadCache('block-ids', sizes.ids);
-  const numbers: ReadCache<BlockId, number> = createReadCache('block-numbers', sizes.ids);
-  const records: ReadCache<number, GhostdagRecord> = createReadCache('ghostdag', sizes.ghostdag);
-  const nodes: ReadCache<number, ReachabilityNode> = createReadCache('reachability', sizes.reachability);
-  // Staged until drained into the block's batch.
-  const ops: KvOp[] = [];
-  const dirtyNodes = new Map<number, ReachabilityNode>();
-  const stagedIds = new Map<number, BlockId>();
-  const stagedNumbers = new Map<BlockId, number>();
-  const stagedRecords = new Map<number, GhostdagRecord>();
-  let metaDirty = false;
+  return {
+    kv,
+    count: readMeta(consensusKeys.blockCount, 0),
+    tip: readMeta(consensusKeys.tip, 0) - 1,
+    reindexRoot: readMeta(consensusKeys.reindexRoot, 0) - 1,
+    ids: createReadCache('block-ids', sizes.ids),
+    numbers: createReadCache('block-numbers', sizes.ids),
+    records: createReadCache('ghostdag', sizes.ghostdag),
+    nodes: createReadCache('reachability', sizes.reachability),
+    ops: [],
+    dirtyNodes: new Map(),
+    stagedIds: new Map(),
+    stagedNumbers: new Map(),
+    stagedRecords: new Map(),
+    metaDirty: false,
+  };
+}
 
-  const store: ConsensusStore = {
-    size: () => count,
-    idOf(block) {
-      let id = stagedIds.get(block) ?? ids.get(block);
-      if (id !== undefined) return id;
-      const hash = block < count ? kv.get(consensusKeys.order(block)) : undefined;
-      if (hash === undefined) throw new UnknownBlockError(String(block), 'block number');
-      id = toHex(hash);
-      ids.set(block, id);
-      return id;
-    },
-    numberOf(id) {
-      const cached = stagedNumbers.get(id) ?? numbers.get(id);
-      if (cached !== undefined) return cached;
-      if (!blockIdPattern.test(id)) return undefined;
-      const bytes = kv.get(consensusKeys.number(fromHex(id)));
-      if (bytes === undefined) return undefined;
-      const block = readU64be(bytes);
-      // A row beyond the count belongs to a store written before these tables (replayed at open): not stored yet.
-      if (block >= count) return undefined;
-      numbers.set(id, block);
-      return block;
-    },
-    push(id, record) {
-      const block = count++;
-      const hash = fromHex(id);
-      stagedIds.set(block, id);
-      stagedNumbers.set(id, block);
-      stagedRecords.set(block, record);
-      ops.push(
-        { type: 'put', key: consensusKeys.order(block), value: hash },
-        { type: 'put', key: consensusKeys.number(hash), value: u64be(block) },
-        { type: 'put', key: consensusKeys.ghostdag(block), value: encodeGhostdagRecord(record) },
-      );
-      metaDirty = true;
-      return block;
-    },
-    ghostdag(block) {
-      let record = stagedRecords.get(block) ?? records.get(block);
-      if (record !== undefined) return record;
-      const bytes = kv.get(consensusKeys.ghostdag(block));
-      assert(bytes !== undefined, `block ${block} has no GHOSTDAG row`);
-      record = decodeGhostdagRecord(bytes);
-      records.set(block, record);
-      return record;
-    },
-    node(block) {
-      const dirty = dirtyNodes.get(block);
-      if (dirty !== undefined) return dirty;
-      let node = nodes.get(block);
-      if (node !== undefined) return node;
-      const bytes = kv.get(consensusKeys.node(block));
-      assert(bytes !== undefined, `block ${block} has no reachability row`);
-      node = decodeReachabilityNode(bytes);
-      nodes.set(block, node);
-      return node;
-    },
+function idOf(st: KvConsensusState, block: number): BlockId {
+  let id = st.stagedIds.get(block) ?? st.ids.get(block);
+  if (id !== undefined) return id;
+  const hash = block < st.count ? st.kv.get(consensusKeys.order(block)) : undefined;
+  if (hash === undefined) throw new UnknownBlockError(String(block), 'block number');
+  id = toHex(hash);
+  st.ids.set(block, id);
+  return id;
+}
+
+function numberOf(st: KvConsensusState, id: BlockId): number | undefined {
+  const cached = st.stagedNumbers.get(id) ?? st.numbers.get(id);
+  if (cached !== undefined) return cached;
+  if (!blockIdPattern.test(id)) return undefined;
+  const bytes = st.kv.get(consensusKeys.number(fromHex(id)));
+  if (bytes === undefined) return undefined;
+  const block = readU64be(bytes);
+  // A row beyond the count belongs to a store written before these tables (replayed at open): not stored yet.
+  if (block >= st.count) return undefined;
+  st.numbers.set(id, block);
+  return block;
+}
+
+function pushBlock(st: KvConsensusState, id: BlockId, record: GhostdagRecord): number {
+  const block = st.count++;
+  const hash = fromHex(id);
+  st.stagedIds.set(block, id);
+  st.stagedNumbers.set(id, block);
+  st.stagedRecords.set(block, record);
+  st.ops.push(
+    { type: 'put', key: consensusKeys.order(block), value: hash },
+    { type: 'put', key: consensusKeys.number(hash), value: u64be(block) },
+    { type: 'put', key: consensusKeys.ghostdag(block), value: encodeGhostdagRecord(record) },
+  );
+  st.metaDirty = true;
+  return block;
+}
+
+function ghostdagOf(st: KvConsensusState, block: number): GhostdagRecord {
+  let record = st.stagedRecords.get(block) ?? st.records.get(block);
+  if (record !== undefined) return record;
+  const bytes = st.kv.get(consensusKeys.ghostdag(block));
+  assert(bytes !== undefined, `block ${block} has no GHOSTDAG row`);
+  record = decodeGhostdagRecord(bytes);
+  st.records.set(block, record);
+  return record;
+}
+
+function nodeOf(st: KvConsensusState, block: number): ReachabilityNode {
+  const dirty = st.dirtyNodes.get(block);
+  if (dirty !== undefined) return dirty;
+  let node = st.nodes.get(block);
+  if (node !== undefined) return node;
+  const bytes = st.kv.get(consensusKeys.node(block));
+  assert(bytes !== undefined, `block ${block} has no reachability row`);
+  node = decodeReachabilityNode(bytes);
+  st.nodes.set(block, node);
+  return node;
+}
+
+/** The staged rows for the block's batch; what was staged moves into the read caches. */
+function drainWrites(st: KvConsensusState): KvOp[] {
+  const out = st.ops.splice(0);
+  for (const [block, node] of st.dirtyNodes) {
+    out.push({ type: 'put', key: consensusKeys.node(block), value: encodeReachabilityNode(node) });
+    st.nodes.set(block, node);
+  }
+  st.dirtyNodes.clear();
+  for (const [block, id] of st.stagedIds) st.ids.set(block, id);
+  for (const [id, block] of st.stagedNumbers) st.numbers.set(id, block);
+  for (const [block, record] of st.stagedRecords) st.records.set(block, record);
+  st.stagedIds.clear();
+  st.stagedNumbers.clear();
+  st.stagedRecords.clear();
+  if (st.metaDirty) {
+    out.push(
+      { type: 'put', key: consensusKeys.blockCount, value: u64be(st.count) },
+      { type: 'put', key: consensusKeys.tip, value: u64be(st.tip + 1) },
+      { type: 'put', key: consensusKeys.reindexRoot, value: u64be(st.reindexRoot + 1) },
+    );
+    st.metaDirty = false;
+  }
+  return out;
+}
+
+export function openKvConsensusStore(kv: KvStore, sizes: ConsensusCacheSizes): ConsensusStore {
+  const st = openState(kv, sizes);
+  return {
+    size: () => st.count,
+    idOf: (block) => idOf(st, block),
+    numberOf: (id) => numberOf(st, id),
+    push: (id, record) => pushBlock(st, id, record),
+    ghostdag: (block) => ghostdagOf(st, block),
+    node: (block) => nodeOf(st, block),
     touchNode(block, node) {
-      dirtyNodes.set(block, node);
+      st.dirtyNodes.set(block, node);
     },
     get tip() {
-      return tip;
+      return st.tip;
     },
     set tip(block: number) {
-      tip = block;
-      metaDirty = true;
+      st.tip = block;
+      st.metaDirty = true;
     },
     get reindexRoot() {
-      return reindexRoot;
+      return st.reindexRoot;
     },
     set reindexRoot(block: number) {
-      reindexRoot = block;
-      metaDirty = true;
+      st.reindexRoot = block;
+      st.metaDirty = true;
     },
-    drainWrites() {
-      const out = ops.splice(0);
-      for (const [block, node] of dirtyNodes) {
-        out.push({ type: 'put', key: consensusKeys.node(block), value: encodeReachabilityNode(node) });
-        nodes.set(block, node);
-      }
-      dirtyNodes.clear();
-      for (const [block, id] of stagedIds) ids.set(block, id);
-      for (const [id, block] of stagedNumbers) numbers.set(id, block);
-      for (const [block, record] of stagedRecords) records.set(block, record);
-      stagedIds.clear();
-      stagedNumbers.clear();
-      stagedRecords.clear();
-      if (metaDirty) {
-        out.push(
-          { type: 'put', key: consensusKeys.blockCount, value: u64be(count) },
-          { type: 'put', key: consensusKeys.tip, value: u64be(tip + 1) },
-          { type: 'put', key: consensusKeys.reindexRoot, value: u64be(reindexRoot + 1) },
-        );
-        metaDirty = false;
-      }
-      return out;
-    },
+    drainWrites: () => drainWrites(st),
     forget(block, id) {
-      numbers.delete(id);
-      records.delete(block);
-      nodes.delete(block);
+      st.numbers.delete(id);
+      st.records.delete(block);
+      st.nodes.delete(block);
     },
-    cacheStats: () => [ids.stats(), numbers.stats(), records.stats(), nodes.stats()],
+    cacheStats: () => [st.ids.stats(), st.numbers.stats(), st.records.stats(), st.nodes.stats()],
   };
-  return store;
 }

@@ -41,14 +41,14 @@ export interface CoreData {
   anticoneSizes: Map<number, number>;
 }
 
-export function selectParent(ctx: CoreContext, parents: readonly number[]): number {
+function selectParent(ctx: CoreContext, parents: readonly number[]): number {
   let best = parents[0]!;
   for (let i = 1; i < parents.length; i++) if (ctx.compare(parents[i]!, best) > 0) best = parents[i]!;
   return best;
 }
 
 /** past(B) \ (past(sp) ∪ {sp}), unordered; throws as soon as it (with sp) would exceed the mergeset size limit. */
-export function mergesetWithoutSelectedParent(ctx: CoreContext, sp: number, parents: readonly number[]): number[] {
+function mergesetWithoutSelectedParent(ctx: CoreContext, sp: number, parents: readonly number[]): number[] {
   const limit = ctx.mergesetSizeLimit;
   const queue: number[] = [];
   for (const p of parents) if (p !== sp) queue.push(p);

@@ -40,7 +40,7 @@ export interface GhostdagEngineOptions {
 }
 
 /** Kaspa's mergeset size limit at 1 block/s (clamp(2k, 180, 512) with k = 18). */
-export const mergesetSizeLimitDefault = 180;
+const mergesetSizeLimitDefault = 180;
 
 export function createGhostdagEngine(options: GhostdagEngineOptions): GhostdagEngine {
   return new Engine(options);

@@ -99,7 +99,7 @@ export class UnknownNetworkError extends WeftError {
 export const maxTargetDefault = (1n << 255n) - 1n;
 
 /** State root of every genesis until the state trie lands: 32 zero bytes (the lead replaces it, then re-grinds). */
-export const genesisStateRootPlaceholder: Uint8Array = new Uint8Array(32);
+const genesisStateRootPlaceholder: Uint8Array = new Uint8Array(32);
 
 const defaultPorts: NetworkPorts = Object.freeze({ rpc: 8080, ws: 8081, grpc: 8082, p2p: 2080, https: 8443 });
 
@@ -211,7 +211,7 @@ const byName: Readonly<Record<NetworkName, NetworkParams>> = {
   regtest: regtestParams,
 };
 
-export function isNetworkName(name: string): name is NetworkName {
+function isNetworkName(name: string): name is NetworkName {
   return (networkNames as readonly string[]).includes(name);
 }
 

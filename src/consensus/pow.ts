@@ -15,7 +15,7 @@ import { encodePrePowHeader, type BlockHeader } from '../codec/header.ts';
 import { bytesToBigIntBE } from '../util/bytes.ts';
 
 export const prePowHashBytes = 32;
-export const powInputBytes = 64;
+const powInputBytes = 64;
 /** The nonce sits in message words 14–15 (bytes 56..63): the first seven G steps of round one are per-job. */
 export const powNonceOffsetBytes = 56;
 export const targetMax = (1n << 256n) - 1n;

@@ -16,10 +16,6 @@ export const intervalStartMin = 1;
 /** The last point any interval may use (2^53 − 2). */
 export const intervalEndMax = Number.MAX_SAFE_INTEGER - 1;
 
-export function intervalSize(start: number, end: number): number {
-  return end + 1 - start;
-}
-
 /** Size of the left part when splitting `size` points in half; the left part gets the odd point. */
 export function halfSize(size: number): number {
   return Math.ceil(size / 2);

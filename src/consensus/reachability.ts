@@ -19,9 +19,9 @@ import { ReachabilityTree, type ReachabilityStore } from './reachability-tree.ts
 import { createMemoryConsensusStore } from './consensus-store.ts';
 
 /** How far (tree height) the reindex root trails the selected tip (Kaspa `DEFAULT_REINDEX_DEPTH`). */
-export const reindexDepthDefault = 100;
+const reindexDepthDefault = 100;
 /** Free points kept beside each chain block below the reindex root, and the height lead a competing chain needs before the root follows it (Kaspa `DEFAULT_REINDEX_SLACK`). */
-export const reindexSlackDefault = 2 ** 14;
+const reindexSlackDefault = 2 ** 14;
 
 export interface ReachabilityOptions {
   /** Default `reindexDepthDefault`. */

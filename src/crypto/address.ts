@@ -23,7 +23,7 @@ import { InvalidKeyError, isValidPublicKey, publicKeyBytes } from './keys.ts';
 export const AddressType = { Standard: 0, Multisig: 1, Contract: 0x10 } as const;
 export type AddressType = (typeof AddressType)[keyof typeof AddressType];
 
-export const addressPayloadBytes = 32;
+const addressPayloadBytes = 32;
 export const addressBytes = 1 + addressPayloadBytes;
 /** Bitcoin Core's standard bare-multisig limit is 3 and P2SH's 15; Weft allows up to 16 keys in one script. */
 export const multisigKeysMax = 16;
@@ -63,12 +63,6 @@ export function checkAddressBytes(address: Uint8Array): void {
   if (type !== AddressType.Standard && type !== AddressType.Multisig && type !== AddressType.Contract) {
     throw new InvalidAddressError(`address type: got ${type}, expected 0 (standard), 1 (multisig) or 16 (contract)`, 'unknown_type');
   }
-}
-
-/** The type byte of a checked binary address. */
-export function addressType(address: Uint8Array): AddressType {
-  checkAddressBytes(address);
-  return address[0] as AddressType;
 }
 
 /** The standard address of an x-only public key. */

@@ -10,9 +10,9 @@ import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
 import { WeftError, ErrorCode } from '../errors.ts';
 
 /** The default (and hash-id) output length. */
-export const blake3HashBytes = 32;
+const blake3HashBytes = 32;
 /** keyed_hash takes exactly a 32-byte key (spec §2.3). */
-export const blake3KeyBytes = 32;
+const blake3KeyBytes = 32;
 
 const textEncoder = new TextEncoder();
 

@@ -15,11 +15,11 @@ import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
 import { ErrorCode, WeftError } from '../errors.ts';
 import { bigIntToBytesBE, bytesToBigIntBE } from '../util/bytes.ts';
 
-export const privateKeyBytes = 32;
+const privateKeyBytes = 32;
 export const publicKeyBytes = 32;
 export const signatureBytes = 64;
 export const auxRandBytes = 32;
-export const ecdsaDigestBytes = 32;
+const ecdsaDigestBytes = 32;
 /** Drawing a 32-byte value ≥ n has probability ~2^-128; this bound only stops a broken random source looping. */
 const keygenAttemptsMax = 64;
 

@@ -49,7 +49,7 @@ export type ProofCheck = SchnorrProofCheck | EcdsaProofCheck | SchemeProofCheck;
 export type ProofChecker = (check: ProofCheck) => boolean;
 
 /** Pure checkers by scheme, for every scheme but BIP340. Workers import this module, so they share the table. */
-export const proofSchemes: ReadonlyMap<string, ProofChecker> = new Map<string, ProofChecker>([
+const proofSchemes: ReadonlyMap<string, ProofChecker> = new Map<string, ProofChecker>([
   ['ecdsa-secp256k1', (check) => {
     const c = check as EcdsaProofCheck;
     return ecdsaVerify(c.signature, c.message, c.publicKey);
@@ -62,7 +62,7 @@ export const proofSchemes: ReadonlyMap<string, ProofChecker> = new Map<string, P
  * Schemes whose checks verify faster together (one answer per check, in order; false for anything malformed, never
  * throws). Workers import this module too, so a chunk of them is one batch there.
  */
-export const proofBatchSchemes: ReadonlyMap<string, (checks: readonly ProofCheck[]) => boolean[]> = new Map([
+const proofBatchSchemes: ReadonlyMap<string, (checks: readonly ProofCheck[]) => boolean[]> = new Map([
   [bulletproofPlusScheme, (checks: readonly ProofCheck[]) =>
     checkBulletproofPlusBatch(checks.map((check) => (check as SchemeProofCheck).fields as unknown as BulletproofPlusCheckFields))],
 ]);

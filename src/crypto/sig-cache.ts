@@ -13,7 +13,7 @@ import type { ProofCheck } from './proof-check.ts';
 import type { SchnorrCheck } from './verifier.ts';
 
 /** ~130 k entries ≈ 20 blocks of plain transfers, or 2.6 full mempools (mempoolTxCountMax 50 k); ~20 MB. */
-export const sigCacheEntriesDefault = 131_072;
+const sigCacheEntriesDefault = 131_072;
 const saltBytes = 32;
 const keyBytes = 16;
 const schemeTags: Readonly<Record<string, number>> = { 'bip340': 1, 'ecdsa-secp256k1': 2 };

@@ -27,7 +27,7 @@ export interface StealthAddress {
 }
 
 /** The stealth prefix of a network whose standard prefix is `hrp`. */
-export function stealthHrp(hrp: string): string {
+function stealthHrp(hrp: string): string {
   return `${hrp}s`;
 }
 

@@ -19,10 +19,9 @@ import {
   checkContractContext,
   checkContractFields,
   commitWrites,
-  contractConflictKeys,
+  contractTxCommon,
   contractParties,
   contractSeedView,
-  contractSpend,
   receiptOf,
   runContract,
   settle,
@@ -88,10 +87,7 @@ export const contractCallKind: TxKindModule<ContractCallTransaction> = {
   },
   bodyBytes: (tx) => callBodyFixedBytes + tx.method.length + tx.params.length,
 
-  proofChecks: (tx, message) => [{ scheme: 'bip340', signature: tx.signature, message, publicKey: tx.from.subarray(1) }],
-  spend: contractSpend,
-  conflictKeys: contractConflictKeys,
-  mass: (tx, bytes) => ({ bytes, sigOps: 1, gas: Number(tx.gasLimit) }),
+  ...contractTxCommon,
 
   checkContext(state, tx) {
     const reason = checkContractContext(state, tx, callIntrinsic(tx));

@@ -21,10 +21,9 @@ import {
   checkContractContext,
   checkContractFields,
   commitWrites,
-  contractConflictKeys,
+  contractTxCommon,
   contractParties,
   contractSeedView,
-  contractSpend,
   receiptOf,
   runContract,
   settle,
@@ -79,10 +78,7 @@ export const contractDeployKind: TxKindModule<ContractDeployTransaction> = {
   },
   bodyBytes: (tx) => deployBodyFixedBytes + tx.code.length + tx.params.length,
 
-  proofChecks: (tx, message) => [{ scheme: 'bip340', signature: tx.signature, message, publicKey: tx.from.subarray(1) }],
-  spend: contractSpend,
-  conflictKeys: contractConflictKeys,
-  mass: (tx, bytes) => ({ bytes, sigOps: 1, gas: Number(tx.gasLimit) }),
+  ...contractTxCommon,
 
   checkContext: (state, tx) => checkContractContext(state, tx, deployIntrinsic(tx)),
   apply(state, tx) {

@@ -7,7 +7,7 @@
  * failed call or constructor still pays for the gas it used; its value stays with the sender and its writes vanish.
  */
 import type { ContractReceipt } from './contract-receipt.ts';
-import { AddressType, checkAddressBytes, encodeAddress, InvalidAddressError } from '../crypto/address.ts';
+import { AddressType, encodeAddress } from '../crypto/address.ts';
 import { formatUnits } from '../crypto/amount.ts';
 import { contractTxGasLimitMax, vmInputBytesMax } from '../limits.ts';
 import { toHex } from '../util/bytes.ts';
@@ -16,9 +16,9 @@ import { execute, type CallResult } from '../vm/execute.ts';
 import type { ContractStoragePort, StorageWrite, ValueTransfer } from '../vm/host-functions.ts';
 import { assert } from '../errors.ts';
 import type { PreparedContract } from '../vm/prepare.ts';
-import { AddressDecodeError } from './errors.ts';
-import type { Paid, Party, Spend, TxStateView } from './kind.ts';
-import { failDecode, spendFields, type Fail } from './value-transfer.ts';
+import type { ProofCheck } from '../crypto/proof-check.ts';
+import type { MassParts, Paid, Party, Spend, TxStateView } from './kind.ts';
+import { checkAddress, spendFields, type Fail } from './value-transfer.ts';
 
 const u32Max = 0xffff_ffff;
 const u64Max = (1n << 64n) - 1n;
@@ -40,13 +40,7 @@ export interface ContractTxFields {
 }
 
 export function checkAddressField(what: string, address: Uint8Array, type: number, fail: Fail): void {
-  try {
-    checkAddressBytes(address);
-  } catch (error) {
-    if (!(error instanceof InvalidAddressError)) throw error;
-    if (fail === failDecode) throw new AddressDecodeError(`transaction ${what}: ${error.message}`, error);
-    fail(`transaction ${what}: ${error.message}`);
-  }
+  checkAddress(what, address, fail);
   if (address[0] !== type) fail(`transaction ${what}: got address type ${address[0]}, expected ${type}`);
 }
 
@@ -64,13 +58,23 @@ export function checkContractFields(tx: ContractTxFields, fail: Fail): void {
   if (!(tx.params instanceof Uint8Array) || tx.params.length > vmInputBytesMax) fail(`transaction params: at most ${vmInputBytesMax} bytes`);
 }
 
-export const maxFeeOf = (tx: ContractTxFields): bigint => tx.gasLimit * tx.gasPrice;
+const maxFeeOf = (tx: ContractTxFields): bigint => tx.gasLimit * tx.gasPrice;
 
-export function contractSpend(tx: ContractTxFields): Spend {
+/** What both contract kinds share: one BIP340 signature by `from`, the spend, the conflict keys and the mass. */
+export const contractTxCommon = {
+  proofChecks: (tx: ContractTxFields & { readonly signature: Uint8Array }, message: Uint8Array): ProofCheck[] => [
+    { scheme: 'bip340', signature: tx.signature, message, publicKey: tx.from.subarray(1) },
+  ],
+  spend: contractSpend,
+  conflictKeys: contractConflictKeys,
+  mass: (tx: ContractTxFields, bytes: number): MassParts => ({ bytes, sigOps: 1, gas: Number(tx.gasLimit) }),
+};
+
+function contractSpend(tx: ContractTxFields): Spend {
   return { payer: tx.from, nonce: tx.nonce, amount: tx.value, fee: maxFeeOf(tx), useEnergy: tx.useEnergy };
 }
 
-export function contractConflictKeys(tx: ContractTxFields): string[] {
+function contractConflictKeys(tx: ContractTxFields): string[] {
   return [`nonce:${toHex(tx.from)}:${tx.nonce}`];
 }
 
@@ -86,7 +90,7 @@ export function checkContractContext(state: TxStateView, tx: ContractTxFields, i
 }
 
 /** The contract's storage in the view, as the VM's port. */
-export function storagePort(state: TxStateView, contract: Uint8Array): ContractStoragePort {
+function storagePort(state: TxStateView, contract: Uint8Array): ContractStoragePort {
   return {
     get(variable, key) {
       const value = state.record('contract_storage', contractStorageId(contract, variable, key));

@@ -13,7 +13,7 @@ import { kindOf } from './registry.ts';
  * pseudonymous and amounts public — `medium`; a kind that hides more says so through its `privacyLevel`
  * (confidential transfers — rings, stealth outputs, hidden amounts — are `high`).
  */
-export function privacyLevelOf(tx: AnyTransaction): string {
+function privacyLevelOf(tx: AnyTransaction): string {
   return kindOf(tx).privacyLevel?.(tx) ?? 'medium';
 }
 

@@ -7,11 +7,10 @@
  * The weights keep every block the older byte and count bounds allowed valid: 1 MB of single-signature transfers
  * (≤ 10,000 of them) weighs at most 1,000,000 + 10,000 × 100 = 2,000,000.
  */
-import { blockMassMax } from '../limits.ts';
 import type { MassParts } from './kind.ts';
 
-export const massPerByte = 1;
-export const massPerSigOp = 100;
+const massPerByte = 1;
+const massPerSigOp = 100;
 /**
  * Contract gas per unit of mass (docs/contracts.md "Gas and mass"): a contract transaction weighs its gas limit / 50,
  * rounded up, so a block of nothing but contract calls holds 100 M gas — about 0.1 s of execution at the schedule's
@@ -23,4 +22,3 @@ export function massOf(parts: MassParts): number {
   return parts.bytes * massPerByte + parts.sigOps * massPerSigOp + Math.ceil(parts.gas / gasPerMass);
 }
 
-export { blockMassMax };

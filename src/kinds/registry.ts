@@ -71,7 +71,3 @@ export function txKindModule(tag: number): TxKindModule {
 export function kindOf(tx: AnyTransaction): TxKindModule {
   return txKindModule(tx.kind);
 }
-
-export function isImplementedTxKind(tag: number): boolean {
-  return modules.has(tag);
-}

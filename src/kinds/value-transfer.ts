@@ -20,7 +20,7 @@ export const memoBytesMax = 256;
 const u32Max = 0xffff_ffff;
 const u64Max = (1n << 64n) - 1n;
 /** kind + chain_id + from + to + amount + fee + nonce + use_energy + memo_len. */
-export const transferBodyFixedBytes = 1 + 4 + addressBytes + addressBytes + 8 + 8 + 8 + 1 + 2;
+const transferBodyFixedBytes = 1 + 4 + addressBytes + addressBytes + 8 + 8 + 8 + 1 + 2;
 
 export interface TransferFields {
   /** docs/design.md: 1 mainnet, 2 testnet, 1337 devnet. */
@@ -48,7 +48,8 @@ export const failDecode: Fail = (message) => {
   throw new DecodeError(message);
 };
 
-function checkAddress(what: string, address: Uint8Array, fail: Fail): void {
+/** The address passes checkAddressBytes; a bad one fails through `fail` (while decoding, as an AddressDecodeError). */
+export function checkAddress(what: string, address: Uint8Array, fail: Fail): void {
   try {
     checkAddressBytes(address);
   } catch (error) {
@@ -171,16 +172,22 @@ export function checkTransferContext(state: TxStateView, tx: TransferFields): st
 
 /** Moves the amount, takes the fee (coins to the carrying block's reward, or energy) and advances the nonce. */
 export function applyTransfer(state: TxStateView, tx: TransferFields): Paid {
+  const paid = debitSender(state, tx, tx.amount);
+  if (tx.amount > 0n) state.credit(tx.to, tx.amount);
+  return paid;
+}
+
+/** Takes `amount` and the fee (coins, or energy when `useEnergy`) from the sender and advances its nonce. */
+export function debitSender(state: TxStateView, tx: Pick<TransferFields, 'from' | 'fee' | 'useEnergy'>, amount: bigint): Paid {
   const account = state.account(tx.from);
   const coinFee = tx.useEnergy ? 0n : tx.fee;
   const energyFee = tx.useEnergy ? tx.fee : 0n;
   state.setAccount(tx.from, {
     ...account,
-    balance: account.balance - tx.amount - coinFee,
+    balance: account.balance - amount - coinFee,
     nonce: account.nonce + 1n,
     energy: account.energy - energyFee,
   });
-  if (tx.amount > 0n) state.credit(tx.to, tx.amount);
   return { coinFee, energyFee };
 }
 

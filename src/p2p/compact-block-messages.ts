@@ -14,7 +14,7 @@ import type { ByteWriter } from '../codec/bytes-writer.ts';
 import { hashBytes, readHeader, writeHeader, type BlockHeader } from '../codec/header.ts';
 import { DecodeError } from '../errors.ts';
 import { blockBytesMax, blockTxCountMax, headerBytesMax, txBytesMax } from '../limits.ts';
-import { MessageOverCapError } from './protocol-errors.ts';
+import { readCappedCount } from './capped-count.ts';
 
 /** Bytes of a short transaction id. */
 export const shortIdBytes = 8;
@@ -54,11 +54,6 @@ export function shortIdAt(shortIds: Uint8Array, i: number): Uint8Array {
   return shortIds.subarray(i * shortIdBytes, (i + 1) * shortIdBytes);
 }
 
-function readCapped(r: ByteReader, max: number, what: string): number {
-  const value = r.varint(Number.MAX_SAFE_INTEGER, what);
-  if (value > max) throw new MessageOverCapError(what, value, max);
-  return value;
-}
 
 export function writeCompactBlockPayload(w: ByteWriter, m: CompactBlockMessage): void {
   switch (m.type) {
@@ -85,12 +80,12 @@ export function readCompactBlockPayload(name: CompactBlockMessage['type'], r: By
   switch (name) {
     case 'cmpctblock': {
       const header = readHeader(r);
-      const count = readCapped(r, blockTxCountMax, 'cmpctblock count');
+      const count = readCappedCount(r, blockTxCountMax, 'cmpctblock count');
       return { type: 'cmpctblock', header, shortIds: r.bytes(count * shortIdBytes, 'cmpctblock short ids') };
     }
     case 'getblocktxn': {
       const hash = r.bytes(hashBytes, 'getblocktxn hash');
-      const count = readCapped(r, blockTxCountMax, 'getblocktxn count');
+      const count = readCappedCount(r, blockTxCountMax, 'getblocktxn count');
       const indexes: number[] = [];
       for (let i = 0; i < count; i++) {
         const index = r.varint(blockTxCountMax - 1, 'getblocktxn index');
@@ -102,7 +97,7 @@ export function readCompactBlockPayload(name: CompactBlockMessage['type'], r: By
     }
     case 'blocktxn': {
       const hash = r.bytes(hashBytes, 'blocktxn hash');
-      const count = readCapped(r, blockTxCountMax, 'blocktxn count');
+      const count = readCappedCount(r, blockTxCountMax, 'blocktxn count');
       const transactions: Uint8Array[] = [];
       for (let i = 0; i < count; i++) {
         const tx = r.lengthPrefixed(txBytesMax, `blocktxn transactions[${i}]`);

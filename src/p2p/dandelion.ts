@@ -13,7 +13,7 @@ import type { Timer } from './transport.ts';
 /** The longest stem a transaction may ask for (and the most a received `stemtx` may carry). */
 export const stemHopsMax = 16;
 /** Embargo before a stem node fluffs a transaction it has not seen announced: uniform in [min, 2·min). */
-export const stemEmbargoMinMs = 30_000;
+const stemEmbargoMinMs = 30_000;
 /** Stem decisions kept (transactions waiting for admission, embargoes running). */
 const stemEntriesMax = 10_000;
 

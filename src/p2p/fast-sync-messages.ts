@@ -12,6 +12,7 @@ import { decodeSnapshotChunk, encodeSnapshotChunk, snapshotChunkBytesMax, type S
 import { SnapshotError } from '../state/snapshot-errors.ts';
 import { stateKeyBytes } from '../state/trie-hash.ts';
 import { p2pPruningProofBytesMax, p2pPruningProofPageBytesMax, p2pTrustedDataBytesMax } from './limits.ts';
+import { readCappedCount } from './capped-count.ts';
 import { MessageOverCapError } from './protocol-errors.ts';
 
 export type FastSyncMessage =
@@ -45,12 +46,6 @@ export const fastSyncPayloadBytesMax: Readonly<Record<FastSyncMessage['type'], n
   trusteddata: hashBytes + 3 * 8 + p2pPruningProofPageBytesMax,
 };
 
-/** A count over its cap is a cap violation (ban), as in messages.ts. */
-function readCapped(r: ByteReader, max: number, what: string): number {
-  const value = r.varint(Number.MAX_SAFE_INTEGER, what);
-  if (value > max) throw new MessageOverCapError(what, value, max);
-  return value;
-}
 
 /** Pages are cut at fixed offsets: every page but the last is full, so a proof (or trusted data) has one paging. */
 function checkPage(name: PagedName, total: number, offset: number, pageBytes: number, fail: (message: string) => Error): void {
@@ -72,7 +67,7 @@ function writePage(w: ByteWriter, m: Extract<FastSyncMessage, { type: PagedName 
 function readPage(name: PagedName, r: ByteReader): Extract<FastSyncMessage, { type: PagedName }> {
   const max = pagedBytesMax[name];
   const pruningPoint = r.bytes(hashBytes, 'pruningPoint');
-  const total = readCapped(r, max, `${name} total`);
+  const total = readCappedCount(r, max, `${name} total`);
   const offset = r.varint(max, `${name} offset`);
   const page = r.lengthPrefixed(p2pPruningProofPageBytesMax, `${name} page`);
   checkPage(name, total, offset, page.length, (message) => new DecodeError(message));
@@ -125,7 +120,7 @@ export function readFastSyncPayload(name: FastSyncMessage['type'], r: ByteReader
     case 'getsnapshotchunk': {
       const root = r.bytes(hashBytes, 'root');
       const from = r.bytes(stateKeyBytes, 'from');
-      return { type: 'getsnapshotchunk', root, from, entriesMax: readCapped(r, snapshotChunkEntriesMax, 'entriesMax') };
+      return { type: 'getsnapshotchunk', root, from, entriesMax: readCappedCount(r, snapshotChunkEntriesMax, 'entriesMax') };
     }
     case 'snapshotchunk': {
       const root = r.bytes(hashBytes, 'root');

@@ -12,8 +12,8 @@ import { FrameMalformedError, FrameTooLargeError, MessageTooLargeError } from '.
 import { p2pMessageBytesMax } from './limits.ts';
 import { noiseMessageBytesMax, noiseTagBytes } from './noise/cipher-state.ts';
 
-export const frameLengthBytes = 2;
-export const messageLengthBytes = 4;
+const frameLengthBytes = 2;
+const messageLengthBytes = 4;
 /** Largest plaintext of one Noise transport message: 65535 minus the 16-byte tag. */
 export const framePlaintextBytesMax = noiseMessageBytesMax - noiseTagBytes;
 

@@ -38,9 +38,9 @@ import { ProtocolViolationError } from './protocol-errors.ts';
 import type { Timer } from './transport.ts';
 
 /** Peers asked for a proof in one round (Kaspa asks all it has; a node keeps at most 8 outbound). */
-export const joinPeersAskedMax = 16;
+const joinPeersAskedMax = 16;
 /** How long a proof may take to arrive; a slower peer is left out of this round, unpunished. */
-export const joinProofWaitMs = 15_000;
+const joinProofWaitMs = 15_000;
 
 export type JoinPhase = 'proof' | 'trusted-data' | 'state';
 

@@ -32,7 +32,7 @@ import type { P2pNode } from './p2p-node.ts';
 import { InvalidBlockRelayedError } from './protocol-errors.ts';
 
 /** A peer's proof is asked for at most once in this long (a peer on another chain sends many such blocks). */
-export const joinGuardProofCooldownMs = 60_000;
+const joinGuardProofCooldownMs = 60_000;
 
 export type RejoinVerdict =
   | { readonly reason: 'heavier-proof'; readonly peer: string; readonly proof: VerifiedProof }

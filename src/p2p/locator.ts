@@ -31,7 +31,7 @@ export function buildLocator(chain: Chain, from: IndexedBlock = chain.selectedTi
 }
 
 /** The highest locator entry on our virtual selected chain; genesis when none is (a peer on our network shares it). */
-export function findForkPoint(chain: Chain, locator: readonly Uint8Array[]): IndexedBlock {
+function findForkPoint(chain: Chain, locator: readonly Uint8Array[]): IndexedBlock {
   for (const hash of locator) {
     const block = chain.get(toHex(hash));
     if (block && chain.blockAtHeight(block.height)?.id === block.id) return block;
@@ -48,7 +48,7 @@ export interface HeadersPage {
  * Bytes of headers one page may carry: a message's cap less room for its type, count and flag. Version 2 headers vary
  * in size (docs/pruning-proof.md "Header version 2"), so a page of p2pHeadersPerMessageMax of them could overrun it.
  */
-export const headersPageBytesMax = p2pMessageBytesMax - 1024;
+const headersPageBytesMax = p2pMessageBytesMax - 1024;
 
 /**
  * The headers after the fork point along our selected chain, in whole chain-block units, at most `max` of them and

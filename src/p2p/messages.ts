@@ -25,6 +25,7 @@ import {
 import { fastSyncPayloadBytesMax, readFastSyncPayload, writeFastSyncPayload, type FastSyncMessage } from './fast-sync-messages.ts';
 import { stemHopsMax } from './dandelion.ts';
 import { compactBlockPayloadBytesMax, readCompactBlockPayload, writeCompactBlockPayload, type CompactBlockMessage } from './compact-block-messages.ts';
+import { readCappedCount } from './capped-count.ts';
 import { MessageMalformedError, MessageOverCapError } from './protocol-errors.ts';
 
 export const MessageType = {
@@ -174,7 +175,7 @@ function writeItems(w: ByteWriter, items: readonly InvItem[]): void {
 }
 
 function readItems(r: ByteReader, what: 'inv' | 'getdata' | 'notfound'): InvItem[] {
-  const count = readCount(r, p2pInvItemsMax, `${what} count`);
+  const count = readCappedCount(r, p2pInvItemsMax, `${what} count`);
   const items: InvItem[] = [];
   const kindMax = what === 'notfound' ? InvType.trustedData : InvType.block;
   for (let i = 0; i < count; i++) {
@@ -185,12 +186,6 @@ function readItems(r: ByteReader, what: 'inv' | 'getdata' | 'notfound'): InvItem
   return items;
 }
 
-/** A count over its cap is a cap violation (ban), not just a malformed message; both score the same. */
-function readCount(r: ByteReader, max: number, what: string): number {
-  const count = r.varint(Number.MAX_SAFE_INTEGER, what);
-  if (count > max) throw new MessageOverCapError(what, count, max);
-  return count;
-}
 
 function writeVersion(w: ByteWriter, m: VersionMessage): void {
   w.u32(m.protocolVersion, 'protocolVersion');
@@ -302,7 +297,7 @@ function readPayload(name: MessageName, r: ByteReader): Message {
     case 'pong':
       return { type: name, nonce: r.u64('nonce') };
     case 'addr': {
-      const count = readCount(r, p2pAddrEntriesMax, 'addr count');
+      const count = readCappedCount(r, p2pAddrEntriesMax, 'addr count');
       const entries: AddrEntry[] = [];
       for (let i = 0; i < count; i++) {
         const timestampMs = r.u64Number('addr time');
@@ -318,13 +313,13 @@ function readPayload(name: MessageName, r: ByteReader): Message {
     case 'notfound':
       return { type: name, items: readItems(r, name) };
     case 'getheaders': {
-      const count = readCount(r, p2pLocatorHashesMax, 'locator count');
+      const count = readCappedCount(r, p2pLocatorHashesMax, 'locator count');
       const locator: Uint8Array[] = [];
       for (let i = 0; i < count; i++) locator.push(r.bytes(hashBytes, 'locator hash'));
       return { type: 'getheaders', locator, stop: r.bytes(hashBytes, 'stop') };
     }
     case 'headers': {
-      const count = readCount(r, p2pHeadersPerMessageMax, 'headers count');
+      const count = readCappedCount(r, p2pHeadersPerMessageMax, 'headers count');
       const headers: BlockHeader[] = [];
       for (let i = 0; i < count; i++) headers.push(readHeader(r));
       const more = r.u8('more');

@@ -38,7 +38,7 @@ import { createHandshakeState, handshakePatterns, type HandshakeState } from './
 import { weftNoiseSuite, type KeyPair, type NoiseSuite } from './noise/suites.ts';
 import type { DuplexPort, Timer } from './transport.ts';
 
-export const p2pPrologueLabel = 'weft/p2p/1';
+const p2pPrologueLabel = 'weft/p2p/1';
 const u32Max = 0xffff_ffff;
 const emptyBytes = new Uint8Array(0);
 

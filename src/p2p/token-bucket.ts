@@ -1,8 +1,10 @@
 /**
  * A token bucket on the injected clock: `burst` tokens, one more every `refillMs`. Per-peer allowances for
- * harmless anomalies, addr entries and unsolicited orphans (Bitcoin Core's addr token bucket idea).
+ * harmless anomalies, addr entries and unsolicited orphans (Bitcoin Core's addr token bucket idea). The arithmetic is
+ * the shared one of src/util/token-bucket.ts, with one unit a millisecond (a token is `refillMs` units).
  */
 import type { Clock } from '../util/clock.ts';
+import { refillBucket, takeFromBucket, type BucketState } from '../util/token-bucket.ts';
 
 export interface TokenBucket {
   /** Takes `n` tokens if there are that many; false (and nothing taken) otherwise. */
@@ -11,24 +13,16 @@ export interface TokenBucket {
 }
 
 export function createTokenBucket(clock: Clock, burst: number, refillMs: number): TokenBucket {
-  let tokens = burst;
-  let updatedMs = clock.nowMs();
-  const refill = (): void => {
-    const now = clock.nowMs();
-    if (now <= updatedMs) return;
-    tokens = Math.min(burst, tokens + (now - updatedMs) / refillMs);
-    updatedMs = now;
-  };
+  const fullUnits = burst * refillMs;
+  const bucket: BucketState = { units: fullUnits, atMs: clock.nowMs() };
   return {
     take(n = 1) {
-      refill();
-      if (tokens < n) return false;
-      tokens -= n;
-      return true;
+      refillBucket(bucket, clock.nowMs(), fullUnits, 1);
+      return takeFromBucket(bucket, n * refillMs);
     },
     available() {
-      refill();
-      return Math.floor(tokens);
+      refillBucket(bucket, clock.nowMs(), fullUnits, 1);
+      return Math.floor(bucket.units / refillMs);
     },
   };
 }

@@ -48,7 +48,7 @@ export interface StatsTracker {
   current(): NetworkStats;
 }
 
-export function createStatsTracker(chain: ChainView): StatsTracker {
+function createStatsTracker(chain: ChainView): StatsTracker {
   const summaries = new Map<BlockId, BlockSummary>();
   let cached: NetworkStats | undefined;
 

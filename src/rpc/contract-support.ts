@@ -9,7 +9,7 @@ import { coinsToUnits } from '../crypto/amount.ts';
 import { deployedCode } from '../kinds/contract-call.ts';
 import type { RecordNamespace } from '../kinds/kind.ts';
 import { contractTxGasLimitMax } from '../limits.ts';
-import { toHex } from '../util/bytes.ts';
+import { fromHex, strip0x, toHex } from '../util/bytes.ts';
 import type { AbiValue } from '../vm/abi.ts';
 import { contractStorageId, decodeContractValue } from '../vm/contract-state.ts';
 import { PrepareError } from '../vm/errors.ts';
@@ -78,7 +78,7 @@ export function parseAbiValue(ctx: RpcCallContext, value: unknown, at: number): 
   if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? { type: 'u64', value: BigInt(value) } : bad('numbers must be non-negative safe integers (send big ones as decimal strings)');
   if (typeof value === 'string') {
     if (decimal.test(value) && BigInt(value) < 1n << 64n) return { type: 'u64', value: BigInt(value) };
-    if (/^0x([0-9a-fA-F]{2})*$/.test(value)) return { type: 'bytes', value: Uint8Array.from(value.slice(2).match(/../g) ?? [], (h) => Number.parseInt(h, 16)) };
+    if (/^0x([0-9a-fA-F]{2})*$/.test(value)) return { type: 'bytes', value: fromHex(strip0x(value)) };
     if (value.startsWith(`${hrp}1`)) {
       try {
         return { type: 'address', value: decodeAddress(value, hrp) };
@@ -98,7 +98,7 @@ export function parseAbiValue(ctx: RpcCallContext, value: unknown, at: number): 
     if (type === 'bool' && typeof inner === 'boolean') return { type, value: inner };
     if (type === 'string' && typeof inner === 'string') return { type, value: inner };
     if (type === 'bytes' && typeof inner === 'string' && /^(0x)?([0-9a-fA-F]{2})*$/.test(inner)) {
-      return { type, value: Uint8Array.from(inner.replace(/^0x/, '').match(/../g) ?? [], (h) => Number.parseInt(h, 16)) };
+      return { type, value: fromHex(strip0x(inner)) };
     }
     if (type === 'address' && typeof inner === 'string') return parseAbiValue(ctx, inner.startsWith(`${hrp}1`) ? inner : '', at);
   }

@@ -47,7 +47,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isId = (v: unknown): v is JsonRpcId => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
 /** One request object of a single call or a batch. */
-export function parseCall(request: unknown, rules: EnvelopeRules): CallEntry {
+function parseCall(request: unknown, rules: EnvelopeRules): CallEntry {
   if (!isObject(request)) return { ok: false, error: new InvalidRequestError('a request must be a JSON object'), id: null };
   const hasId = 'id' in request;
   const publicCall = rules.publicFlow === true && !('jsonrpc' in request) && !hasId;

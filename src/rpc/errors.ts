@@ -5,7 +5,7 @@
  */
 import { ErrorCode, errorRow, WeftError, type ErrorKind, type ErrorRow } from '../errors.ts';
 
-export const standardMessages: Readonly<Record<number, string>> = {
+const standardMessages: Readonly<Record<number, string>> = {
   [ErrorCode.ParseError]: 'Parse error',
   [ErrorCode.InvalidRequest]: 'Invalid Request',
   [ErrorCode.MethodNotFound]: 'Method not found',

@@ -217,7 +217,8 @@ export interface PrivacyPort {
   randomBytes(length: number): Uint8Array;
 }
 
-export interface PeerInfo {
+/** A peer as get_peer_info and /health show it (the p2p layer's own view is PeerInfo of src/p2p/p2p-node.ts). */
+export interface RpcPeerInfo {
   readonly id: string;
   readonly address: string;
   readonly direction: 'inbound' | 'outbound';
@@ -228,7 +229,7 @@ export interface PeerInfo {
 }
 
 export interface PeerView {
-  peers(): readonly PeerInfo[];
+  peers(): readonly RpcPeerInfo[];
 }
 
 /** Builds a template for get_block_template; the node decides its transactions and state root. */

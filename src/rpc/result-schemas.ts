@@ -34,7 +34,7 @@ export const u64NumberResult = z.number().refine(Number.isInteger, 'an integer')
  * A u64 printed as an exact JSON integer of any size (a block's `nonce`, src/rpc/json.ts): a bigint on the server,
  * a number once a plain JSON.parse read it.
  */
-export const u64Result = z
+const u64Result = z
   .custom<bigint | number>((v) => typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v)), 'a u64 integer')
   .meta({ type: 'integer', description: 'u64, printed exactly (may exceed 2^53)' });
 export const transactionStatusResult = z.enum(['pending', 'confirmed', 'final', 'dropped']);
@@ -107,7 +107,7 @@ const confidentialFields = {
 };
 
 /** A transaction as it sits in a block (src/kinds/json-view.ts `transactionFields`). */
-export const blockTransactionResult = z.object({
+const blockTransactionResult = z.object({
   hash: hashResult,
   kind: z.string(),
   // What a privacy level hides is absent (docs/api.md "Privacy levels"): no `from` for ring inputs, no `amount`
@@ -170,7 +170,7 @@ export const transactionResult = blockTransactionResult.extend({
 });
 
 /** A history item: a transaction plus its direction for the address asked about. */
-export const historyItemResult = transactionResult.extend({ type: z.enum(['incoming', 'outgoing', 'self']) });
+const historyItemResult = transactionResult.extend({ type: z.enum(['incoming', 'outgoing', 'self']) });
 
 /** docs/api.md "Block". */
 export const blockResult = z.object({
@@ -242,7 +242,7 @@ export const historyResult = z.object({
 // --- Mining (src/mining/control.ts, docs/mining.md) ------------------------------------------------------------
 
 /** src/mining/hash-rate.ts `hashRateView`. */
-export const hashRateResult = z.object({
+const hashRateResult = z.object({
   hashes_per_second: z.number(),
   display: z.string(),
   source: z.enum(['measured', 'estimated']),

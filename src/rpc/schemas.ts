@@ -7,7 +7,7 @@ import { addressCharsMax, decodeAddress } from '../crypto/address.ts';
 import { stealthAddressCharsMax } from '../crypto/stealth-address.ts';
 import { coinsToUnits } from '../crypto/amount.ts';
 import { rpcHistoryLimitDefault, rpcHistoryLimitMax, rpcMessageCharsMax } from '../limits.ts';
-import { fromHex } from '../util/bytes.ts';
+import { fromHex, strip0x } from '../util/bytes.ts';
 import type { RpcCallContext } from './method.ts';
 
 export const addressSchema = z.string().min(1).max(addressCharsMax).describe('bech32m address of this network');
@@ -23,18 +23,17 @@ export const heightSchema = z.number().int().nonnegative().describe('selected-ch
 export const limitSchema = z.number().int().min(1).max(rpcHistoryLimitMax).default(rpcHistoryLimitDefault);
 export const offsetSchema = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).default(0);
 export const messageSchema = z.string().max(rpcMessageCharsMax);
-export const noParams = z.strictObject({});
 
 export function parseAddress(ctx: RpcCallContext, text: string): Uint8Array {
   return decodeAddress(text, ctx.services.chain.params.hrp);
 }
 
 export function parseHash(text: string): Uint8Array {
-  return fromHex((text.startsWith('0x') ? text.slice(2) : text).toLowerCase());
+  return fromHex(strip0x(text).toLowerCase());
 }
 
 export function parseHex(text: string): Uint8Array {
-  return fromHex((text.startsWith('0x') ? text.slice(2) : text).toLowerCase());
+  return fromHex(strip0x(text).toLowerCase());
 }
 
 export function parseCoins(coins: number): bigint {

@@ -25,7 +25,7 @@ export function blockDifficulty(chain: ChainView, block: IndexedBlock): number {
  * A contract transaction's `fee` once its receipt exists is what it paid, gas used × gas price (what get_supply's
  * fees_total adds up), not the most it promised (`max_fee`); `gas_used` beside it. Other transactions unchanged.
  */
-export function withPaidFee(fields: Record<string, unknown>, receipt: ContractReceipt | undefined): Record<string, unknown> {
+function withPaidFee(fields: Record<string, unknown>, receipt: ContractReceipt | undefined): Record<string, unknown> {
   const priceUnits = fields.gas_price_units;
   if (receipt === undefined || typeof priceUnits !== 'string') return fields;
   const paid = formatUnits(receipt.gasUsed * BigInt(priceUnits));
@@ -44,7 +44,7 @@ export function blockTransactionJson(tx: AnyTransaction, hrp: string, receiptOf?
 
 /** The virtual's blue score: what confirmations count from (docs/design.md "Consensus"). Cached per DAG size. */
 const virtualCache = new WeakMap<ChainView, { count: number; blueScore: number }>();
-export function virtualBlueScore(chain: ChainView): number {
+function virtualBlueScore(chain: ChainView): number {
   const count = chain.blockCount();
   const cached = virtualCache.get(chain);
   if (cached && cached.count === count) return cached.blueScore;
@@ -60,7 +60,7 @@ export function confirmationsOf(chain: ChainView, blueScore: number | undefined)
   return Math.max(0, virtualBlueScore(chain) - blueScore + 1);
 }
 
-export function isOnSelectedChain(chain: ChainView, block: IndexedBlock): boolean {
+function isOnSelectedChain(chain: ChainView, block: IndexedBlock): boolean {
   return chain.blockAtHeight(block.height)?.id === block.id;
 }
 

@@ -26,7 +26,7 @@ export interface StoredAccount {
 }
 
 export const emptyStoredAccount: StoredAccount = Object.freeze({ balance: 0n, nonce: 0n, energy: 0n, energyDaaScore: 0 });
-export const accountValueBytes = 33;
+const accountValueBytes = 33;
 /** The record version byte of account v1, the only account layout so far. */
 export const accountRecordVersion = 0;
 /** The key tag of the `account` namespace: every existing state root depends on exactly this string. */

@@ -16,7 +16,7 @@ import { pushVarint, type AcceptanceTotals } from './acceptance-record.ts';
 import { recordVersionOf, stateRecordKey, unknownRecordVersion } from './state-record.ts';
 
 /** The key tag: prefix-free against every namespace tag (namespaces.ts), and the id is empty. */
-export const consensusTotalsTag = 'weft/state/totals/v1';
+const consensusTotalsTag = 'weft/state/totals/v1';
 /** The one trie key of the totals. */
 export const consensusTotalsKey: Uint8Array = stateRecordKey(consensusTotalsTag, new Uint8Array(0));
 const totalsVersion = 1;

@@ -32,9 +32,9 @@ export const stateDepthMax = stateKeyBytes * 8;
 export const stateValueBytesMax = 4096;
 
 /** Tag byte of a leaf preimage. */
-export const leafHashTag = 0x00;
+const leafHashTag = 0x00;
 /** Tag byte of a value preimage. */
-export const valueHashTag = 0x01;
+const valueHashTag = 0x01;
 
 /** The hash of an empty subtree, and so the root of the empty state (32 zero bytes; never mutate it). */
 export const emptyStateRoot: Uint8Array = new Uint8Array(stateHashBytes);

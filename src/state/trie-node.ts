@@ -12,10 +12,10 @@ import { StateError } from './state-errors.ts';
 import { stateHashBytes, stateKeyBytes, stateValueBytesMax } from './trie-hash.ts';
 import { toHex } from '../util/bytes.ts';
 
-export const leafNodeTag = 0x00;
-export const internalNodeTag = 0x01;
+const leafNodeTag = 0x00;
+const internalNodeTag = 0x01;
 /** Stored size of an internal node. */
-export const internalNodeBytes = 1 + 2 * stateHashBytes;
+const internalNodeBytes = 1 + 2 * stateHashBytes;
 
 export type TrieNode =
   | { readonly kind: 'leaf'; readonly key: Uint8Array; readonly value: Uint8Array }

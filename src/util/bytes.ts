@@ -23,8 +23,10 @@ export function fromHex(hex: string): Uint8Array {
   return out;
 }
 
-/** Hex text without its optional `0x` prefix (digits and their case kept): what fromHex takes. */
-export const strip0x = (text: string): string => (text.startsWith('0x') ? text.slice(2) : text);
+/** The hex digits of the API's `0x…` form: `text` without a leading `0x`, or as it is when it has none. */
+export function strip0x(text: string): string {
+  return text.startsWith('0x') ? text.slice(2) : text;
+}
 
 /** `0x` + 64 lowercase hex digits: the API form of every hash (docs/design.md "Networks and units"). */
 export function toHash0x(hash: Uint8Array): string {

@@ -17,8 +17,8 @@ import { createKeystoreKey, openKeystore, parseKeystoreFile, sealKeystore, type 
 import { parseWalletPayload, type WalletPayload } from './wallet.ts';
 import { keystoreFileBytesMax } from './wallet-limits.ts';
 
-export const backupFormat = 'weft-wallet-backup';
-export const backupVersion = 1;
+const backupFormat = 'weft-wallet-backup';
+const backupVersion = 1;
 
 export interface BackupFile {
   readonly format: typeof backupFormat;

@@ -48,7 +48,7 @@ interface PaidOutput extends HiddenOutput {
 }
 
 /** Output `index` of a transaction with secret r, to `to`: Monero's derivation, view tag and ecdhInfo v2 amount. */
-export function stealthOutput(to: StealthRecipient, txSecret: bigint, index: number, amount: bigint): PaidOutput {
+function stealthOutput(to: StealthRecipient, txSecret: bigint, index: number, amount: bigint): PaidOutput {
   const derivation = generateKeyDerivation(to.viewPublic, txSecret);
   const shared = derivationToScalar(derivation, index);
   const mask = commitmentMask(shared);

@@ -14,11 +14,11 @@ import type { RandomBytes } from '../crypto/keys.ts';
 import { WalletParamError } from './errors.ts';
 
 /** 256 bits of entropy: 24 words. */
-export const mnemonicEntropyBytes = 32;
+const mnemonicEntropyBytes = 32;
 /** Provisional SLIP-44 coin type for mainnet (unregistered; see docs/wallet.md). */
-export const weftCoinTypeMainnet = 0x5745; // "WE"
+const weftCoinTypeMainnet = 0x5745; // "WE"
 /** SLIP-44's shared coin type for every test network. */
-export const weftCoinTypeTest = 1;
+const weftCoinTypeTest = 1;
 const hardened = 0x8000_0000;
 
 /** A fresh 24-word English mnemonic from `randomBytes`. */

@@ -31,8 +31,8 @@ import {
   keystoreScryptRMax,
 } from './wallet-limits.ts';
 
-export const keystoreFormat = 'weft-keystore';
-export const keystoreVersion = 1;
+const keystoreFormat = 'weft-keystore';
+const keystoreVersion = 1;
 const keyBytes = 32;
 const nonceBytes = 24;
 
@@ -41,7 +41,7 @@ export interface ScryptParams {
   readonly r: number;
   readonly p: number;
 }
-export const defaultScryptParams: ScryptParams = Object.freeze({ log2n: keystoreScryptLog2NDefault, r: 8, p: 1 });
+const defaultScryptParams: ScryptParams = Object.freeze({ log2n: keystoreScryptLog2NDefault, r: 8, p: 1 });
 
 export interface KeystoreHeader {
   readonly format: typeof keystoreFormat;
@@ -119,7 +119,7 @@ export function openKeystore(file: unknown, passphrase: string): { key: Keystore
   }
 }
 
-export const attachmentFormat = 'weft-wallet-attachment';
+const attachmentFormat = 'weft-wallet-attachment';
 
 /** A secret of a wallet sealed under its keystore key, with the keystore's header repeated for identification. */
 export interface SealedAttachment {

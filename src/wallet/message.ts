@@ -13,7 +13,6 @@ import { WalletParamError } from './errors.ts';
 import { walletMessageBytesMax } from './wallet-limits.ts';
 
 export type MessageSignatureType = 'ecdsa' | 'schnorr';
-export const messageSignatureTypes: readonly MessageSignatureType[] = ['ecdsa', 'schnorr'];
 
 const messageTag = new TextEncoder().encode('weft/msg/v1');
 

@@ -21,7 +21,7 @@ import { PrivacyEncodingError } from '../crypto/monero/errors.ts';
 import { compareBytes, concatBytes, equalBytes } from '../util/bytes.ts';
 import { messageDigest } from './message.ts';
 
-export const messageRingSizeMax = 16;
+const messageRingSizeMax = 16;
 /** A ring of one is a plain signature that names its signer: a message ring needs at least one decoy. */
 export const messageRingSizeMin = 2;
 

@@ -33,7 +33,7 @@ export interface StealthAccounts {
   count(): number;
 }
 
-export function stealthAccountPath(networkName: string, account: number, index: number): string {
+function stealthAccountPath(networkName: string, account: number, index: number): string {
   return `m/44'/${coinTypeFor(networkName)}'/${account}'/2'/${index}'`;
 }
 

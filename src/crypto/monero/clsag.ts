@@ -20,9 +20,9 @@ import { add, cached, encodeAll, fromPoint, mulEightExt, negate, oddMultiples, s
 const domainAgg0 = paddedDomain('CLSAG_agg_0');
 const domainAgg1 = paddedDomain('CLSAG_agg_1');
 const domainRound = paddedDomain('CLSAG_round');
-export const clsagMessageBytes = 32;
+const clsagMessageBytes = 32;
 /** Rings above this are refused before any group operation (Monero's own bound is far lower in practice). */
-export const clsagRingSizeMax = 256;
+const clsagRingSizeMax = 256;
 
 export interface ClsagRingMember {
   /** The one-time output key P_i (32 bytes). */

@@ -11,7 +11,7 @@ import { G, decodePoint, encodePoint, mulAddPublic, mulBase, mulSecret, type Poi
 import { PrivacyEncodingError } from './errors.ts';
 import { encodeScalar, hashToScalar, isCanonicalScalar, mod, randomScalar, reduceScalar32, type RandomBytes } from './scalar.ts';
 
-export const signatureBytes = 64;
+const signatureBytes = 64;
 
 /** Signature c ‖ r (32 bytes each). */
 export function generateSignature(prefixHash: Uint8Array, publicKey: Uint8Array, secret: bigint, random: RandomBytes): Uint8Array {

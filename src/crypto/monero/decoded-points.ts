@@ -13,7 +13,7 @@ import { fromPoint, ownedExt, toPoint, type Ext } from './vartime.ts';
 import { toHex } from '../../util/bytes.ts';
 
 /** Entries per map: a few MB at most, small beside a node's other caches. */
-export const decodedPointsMax = 4096;
+const decodedPointsMax = 4096;
 
 interface Decoded {
   readonly ext: Ext;

@@ -47,7 +47,7 @@ const one = feFromBigint(1n);
 const zero = fe();
 
 /** `ge_fromfe_frombytes_vartime`: 32 bytes → a curve point (not yet in the prime subgroup), extended coordinates. */
-export function mapToExt(bytes32: Uint8Array): Ext {
+function mapToExt(bytes32: Uint8Array): Ext {
   // All 256 bits count (no top-bit mask), reduced mod p: exactly what Monero's loader does (2^255 ≡ 19).
   const u = feFromBytes(bytes32);
   if ((bytes32[31]! & 0x80) !== 0) u[0] = u[0]! + 19;

@@ -20,7 +20,7 @@ export function secretKeyToPublicKey(secret: Uint8Array): Point {
 }
 
 /** The view secret Monero wallets derive from the spend secret: a = Hs(b). */
-export function viewSecretFromSpendSecret(spendSecret: bigint): bigint {
+function viewSecretFromSpendSecret(spendSecret: bigint): bigint {
   return hashToScalar(encodeScalar(spendSecret));
 }
 

@@ -12,11 +12,11 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { PrivacyEncodingError } from './errors.ts';
 import { mod } from './scalar.ts';
-import { decodeExt, fromPoint, isIdentity, msm, mulEightExt, straus, strausTerm, toPoint, type Ext } from './vartime.ts';
+import { decodeExt, fromPoint, isIdentity, mulEightExt, straus, strausTerm, toPoint, type Ext } from './vartime.ts';
 
 export const Point = ed25519.Point;
 export type Point = InstanceType<typeof ed25519.Point>;
-export const pointBytes = 32;
+const pointBytes = 32;
 /** The base point G. */
 export const G: Point = Point.BASE;
 
@@ -76,7 +76,7 @@ export function decodePointExt(bytes: Uint8Array, what = 'point'): Ext {
 }
 
 /** l·P = O, through the variable-time Straus chain (the point is public): about half noble's `isTorsionFree`. */
-export function isTorsionFree(p: Point): boolean {
+function isTorsionFree(p: Point): boolean {
   return isIdentity(straus([strausTerm(fromPoint(p), Point.Fn.ORDER)]));
 }
 
@@ -103,12 +103,4 @@ export function mulBase(s: bigint): Point {
 /** Σ sᵢ·Pᵢ for public scalars (Straus–Shamir, vartime): the 2–4 point shapes of signature verification. */
 export function mulAddPublic(points: Point[], scalars: bigint[]): Point {
   return toPoint(straus(points.map((p, i) => strausTerm(fromPoint(p), mod(scalars[i]!)))));
-}
-
-/**
- * Σ sᵢ·Pᵢ for public scalars and any number of points, on the variable-time arithmetic of vartime.ts: Straus up to
- * 16 points, Pippenger with signed digits and a window fitted to the count above (the range-proof sums).
- */
-export function msmPublic(points: Point[], scalars: bigint[]): Point {
-  return toPoint(msm(points.map(fromPoint), scalars.map(mod)));
 }

@@ -11,7 +11,7 @@ import { concatBytes } from '../../util/bytes.ts';
 import { assert } from '../../errors.ts';
 import { PrivacyEncodingError } from './errors.ts';
 
-export const scalarBytes = 32;
+const scalarBytes = 32;
 /** l = 2^252 + 27742317777372353535851937790883648493, the order of the prime subgroup. */
 export const groupOrder: bigint = ed25519.Point.Fn.ORDER;
 

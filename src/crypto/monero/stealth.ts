@@ -11,7 +11,6 @@ import { concatBytes } from '../../util/bytes.ts';
 import { encodePoint, mulBase, mulEight, mulSecret, type Point } from './point.ts';
 import { encodeVarint, fastHash, hashToScalar, mod } from './scalar.ts';
 
-export const derivationBytes = 32;
 const viewTagSalt = new TextEncoder().encode('view_tag');
 
 /** Monero `generate_key_derivation`: 8·secret·point, encoded. The secret multiplication is constant-time. */

@@ -22,7 +22,7 @@ function le32(n: number): Uint8Array {
 }
 
 /** m = Hs("SubAddr\0" ‖ a ‖ LE32(major) ‖ LE32(minor)). */
-export function subaddressSecret(viewSecret: bigint, index: SubaddressIndex): bigint {
+function subaddressSecret(viewSecret: bigint, index: SubaddressIndex): bigint {
   return hashToScalar(concatBytes(subaddressPrefix, encodeScalar(viewSecret), le32(index.major), le32(index.minor)));
 }
 

@@ -93,6 +93,14 @@ const tF = fe();
 const tG = fe();
 const tH = fe();
 
+/** The completed point (E, F, G, H) in the scratch to extended coordinates in o; T only when `withT`. */
+function completedToExtended(o: Ext, withT: boolean): void {
+  mul(o.X, tE, tF);
+  mul(o.Y, tG, tH);
+  mul(o.Z, tF, tG);
+  if (withT) mul(o.T, tE, tH);
+}
+
 /** o = a ± b (o may be a); T only when `withT` (else stale: only a doubling may follow). */
 function addInto(o: Ext, a: Ext, b: Cached, withT: boolean, minus: boolean): void {
   feSub(tE, a.Y, a.X);
@@ -110,10 +118,7 @@ function addInto(o: Ext, a: Ext, b: Cached, withT: boolean, minus: boolean): voi
     feAdd(tG, tD, tC);
   }
   feAdd(tH, tB, tA);
-  mul(o.X, tE, tF);
-  mul(o.Y, tG, tH);
-  mul(o.Z, tF, tG);
-  if (withT) mul(o.T, tE, tH);
+  completedToExtended(o, withT);
 }
 
 /** o = 2·a (o may be a); T only when `withT`. */
@@ -128,10 +133,7 @@ function doubleInto(o: Ext, a: Ext, withT: boolean): void {
   feSub(tE, tH, tD);
   feSub(tG, tA, tB);
   feAdd(tF, tC, tG);
-  mul(o.X, tE, tF);
-  mul(o.Y, tG, tH);
-  mul(o.Z, tF, tG);
-  if (withT) mul(o.T, tE, tH);
+  completedToExtended(o, withT);
 }
 
 /** a + b; T only when `withT` (left stale otherwise: only a doubling may follow). */
@@ -404,7 +406,7 @@ export function msm(points: readonly Ext[], scalars: readonly bigint[]): Ext {
  * 2^(c·j)·B for every window j: a sum over them needs no doublings and shares ONE set of buckets across all windows,
  * so a wide window pays off — about n·⌈254/c⌉ additions plus 2^c, against ⌈254/c⌉·(n + 2^c) for plain Pippenger.
  */
-export const fixedWindow = 10;
+const fixedWindow = 10;
 const fixedWindows = Math.ceil(254 / fixedWindow) + 1;
 
 /** The shifted multiples of one fixed base (about 260 doublings, once). */

@@ -24,7 +24,7 @@ export const agentRecordVersion = 0;
 /** Session keys an account holds at once (live, revoked or expired until pruned): bounds the record at ~1.3 KB. */
 export const sessionKeysMax = 16;
 export const identityProofHashBytes = 32;
-export const basisPointsMax = 10_000n;
+const basisPointsMax = 10_000n;
 
 /**
  * The kinds a session key may be scoped for, each with its bit in `allowed_kinds` (docs/settlement.md "Signers"):

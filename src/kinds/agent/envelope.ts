@@ -25,10 +25,10 @@ import { spendFields } from '../value-transfer.ts';
 
 export const SignerRole = { Key: 0, Controller: 1, SessionKey: 2 } as const;
 export type SignerRole = (typeof SignerRole)[keyof typeof SignerRole];
-export const signerRoleNames = ['key', 'controller', 'session_key'] as const;
+const signerRoleNames = ['key', 'controller', 'session_key'] as const;
 
 /** kind + chain_id + payer + signer_role + signer + session_key_id + fee + nonce + use_energy. */
-export const envelopeBytes = 1 + 4 + addressBytes + 1 + publicKeyBytes + 8 + 8 + 8 + 1;
+const envelopeBytes = 1 + 4 + addressBytes + 1 + publicKeyBytes + 8 + 8 + 8 + 1;
 
 export interface AgentEnvelope {
   readonly chainId: number;

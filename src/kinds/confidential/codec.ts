@@ -20,7 +20,6 @@ import { compareBytes, toHex } from '../../util/bytes.ts';
 import { failDecode, type Fail, type TxReader } from '../value-transfer.ts';
 
 export const pointBytes = 32;
-export const publicOutputBytes = pointBytes + 1 + 8;
 export const hiddenOutputBytes = pointBytes + 1 + pointBytes + encryptedAmountBytes;
 export const ringMemberBytes = 2 * pointBytes;
 const u64Max = (1n << 64n) - 1n;

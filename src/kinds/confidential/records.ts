@@ -15,6 +15,7 @@
  * one key image, so only one of them could ever be spent).
  */
 import { AssertionError, DecodeError } from '../../errors.ts';
+import { recordBody } from '../agent/record-version.ts';
 
 export const confidentialOutputRecordVersion = 0;
 export const keyImageRecordVersion = 0;
@@ -39,15 +40,7 @@ export interface KeyImageRecord {
 }
 
 function checkVersion(namespace: string, value: Uint8Array, version: number, bytes: number): DataView {
-  if (value.length === 0) throw new DecodeError(`${namespace} record: got 0 bytes, expected a version byte and a body`, { reason: 'record-empty', namespace });
-  if (value[0] !== version) {
-    throw new DecodeError(`${namespace} record: unknown version byte ${value[0]}, this code reads v${version}`, {
-      reason: 'record-version-unknown',
-      namespace,
-      version: value[0],
-      known: [version],
-    });
-  }
+  recordBody(value, namespace, version);
   if (value.length !== bytes) throw new DecodeError(`${namespace} record: got ${value.length} bytes, expected ${bytes}`);
   return new DataView(value.buffer, value.byteOffset, value.byteLength);
 }

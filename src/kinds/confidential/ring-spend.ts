@@ -55,7 +55,7 @@ import { confidentialInputsMax, confidentialOutputsMax, highRingSize } from './r
 import { checkOutputsFree, checkRings, createHiddenOutputs, markKeyImagesSpent, type ConfidentialReason } from './state.ts';
 
 /** The address-type byte of the synthetic payer: no address type, so it never names a real account. */
-export const ringPayerType = 0xff;
+const ringPayerType = 0xff;
 
 export interface RingSpendFields {
   readonly kind: number;

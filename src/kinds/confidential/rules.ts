@@ -19,9 +19,9 @@ const productionChainIds: ReadonlySet<number> = new Set([1, 2]);
 export const confidentialInputsMax = 16;
 export const confidentialOutputsMax = 16;
 /** DAA scores an output waits on a public network before it may be spent or used as a decoy (Kaspa's coinbase maturity). */
-export const productionMaturity = 100;
+const productionMaturity = 100;
 /** On test chains an output is spendable from the next merging block on. */
-export const testMaturity = 1;
+const testMaturity = 1;
 
 export interface ConfidentialRules {
   /** Ring sizes a `high` transaction may use on this chain (inclusive). */

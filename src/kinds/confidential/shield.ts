@@ -19,7 +19,7 @@ import { TxKind } from '../../codec/transaction-kinds.ts';
 import { toHex } from '../../util/bytes.ts';
 import type { TxKindModule, TxStateView } from '../kind.ts';
 import { withSignature } from '../signing.ts';
-import { checkTransferContext, createTxReader, failDecode, failEncode, spendFields, transferConflictKeys, type Fail } from '../value-transfer.ts';
+import { checkTransferContext, createTxReader, debitSender, failDecode, failEncode, spendFields, transferConflictKeys, type Fail } from '../value-transfer.ts';
 import { checkCount, checkDistinct, checkPoint, checkU64, createWriter, pointBytes, readPublicOutput, checkPublicOutput, writePublicOutput, type PublicOutput } from './codec.ts';
 import { confidentialOutputsMax } from './rules.ts';
 import { checkOutputsFree, createPublicOutputs } from './state.ts';
@@ -73,7 +73,7 @@ function shieldBodyBytes(tx: UnsignedShield): number {
   return 1 + 4 + addressBytes + 8 + 8 + 1 + pointBytes + 1 + tx.outputs.length * (pointBytes + 1 + 8);
 }
 
-export function shieldedAmount(tx: UnsignedShield): bigint {
+function shieldedAmount(tx: UnsignedShield): bigint {
   return tx.outputs.reduce((sum, o) => sum + o.amount, 0n);
 }
 
@@ -83,12 +83,9 @@ function asTransfer(tx: ShieldTransaction) {
 }
 
 function applyShield(state: TxStateView, tx: ShieldTransaction) {
-  const account = state.account(tx.from);
-  const coinFee = tx.useEnergy ? 0n : tx.fee;
-  const energyFee = tx.useEnergy ? tx.fee : 0n;
-  state.setAccount(tx.from, { ...account, balance: account.balance - shieldedAmount(tx) - coinFee, nonce: account.nonce + 1n, energy: account.energy - energyFee });
+  const paid = debitSender(state, tx, shieldedAmount(tx));
   createPublicOutputs(state, tx.outputs, tx.outputs.map((o) => encodePoint(zeroCommit(o.amount))));
-  return { coinFee, energyFee };
+  return paid;
 }
 
 export const shieldKind: TxKindModule<ShieldTransaction> = {

@@ -46,7 +46,7 @@ export const handshakePatterns: Readonly<Record<string, HandshakePattern>> = {
   IX: pattern('IX', [], [], [['e', 's'], ['e', 'ee', 'se', 's', 'es']]),
 };
 
-export function noiseProtocolName(patternName: string, suite: NoiseSuite): string {
+function noiseProtocolName(patternName: string, suite: NoiseSuite): string {
   return `Noise_${patternName}_${suite.dh.name}_${suite.cipher.name}_${suite.hash.name}`;
 }
 

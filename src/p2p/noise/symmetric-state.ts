@@ -11,7 +11,7 @@ const byte2 = Uint8Array.of(2);
 const byte3 = Uint8Array.of(3);
 
 /** HKDF(chaining_key, input_key_material, num_outputs) of §4.3: two or three HASHLEN outputs. */
-export function noiseHkdf(hash: HashSuite, chainingKey: Uint8Array, ikm: Uint8Array, outputs: 2 | 3): Uint8Array[] {
+function noiseHkdf(hash: HashSuite, chainingKey: Uint8Array, ikm: Uint8Array, outputs: 2 | 3): Uint8Array[] {
   const tempKey = hash.hmac(chainingKey, ikm);
   const out1 = hash.hmac(tempKey, byte1);
   const out2 = hash.hmac(tempKey, concatBytes(out1, byte2));

@@ -11,7 +11,7 @@ import { defineMethod, need } from '../method.ts';
 import { addressResult, hashResult, transactionStatusResult } from '../result-schemas.ts';
 import { addressSchema, parseAddress } from '../schemas.ts';
 
-export const abiValueResult = z.object({ type: z.enum(['u64', 'i64', 'bool', 'string', 'bytes', 'address']), value: z.union([z.string(), z.boolean()]) });
+const abiValueResult = z.object({ type: z.enum(['u64', 'i64', 'bool', 'string', 'bytes', 'address']), value: z.union([z.string(), z.boolean()]) });
 
 /**
  * Calls a contract method (docs/api.md "call_smart_contract"). It always runs first as a dry run against the virtual

@@ -13,9 +13,9 @@ import { amountSchema, anyAddressSchema, parseAddress, parseCoins } from '../sch
 import { sendTransactionDefaults } from './send-transaction.ts';
 
 /** The proofs the node builds: CLSAG ring signatures and one aggregated Bulletproofs+ range proof. */
-export const privacyProofSystem = 'clsag+bulletproof_plus';
+const privacyProofSystem = 'clsag+bulletproof_plus';
 /** A Dandelion++ stem is at most this long (src/p2p/dandelion.ts). */
-export const mixnetHopsMax = stemHopsMax;
+const mixnetHopsMax = stemHopsMax;
 const endpointsMax = 16;
 
 function parseEndpoint(ctx: RpcCallContext, what: string, e: { address: string; amount: number; stealth_payment?: boolean | undefined }): ConfidentialEndpoint {

@@ -3,7 +3,7 @@ import { encodeAddress } from '../../crypto/address.ts';
 import { TxKind } from '../../codec/transaction-kinds.ts';
 import { deployedAddress, deployIntrinsic } from '../../kinds/contract-deploy.ts';
 import { vmModuleBytesMax } from '../../limits.ts';
-import { toHash0x } from '../../util/bytes.ts';
+import { fromHex, strip0x, toHash0x } from '../../util/bytes.ts';
 import { encodeAbiValues } from '../../vm/abi.ts';
 import { constructorEntry } from '../../vm/execute.ts';
 import { prepare, vmVersionLatest } from '../../vm/prepare.ts';
@@ -15,8 +15,8 @@ import { addressSchema, parseAddress } from '../schemas.ts';
 
 /** The module from `bytecode`: 0x-hex (or bare hex), else base64. */
 function parseBytecode(text: string): Uint8Array {
-  const hex = text.startsWith('0x') ? text.slice(2) : text;
-  if (/^([0-9a-fA-F]{2})+$/.test(hex)) return Uint8Array.from(hex.match(/../g)!, (h) => Number.parseInt(h, 16));
+  const hex = strip0x(text);
+  if (/^([0-9a-fA-F]{2})+$/.test(hex)) return fromHex(hex);
   if (/^[A-Za-z0-9+/]+={0,2}$/.test(text)) return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
   throw new InvalidParamsError('bytecode: expected 0x-hex or base64 Wasm', [{ path: 'bytecode', message: 'not hex or base64' }]);
 }

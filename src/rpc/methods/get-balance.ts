@@ -35,7 +35,7 @@ export function pendingBalanceUnits(ctx: RpcCallContext, address: Uint8Array, ba
  * Without privacy_view: the owner view for a caller whose credentials grant read_balance (or on a node without
  * access control), else the public view — the result's `privacy_view` says which (docs/auth.md "Public reads").
  */
-export function defaultBalanceView(ctx: RpcCallContext): 'owner' | 'public' {
+function defaultBalanceView(ctx: RpcCallContext): 'owner' | 'public' {
   return ctx.scopes === undefined || ctx.scopes.has('read_balance') ? 'owner' : 'public';
 }
 

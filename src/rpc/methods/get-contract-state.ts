@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AddressType } from '../../crypto/address.ts';
 import { contractMethodBytesMax, vmStorageKeyBytesMax } from '../../limits.ts';
 import { proofToJson } from '../../state/proof.ts';
-import { toHash0x, toHex } from '../../util/bytes.ts';
+import { fromHex, strip0x, toHash0x, toHex } from '../../util/bytes.ts';
 import { contractHeaderId, contractStorageId, decodeContractHeader, decodeContractValue } from '../../vm/contract-state.ts';
 import { InvalidAddressError } from '../../crypto/address.ts';
 import { ContractError, contractRecords } from '../contract-support.ts';
@@ -17,7 +17,7 @@ import { stateProofJsonResult } from './get-proof.ts';
  * 33 bytes (the token keys balances by holder), anything else its UTF-8 bytes; "" is the empty key of a scalar.
  */
 function parseKey(hrp: string, key: string, decode: (text: string) => Uint8Array): Uint8Array {
-  if (/^0x([0-9a-fA-F]{2})*$/.test(key)) return Uint8Array.from(key.slice(2).match(/../g) ?? [], (h) => Number.parseInt(h, 16));
+  if (/^0x([0-9a-fA-F]{2})*$/.test(key)) return fromHex(strip0x(key));
   if (key.startsWith(`${hrp}1`)) return decode(key);
   return new TextEncoder().encode(key);
 }

@@ -49,7 +49,7 @@ export const stateProofJsonResult = z
  * address-keyed namespaces, else `id`), whether it exists, and the proof; no decoded figures (a light client reads
  * the record out of the proof with verifyStateRecord). The account answer keeps its own, older shape.
  */
-export const recordProofResult = z.object({
+const recordProofResult = z.object({
   namespace: z.enum(stateNamespaceNames),
   address: z.string().optional().describe('bech32m id of an address-keyed namespace'),
   id: z.string().regex(/^0x(?:[0-9a-f]{2})+$/).optional().describe('0x-hex natural id of the record'),

@@ -15,7 +15,7 @@ function direction(record: TransactionRecord, address: Uint8Array): 'incoming' |
   return directionNames[touch?.direction ?? 'in'];
 }
 
-export function historyItemJson(chain: ChainView, record: TransactionRecord, address: Uint8Array): Record<string, unknown> {
+function historyItemJson(chain: ChainView, record: TransactionRecord, address: Uint8Array): Record<string, unknown> {
   return { ...transactionJson(chain, record), type: direction(record, address) };
 }
 

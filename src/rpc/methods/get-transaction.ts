@@ -8,7 +8,7 @@ import { hashSchema, parseHash } from '../schemas.ts';
 import { transactionJson } from '../views.ts';
 
 /** The ledger's record, else the mempool's pending one; -32000 when neither knows the hash. */
-export function lookupTransaction(ctx: RpcCallContext, hash: Uint8Array, method: string): TransactionRecord {
+function lookupTransaction(ctx: RpcCallContext, hash: Uint8Array, method: string): TransactionRecord {
   const ledger = need(ctx, 'ledger', method);
   const record = ledger.getTransaction(hash) ?? ctx.services.mempool?.get(hash);
   if (record === undefined) throw new TransactionNotFoundError(toHash0x(hash));

@@ -10,7 +10,7 @@ import { pendingBalanceUnits } from './get-balance.ts';
 /** The seed's reference-client defaults: fee 0.01, privacy_level medium. */
 export const sendTransactionDefaults = { fee: 0.01, privacyLevel: 'medium' } as const;
 
-export const sendTransactionResultSchema = z.object({
+const sendTransactionResultSchema = z.object({
   hash: hashResult,
   status: transactionStatusResult,
   from: addressResult,

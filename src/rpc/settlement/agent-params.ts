@@ -1,6 +1,6 @@
 /** Param schemas and parsers the settlement methods share: keys, escrow ids, scope names. */
 import { z } from 'zod';
-import { TxKind, txKindName } from '../../codec/transaction-kinds.ts';
+import { txKindName } from '../../codec/transaction-kinds.ts';
 import { sessionScopeBit } from '../../kinds/agent/agent-record.ts';
 import { InvalidParamsError } from '../errors.ts';
 import { hashSchema, parseHex } from '../schemas.ts';
@@ -26,6 +26,3 @@ export function scopeBits(names: readonly string[]): number {
   }
   return bits;
 }
-
-/** The claim kind, the one scope the node's own A2A claims need. */
-export const claimScopeBit = sessionScopeBit.get(TxKind.EscrowClaim)!;

@@ -70,7 +70,7 @@ export function readProvenRecord(ctx: RpcCallContext, ledger: LedgerView, namesp
 
 const scopeNames = (bits: number) => [...sessionScopeBit].filter(([, bit]) => (bits & bit) !== 0).map(([kind]) => txKindName(kind)!);
 
-export const sessionKeyResult = z.object({
+const sessionKeyResult = z.object({
   id: u64NumberResult,
   public_key: z.string(),
   allowed_kinds: z.array(z.string()).describe('transaction kinds the key may sign'),

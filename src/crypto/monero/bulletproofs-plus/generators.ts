@@ -18,7 +18,7 @@ import { encodeVarint, fastHash } from '../scalar.ts';
 export const rangeBits = 64;
 /** Outputs one proof may aggregate (Monero `BULLETPROOF_PLUS_MAX_OUTPUTS`). */
 export const aggregatedOutputsMax = 16;
-export const generatorsMax = rangeBits * aggregatedOutputsMax;
+const generatorsMax = rangeBits * aggregatedOutputsMax;
 
 const exponentSalt = new TextEncoder().encode('bulletproof_plus');
 const transcriptSalt = new TextEncoder().encode('bulletproof_plus_transcript');

@@ -46,9 +46,31 @@ function fold(points: readonly Ext[], n: number, k: bigint): Ext[] {
   return points.slice(0, n).map((P, i) => add(P, cached(straus([{ table: oddMultiples(points[n + i]!, 5), digits }]))));
 }
 
-function proveOnce(outputs: readonly RangeProofOutput[], M: number, random: RandomBytes): BulletproofPlus | undefined {
-  const MN = M * rangeBits;
-  const { Gi, Hi } = generators(MN);
+/** The prover's state through the inner-product rounds (Monero's a', b', α₁ and the folded generators). */
+interface InnerProductState {
+  /** The folded generators as stored points times one scale per vector: G' = gScale·Gs, H' = hScale·Hs. */
+  Gs: Ext[];
+  Hs: Ext[];
+  gScale: bigint;
+  hScale: bigint;
+  a: bigint[];
+  b: bigint[];
+  alpha1: bigint;
+  /** The running transcript (the last challenge, encoded). */
+  transcript: Uint8Array;
+}
+
+/** What every round reads: the challenge y's powers and the fixed generators G and H. */
+interface RoundConstants {
+  readonly y: bigint;
+  readonly yPow: readonly bigint[];
+  readonly yInvPow: readonly bigint[];
+  readonly Gx: Ext;
+  readonly Hx: Ext;
+}
+
+/** V (the commitments ×8⁻¹), the amounts' bits over M·64 places, α and A (Monero's aL/aR commitment). */
+function commitToBits(outputs: readonly RangeProofOutput[], MN: number, Gi: readonly Point[], Hi: readonly Point[], random: RandomBytes) {
   // V = C·8⁻¹, so that the verifier's ×8 lands back on C and clears any torsion.
   const V = outputs.map((o) => {
     const masked = mulBase(mod(o.mask * invEight));
@@ -64,111 +86,128 @@ function proveOnce(outputs: readonly RangeProofOutput[], M: number, random: Rand
   for (let i = 0; i < MN; i++) bitSum = bits[i] ? bitSum.add(Gi[i]!) : bitSum.subtract(Hi[i]!);
   const alpha = randomScalar(random);
   const A = encodePoint(mulSecret(bitSum, invEight).add(mulBase(mod(alpha * invEight))));
+  return { V, bits, alpha, A };
+}
 
-  let transcript = encodeScalar(transcriptUpdate(initialTranscript, encodeScalar(hashToScalar(...V))));
+/** One inner-product round at half-length n: L and R, the challenge x, and everything folded by it. */
+function innerProductRound(st: InnerProductState, n: number, k: RoundConstants, random: RandomBytes): { L: Uint8Array; R: Uint8Array } | undefined {
+  const { y, yPow, yInvPow } = k;
+  const aLo = st.a.slice(0, n);
+  const aHi = st.a.slice(n);
+  const bLo = st.b.slice(0, n);
+  const bHi = st.b.slice(n);
+  const cL = weightedInnerProduct(aLo, bHi, y);
+  const cR = weightedInnerProduct(aHi.map((v) => mod(v * yPow[n]!)), bLo, y);
+  const dL = randomScalar(random);
+  const dR = randomScalar(random);
+  // Monero compute_LR: L = Σ a_lo·y⁻ⁿ·G'_hi + b_hi·H'_lo + cL·H + dL·G, R = Σ a_hi·yⁿ·G'_lo + b_lo·H'_hi + cR·H + dR·G,
+  // every scalar times 8⁻¹.
+  const gL = mod(yInvPow[n]! * invEight * st.gScale);
+  const gR = mod(yPow[n]! * invEight * st.gScale);
+  const h8 = mod(invEight * st.hScale);
+  const [L, R] = encodeAll([
+    msm([...st.Gs.slice(n, 2 * n), ...st.Hs.slice(0, n), k.Hx, k.Gx], [
+      ...aLo.map((v) => mod(v * gL)),
+      ...bHi.map((v) => mod(v * h8)),
+      mod(cL * invEight),
+      mod(dL * invEight),
+    ]),
+    msm([...st.Gs.slice(0, n), ...st.Hs.slice(n, 2 * n), k.Hx, k.Gx], [
+      ...aHi.map((v) => mod(v * gR)),
+      ...bLo.map((v) => mod(v * h8)),
+      mod(cR * invEight),
+      mod(dR * invEight),
+    ]),
+  ]) as [Uint8Array, Uint8Array];
+  const x = transcriptUpdate(st.transcript, L, R);
+  if (x === 0n) return undefined;
+  st.transcript = encodeScalar(x);
+  const xInv = invertScalar(x);
+  // G'_new[i] = x⁻¹·G'[i] + y⁻ⁿ·x·G'[n+i];  H'_new[i] = x·H'[i] + x⁻¹·H'[n+i].
+  const gFold = mod(yInvPow[n]! * x * x);
+  const hFold = mod(xInv * xInv);
+  st.Gs = fold(st.Gs, n, gFold);
+  st.Hs = fold(st.Hs, n, hFold);
+  st.gScale = mod(st.gScale * xInv);
+  st.hScale = mod(st.hScale * x);
+  const aScale = mod(xInv * yPow[n]!);
+  st.a = aLo.map((v, i) => mod(v * x + aHi[i]! * aScale));
+  st.b = bLo.map((v, i) => mod(v * xInv + bHi[i]! * x));
+  st.alpha1 = mod(st.alpha1 + dL * x * x + dR * xInv * xInv);
+  return { L, R };
+}
+
+/** The last round over the length-1 vectors: A1, B and the response scalars r1, s1, d1. */
+function finalRound(st: InnerProductState, k: RoundConstants, random: RandomBytes) {
+  const { y } = k;
+  const r = randomScalar(random);
+  const s = randomScalar(random);
+  const dFinal = randomScalar(random);
+  const eta = randomScalar(random);
+  const a0 = st.a[0]!;
+  const b0 = st.b[0]!;
+  const [A1] = encodeAll([
+    msm([st.Gs[0]!, st.Hs[0]!, k.Gx, k.Hx], [
+      mod(r * invEight * st.gScale),
+      mod(s * invEight * st.hScale),
+      mod(dFinal * invEight),
+      mod((r * y * b0 + s * y * a0) * invEight),
+    ]),
+  ]) as [Uint8Array];
+  const B = encodePoint(mulBase(mod(eta * invEight)).add(mulSecret(H, mod(r * y * s * invEight))));
+  const e = transcriptUpdate(st.transcript, A1, B);
+  if (e === 0n) return undefined;
+  return {
+    A1,
+    B,
+    r1: encodeScalar(r + a0 * e),
+    s1: encodeScalar(s + b0 * e),
+    d1: encodeScalar(eta + dFinal * e + st.alpha1 * e * e),
+  };
+}
+
+function proveOnce(outputs: readonly RangeProofOutput[], M: number, random: RandomBytes): BulletproofPlus | undefined {
+  const MN = M * rangeBits;
+  const { Gi, Hi } = generators(MN);
+  const { V, bits, alpha, A } = commitToBits(outputs, MN, Gi, Hi, random);
+
+  const transcript = encodeScalar(transcriptUpdate(initialTranscript, encodeScalar(hashToScalar(...V))));
   const y = transcriptUpdate(transcript, A);
   if (y === 0n) return undefined;
   const z = hashToScalar(encodeScalar(y));
   if (z === 0n) return undefined;
-  transcript = encodeScalar(z);
   const zSquared = mod(z * z);
   const d = windowedVector(z, M);
   const yPow = powers(y, MN + 2);
 
-  let a = bits.map((b) => mod((b ? 1n : 0n) - z));
-  let b = bits.map((bit, i) => mod((bit ? 0n : -1n) + z + d[i]! * yPow[MN - i]!));
   let alpha1 = alpha;
   let zPow = 1n;
   for (const o of outputs) {
     zPow = mod(zPow * zSquared);
     alpha1 = mod(alpha1 + yPow[MN + 1]! * zPow * o.mask);
   }
-
-  const yInv = invertScalar(y);
-  const yInvPow = powers(yInv, MN);
-  // The folded generators are kept as stored points times one scale per vector (G' = gScale·Gs, H' = hScale·Hs):
-  // every low half of a fold is multiplied by the same challenge, so a fold costs one multiplication per point, on
+  const k: RoundConstants = { y, yPow, yInvPow: powers(invertScalar(y), MN), Gx: fromPoint(G), Hx: fromPoint(H) };
+  // Every low half of a fold is multiplied by the same challenge, so a fold costs one multiplication per point, on
   // the variable-time arithmetic (challenges are public) with the challenge's digits computed once per fold.
-  let Gs: Ext[] = Gi.slice(0, MN).map(fromPoint);
-  let Hs: Ext[] = Hi.slice(0, MN).map(fromPoint);
-  const [Gx, Hx] = [fromPoint(G), fromPoint(H)];
-  let gScale = 1n;
-  let hScale = 1n;
+  const st: InnerProductState = {
+    Gs: Gi.slice(0, MN).map(fromPoint),
+    Hs: Hi.slice(0, MN).map(fromPoint),
+    gScale: 1n,
+    hScale: 1n,
+    a: bits.map((b) => mod((b ? 1n : 0n) - z)),
+    b: bits.map((bit, i) => mod((bit ? 0n : -1n) + z + d[i]! * yPow[MN - i]!)),
+    alpha1,
+    transcript: encodeScalar(z),
+  };
   const L: Uint8Array[] = [];
   const R: Uint8Array[] = [];
   for (let n = MN / 2; n >= 1; n /= 2) {
-    const aLo = a.slice(0, n);
-    const aHi = a.slice(n);
-    const bLo = b.slice(0, n);
-    const bHi = b.slice(n);
-    const cL = weightedInnerProduct(aLo, bHi, y);
-    const cR = weightedInnerProduct(aHi.map((v) => mod(v * yPow[n]!)), bLo, y);
-    const dL = randomScalar(random);
-    const dR = randomScalar(random);
-    // Monero compute_LR: L = Σ a_lo·y⁻ⁿ·G'_hi + b_hi·H'_lo + cL·H + dL·G, R = Σ a_hi·yⁿ·G'_lo + b_lo·H'_hi + cR·H + dR·G,
-    // every scalar times 8⁻¹.
-    const gL = mod(yInvPow[n]! * invEight * gScale);
-    const gR = mod(yPow[n]! * invEight * gScale);
-    const h8 = mod(invEight * hScale);
-    const [Lr, Rr] = encodeAll([
-      msm([...Gs.slice(n, 2 * n), ...Hs.slice(0, n), Hx, Gx], [
-        ...aLo.map((v) => mod(v * gL)),
-        ...bHi.map((v) => mod(v * h8)),
-        mod(cL * invEight),
-        mod(dL * invEight),
-      ]),
-      msm([...Gs.slice(0, n), ...Hs.slice(n, 2 * n), Hx, Gx], [
-        ...aHi.map((v) => mod(v * gR)),
-        ...bLo.map((v) => mod(v * h8)),
-        mod(cR * invEight),
-        mod(dR * invEight),
-      ]),
-    ]) as [Uint8Array, Uint8Array];
-    L.push(Lr);
-    R.push(Rr);
-    const x = transcriptUpdate(transcript, Lr, Rr);
-    if (x === 0n) return undefined;
-    transcript = encodeScalar(x);
-    const xInv = invertScalar(x);
-    // G'_new[i] = x⁻¹·G'[i] + y⁻ⁿ·x·G'[n+i];  H'_new[i] = x·H'[i] + x⁻¹·H'[n+i].
-    const gFold = mod(yInvPow[n]! * x * x);
-    const hFold = mod(xInv * xInv);
-    Gs = fold(Gs, n, gFold);
-    Hs = fold(Hs, n, hFold);
-    gScale = mod(gScale * xInv);
-    hScale = mod(hScale * x);
-    const aScale = mod(xInv * yPow[n]!);
-    a = aLo.map((v, i) => mod(v * x + aHi[i]! * aScale));
-    b = bLo.map((v, i) => mod(v * xInv + bHi[i]! * x));
-    alpha1 = mod(alpha1 + dL * x * x + dR * xInv * xInv);
+    const round = innerProductRound(st, n, k, random);
+    if (round === undefined) return undefined;
+    L.push(round.L);
+    R.push(round.R);
   }
-
-  const r = randomScalar(random);
-  const s = randomScalar(random);
-  const dFinal = randomScalar(random);
-  const eta = randomScalar(random);
-  const a0 = a[0]!;
-  const b0 = b[0]!;
-  const [A1] = encodeAll([
-    msm([Gs[0]!, Hs[0]!, Gx, Hx], [
-      mod(r * invEight * gScale),
-      mod(s * invEight * hScale),
-      mod(dFinal * invEight),
-      mod((r * y * b0 + s * y * a0) * invEight),
-    ]),
-  ]) as [Uint8Array];
-  const B = encodePoint(mulBase(mod(eta * invEight)).add(mulSecret(H, mod(r * y * s * invEight))));
-  const e = transcriptUpdate(transcript, A1, B);
-  if (e === 0n) return undefined;
-  return {
-    V,
-    A,
-    A1,
-    B,
-    r1: encodeScalar(r + a0 * e),
-    s1: encodeScalar(s + b0 * e),
-    d1: encodeScalar(eta + dFinal * e + alpha1 * e * e),
-    L,
-    R,
-  };
+  const last = finalRound(st, k, random);
+  if (last === undefined) return undefined;
+  return { V, A, A1: last.A1, B: last.B, r1: last.r1, s1: last.s1, d1: last.d1, L, R };
 }

@@ -19,7 +19,7 @@ import { logPaddedOutputs, roundsFor, sumOfPowers, transcriptUpdate, windowedVec
 import { generatorTables, initialTranscript, rangeBits } from './generators.ts';
 
 /** Proofs one batch call accepts: a bound on the work one call can be made to do. */
-export const bulletproofBatchMax = 256;
+const bulletproofBatchMax = 256;
 const batchWeightDomain = new TextEncoder().encode('weft/bulletproof_plus/batch_weight');
 
 interface Decoded {
