@@ -23,7 +23,7 @@ import type { StealthAccount } from '../../src/wallet/stealth-accounts.ts';
 import { toHex } from '../../src/util/bytes.ts';
 import { savedDecoysMax, scanSaveIntervalBlocks } from '../../src/wallet/wallet-limits.ts';
 import type { RandomBytes } from '../../src/crypto/monero/scalar.ts';
-import type { SavedScan } from './saved-scan.ts';
+import type { ScanStore } from './saved-scan.ts';
 
 export interface OutputStatus {
   readonly output: ScannedOutput;
@@ -53,13 +53,6 @@ export interface ConfidentialOutputsOptions {
   /** Draws the saved decoy sample. */
   readonly random: RandomBytes;
 }
-
-export interface ScanStore {
-  /** What was saved for the wallet; undefined when nothing was (or it could not be read: then it is rescanned). */
-  load(wallet: string): SavedScan | undefined;
-  save(wallet: string, scan: SavedScan): void;
-}
-
 
 export function trackConfidentialOutputs(options: ConfidentialOutputsOptions): ConfidentialOutputs {
   const { chain, record, store } = options;

@@ -8,7 +8,6 @@ import { KeystoreFormatError } from '../../src/wallet/errors.ts';
 import type { RingMember } from '../../src/kinds/confidential/codec.ts';
 import type { ScannedOutput } from '../../src/wallet/confidential-scan.ts';
 import { fromHex, toHex } from '../../src/util/bytes.ts';
-import type { ScanStore } from './confidential-outputs.ts';
 import type { WalletService } from './wallet-service.ts';
 
 /** The attachment purpose: `<datadir>/wallets/<name>.outputs.json`. */
@@ -94,6 +93,13 @@ export function parseSavedScan(payload: unknown): SavedScan {
     return { oneTimeKey: fromHex(d.slice(0, 64)), commitment: fromHex(d.slice(64)) };
   });
   return { cursors, outputs: p.outputs.map(parseOutput), decoys };
+}
+
+/** Where a wallet's scan is kept between runs (the wallet file's attachment). */
+export interface ScanStore {
+  /** What was saved for the wallet; undefined when nothing was (or it could not be read: then it is rescanned). */
+  load(wallet: string): SavedScan | undefined;
+  save(wallet: string, scan: SavedScan): void;
 }
 
 /**

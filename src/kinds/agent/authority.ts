@@ -17,7 +17,7 @@ import type { Paid, Spend, TxStateView } from '../kind.ts';
 import { equalBytes } from '../../util/bytes.ts';
 import { sessionKeyOf, sessionScopeBit, type AgentRecord } from './agent-record.ts';
 import { readAgent, writeAgent } from './agent-state.ts';
-import type { AgentTransaction } from './envelope.ts';
+import type { AgentTransaction } from './agent-transaction.ts';
 
 export interface AuthorityRules<Tx> {
   /** Whether the payer agent account's controller may sign the kind (session keys: their scope decides). */

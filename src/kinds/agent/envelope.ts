@@ -19,37 +19,17 @@ import type { ProofCheck } from '../../crypto/proof-check.ts';
 import { DecodeError } from '../../errors.ts';
 import { equalBytes, toHex } from '../../util/bytes.ts';
 import { AddressDecodeError, InvalidTransactionError } from '../errors.ts';
-import type { AnyTransaction, Party, TxKindModule, TxStateView } from '../kind.ts';
+import type { Party, TxKindModule, TxStateView } from '../kind.ts';
+import { SignerRole, type AgentEnvelope, type AgentTransaction } from './agent-transaction.ts';
 import { applyAuthority, checkAuthority, type AuthorityRules, type Authority } from './authority.ts';
+
+export { SignerRole, type AgentEnvelope, type AgentTransaction, type UnsignedAgentTransaction } from './agent-transaction.ts';
 import { spendFields } from '../value-transfer.ts';
 
-export const SignerRole = { Key: 0, Controller: 1, SessionKey: 2 } as const;
-export type SignerRole = (typeof SignerRole)[keyof typeof SignerRole];
 const signerRoleNames = ['key', 'controller', 'session_key'] as const;
 
 /** kind + chain_id + payer + signer_role + signer + session_key_id + fee + nonce + use_energy. */
 const envelopeBytes = 1 + 4 + addressBytes + 1 + publicKeyBytes + 8 + 8 + 8 + 1;
-
-export interface AgentEnvelope {
-  readonly chainId: number;
-  /** Standard address whose account nonce the transaction uses and that pays its amount and fee. */
-  readonly payer: Uint8Array;
-  readonly signerRole: SignerRole;
-  /** The x-only public key whose signature authorises it. */
-  readonly signer: Uint8Array;
-  readonly sessionKeyId: bigint;
-  readonly fee: bigint;
-  readonly nonce: bigint;
-  /** Pay the fee from the payer agent account's energy pool (any other payer: its account energy). */
-  readonly useEnergy: boolean;
-}
-
-export interface AgentTransaction<K extends number = number, P = unknown> extends AgentEnvelope, AnyTransaction {
-  readonly kind: K;
-  readonly payload: P;
-  readonly signature: Uint8Array;
-}
-export type UnsignedAgentTransaction<K extends number = number, P = unknown> = Omit<AgentTransaction<K, P>, 'signature'>;
 
 /** A payload's codec: writer and reader are exact inverses; the reader refuses anything not canonical. */
 export interface PayloadCodec<P> {
