@@ -16,6 +16,7 @@ let transferBlock: string;
 let contractCall: string;
 let token: string;
 let shield: string;
+let recipient: string;
 
 const rpc = <T>(method: string, params: Record<string, unknown>): Promise<T> => nodeRpc<T>(node.url, method, params, node.apiKey);
 
@@ -30,6 +31,7 @@ test.beforeAll(async () => {
   await wallet.mine();
   await wallet.mine();
   const { address: other } = await rpc<{ address: string }>('create_address', {});
+  recipient = other;
   contractCall = (await rpc<{ transaction_hash: string }>('call_smart_contract', { contract_address: token, method: 'transfer', parameters: [other, '250'], caller_address: wallet.address, gas_limit: 1_000_000 })).transaction_hash;
   await wallet.mine();
   const { address: stealthA } = await rpc<{ address: string }>('create_address', { wallet_name: 'phone-a', address_type: 'stealth' });
@@ -94,4 +96,23 @@ test.describe('on a 390 × 844 phone', () => {
     await expect(page.locator('#dag-legend')).toContainText(/blue.*reward.*red.*merge/s);
     await page.screenshot({ path: 'test-results/screenshots/phone-home.png', fullPage: true });
   });
+});
+
+test('a contract call’s page decodes its method, arguments and events', async ({ page }, testInfo) => {
+  await page.goto(`${node.url}/#/tx/${contractCall}`);
+  const fields = page.locator('#tx-fields');
+  await expect(fields.locator('[data-field="decoded-method"]')).toHaveText('transfer(address, u64)', { timeout: 30_000 });
+  const args = fields.locator('tr', { has: page.locator('th', { hasText: /^Arguments$/ }) }).locator('li');
+  await expect(args).toHaveCount(2);
+  await expect(args.nth(0).getByRole('link')).toHaveAttribute('href', `#/address/${recipient}`);
+  await expect(args.nth(1)).toHaveText('u64 250');
+  await expect(fields.locator('tr', { has: page.locator('th', { hasText: /^Contract$/ }) }).getByRole('link', { name: 'contract viewer' })).toHaveAttribute('href', `#/contract/${token}`);
+  // The receipt's Transfer event, its data decoded: from, to, amount.
+  const transfer = page.locator('.contract-receipt li[data-event="Transfer"] li');
+  await expect(transfer).toHaveCount(3);
+  await expect(transfer.nth(1).getByRole('link')).toHaveAttribute('href', `#/address/${recipient}`);
+  await expect(transfer.nth(2)).toHaveText('u64 250');
+  // No raw field names of the API: the rows above replace them.
+  for (const raw of ['contract address', 'parameters', 'gas price exact']) await expect(fields.locator('th', { hasText: new RegExp(`^${raw}$`) })).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath('contract-call-desktop.png'), fullPage: true });
 });

@@ -20,6 +20,7 @@ import { prepare } from '../../src/vm/prepare.ts';
 import { getContractState, getTransactionHistory, getTransactionProof } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import { escapeHtml, formatCoins, formatInteger, linkHtml } from '../lib/format.ts';
+import { argumentsHtml, decodeParameters } from './contract-call-view.ts';
 
 interface ContractViewContext {
   readonly client: RpcClient;
@@ -88,7 +89,9 @@ function valueText(hex: string): string {
 }
 
 export function receiptHtml(receipt: Receipt): string {
-  const events = receipt.events.map((e) => `<li><span class="mono">${escapeHtml(e.topic_text ?? e.topic)}</span> <span class="mono muted">${escapeHtml(e.data)}</span></li>`).join('');
+  const hrp = hrpOf(receipt.contract_address);
+  // Event data in the tagged encoding reads as typed values (addresses linked); anything else stays hex.
+  const events = receipt.events.map((e) => `<li data-event="${escapeHtml(e.topic_text ?? e.topic)}"><span class="mono">${escapeHtml(e.topic_text ?? e.topic)}</span> ${decodeParameters(e.data) ? argumentsHtml(e.data, hrp) : `<span class="mono muted wrap">${escapeHtml(e.data)}</span>`}</li>`).join('');
   const returned = receipt.return_value ? receipt.return_value.map((v) => `${v.type} ${String(v.value)}`).join(', ') : '—';
   return `<table class="fields contract-receipt">
 <tr><th style="width:30%">contract</th><td class="mono"><a href="#/contract/${escapeHtml(receipt.contract_address)}">${escapeHtml(receipt.contract_address)}</a></td></tr>
