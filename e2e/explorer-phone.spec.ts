@@ -116,3 +116,18 @@ test('a contract call’s page decodes its method, arguments and events', async 
   for (const raw of ['contract address', 'parameters', 'gas price exact']) await expect(fields.locator('th', { hasText: new RegExp(`^${raw}$`) })).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath('contract-call-desktop.png'), fullPage: true });
 });
+
+test('“Read contract” reads a view method by a dry run, nothing sent', async ({ page }) => {
+  await page.goto(`${node.url}/#/contract/${token}`);
+  const form = page.locator('#contract-read');
+  await expect(form.locator('select option[value="balance_of"]')).toHaveCount(1, { timeout: 30_000 });
+  await expect(form.locator('select option[value="init"]')).toHaveCount(0);
+  await form.locator('select').selectOption('balance_of');
+  await form.locator('input[name="args"]').fill(recipient);
+  await form.getByRole('button', { name: 'Read' }).click();
+  await expect(page.locator('#read-value')).toHaveText('u64 250');
+  await form.locator('select').selectOption('total_supply');
+  await form.locator('input[name="args"]').fill('');
+  await form.getByRole('button', { name: 'Read' }).click();
+  await expect(page.locator('#read-value')).toHaveText('u64 1000000');
+});

@@ -21,6 +21,7 @@ import { getContractState, getTransactionHistory, getTransactionProof } from '..
 import type { RpcClient } from '../lib/node-client.ts';
 import { escapeHtml, formatCoins, formatInteger, linkHtml } from '../lib/format.ts';
 import { argumentsHtml, decodeParameters } from './contract-call-view.ts';
+import { readContractForm, wireReadContract } from './contract-read.ts';
 
 interface ContractViewContext {
   readonly client: RpcClient;
@@ -195,6 +196,7 @@ export async function renderContract(address: string, ctx: ContractViewContext):
 
   let summary = '<p class="muted">The deploy of this contract is not in its recent history.</p>';
   let variables = '';
+  let read = '';
   if (deploy) {
     const code = await codeOf(ctx.client, String(deploy.hash));
     let methods = '<li class="muted">code unavailable</li>';
@@ -203,6 +205,7 @@ export async function renderContract(address: string, ctx: ContractViewContext):
       const matches = `0x${toHex(blake3(code))}` === deploy.code_hash;
       hashCheck = matches ? ' <span class="ok">✓ BLAKE3 of the deployed bytes</span>' : ' <span class="warn">✗ the deployed bytes do not hash to it</span>';
       const entries = prepare(code, Number(deploy.vm_version)).entryPoints.filter((e) => !e.startsWith('__'));
+      read = readContractForm(entries);
       methods = entries.map((m) => `<li class="mono" data-method="${escapeHtml(m)}">${escapeHtml(m)}${m === 'init' ? ' <span class="muted">(constructor)</span>' : ''}</li>`).join('');
       const keys = ['', ...addressesIn(history, hrp)];
       const probes = storageNameCandidates(code).flatMap((variable) => keys.map((key) => ({ variable, key })));
@@ -226,6 +229,7 @@ export async function renderContract(address: string, ctx: ContractViewContext):
     return `<tr><td class="mono" data-label="transaction">${linkHtml('tx', String(t.hash), { short: true, copy: false })}</td><td class="mono" data-label="method">${escapeHtml(r.method || '(deploy)')}</td><td data-label="status" class="${r.status === 'ok' ? 'ok' : 'warn'}">${escapeHtml(r.status)}</td><td data-label="gas used">${formatInteger(r.gas_used)}</td><td data-label="events">${events}</td></tr>`;
   });
   const recent = `<h3>Recent calls and events</h3><table id="contract-calls" class="stack"><thead><tr><th scope="col">transaction</th><th scope="col">method</th><th scope="col">status</th><th scope="col">gas used</th><th scope="col">events</th></tr></thead>${calls.join('') || '<tr><td colspan="5" class="muted">none accepted yet</td></tr>'}</table>`;
-  ctx.body.innerHTML = `${summary}${variables}${recent}${lookupForm(address)}`;
+  ctx.body.innerHTML = `${summary}${read}${variables}${recent}${lookupForm(address)}`;
   wireLookup(ctx, address);
+  if (deploy) wireReadContract(ctx.client, ctx.body, address, String(deploy.from));
 }
