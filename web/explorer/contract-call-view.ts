@@ -14,7 +14,7 @@ const contractKinds = new Set(['contract_call', 'contract_deploy']);
 /** Fields these rows show (the generic rows of tx-page.ts leave them out). */
 const shownHere = new Set(['contract_address', 'method', 'parameters', 'code_hash', 'code_size', 'vm_version', 'constructor_params']);
 
-export const isContractKind = (tx: Record<string, unknown>): boolean => contractKinds.has(String(tx.kind));
+const isContractKind = (tx: Record<string, unknown>): boolean => contractKinds.has(String(tx.kind));
 
 /** True for a field the contract rows show instead of the generic rows. */
 export function shownByContractRows(tx: Record<string, unknown>, field: string): boolean {

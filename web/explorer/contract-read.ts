@@ -20,7 +20,7 @@ export function readContractForm(methods: readonly string[]): string {
 }
 
 /** Splits "a, 42, true" into the JSON values the node types (numbers stay decimal strings: u64 beyond 2^53). */
-export function readArguments(text: string): Array<string | boolean> {
+function readArguments(text: string): Array<string | boolean> {
   return text.split(',').map((s) => s.trim()).filter((s) => s !== '').map((s) => (s === 'true' ? true : s === 'false' ? false : s));
 }
 
