@@ -33,3 +33,14 @@ test('status page shows the node mining: the height grows', async ({ page }, tes
   await expect.poll(async () => Number(await height.textContent()), { timeout: 60_000 }).toBeGreaterThan(first);
   await page.screenshot({ path: testInfo.outputPath('status-page.png'), fullPage: true });
 });
+
+test('the status page reads as a page: sections and words, no JSON; a JSON client still gets JSON (issue 32)', async ({ page, request }) => {
+  await page.goto(`${url}status`);
+  await expect(page.locator('#summary')).toHaveText(/^(Synced|Syncing) devnet node at height [\d,]+, \d+ peers$/);
+  await expect(page.getByRole('heading', { name: 'mining' })).toBeVisible();
+  await expect(page.locator('dt:text-is("uptime") + dd')).toHaveText(/^\d+ (s|min)/);
+  await expect(page.locator('dt:text-is("running") + dd').first()).toHaveText(/^(yes|no)$/);
+  for (const value of await page.locator('dd').allTextContents()) expect(value).not.toMatch(/^[{[]/);
+  const json = await request.get(`${url}status`, { headers: { accept: 'application/json' } });
+  expect(((await json.json()) as { height: number }).height).toBeGreaterThanOrEqual(0);
+});

@@ -104,3 +104,25 @@ describe('security headers', () => {
     expect(wallet.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'$/);
   });
 });
+
+describe('the status page (issue 32)', () => {
+  const withHealth = (): Hono => {
+    const a = new Hono();
+    mountWebApp(a, { network: 'regtest', wsPort: () => wsPort, distDir: dist, health: () => ({ status: 'ok', height: 7 }) });
+    return a;
+  };
+  it('is a page for a browser and the /health object for a client that asks for JSON', async () => {
+    const browser = await withHealth().request('/status', { headers: { accept: 'text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.8' } });
+    expect(browser.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await browser.text()).toContain('<title>Weft node</title>');
+    const client = await withHealth().request('/status', { headers: { accept: 'application/json' } });
+    expect(client.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await client.json()).toEqual({ status: 'ok', height: 7 });
+    expect((await withHealth().request('/status')).headers.get('content-type')).toMatch(/^text\/html/);
+  });
+  it('writes /health in words, not a JSON dump', async () => {
+    const script = await (await get('/status.js')).text();
+    expect(script).not.toContain('JSON.stringify');
+    expect(script).toContain("uptime_seconds: 'uptime'");
+  });
+});

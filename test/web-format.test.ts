@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, formatCoins, formatInteger, linkHtml, relativeTime, shortHash, timeHtml } from '../web/lib/format.ts';
+import { escapeHtml, formatCoins, formatInteger, linkHtml, minerHtml, minerHue, minerLabel, relativeTime, shortHash, timeHtml } from '../web/lib/format.ts';
 import { chartSummary } from '../web/lib/chart.ts';
 
 describe('formatCoins', () => {
@@ -47,6 +47,26 @@ describe('hashes and links', () => {
   it('shortens a hash to its ends, keeping short text whole', () => {
     expect(shortHash(hash)).toBe('0xabababab…abababab');
     expect(shortHash('rweft1short')).toBe('rweft1short');
+  });
+  it('shortens a block hash without its proof-of-work zeros, showing the digits that tell hashes apart (issue 32)', () => {
+    const a = `0x000000${'7c41a9e2'}${'5'.repeat(42)}9be4d3e2`;
+    const b = `0x000000${'7c41b003'}${'5'.repeat(42)}9be4d3e2`;
+    expect(shortHash(a)).toBe('0x0…07c41a9e2…9be4d3e2');
+    expect(shortHash(a)).not.toBe(shortHash(b));
+    expect(shortHash(`0x00${'ab'.repeat(31)}`)).toBe('0x00ababab…abababab'); // two zeros: nothing to elide
+    const html = linkHtml('block', a, { short: true });
+    expect(html).toContain(`title="${a}"`);
+    expect(html).toContain(`data-copy="${a}"`);
+  });
+  it('labels miners by what differs between their addresses, not the network prefix they share', () => {
+    const one = 'rweft1qx7k2h5l0mzv3w4sd8c6g9tjr2ny5e4u0a9fqa';
+    const two = 'rweft1qp3r8c2zq0v9lk7m5w2x4ysd3h6ej8u0a2kc7d';
+    expect(minerLabel(one)).toBe('x7k2…9fqa');
+    expect(minerLabel(two)).toBe('p3r8…kc7d');
+    expect(minerHue(one)).not.toBe(minerHue(two));
+    expect(minerHue(one)).toBe(minerHue(one));
+    expect(minerHtml(one)).toContain(`title="${one}"`);
+    expect(minerHtml(one)).toContain('>x7k2…9fqa</a>');
   });
   it('links with the full text in title and a named copy button', () => {
     const html = linkHtml('tx', hash, { short: true });

@@ -92,7 +92,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
 
   mountRestRoutes(app, dispatcher, deps.version);
   // The web app at '/' when built (dist/web), the status page at /status (server/http/web-app.ts, docs/web.md).
-  mountWebApp(app, { network: config.network, wsPort: deps.wsPort ?? (() => config.wsPort) });
+  mountWebApp(app, { network: config.network, wsPort: deps.wsPort ?? (() => config.wsPort), health });
   app.notFound((c) => restError(c, new RouteNotFoundError(c.req.path)));
   return app;
 }

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
 import { webContentTypes } from './content-types.ts';
 import { precompressedWebApp } from './precompressed.ts';
-import { statusPage, statusScript } from './status-page.ts';
+import { prefersJson, statusPage, statusScript } from './status-page.ts';
 
 /**
  * The web app's own files (the pages, their assets, the embeddable wallet's script, icons, /web-config.json): static
@@ -95,6 +95,8 @@ export interface WebAppOptions {
   /** The WebSocket port once it is listening (config.wsPort may be 0). */
   readonly wsPort: () => number;
   readonly distDir?: string;
+  /** What /health answers: /status gives it to a client that asks for JSON (status-page.ts `prefersJson`). */
+  readonly health?: () => unknown;
 }
 
 export function mountWebApp(app: Hono, options: WebAppOptions): void {
@@ -106,7 +108,7 @@ export function mountWebApp(app: Hono, options: WebAppOptions): void {
   const iconCache = 'public, max-age=86400';
   app.get('/favicon.ico', (c) => c.body(ico.slice().buffer, 200, { 'content-type': 'image/x-icon', 'cache-control': iconCache }));
   app.get('/favicon.svg', (c) => c.body(faviconSvg, 200, { 'content-type': 'image/svg+xml', 'cache-control': iconCache }));
-  app.get('/status', (c) => c.html(statusPage));
+  app.get('/status', (c) => (options.health && prefersJson(c.req.header('accept')) ? c.json(options.health()) : c.html(statusPage)));
   app.get('/status.js', (c) => c.body(statusScript, 200, { 'content-type': 'text/javascript; charset=utf-8' }));
   app.get('/', (c) => {
     const index = page('index.html');

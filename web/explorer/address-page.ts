@@ -49,9 +49,9 @@ export function rewardsHtml(page: { total: number; rewards: readonly { block_has
   const rows = page.rewards.map((r) => {
     const paid = r.accepting_block_hash === null ? '<span class="warn">pending (in the balance, no chain block yet)</span>' : linkHtml('block', r.accepting_block_hash, { label: `block ${formatInteger(r.accepting_height ?? 0)}`, copy: false });
     const fees = r.fees_exact === '0' ? '' : ` <span class="muted">incl. ${formatCoins(r.fees_exact)} fees</span>`;
-    return `<tr><td>${linkHtml('block', r.block_hash, { label: formatInteger(r.block_height), copy: false })}${r.blue ? '' : ' <span class="muted">(red)</span>'}</td><td>${formatCoins(r.amount_exact)}${fees}</td><td>${paid}</td></tr>`;
+    return `<tr><td data-label="Block">${linkHtml('block', r.block_hash, { label: formatInteger(r.block_height), copy: false })}${r.blue ? '' : ' <span class="muted">(red)</span>'}</td><td data-label="Reward">${formatCoins(r.amount_exact)}${fees}</td><td data-label="Paid by">${paid}</td></tr>`;
   });
-  return `<h3>Mining rewards</h3><p class="muted" id="rewards-total">${formatInteger(page.total)} block rewards; the newest ${formatInteger(page.rewards.length)}:</p><table class="list" id="rewards"><thead><tr><th>Block</th><th>Reward</th><th>Paid by</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<h3>Mining rewards</h3><p class="muted" id="rewards-total">${formatInteger(page.total)} block rewards; the newest ${formatInteger(page.rewards.length)}:</p><table class="list stack" id="rewards"><thead><tr><th scope="col">Block</th><th scope="col">Reward</th><th scope="col">Paid by</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 async function renderRewards(ctx: PageContext, address: string, box: HTMLElement): Promise<void> {

@@ -63,9 +63,9 @@ function outputsHtml(outputs: readonly StealthOutput[]): string {
   const rows = outputs.map((o, i) => {
     const amount = typeof o.amount_exact === 'string' ? formatCoins(o.amount_exact) : '<span class="muted">hidden (encrypted)</span>';
     const commitment = typeof o.commitment === 'string' ? mono(o.commitment) : '<span class="muted">of the public amount (mask 1)</span>';
-    return `<tr><td class="num">${i}</td><td>${outputLink(o.one_time_key)}</td><td class="num">${escapeHtml(String(o.view_tag ?? '–'))}</td><td>${commitment}</td><td>${amount}</td></tr>`;
+    return `<tr><td class="num" data-label="#">${i}</td><td data-label="One-time key">${outputLink(o.one_time_key)}</td><td class="num" data-label="View tag">${escapeHtml(String(o.view_tag ?? '–'))}</td><td data-label="Commitment">${commitment}</td><td data-label="Amount">${amount}</td></tr>`;
   });
-  return `<table id="confidential-outputs" aria-label="Stealth outputs"><thead><tr><th scope="col">#</th><th scope="col">One-time key</th><th scope="col">View tag</th><th scope="col">Commitment</th><th scope="col">Amount</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<table id="confidential-outputs" class="stack" aria-label="Stealth outputs"><thead><tr><th scope="col">#</th><th scope="col">One-time key</th><th scope="col">View tag</th><th scope="col">Commitment</th><th scope="col">Amount</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 /** The section for a confidential transaction's page; empty for any other kind. */

@@ -19,7 +19,9 @@ import { decodeAbiValues } from '../../src/vm/abi.ts';
 import { prepare } from '../../src/vm/prepare.ts';
 import { getContractState, getTransactionHistory, getTransactionProof } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
-import { escapeHtml, formatCoins, formatInteger } from '../lib/format.ts';
+import { escapeHtml, formatCoins, formatInteger, linkHtml } from '../lib/format.ts';
+import { argumentsHtml, decodeParameters } from './contract-call-view.ts';
+import { readContractForm, wireReadContract } from './contract-read.ts';
 
 interface ContractViewContext {
   readonly client: RpcClient;
@@ -88,9 +90,11 @@ function valueText(hex: string): string {
 }
 
 export function receiptHtml(receipt: Receipt): string {
-  const events = receipt.events.map((e) => `<li><span class="mono">${escapeHtml(e.topic_text ?? e.topic)}</span> <span class="mono muted">${escapeHtml(e.data)}</span></li>`).join('');
+  const hrp = hrpOf(receipt.contract_address);
+  // Event data in the tagged encoding reads as typed values (addresses linked); anything else stays hex.
+  const events = receipt.events.map((e) => `<li data-event="${escapeHtml(e.topic_text ?? e.topic)}"><span class="mono">${escapeHtml(e.topic_text ?? e.topic)}</span> ${decodeParameters(e.data) ? argumentsHtml(e.data, hrp) : `<span class="mono muted wrap">${escapeHtml(e.data)}</span>`}</li>`).join('');
   const returned = receipt.return_value ? receipt.return_value.map((v) => `${v.type} ${String(v.value)}`).join(', ') : '—';
-  return `<table class="contract-receipt">
+  return `<table class="fields contract-receipt">
 <tr><th style="width:30%">contract</th><td class="mono"><a href="#/contract/${escapeHtml(receipt.contract_address)}">${escapeHtml(receipt.contract_address)}</a></td></tr>
 <tr><th>method</th><td class="mono" data-field="method">${escapeHtml(receipt.method || '(none)')}</td></tr>
 <tr><th>status</th><td data-field="status" class="${receipt.status === 'ok' ? 'ok' : 'warn'}">${escapeHtml(receipt.status)}</td></tr>
@@ -192,6 +196,7 @@ export async function renderContract(address: string, ctx: ContractViewContext):
 
   let summary = '<p class="muted">The deploy of this contract is not in its recent history.</p>';
   let variables = '';
+  let read = '';
   if (deploy) {
     const code = await codeOf(ctx.client, String(deploy.hash));
     let methods = '<li class="muted">code unavailable</li>';
@@ -200,16 +205,17 @@ export async function renderContract(address: string, ctx: ContractViewContext):
       const matches = `0x${toHex(blake3(code))}` === deploy.code_hash;
       hashCheck = matches ? ' <span class="ok">✓ BLAKE3 of the deployed bytes</span>' : ' <span class="warn">✗ the deployed bytes do not hash to it</span>';
       const entries = prepare(code, Number(deploy.vm_version)).entryPoints.filter((e) => !e.startsWith('__'));
+      read = readContractForm(entries);
       methods = entries.map((m) => `<li class="mono" data-method="${escapeHtml(m)}">${escapeHtml(m)}${m === 'init' ? ' <span class="muted">(constructor)</span>' : ''}</li>`).join('');
       const keys = ['', ...addressesIn(history, hrp)];
       const probes = storageNameCandidates(code).flatMap((variable) => keys.map((key) => ({ variable, key })));
       const found = await Promise.all(
         probes.map(async (p) => ({ ...p, r: await getContractState(ctx.client, { contract_address: address, variable_name: p.variable, key: p.key, proof: false }).catch(() => undefined) })),
       );
-      const rows = found.filter((f) => f.r?.exists).map((f) => `<tr data-variable="${escapeHtml(f.variable)}"><td class="mono">${escapeHtml(f.variable)}</td><td class="mono">${escapeHtml(f.key || '""')}</td><td class="mono">${escapeHtml(valueText(f.r!.value!))}</td></tr>`);
-      variables = `<h3>Storage variables</h3><table id="contract-storage"><tr><th>variable</th><th>key</th><th>value</th></tr>${rows.join('') || '<tr><td colspan="3" class="muted">none found</td></tr>'}</table>`;
+      const rows = found.filter((f) => f.r?.exists).map((f) => `<tr data-variable="${escapeHtml(f.variable)}"><td class="mono" data-label="variable">${escapeHtml(f.variable)}</td><td class="mono" data-label="key">${escapeHtml(f.key || '""')}</td><td class="mono" data-label="value">${escapeHtml(valueText(f.r!.value!))}</td></tr>`);
+      variables = `<h3>Storage variables</h3><table id="contract-storage" class="stack"><thead><tr><th scope="col">variable</th><th scope="col">key</th><th scope="col">value</th></tr></thead>${rows.join('') || '<tr><td colspan="3" class="muted">none found</td></tr>'}</table>`;
     }
-    summary = `<table id="contract-summary">
+    summary = `<table id="contract-summary" class="fields">
 <tr><th style="width:30%">code hash</th><td class="mono" id="contract-code-hash">${escapeHtml(String(deploy.code_hash))}${hashCheck}</td></tr>
 <tr><th>code size</th><td id="contract-code-size">${Number(deploy.code_size)} bytes</td></tr>
 <tr><th>deployer</th><td class="mono"><a href="#/address/${escapeHtml(String(deploy.from))}">${escapeHtml(String(deploy.from))}</a></td></tr>
@@ -220,9 +226,10 @@ export async function renderContract(address: string, ctx: ContractViewContext):
   const calls = history.filter((t) => t.receipt).map((t) => {
     const r = t.receipt as Receipt;
     const events = r.events.map((e) => escapeHtml(e.topic_text ?? e.topic)).join(', ') || '—';
-    return `<tr><td class="mono"><a href="#/tx/${escapeHtml(String(t.hash))}">${escapeHtml(String(t.hash).slice(0, 14))}…</a></td><td class="mono">${escapeHtml(r.method || '(deploy)')}</td><td class="${r.status === 'ok' ? 'ok' : 'warn'}">${escapeHtml(r.status)}</td><td>${r.gas_used}</td><td>${events}</td></tr>`;
+    return `<tr><td class="mono" data-label="transaction">${linkHtml('tx', String(t.hash), { short: true, copy: false })}</td><td class="mono" data-label="method">${escapeHtml(r.method || '(deploy)')}</td><td data-label="status" class="${r.status === 'ok' ? 'ok' : 'warn'}">${escapeHtml(r.status)}</td><td data-label="gas used">${formatInteger(r.gas_used)}</td><td data-label="events">${events}</td></tr>`;
   });
-  const recent = `<h3>Recent calls and events</h3><table id="contract-calls"><tr><th>transaction</th><th>method</th><th>status</th><th>gas used</th><th>events</th></tr>${calls.join('') || '<tr><td colspan="5" class="muted">none accepted yet</td></tr>'}</table>`;
-  ctx.body.innerHTML = `${summary}${variables}${recent}${lookupForm(address)}`;
+  const recent = `<h3>Recent calls and events</h3><table id="contract-calls" class="stack"><thead><tr><th scope="col">transaction</th><th scope="col">method</th><th scope="col">status</th><th scope="col">gas used</th><th scope="col">events</th></tr></thead>${calls.join('') || '<tr><td colspan="5" class="muted">none accepted yet</td></tr>'}</table>`;
+  ctx.body.innerHTML = `${summary}${read}${variables}${recent}${lookupForm(address)}`;
   wireLookup(ctx, address);
+  if (deploy) wireReadContract(ctx.client, ctx.body, address, String(deploy.from));
 }

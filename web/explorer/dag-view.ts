@@ -13,13 +13,17 @@ export interface DagBlock {
   readonly blueScore: number;
   readonly parents: readonly string[];
   readonly chain: boolean;
+  /** Its height (a side block's is that of its selected-parent chain): chain blocks are labelled with it. */
+  readonly height?: number;
 }
 
 const width = 900;
 const height = 220;
 /** Chain blocks walked back from the tip to colour the window: more than the window ever spans. */
 const colourWalkBlocksMax = 200;
-const laneGapPx = 36;
+const laneGapPx = 32;
+/** Height labels are drawn at about this many CSS pixels, whatever the view's width (the viewBox scales them). */
+const labelFontPx = 11;
 
 interface Colouring {
   readonly reds: ReadonlySet<string>;
@@ -66,7 +70,7 @@ export function renderDag(svg: SVGSVGElement, blocks: readonly DagBlock[], light
   for (const b of [...blocks].sort((a, c) => Number(onChain(c)) - Number(onChain(a)))) {
     const lane = lanes.get(b.blueScore) ?? 0;
     lanes.set(b.blueScore, lane + 1);
-    pos.set(b.hash, { x: 20 + ((b.blueScore - minScore) / span) * (width - 40), y: height / 2 + (lane % 2 === 0 ? 1 : -1) * Math.ceil(lane / 2) * laneGapPx });
+    pos.set(b.hash, { x: 20 + ((b.blueScore - minScore) / span) * (width - 40), y: (height - 18) / 2 + (lane % 2 === 0 ? 1 : -1) * Math.ceil(lane / 2) * laneGapPx });
   }
   const edges: string[] = [];
   const nodes: string[] = [];
@@ -91,5 +95,26 @@ export function renderDag(svg: SVGSVGElement, blocks: readonly DagBlock[], light
     const ring = tipMergeset.has(id) ? ` stroke="#e6edf3" stroke-width="2"` : '';
     nodes.push(`<a href="#/block/${b.hash}" aria-label="${label}"><circle cx="${p.x}" cy="${p.y}" r="${isChain ? 8 : 6}" fill="${fill}"${ring} data-kind="${kind}" data-chain="${isChain}"${tipMergeset.has(id) ? ' data-tip-mergeset="true"' : ''}><title>${label}</title></circle></a>`);
   }
-  svg.innerHTML = edges.join('') + nodes.join('');
+  svg.innerHTML = edges.join('') + nodes.join('') + heightLabels(blocks.filter(onChain), pos, width / Math.max(1, svg.clientWidth || width));
+}
+
+/**
+ * Chain blocks' heights along the bottom, oldest first, each at least five characters' width from the previous one
+ * so they never overlap. `scale` is viewBox units per CSS pixel: on a phone the view is drawn at a third of its
+ * size, and the labels are drawn larger so they read at the same size.
+ */
+function heightLabels(chainBlocks: readonly DagBlock[], pos: ReadonlyMap<string, { x: number; y: number }>, scale: number): string {
+  const font = Math.min(40, labelFontPx * scale);
+  const labelGapMin = font * 5;
+  const labelY = height - 4;
+  const labels: string[] = [];
+  let lastX = -Infinity;
+  for (const b of [...chainBlocks].sort((a, c) => a.blueScore - c.blueScore)) {
+    const x = pos.get(b.hash)?.x;
+    if (x === undefined || b.height === undefined || x - lastX < labelGapMin) continue;
+    lastX = x;
+    const anchor = x < 40 ? 'start' : x > width - 40 ? 'end' : 'middle';
+    labels.push(`<text x="${x}" y="${labelY}" text-anchor="${anchor}" font-size="${font.toFixed(1)}" fill="#8b98a5" data-height="${b.height}">${b.height.toLocaleString('en')}</text>`);
+  }
+  return labels.length ? `<g class="dag-heights" aria-hidden="true">${labels.join('')}</g>` : '';
 }

@@ -20,6 +20,8 @@ export interface TxRow {
   readonly amount: string | null;
   readonly from: string | null;
   readonly to: string | null;
+  /** The transaction's kind (transfer, contract_call, shield …); null for a pending one (its event names none). */
+  kind: string | null;
   status: 'pending' | 'confirmed';
   blockHeight: number | null;
   blockHash: string | null;
@@ -27,7 +29,7 @@ export interface TxRow {
   order: number;
 }
 
-interface BlockTx { hash: string; amount?: number; amount_exact?: string; from?: string; to?: string }
+interface BlockTx { hash: string; kind?: string; amount?: number; amount_exact?: string; from?: string; to?: string }
 interface BlockLike { height: number; hash: string; blue_score: number; is_chain_block: boolean; transactions?: BlockTx[] }
 interface PendingEvent { hash: string; from: string; to: string; amount: number; fee: number }
 
@@ -53,8 +55,8 @@ export function createLatestTransactions(onChange: (rows: readonly TxRow[]) => v
     for (const tx of block.transactions ?? []) {
       const row = byHash.get(tx.hash);
       const blockOrder = block.blue_score * 1_000 + (block.transactions ?? []).indexOf(tx);
-      if (row) Object.assign(row, { status: 'confirmed', blockHeight: block.height, blockHash: block.hash, order: blockOrder });
-      else byHash.set(tx.hash, { hash: tx.hash, amount: tx.amount_exact ?? (tx.amount === undefined ? null : String(tx.amount)), from: tx.from ?? null, to: tx.to ?? null, status: 'confirmed', blockHeight: block.height, blockHash: block.hash, order: blockOrder });
+      if (row) Object.assign(row, { kind: tx.kind ?? row.kind, status: 'confirmed', blockHeight: block.height, blockHash: block.hash, order: blockOrder });
+      else byHash.set(tx.hash, { hash: tx.hash, amount: tx.amount_exact ?? (tx.amount === undefined ? null : String(tx.amount)), from: tx.from ?? null, to: tx.to ?? null, kind: tx.kind ?? null, status: 'confirmed', blockHeight: block.height, blockHash: block.hash, order: blockOrder });
     }
   };
   return {
@@ -66,7 +68,7 @@ export function createLatestTransactions(onChange: (rows: readonly TxRow[]) => v
     },
     addPending(event) {
       if (byHash.has(event.hash)) return;
-      byHash.set(event.hash, { hash: event.hash, amount: String(event.amount), from: event.from, to: event.to, status: 'pending', blockHeight: null, blockHash: null, order: pendingOrderBase + arrivals++ });
+      byHash.set(event.hash, { hash: event.hash, amount: String(event.amount), from: event.from, to: event.to, kind: null, status: 'pending', blockHeight: null, blockHash: null, order: pendingOrderBase + arrivals++ });
       trim();
       onChange(sorted());
     },

@@ -6,7 +6,7 @@
  */
 import { chartSummary, renderLineChart, pushBounded, formatRate } from '../lib/chart.ts';
 import { byId, query } from '../lib/dom.ts';
-import { formatCoins, formatInteger, installCopyButtons, linkHtml, shortHash, timeHtml } from '../lib/format.ts';
+import { escapeHtml, formatCoins, formatInteger, installCopyButtons, linkHtml, minerHtml, shortHash, timeHtml } from '../lib/format.ts';
 import { getBlock, getInfo, getLatestBlock, getMiningStats } from '../../packages/client/src/index.ts';
 import { createNodeClient, discoverNodeUrls, restGet, retryWhileDisconnected, type ConnectionState, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
 import { startLightNode, type LightNode, type LightNodeStatus } from '../light/light-node.ts';
@@ -29,7 +29,7 @@ const dagBlocksMax = 40;
 export interface BlockView {
   height: number; hash: string; previous_hash: string | null; timestamp_ms: number; difficulty: number; transaction_count: number;
   miner: string; gpu_mining: boolean; parent_hashes: string[]; blue_score: number; is_chain_block: boolean;
-  transactions?: { hash: string; amount?: number; amount_exact?: string; from?: string; to?: string }[];
+  transactions?: { hash: string; kind?: string; amount?: number; amount_exact?: string; from?: string; to?: string }[];
 }
 interface PendingTransaction { hash: string; from: string; to: string; amount: number; fee: number }
 interface Stats { network: { block_height: number; block_time_avg: string; hashrate: string; difficulty: number }; mining: { mining_percentage: number; active_miners: number } }
@@ -47,7 +47,7 @@ let light: LightNode | undefined;
 
 let blocksHtml = '';
 function renderBlocks(): void {
-  const rows = recent.slice(0, listRowsMax).map((b) => `<tr><td>${formatInteger(b.height)}${b.is_chain_block ? '' : ' <span class="muted">(dag)</span>'}</td><td>${linkHtml('block', b.hash, { short: true, copy: false })}</td><td>${b.transaction_count}</td><td title="${b.miner}">${b.gpu_mining ? '<span class="muted">GPU</span> ' : ''}${linkHtml('address', b.miner, { label: shortHash(b.miner, 8, 4), copy: false })}</td><td>${timeHtml(b.timestamp_ms)}</td></tr>`);
+  const rows = recent.slice(0, listRowsMax).map((b) => `<tr><td>${formatInteger(b.height)}${b.is_chain_block ? '' : ' <span class="muted">(dag)</span>'}</td><td>${linkHtml('block', b.hash, { short: true, copy: false })}</td><td>${b.transaction_count}</td><td class="miner" title="${escapeHtml(b.miner)}">${minerHtml(b.miner)}${b.gpu_mining ? ' <span class="muted">GPU</span>' : ''}</td><td>${timeHtml(b.timestamp_ms)}</td></tr>`);
   // Rewritten only when it changed: a link under the pointer is not replaced by an identical one mid-click.
   if (rows.join('') !== blocksHtml) query('#blocks tbody').innerHTML = blocksHtml = rows.join('');
   drawDag();
@@ -63,15 +63,18 @@ function renderBlocks(): void {
 }
 
 function drawDag(): void {
-  const dag: DagBlock[] = recent.slice(0, dagBlocksMax).map((b) => ({ hash: b.hash, blueScore: b.blue_score, parents: b.parent_hashes, chain: b.is_chain_block }));
+  const dag: DagBlock[] = recent.slice(0, dagBlocksMax).map((b) => ({ hash: b.hash, blueScore: b.blue_score, parents: b.parent_hashes, chain: b.is_chain_block, height: b.height }));
   renderDag(query<SVGSVGElement>('#dag'), dag, light?.chain);
 }
+
+/** A transaction's kind as a list shows it ("contract call"); a pending one's is not known until its block comes. */
+const kindHtml = (kind: string | null): string => (kind ? escapeHtml(kind.replace(/_/g, ' ')) : '<span class="muted">–</span>');
 
 function renderTransactions(rows: readonly TxRow[]): void {
   query('#txs tbody').innerHTML = rows.map((t) => {
     const where = t.status === 'pending' ? '<span class="warn">pending</span>' : `<a href="#/block/${t.blockHash}">block ${t.blockHeight}</a>`;
-    return `<tr data-hash="${t.hash}" data-status="${t.status}"><td>${linkHtml('tx', t.hash, { short: true, copy: false })}</td><td>${formatCoins(t.amount)}</td><td>${where}</td></tr>`;
-  }).join('') || `<tr><td colspan="3" class="muted">no transactions in the last ${txScanBlocksMax} blocks or since this page opened</td></tr>`;
+    return `<tr data-hash="${t.hash}" data-status="${t.status}"><td>${linkHtml('tx', t.hash, { short: true, copy: false })}</td><td>${formatCoins(t.amount)}</td><td>${where}</td><td>${kindHtml(t.kind)}</td></tr>`;
+  }).join('') || `<tr><td colspan="4" class="muted">no transactions in the last ${txScanBlocksMax} blocks or since this page opened</td></tr>`;
 }
 const latestTxs = createLatestTransactions(renderTransactions);
 

@@ -1,7 +1,8 @@
 /**
  * A table of transactions as the block, address and mempool pages list them: hash, kind, from → to, amount and
  * fee, each hash and address a link with its full text in `title`. Kinds other than transfers (agent, escrow,
- * contract) are listed the same way under their own kind name.
+ * contract) are listed the same way under their own kind name. Each cell carries its column's name (`data-label`):
+ * on a phone the rows are drawn as labelled cards (app.css `table.stack`) instead of scrolling sideways.
  */
 import { escapeHtml, formatCoins, linkHtml, timeHtml } from '../lib/format.ts';
 
@@ -30,6 +31,6 @@ export const columns = {
 export function transactionsTable(txs: readonly Tx[], cols: readonly TransactionColumn[] = [columns.hash, columns.kind, columns.from, columns.to, columns.amount, columns.fee], empty = 'none'): string {
   if (txs.length === 0) return `<p class="muted">${escapeHtml(empty)}</p>`;
   const head = cols.map((c) => `<th scope="col"${c.className ? ` class="${c.className}"` : ''}>${escapeHtml(c.head)}</th>`).join('');
-  const rows = txs.map((t) => `<tr data-hash="${escapeHtml(str(t.hash))}">${cols.map((c) => `<td${c.className ? ` class="${c.className}"` : ''}>${c.cell(t)}</td>`).join('')}</tr>`);
-  return `<div class="table-scroll" tabindex="0" role="region" aria-label="Transactions"><table class="txs"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+  const rows = txs.map((t) => `<tr data-hash="${escapeHtml(str(t.hash))}">${cols.map((c) => `<td data-label="${escapeHtml(c.head)}"${c.className ? ` class="${c.className}"` : ''}>${c.cell(t)}</td>`).join('')}</tr>`);
+  return `<div class="table-scroll" tabindex="0" role="region" aria-label="Transactions"><table class="txs stack"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }

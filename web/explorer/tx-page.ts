@@ -6,6 +6,7 @@
  * their agent account and escrow (settlement-links.ts), contract kinds their receipt (contract-view.ts).
  */
 import { gasFields, gasRows, transactionContractSection } from './contract-view.ts';
+import { contractCallRows, shownByContractRows } from './contract-call-view.ts';
 import { confidentialTxSection, shownByConfidentialSection } from './confidential-tx.ts';
 import { fetchVerifiedTransaction } from '../light/verified-transaction.ts';
 import { getTransaction } from '../../packages/client/src/index.ts';
@@ -58,13 +59,14 @@ export async function renderTransactionPage(ctx: PageContext, arg: string, stric
   const str = (k: string): string => (typeof tx[k] === 'string' ? (tx[k] as string) : '');
   const status = `${escapeHtml(String(tx.status))}${tx.status === 'pending' ? '' : `, ${formatInteger(Number(tx.confirmations))} confirmations`}`;
   const energy = Number(tx.energy_used) > 0 ? `${escapeHtml(str('energy_used_exact') || String(tx.energy_used))} units of energy` : undefined;
-  const others = Object.entries(tx).filter(([k]) => !shownFields.has(k) && !shownByConfidentialSection(tx, k) && !(k.endsWith('_exact') && k.slice(0, -6) in tx));
+  const others = Object.entries(tx).filter(([k]) => !shownFields.has(k) && !shownByConfidentialSection(tx, k) && !shownByContractRows(tx, k) && !(k.endsWith('_exact') && k.slice(0, -6) in tx));
   ctx.body.innerHTML = `${inclusion}${fieldsTable([
     ['Hash', linkHtml('tx', str('hash'))],
     ['Status', status],
     ['Kind', escapeHtml(str('kind'))],
     ['From', str('from') ? linkHtml('address', str('from')) : '–'],
     ['To', str('to') ? linkHtml('address', str('to')) : '–'],
+    ...contractCallRows(tx),
     ['Amount', amountOf(tx, 'amount')],
     ['Fee', `${amountOf(tx, 'fee')}${tx.use_energy ? ' <span class="muted">(paid with energy)</span>' : ''}${maxFeeNote(tx)}`],
     ...gasRows(tx),

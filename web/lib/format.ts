@@ -65,9 +65,42 @@ export function refreshTimes(root: ParentNode, nowMs: number = Date.now()): void
   }
 }
 
-/** "0x3fa9c1d2…9be4d3e2": the start and the end of a hash or an address, for lists. */
+/** A run of this many leading zeros or more is elided from a shortened hash. */
+const zeroRunMin = 3;
+
+/**
+ * "0x3fa9c1d2…9be4d3e2": the start and the end of a hash or an address, for lists. A block hash starts with the
+ * proof of work's run of zeros, the same in every hash of a list, so the run is written "0…0" and the head shows
+ * the digits after it: "0x0000007c41…" → "0x0…07c41a9e2…9be4d3e2" — what tells the hashes apart (issue 32).
+ */
 export function shortHash(text: string, head = 10, tail = 8): string {
-  return text.length <= head + tail + 1 ? text : `${text.slice(0, head)}…${text.slice(-tail)}`;
+  if (text.length <= head + tail + 1) return text;
+  const zeros = /^0x(0+)/.exec(text)?.[1]?.length ?? 0;
+  if (zeros >= zeroRunMin && /^0x[0-9a-f]+$/i.test(text)) return `0x0…0${text.slice(2 + zeros, 2 + zeros + head - 2)}…${text.slice(-tail)}`;
+  return `${text.slice(0, head)}…${text.slice(-tail)}`;
+}
+
+/**
+ * A miner in a list, short enough for a phone's column: the address's data part without its network prefix and
+ * its type character (the same in every miner's address), its first and last four characters: "rweft1qx7k2…9fqa"
+ * → "x7k2…9fqa". The hue of `minerHue` beside it tells miners apart at a glance.
+ */
+export function minerLabel(address: string): string {
+  const data = address.slice(address.lastIndexOf('1') + 2);
+  return data.length <= 9 ? data || address : `${data.slice(0, 4)}…${data.slice(-4)}`;
+}
+
+/** A stable hue (0–359) per address: FNV-1a of its text. */
+export function minerHue(address: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < address.length; i++) h = Math.imul(h ^ address.charCodeAt(i), 0x01000193) >>> 0;
+  return h % 360;
+}
+
+/** A miner as a link: a coloured dot of its hue and its short label, the full address in `title`. */
+export function minerHtml(address: string): string {
+  const dot = `<svg class="miner-dot" aria-hidden="true" focusable="false" width="10" height="10" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="hsl(${minerHue(address)} 70% 60%)"/></svg>`;
+  return `${dot}${linkHtml('address', address, { label: minerLabel(address), copy: false })}`;
 }
 
 export type LinkKind = 'block' | 'tx' | 'address' | 'agent' | 'escrow';
