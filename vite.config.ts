@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { inlineCssPlugin } from './bin/inline-css.mjs';
 
 // Every web/*.html is a page of the app (explorer, miner, wallet, widget pages, kernel check): new pages need no edit here.
 const pages = Object.fromEntries(
@@ -9,6 +10,8 @@ const pages = Object.fromEntries(
 // One config for the web build (web/) and for Vitest (test/). Playwright (e2e/) has its own runner.
 export default defineConfig({
   root: '.',
+  // Each page's CSS inlined into its HTML: no render-blocking request before the first paint (bin/inline-css.mjs).
+  plugins: [inlineCssPlugin()],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,

@@ -6,34 +6,31 @@
 import { escapeHtml, refreshTimes } from '../lib/format.ts';
 import type { LightNode } from '../light/light-node.ts';
 import { createHttpClient, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
-import { renderContract } from './contract-view.ts';
-import { renderAddressPage } from './address-page.ts';
-import { renderAgentPage } from './agent-page.ts';
-import { renderBlockPage } from './block-page.ts';
-import { renderEscrowPage } from './escrow-page.ts';
-import { renderMempoolPage } from './mempool-page.ts';
 import { showNothingFound, type PageContext } from './page-context.ts';
-import { renderSupplyPage } from './supply-page.ts';
-import { renderTransactionPage } from './tx-page.ts';
-import { renderOutputPage } from './confidential-tx.ts';
+
+// Each page's module loads when a route first needs it (dynamic import): the explorer home loads none of them, nor
+// the proof, VM and curve code they pull in (issue 32, docs/performance.md "Lighthouse").
+const blockPage = () => import('./block-page.ts');
+const txPage = () => import('./tx-page.ts');
+const escrowPage = () => import('./escrow-page.ts');
 
 export type RouteRender = (ctx: PageContext, arg: string) => Promise<void>;
 
 const routes = new Map<string, RouteRender>([
-  ['block', async (ctx, arg) => void (await renderBlockPage(ctx, arg, true))],
-  ['tx', async (ctx, arg) => void (await renderTransactionPage(ctx, arg, true))],
+  ['block', async (ctx, arg) => void (await (await blockPage()).renderBlockPage(ctx, arg, true))],
+  ['tx', async (ctx, arg) => void (await (await txPage()).renderTransactionPage(ctx, arg, true))],
   // A bare hash: a block if the node knows one, else a transaction, else an escrow.
-  ['hash', async (ctx, arg) => void ((await renderBlockPage(ctx, arg, false)) || (await renderTransactionPage(ctx, arg, false)) || (await renderEscrowPage(ctx, arg, false)))],
-  ['address', renderAddressPage],
+  ['hash', async (ctx, arg) => void ((await (await blockPage()).renderBlockPage(ctx, arg, false)) || (await (await txPage()).renderTransactionPage(ctx, arg, false)) || (await (await escrowPage()).renderEscrowPage(ctx, arg, false)))],
+  ['address', async (ctx, arg) => (await import('./address-page.ts')).renderAddressPage(ctx, arg)],
   // Agent accounts and escrows (docs/settlement.md) are public reads.
-  ['agent', renderAgentPage],
-  ['escrow', async (ctx, arg) => void (await renderEscrowPage(ctx, arg, true))],
+  ['agent', async (ctx, arg) => (await import('./agent-page.ts')).renderAgentPage(ctx, arg)],
+  ['escrow', async (ctx, arg) => void (await (await escrowPage()).renderEscrowPage(ctx, arg, true))],
   ['search', async (ctx, arg) => showNothingFound(ctx, 'block, transaction or address', arg)],
-  ['mempool', renderMempoolPage],
-  ['supply', renderSupplyPage],
-  ['output', renderOutputPage],
+  ['mempool', async (ctx) => (await import('./mempool-page.ts')).renderMempoolPage(ctx)],
+  ['supply', async (ctx) => (await import('./supply-page.ts')).renderSupplyPage(ctx)],
+  ['output', async (ctx, arg) => (await import('./confidential-tx.ts')).renderOutputPage(ctx, arg)],
   // Contract history and state are public reads (docs/auth.md "Public reads").
-  ['contract', (ctx, arg) => renderContract(arg, { client: createHttpClient(ctx.urls.httpUrl), body: ctx.body, title: ctx.title })],
+  ['contract', async (ctx, arg) => (await import('./contract-view.ts')).renderContract(arg, { client: createHttpClient(ctx.urls.httpUrl), body: ctx.body, title: ctx.title })],
 ]);
 
 /** Adds a page under `#/<name>/<arg>` (or `#/<name>`). */

@@ -9,8 +9,7 @@ import { byId, query } from '../lib/dom.ts';
 import { escapeHtml, formatCoins, formatInteger, installCopyButtons, linkHtml, minerHtml, shortHash, timeHtml } from '../lib/format.ts';
 import { getBlock, getInfo, getLatestBlock, getMiningStats } from '../../packages/client/src/index.ts';
 import { createNodeClient, discoverNodeUrls, restGet, retryWhileDisconnected, type ConnectionState, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
-import { startLightNode, type LightNode, type LightNodeStatus } from '../light/light-node.ts';
-import { verifiedNetworkOf } from '../wallet/wallet-network.ts';
+import type { LightNode, LightNodeStatus } from '../light/light-node.ts';
 import { renderDag, type DagBlock } from './dag-view.ts';
 import { renderDetail, routeSearch } from './detail.ts';
 import { followBlocks } from './follow-blocks.ts';
@@ -243,11 +242,15 @@ async function main(): Promise<void> {
     if (state === 'open' && opens++ > 0) void loadLatest(client).catch(() => undefined);
   });
   installCopyButtons(document.body);
+  // The light node (header verification, Noise, curves: most of the app's script) is its own chunk, fetched while
+  // the first call is answered rather than before the page can paint (issue 32, docs/performance.md "Lighthouse").
+  const lightModules = Promise.all([import('../light/light-node.ts'), import('../wallet/wallet-network.ts')]);
   const info = await retryWhileDisconnected(client, () => getInfo(client));
   setText('#node-height', String(info.block_height));
   setText('#st-daa', formatInteger(info.daa_score));
   // `?verify=genesis`: check every header from genesis instead of joining by proof (an archive node keeps them).
   // The light node verifies with the page origin's network parameters; a node that claims another network is refused.
+  const [{ startLightNode }, { verifiedNetworkOf }] = await lightModules;
   light = await startLightNode({ params: verifiedNetworkOf(info, urls.network).params, p2pUrl: urls.p2pUrl, fromGenesis: new URLSearchParams(location.search).get('verify') === 'genesis' });
   const node = light;
   window.weftLight = { status: () => node.status(), node };

@@ -6,10 +6,30 @@ import { beginSync } from './join-at-point.ts';
 import { flushInOrder, requestHeaders } from './request-headers.ts';
 import { syncProgress, type LightSyncState } from './state.ts';
 
+/**
+ * Headers verified between two yields to the event loop. A page holds up to 2,000 (p2pHeadersPerMessageMax); verified
+ * in one go it was one long task that froze a phone's tab for about a second while the explorer opened (Lighthouse's
+ * total blocking time, issue 32). Messages are handled strictly in order (handle-message.ts's queue), so nothing
+ * else of the session runs in between.
+ */
+export const headersPerSlice = 100;
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Verifies a page a slice at a time; what it throws and returns is chain.addHeaders's for the whole page. */
+async function addHeadersInSlices(state: LightSyncState, headers: Extract<Message, { type: 'headers' }>['headers']): Promise<number> {
+  let added = 0;
+  for (let start = 0; start < headers.length; start += headersPerSlice) {
+    if (start > 0) await yieldToEventLoop();
+    added += state.chain.addHeaders(headers.slice(start, start + headersPerSlice));
+  }
+  return added;
+}
+
 export async function onHeaders(state: LightSyncState, message: Extract<Message, { type: 'headers' }>): Promise<void> {
-  const { chain, options } = state;
+  const { options } = state;
   state.cancelTimeout?.();
-  state.verified += chain.addHeaders(message.headers);
+  state.verified += await addHeadersInSlices(state, message.headers);
+  if (state.finished) return; // the session ended while the page was being verified
   const last = message.headers.at(-1);
   if (last) state.peerBlueScore = Math.max(state.peerBlueScore, last.blueScore);
   state.inFlight = false;
