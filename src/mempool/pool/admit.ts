@@ -1,0 +1,109 @@
+/**
+ * Admission (src/mempool/mempool.ts, docs/mempool.md): a batch's shape and state checks (admit-checks.ts), then every
+ * proof its survivors ask for in one call to the proof-check port, then stage 4 — the state check again,
+ * authoritative, room, and the indexes — which never awaits, so concurrent batches cannot interleave inside it.
+ */
+import { WeftError } from '../../errors.ts';
+import type { ParsedTransaction, PoolEntry } from '../entry.ts';
+import { TransactionRejectedError } from '../errors.ts';
+import { chooseVictims } from '../eviction.ts';
+import type { AdmitResult } from '../pool-api.ts';
+import { withoutRefused } from '../sender-check.ts';
+import type { SenderQueue } from '../sender-queue.ts';
+import { shapeCheck, stateCheck } from './admit-checks.ts';
+import { refusedBy } from './recheck.ts';
+import { emit, removeEntry } from './remove.ts';
+import type { MempoolState } from './state.ts';
+
+/** Admits many with one verifier call; one result per item, in order. */
+export async function admitBatch(state: MempoolState, items: readonly Uint8Array[]): Promise<AdmitResult[]> {
+  const { limits } = state;
+  if (!Array.isArray(items) || items.length > limits.batchTxMax) {
+    throw new WeftError('invalid_params', `transaction batch: expected an array of at most ${limits.batchTxMax}`);
+  }
+  const results: AdmitResult[] = new Array(items.length);
+  // Shape and state first: what the state refuses costs no proof verification.
+  const parsed: (ParsedTransaction | undefined)[] = items.map((bytes, i) =>
+    attempt(results, i, () => {
+      const p = shapeCheck(state, bytes);
+      stateCheck(state, toEntry(state, p, state.nextSeq));
+      return p;
+    }),
+  );
+  const checks = parsed.flatMap((p) => p?.checks ?? []);
+  const verdicts = checks.length === 0 ? [] : await state.verifier.verifyProofs(checks);
+  let at = 0;
+  parsed.forEach((p, i) => {
+    if (p === undefined) return;
+    const ok = p.checks!.every((_, k) => verdicts[at + k] === true);
+    at += p.checks!.length;
+    attempt(results, i, () => {
+      if (!ok) throw new TransactionRejectedError('bad_signature', 'a signature does not verify');
+      results[i] = admitVerified(state, p);
+    });
+  });
+  return results;
+}
+
+/** Admits one transaction or throws its typed rejection. */
+export async function admitOne(state: MempoolState, bytes: Uint8Array): Promise<PoolEntry> {
+  const [result] = await admitBatch(state, [bytes]);
+  if (!result!.ok) throw result!.error;
+  return result!.entry;
+}
+
+function toEntry(state: MempoolState, parsed: ParsedTransaction, seq: number): PoolEntry {
+  const { checks: _verified, ...fields } = parsed;
+  return { ...fields, size: parsed.bytes.length, addedMs: state.clock.nowMs(), seq };
+}
+
+/** Stage 4: stage 2 again, authoritative, then room and the indexes. Synchronous. */
+function admitVerified(state: MempoolState, parsed: ParsedTransaction): AdmitResult {
+  const entry = toEntry(state, parsed, state.nextSeq);
+  const { queue, replaced, result } = stateCheck(state, entry);
+  const victims = makeRoom(state, entry, queue, replaced);
+  state.nextSeq++;
+  for (const stale of (state.bySender.get(entry.sender) ?? []).filter((e) => !queue.includes(e) && e !== replaced)) {
+    removeEntry(state, stale, 'invalidated');
+  }
+  if (replaced !== undefined) removeEntry(state, replaced, 'replaced', true);
+  state.bySender.set(entry.sender, queue);
+  state.byId.set(entry.id, entry);
+  for (const key of entry.conflicts) state.byConflict.set(key, entry);
+  state.totalBytes += entry.size;
+  state.dropped.delete(entry.id);
+  const refused = refusedBy(state, queue, result);
+  state.candidates.set(entry.sender, withoutRefused(result, refused));
+  for (const gone of refused) removeEntry(state, gone, 'invalidated');
+  for (const victim of victims) removeEntry(state, victim, 'evicted');
+  emit(state, { type: 'added', entry });
+  return { ok: true, entry, replaced };
+}
+
+/** The victims that make room for `entry` (queue = its sender's queue with it in place); throws pool_full. */
+function makeRoom(state: MempoolState, entry: PoolEntry, queue: SenderQueue, replaced: PoolEntry | undefined): PoolEntry[] {
+  const { limits, bySender } = state;
+  const count = state.byId.size + (replaced === undefined ? 1 : 0) - limits.txCountMax;
+  const bytes = state.totalBytes + entry.size - (replaced?.size ?? 0) - limits.bytesMax;
+  if (count <= 0 && bytes <= 0) return [];
+  const previous = bySender.get(entry.sender);
+  bySender.set(entry.sender, queue);
+  const victims = chooseVictims({ queues: bySender, newcomer: entry, count, bytes });
+  if (previous === undefined) bySender.delete(entry.sender);
+  else bySender.set(entry.sender, previous);
+  if (victims === undefined) {
+    throw new TransactionRejectedError('pool_full', 'the pool is full and every evictable transaction pays at least this fee rate');
+  }
+  return victims;
+}
+
+/** Runs one item's stage; a WeftError becomes its failed result, anything else is a bug and propagates. */
+function attempt<T>(results: AdmitResult[], i: number, stage: () => T): T | undefined {
+  try {
+    return stage();
+  } catch (error) {
+    if (!(error instanceof WeftError)) throw error;
+    results[i] = { ok: false, error };
+    return undefined;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The state of a transaction pool (src/mempool/mempool.ts): its indexes (by id, by conflict key, by sender), the
+ * candidate set, what it remembers of transactions that left, its listeners and counters. The operations are free
+ * functions beside it: admit.ts (admission's stages), remove.ts (leaving the pool, events), recheck.ts (senders
+ * against the state), block.ts (a block's removals and rechecks, expiry), read.ts (templates, statuses, queries).
+ */
+import { asProofVerifier, type AsyncProofVerifier, type ProofVerifier } from '../../crypto/proof-check.ts';
+import type { AccountReader } from '../../state/account.ts';
+import type { Clock } from '../../util/clock.ts';
+import { createCandidateSet, type CandidateSet } from '../candidates.ts';
+import type { PoolEntry } from '../entry.ts';
+import { defaultMempoolLimits, type MempoolLimits } from '../mempool-limits.ts';
+import type { PoolState } from '../pool-state.ts';
+import type { MempoolEvent, MempoolOptions, RemovalReason } from '../pool-api.ts';
+import type { Selection } from '../select.ts';
+import type { SenderQueue } from '../sender-queue.ts';
+
+/** Why a transaction left the pool for good (status() answers `dropped` with it). */
+export type DropReason = Exclude<RemovalReason, 'accepted' | 'carried'>;
+
+export interface MempoolState {
+  readonly limits: MempoolLimits;
+  readonly chainId: number;
+  readonly accounts: AccountReader;
+  readonly clock: Clock;
+  /** The virtual state the kinds' state rules read (pool-state.ts). */
+  readonly virtualState: PoolState;
+  readonly verifier: ProofVerifier | AsyncProofVerifier;
+  readonly agentPool: MempoolOptions['agentPool'];
+  readonly byId: Map<string, PoolEntry>;
+  /** Conflict key → the pending entry holding it (src/kinds/kind.ts `conflictKeys`). */
+  readonly byConflict: Map<string, PoolEntry>;
+  readonly bySender: Map<string, SenderQueue>;
+  readonly candidates: CandidateSet;
+  readonly dropped: Map<string, { reason: DropReason; entry: PoolEntry }>;
+  /**
+   * Transactions blocks carry that no chain block has accepted yet (ids of the latest blocks' transactions), and the
+   * entries that left the candidates because of it: still pending to the API, until a chain block accepts them.
+   */
+  readonly carriedIds: Set<string>;
+  readonly carried: Map<string, PoolEntry>;
+  readonly listeners: Set<(event: MempoolEvent) => void>;
+  readonly reportListenerError: (error: unknown) => void;
+  totalBytes: number;
+  nextSeq: number;
+  /** The last template and the request and candidate-set version it answered (the miner asks again and again). */
+  lastSelection: { key: string; version: number; selection: Selection } | undefined;
+}
+
+export function createMempoolState(options: MempoolOptions): MempoolState {
+  const { accounts, clock } = options;
+  const virtualState: PoolState = {
+    account: (address) => accounts.account(address),
+    record: options.records ?? (() => undefined),
+    daaScore: options.daaScore ?? (() => 0),
+    ...(options.rulesV2 ? { rulesV2: options.rulesV2 } : {}),
+  };
+  return {
+    limits: { ...defaultMempoolLimits, ...options.limits },
+    chainId: options.params.chainId,
+    accounts,
+    clock,
+    virtualState,
+    verifier: asProofVerifier(options.verifier),
+    agentPool: options.agentPool,
+    byId: new Map(),
+    byConflict: new Map(),
+    bySender: new Map(),
+    candidates: createCandidateSet(),
+    dropped: new Map(),
+    carriedIds: new Set(),
+    carried: new Map(),
+    listeners: new Set(),
+    reportListenerError:
+      options.onListenerError ??
+      ((error: unknown) =>
+        queueMicrotask(() => {
+          throw error;
+        })),
+    totalBytes: 0,
+    nextSeq: 0,
+    lastSelection: undefined,
+  };
+}
