@@ -56,7 +56,9 @@ async function openAttackerSession(p2pPort: number): Promise<AttackerSession> {
   let isClosed = false;
   void closed.then(() => void (isClosed = true));
   while (!received.some((m) => m.type === 'verack') && !isClosed && Date.now() - start < 5_000) await new Promise((r) => setTimeout(r, 20));
-  return { key, session, received, closed, ready: received.some((m) => m.type === 'verack') && !isClosed };
+  const ready = received.some((m) => m.type === 'verack') && !isClosed;
+  if (ready) session.send(encodeMessage({ type: 'verack' })); // the node's handshake completes: a ready peer
+  return { key, session, received, closed, ready };
 }
 
 /** Connects to `p2pPort`, completes the handshake, sends `message`, and waits for the node to hang up (or 5 s). */
