@@ -26,12 +26,9 @@
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { signSchnorr, xOnlyPointFromScalar } from 'tiny-secp256k1';
-import { encodeTransaction, signingHash, type TransferTransaction } from '../src/codec/transaction.ts';
-import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { regtestParams } from '../src/consensus/params.ts';
-import { encodeAddress, standardAddress } from '../src/crypto/address.ts';
-import { toHex } from '../src/util/bytes.ts';
+import { encodeAddress } from '../src/crypto/address.ts';
+import { fanout, fee, transfer, wallet, type Wallet } from './load-generator.ts';
 import { blocksOf, cpuSince, fail, rpc, rssMb, sendRaw, startNode, stopNodes, threadCpu, watchConfirmations, type BenchNode, type CpuSplit } from './throughput-nodes.ts';
 
 const args = new Map<string, string>();
@@ -41,24 +38,9 @@ const stepSeconds = Number(args.get('seconds') ?? 60);
 const senderCount = Number(args.get('senders') ?? 4096);
 const checkout = resolve(args.get('checkout') ?? '.');
 const powMode = args.get('pow') ?? 'nice';
-const fanout = 64; // the mempool's transactions per address (mempoolTxPerAddressMax)
-const fee = 250n; // above 1 unit a byte for a ~165-byte transfer
 const tickMs = 100;
 const unitsPerCoin = 100_000_000n;
 
-interface Wallet { readonly key: Uint8Array; readonly address: Uint8Array; nonce: bigint }
-function wallet(seed: number): Wallet {
-  const key = new Uint8Array(32);
-  new DataView(key.buffer).setUint32(24, 0x7e57);
-  new DataView(key.buffer).setUint32(28, seed + 1);
-  return { key, address: standardAddress(xOnlyPointFromScalar(key)), nonce: 0n };
-}
-const zeroAux = new Uint8Array(32);
-function transfer(from: Wallet, to: Uint8Array, amount: bigint): string {
-  const body = { kind: TxKind.Transfer, chainId: regtestParams.chainId, from: from.address, to, amount, fee, nonce: from.nonce++, useEnergy: false, memo: new Uint8Array(0) } as const;
-  const tx: TransferTransaction = { ...body, signature: signSchnorr(signingHash(body), from.key, zeroAux) };
-  return `0x${toHex(encodeTransaction(tx))}`;
-}
 const text = (address: Uint8Array) => encodeAddress(regtestParams.hrp, address);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(what: string, timeoutMs: number, condition: () => Promise<boolean> | boolean): Promise<void> {

@@ -222,7 +222,7 @@ function maxSizeMessages(): { name: string; bytes: Uint8Array }[] {
     { type: 'tx', tx: new Uint8Array(txBytesMax).fill(1) },
     { type: 'pruningproof', pruningPoint: hash(1), total: 3 * page.length, offset: page.length, page },
     { type: 'trusteddata', pruningPoint: hash(1), total: 3 * page.length, offset: 0, page },
-    { type: 'cmpctblock', header: headerPool[0]!, shortIds: new Uint8Array(blockTxCountMax * 8).map((_, i) => (i * 131) & 0xff) },
+    { type: 'cmpctblock', header: headerPool[0]!, nonce: hash(2).subarray(0, 8), shortIds: new Uint8Array(blockTxCountMax * 8).map((_, i) => (i * 131) & 0xff) },
     { type: 'getblocktxn', hash: hash(1), indexes: Array.from({ length: blockTxCountMax }, (_, i) => i) },
     { type: 'blocktxn', hash: hash(1), transactions: blockTxs },
   ];

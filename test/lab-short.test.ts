@@ -1,5 +1,6 @@
 // The network lab's own check (bench/lab/, docs/network.md), so the lab cannot rot: the short scenario (4 `weft
-// node` processes as shipped, links through the emulator, Poisson mining, 30 s) runs and every figure is produced.
+// node` processes as shipped, links through the emulator, Poisson mining, a 10 tx/s load, 30 s) runs and every
+// figure is produced.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,10 @@ describe('network lab', () => {
       expect(figures.honestBans).toBe(0);
       expect(figures.propagationMs.reach100.p50).toBeGreaterThanOrEqual(scenario.link.delayMs * (1 - scenario.link.jitter));
       expect(figures.tipAgreement).toBeGreaterThan(0.5);
+      // The transaction load (bench/lab/load.ts): its senders funded in time, transfers offered, relayed and confirmed.
+      expect(figures.load?.submitted).toBeGreaterThan(0);
+      expect(figures.load?.confirmedTxPerS).toBeGreaterThan(0);
+      expect(figures.load?.propagationAllMs.p50).toBeGreaterThanOrEqual(scenario.link.delayMs * (1 - scenario.link.jitter));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,18 +1,19 @@
 // Compact block relay (src/p2p/compact-relay.ts, docs/p2p.md "Compact blocks"): a new block is pushed to compact
 // peers as header + short ids, one one-way delay a hop; the receiver rebuilds it from its pool and asks only for
 // what it lacks; a short-id collision (a rebuilt block the header does not commit to) falls back to the full block;
-// a pushed header that does not meet its own target is a bad block.
+// a pushed header that does not meet its own target is a bad block; short ids are salted per pushed block;
+// getblocktxn is answered only when bounded; a compact block whose transactions never come is fetched whole.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../src/codec/block.ts';
 import { regtestParams } from '../src/consensus/params.ts';
 import { blockHash } from '../src/consensus/pow.ts';
 import { blake3 } from '../src/crypto/blake3.ts';
 import { createMempool, type Mempool } from '../src/mempool/mempool.ts';
-import { compactBlockOf, compactPendingMax } from '../src/p2p/compact-relay.ts';
-import { shortIdOf } from '../src/p2p/compact-block-messages.ts';
+import { compactBlockOf, compactBlockTxnDepthMax, compactCompletionTimeoutMs, compactPendingMax } from '../src/p2p/compact-relay.ts';
+import { shortIdKey, shortIdOf } from '../src/p2p/compact-block-messages.ts';
 import { P2pErrorCode } from '../src/p2p/errors.ts';
 import { mempoolRelayPort } from '../src/p2p/mempool-relay-port.ts';
-import { decodeMessage, encodeMessage, Services, type Message } from '../src/p2p/messages.ts';
+import { decodeMessage, encodeMessage, InvType, Services, type Message } from '../src/p2p/messages.ts';
 import { toHex } from '../src/util/bytes.ts';
 import { systemClock } from '../src/util/clock.ts';
 import { fastVerifier } from '../server/crypto/fast-verifier.ts';
@@ -55,7 +56,34 @@ describe('compact block messages', () => {
     bytes[bytes.length - 1] = 0; // [0, 0]: not strictly increasing
     expect(() => decodeMessage(bytes)).toThrow(/strictly increasing/);
   });
+
+  it('refuse a getblocktxn that asks for nothing, both ways', () => {
+    expect(() => encodeMessage({ type: 'getblocktxn', hash: new Uint8Array(32), indexes: [] })).toThrow(/at least one/);
+    expect(() => decodeMessage(emptyGetBlockTxn())).toThrow(/at least one/);
+  });
+
+  it('salt short ids with the block hash and the sender\'s nonce: two pushes of one block share none', () => {
+    const block = { ...blocks[blocks.length - 1]!, transactions: transfers() };
+    const [a, b] = [compactBlockOf(block), compactBlockOf(block)];
+    if (a.type !== 'cmpctblock' || b.type !== 'cmpctblock') throw new Error('not a compact block');
+    expect(toHex(a.nonce)).not.toBe(toHex(b.nonce));
+    const key = shortIdKey(blockHash(block.header), a.nonce);
+    expect(toHex(a.shortIds)).toBe(block.transactions.map((tx) => toHex(shortIdOf(key, blake3(tx)))).join(''));
+    const unsalted = block.transactions.map((tx) => toHex(blake3(tx).subarray(0, 8)));
+    for (let i = 0; i < block.transactions.length; i++) {
+      expect(unsalted).not.toContain(toHex(a.shortIds.subarray(i * 8, i * 8 + 8)));
+      expect(toHex(a.shortIds.subarray(i * 8, i * 8 + 8))).not.toBe(toHex(b.shortIds.subarray(i * 8, i * 8 + 8)));
+    }
+  });
 });
+
+/** getblocktxn with a count of 0, as a peer could send it (the encoder refuses to write it). */
+function emptyGetBlockTxn(): Uint8Array {
+  const one = encodeMessage({ type: 'getblocktxn', hash: new Uint8Array(32), indexes: [5] });
+  const bytes = one.slice(0, one.length - 1); // drop the index
+  bytes[bytes.length - 1] = 0; // count 1 → 0
+  return bytes;
+}
 
 describe('compact block relay', () => {
   async function receiver() {
@@ -74,7 +102,8 @@ describe('compact block relay', () => {
     const result = await chain.addBlock(block);
     expect(result.status).toBe('accepted');
     const pushed = await harness.next('cmpctblock', (m) => toHex(blockHash(m.header)) === id);
-    expect(toHex(pushed.shortIds)).toEqual(block.transactions.map((tx) => toHex(shortIdOf(blake3(tx)))).join(''));
+    const key = shortIdKey(blockHash(block.header), pushed.nonce);
+    expect(toHex(pushed.shortIds)).toEqual(block.transactions.map((tx) => toHex(shortIdOf(key, blake3(tx)))).join(''));
     // Not announced by inv as well: the push is the announcement.
     expect(harness.received.some((m) => m.type === 'inv' && m.items.some((i) => toHex(i.hash) === id))).toBe(false);
   });
@@ -143,6 +172,45 @@ describe('compact block relay', () => {
     await harness.closed;
     expect(harness.received.find((m) => m.type === 'reject')).toMatchObject({ code: P2pErrorCode.MessageMalformed });
   });
+
+  it('refuses a getblocktxn that asks for nothing as malformed, before any lookup', async () => {
+    const { harness } = await receiver();
+    harness.sendRaw(emptyGetBlockTxn());
+    await harness.closed;
+    expect(harness.received.find((m) => m.type === 'reject')).toMatchObject({ code: P2pErrorCode.MessageMalformed });
+    expect(harness.received.some((m) => m.type === 'blocktxn' || m.type === 'notfound')).toBe(false);
+  });
+
+  it('answers getblocktxn only near the tip: a deeper block gets notfound (the asker falls back to getdata)', async () => {
+    const { chain, harness } = await receiver();
+    const txs = transfers();
+    const old = makeBlock(chain, { transactions: txs });
+    await chain.addBlock(old);
+    for (let i = 0; i <= compactBlockTxnDepthMax; i++) await chain.addBlock(makeBlock(chain));
+    expect(chain.selectedTip().header.blueScore - old.header.blueScore).toBeGreaterThan(compactBlockTxnDepthMax);
+    const hash = blockHash(old.header);
+    harness.send({ type: 'getblocktxn', hash, indexes: [0, 1] });
+    const refused = await harness.next('notfound', (m) => m.items.some((i) => toHex(i.hash) === toHex(hash)));
+    expect(refused.items).toHaveLength(1);
+    expect(harness.received.some((m) => m.type === 'blocktxn')).toBe(false);
+    // The whole block is still served by getdata.
+    harness.send({ type: 'getdata', items: [{ kind: InvType.block, hash }] });
+    expect((await harness.next('block')).block.transactions).toEqual(txs);
+  });
+
+  it('fetches the whole block from its sender when the transactions asked for do not come in time', async () => {
+    const { chain, harness } = await receiver();
+    const block = makeBlock(chain, { transactions: transfers() });
+    const id = toHex(blockHash(block.header));
+    harness.send(compactBlockOf(block));
+    await harness.next('getblocktxn', (m) => toHex(m.hash) === id);
+    const askedAt = Date.now();
+    const fallback = await harness.next('getdata', (m) => m.items.some((i) => toHex(i.hash) === id), compactCompletionTimeoutMs + 5_000);
+    expect(Date.now() - askedAt).toBeGreaterThanOrEqual(compactCompletionTimeoutMs - 100);
+    expect(fallback.items).toHaveLength(1);
+    harness.send({ type: 'block', block });
+    await until(() => chain.has(id), 10_000, 'block fetched whole accepted');
+  }, 20_000);
 
   async function secondPeer(port: number) {
     const peer = await connectHarness(net.open(port), { network: 'regtest', version: compactVersion(), staticKey: newStaticKey() });

@@ -25,22 +25,45 @@ export interface AttackOutcome {
   readonly reject?: { readonly code: number; readonly banScore: number };
 }
 
-/** Connects to `p2pPort`, completes the handshake, sends `message`, and waits for the node to hang up (or 5 s). */
-async function sendOne(target: number, p2pPort: number, message: (header: Uint8Array) => Message, templateHeader: Uint8Array): Promise<AttackOutcome> {
+interface AttackerSession {
+  readonly key: { readonly publicKey: Uint8Array };
+  readonly session: Awaited<ReturnType<typeof openSecureSession>>;
+  readonly received: Message[];
+  readonly closed: Promise<void>;
+  /** Whether the node answered the version with verack within 5 s. */
+  readonly ready: boolean;
+}
+
+/** A fresh identity's connection to `p2pPort`, through the Noise handshake and version/verack. */
+async function openAttackerSession(p2pPort: number): Promise<AttackerSession> {
   const key = x25519Dh.generateKeyPair(randomBytes);
   const socket = connect(p2pPort, '127.0.0.1');
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
   const session = await openSecureSession({ port: socketPort(socket), role: 'initiator', staticKey: key, network: 'regtest', protocolVersion: p2pProtocolVersion, randomBytes, timer });
   const received: Message[] = [];
   const closed = new Promise<void>((resolve) => session.onClose(() => resolve()));
-  session.onMessage((bytes) => received.push(decodeMessage(bytes)));
+  session.onMessage((bytes) => {
+    const m = decodeMessage(bytes);
+    received.push(m);
+    if (m.type === 'ping') session.send(encodeMessage({ type: 'pong', nonce: m.nonce })); // a live peer, not an idle one
+  });
   const genesis = genesisHash(regtestParams);
   session.send(encodeMessage({
     type: 'version', protocolVersion: p2pProtocolVersion, network: 'regtest', chainId: regtestParams.chainId, genesis, services: Services.full,
     timestampMs: Date.now(), nonce: BigInt(Date.now()) * 31n, userAgent: '/lab-attacker/', listenPort: 0, bestBlueScore: 0, bestBlueWork: 0n, selectedTip: genesis, relay: true,
   }));
   const start = Date.now();
-  while (!received.some((m) => m.type === 'verack') && Date.now() - start < 5_000) await new Promise((r) => setTimeout(r, 20));
+  let isClosed = false;
+  void closed.then(() => void (isClosed = true));
+  while (!received.some((m) => m.type === 'verack') && !isClosed && Date.now() - start < 5_000) await new Promise((r) => setTimeout(r, 20));
+  const ready = received.some((m) => m.type === 'verack') && !isClosed;
+  if (ready) session.send(encodeMessage({ type: 'verack' })); // the node's handshake completes: a ready peer
+  return { key, session, received, closed, ready };
+}
+
+/** Connects to `p2pPort`, completes the handshake, sends `message`, and waits for the node to hang up (or 5 s). */
+async function sendOne(target: number, p2pPort: number, message: (header: Uint8Array) => Message, templateHeader: Uint8Array): Promise<AttackOutcome> {
+  const { key, session, received, closed } = await openAttackerSession(p2pPort);
   session.send(encodeMessage(message(templateHeader)));
   await Promise.race([closed, new Promise((r) => setTimeout(r, 5_000))]);
   session.close();
@@ -59,4 +82,28 @@ export async function attack(targets: readonly { index: number; p2pPort: number 
     outcomes.push(await sendOne(t.index, t.p2pPort, junkTx, header));
   }
   return outcomes;
+}
+
+export interface EclipseAttempt {
+  /** Connections that completed the handshake (the victim gave them an inbound slot). */
+  readonly held: number;
+  /** Connections the victim refused or dropped before verack. */
+  readonly refused: number;
+  close(): void;
+}
+
+/**
+ * An eclipse attempt: `count` connections from fresh identities to one victim, each completing the handshake and
+ * then sitting there (as a Sybil holding inbound slots would), until `close`.
+ */
+export async function eclipse(p2pPort: number, count: number): Promise<EclipseAttempt> {
+  const sessions = await Promise.all(Array.from({ length: count }, () => openAttackerSession(p2pPort).catch(() => undefined)));
+  const held = sessions.filter((s) => s?.ready === true);
+  return {
+    held: held.length,
+    refused: count - held.length,
+    close: () => {
+      for (const s of sessions) s?.session.close();
+    },
+  };
 }

@@ -15,6 +15,7 @@ export interface LabNode {
   readonly index: number;
   readonly p2pPort: number;
   readonly httpPort: number;
+  readonly wsPort: number;
   /** Block hash (0x…) → wall-clock ms this node committed it (from its log line's time). */
   readonly committedAt: Map<string, number>;
   /** Log lines of the given event. */
@@ -36,7 +37,7 @@ export async function startLabNode(index: number, addnodes: readonly string[], e
   let child: ChildProcess;
   let ports = new Map<string, number>();
   const spawnNode = (portArgs: readonly string[]): Promise<void> => {
-    const args = ['node', '--network', 'regtest', '--datadir', datadir, ...portArgs, '--log-level', 'info', ...addnodes.flatMap((a) => ['--addnode', a]), ...extraArgs];
+    const args = ['node', '--network', 'regtest', '--datadir', datadir, ...portArgs, '--log-level', 'info', '--rate-limits=false', ...addnodes.flatMap((a) => ['--addnode', a]), ...extraArgs];
     child = spawn(process.execPath, [resolve(repoRoot, 'bin/weft.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stderr!.resume();
     ports = new Map();
@@ -73,6 +74,7 @@ export async function startLabNode(index: number, addnodes: readonly string[], e
     index,
     p2pPort,
     httpPort,
+    wsPort,
     committedAt,
     events: (event) => lines.filter((l) => l.event === event),
     async rpc(method, params = {}) {

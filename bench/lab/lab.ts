@@ -7,6 +7,8 @@
 import { startLabNode, type LabNode } from './lab-node.ts';
 import { startLink, type Link, type LinkShape } from './link.ts';
 import { attack } from './attacker.ts';
+import { startLoad, type LoadShape, type TxLoad } from './load.ts';
+import { eclipseAttempt, linksOf, type EclipseOutcome } from './events.ts';
 import { labMinerAddress, startMiners, type MinedBlock, type MinerShare } from './miners.ts';
 import { diameter, randomRegularGraph, seededRandom, type Edge } from './topology.ts';
 
@@ -26,6 +28,23 @@ export interface Scenario {
   readonly churn?: { readonly everyS: number; readonly downS: number };
   /** At `atS`, an adversary peer relays an invalid block and a junk transaction to each of `targets` (attacker.ts). */
   readonly attacker?: { readonly atS: number; readonly targets: readonly number[] };
+  /** A transaction load offered to random nodes once its senders are funded (load.ts). */
+  readonly load?: LoadShape;
+  /** One node whose every link has this shape instead (a node behind a slow line). */
+  readonly slowNode?: { readonly node: number; readonly link: LinkShape };
+  /**
+   * A selfish miner: the miner `node` withholds from `atS` for `forS` seconds (every link of its node cut, so it
+   * mines on its private chain), then releases (links restored; convergence is measured from there).
+   */
+  readonly withhold?: { readonly node: number; readonly atS: number; readonly forS: number };
+  /** At `atS`, `connections` Sybil connections to `victim` hold its inbound slots until the run ends. */
+  readonly eclipse?: { readonly victim: number; readonly atS: number; readonly connections: number };
+}
+
+/** Wire bytes of every link when mining started and at the end. */
+export interface WireMarks {
+  readonly miningAt: { readonly atMs: number; readonly bytes: number };
+  end?: { readonly atMs: number; readonly bytes: number };
 }
 
 export interface TipPoll {
@@ -49,6 +68,9 @@ export interface LabRun {
   readonly restarts: readonly { node: number; killedAtMs: number; restartedAtMs?: number }[];
   readonly wireBytes: number;
   readonly healedAtMs?: number;
+  readonly load?: TxLoad;
+  readonly eclipse?: EclipseOutcome;
+  readonly wireMarks: WireMarks;
   readonly errors: readonly string[];
 }
 
@@ -64,7 +86,8 @@ async function startNetwork(scenario: Scenario, edges: readonly Edge[], random: 
     const addnodes: string[] = [];
     for (const [a, b] of edges) {
       if (a !== i) continue;
-      const link = await startLink(nodes[b]!.p2pPort, scenario.link, random);
+      const slow = scenario.slowNode !== undefined && (a === scenario.slowNode.node || b === scenario.slowNode.node);
+      const link = await startLink(nodes[b]!.p2pPort, slow ? scenario.slowNode!.link : scenario.link, random);
       links.set(`${a}-${b}`, link);
       addnodes.push(`127.0.0.1:${link.port}`);
     }
@@ -98,13 +121,20 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
     log('network up; mining');
     const startedAtMs = Date.now();
     const miners = startMiners(nodes, scenario.miners, { blockIntervalMs: scenario.blockIntervalMs, templateRefreshMs: scenario.templateRefreshMs, random });
+    const wireBytesNow = () => [...links.values()].reduce((sum, l) => sum + l.bytes(), 0);
+    const wireMarks: WireMarks = { miningAt: { atMs: startedAtMs, bytes: wireBytesNow() } };
     const polls: TipPoll[] = [];
     let healedAtMs: number | undefined;
-    const crossing = [...links.entries()].filter(([key]) => {
-      const [a, b] = key.split('-').map(Number) as [number, number];
-      return a < scenario.nodes / 2 !== b < scenario.nodes / 2;
-    });
+    // The links a partition cuts: between the halves, or every link of a withholding (selfish) miner.
+    const crossing = scenario.withhold
+      ? linksOf(links, scenario.withhold.node).map((link) => ['', link] as const)
+      : [...links.entries()].filter(([key]) => {
+        const [a, b] = key.split('-').map(Number) as [number, number];
+        return a < scenario.nodes / 2 !== b < scenario.nodes / 2;
+      });
+    let eclipsed: Awaited<ReturnType<typeof eclipseAttempt>> | undefined;
     const endAt = startedAtMs + scenario.durationS * 1000;
+    const load = scenario.load && startLoad(nodes, scenario.load, scenario.miners[0]!.node, endAt, seededRandom(scenario.seed + 1), wireBytesNow, log);
     const attackerIds: string[] = [];
     const restarts: { node: number; killedAtMs: number; restartedAtMs?: number }[] = [];
     const mining = new Set(scenario.miners.map((m) => m.node));
@@ -131,7 +161,11 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
           setTimeout(() => void victim.restart().then(() => void (record.restartedAtMs = Date.now()), (e: unknown) => errors.push(String(e))), scenario.churn.downS * 1000);
         }
       }
-      const p = scenario.partition;
+      if (scenario.eclipse && eclipsed === undefined && t >= scenario.eclipse.atS) {
+        eclipsed = await eclipseAttempt(nodes[scenario.eclipse.victim]!, scenario.eclipse.connections, 5_000);
+        log(`eclipse: ${eclipsed.outcome.held} of ${eclipsed.outcome.attempted} Sybil connections held; victim outbound ${eclipsed.outcome.outboundBefore} → ${eclipsed.outcome.outboundDuring}, inbound ${eclipsed.outcome.inboundDuring}`);
+      }
+      const p = scenario.partition ?? scenario.withhold;
       if (p && t >= p.atS && t < p.atS + p.forS && !crossing[0]?.[1].isCut()) {
         log(`partition: cutting ${crossing.length} links at ${t.toFixed(1)} s`);
         for (const [, link] of crossing) link.cut();
@@ -144,18 +178,25 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
       await new Promise((r) => setTimeout(r, pollEveryMs));
     }
     await miners.stop();
+    eclipsed?.attempt.close();
     // A miner's node down for churn refuses its calls: not an error of the network.
     errors.push(...miners.errors);
     for (const n of nodes) if (!n.isRunning()) await n.restart();
     await new Promise((r) => setTimeout(r, settleMs)); // the last blocks propagate
     polls.push(await pollTips(nodes));
+    load?.stop();
+    if (load) errors.push(...load.errors);
     const summaries = await Promise.all(
       nodes.map(async (n) => ({
         index: n.index, info: await n.rpc('get_info'), cpuSeconds: n.cpuSeconds(), rssBytes: n.rssBytes(), bannedPeers: n.events('peer_banned').map((e) => String(e.peer)), committed: n.committedAt,
       })),
     );
-    const wireBytes = [...links.values()].reduce((sum, l) => sum + l.bytes(), 0);
-    return { scenario, edges, diameter: diameter(scenario.nodes, edges), startedAtMs, mined: miners.mined, polls, nodes: summaries, wireBytes, attackerIds, restarts, ...(healedAtMs === undefined ? {} : { healedAtMs }), errors };
+    const wireBytes = wireBytesNow();
+    wireMarks.end = { atMs: Date.now(), bytes: wireBytes };
+    return {
+      scenario, edges, diameter: diameter(scenario.nodes, edges), startedAtMs, mined: miners.mined, polls, nodes: summaries, wireBytes, wireMarks, attackerIds, restarts,
+      ...(healedAtMs === undefined ? {} : { healedAtMs }), ...(load === undefined ? {} : { load }), ...(eclipsed === undefined ? {} : { eclipse: eclipsed.outcome }), errors,
+    };
   } finally {
     await Promise.all(nodes.map((n) => n?.stop()));
     await Promise.all([...links.values()].map((l) => l.close()));

@@ -37,11 +37,16 @@ interface Template {
 
 const strip = (hex: string): string => (hex.startsWith('0x') ? hex.slice(2) : hex);
 
-/** A miner address of the lab: a fixed private key per node. */
-export function labMinerAddress(node: number): string {
+/** The private key a lab node's miner is paid to (the transaction load's funder spends it). */
+export function labMinerKey(node: number): Uint8Array {
   const key = new Uint8Array(32).fill(2);
   key[31] = node + 1;
-  return encodeAddress(regtestParams.hrp, standardAddress(publicKeyFromPrivate(key)));
+  return key;
+}
+
+/** A miner address of the lab: a fixed private key per node. */
+export function labMinerAddress(node: number): string {
+  return encodeAddress(regtestParams.hrp, standardAddress(publicKeyFromPrivate(labMinerKey(node))));
 }
 
 export interface Miners {

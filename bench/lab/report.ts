@@ -4,7 +4,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EclipseOutcome } from './events.ts';
 import type { LabRun } from './lab.ts';
+import { loadFigures, loadMarkdown, type LoadFigures } from './report-load.ts';
 
 export interface LabFigures {
   readonly scenario: string;
@@ -33,6 +35,10 @@ export interface LabFigures {
   readonly restarts: number;
   /** Nodes that ended with under 90 % of the most blocks any node held. */
   readonly stalledNodes: readonly number[];
+  /** The transaction load's figures, when the scenario offers one. */
+  readonly load?: LoadFigures;
+  /** What an eclipse attempt left its victim with. */
+  readonly eclipse?: EclipseOutcome;
   readonly errors: readonly string[];
 }
 
@@ -76,6 +82,7 @@ export function labFigures(run: LabRun): LabFigures {
   const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const cpu = run.nodes.map((node) => node.cpuSeconds);
   const rss = run.nodes.map((node) => node.rssBytes / 2 ** 20);
+  const load = loadFigures(run);
   return {
     scenario: run.scenario.name,
     nodes: n,
@@ -97,6 +104,8 @@ export function labFigures(run: LabRun): LabFigures {
     honestBans: run.nodes.reduce((sum, node) => sum + node.bannedPeers.filter((p) => !run.attackerIds.includes(p)).length, 0),
     restarts: run.restarts.length,
     stalledNodes: run.nodes.filter((node, i) => counts[i]! < 0.9 * most).map((node) => node.index),
+    ...(load === undefined ? {} : { load }),
+    ...(run.eclipse === undefined ? {} : { eclipse: run.eclipse }),
     errors: run.errors,
   };
 }
@@ -125,6 +134,11 @@ function markdown(f: LabFigures): string {
     `| honest nodes banned by honest nodes | ${f.honestBans} |`,
     `| kill -9 restarts (churn) | ${f.restarts} |`,
     `| stalled nodes | ${f.stalledNodes.length === 0 ? 'none' : f.stalledNodes.join(', ')} |`,
+    ...(f.load === undefined ? [] : loadMarkdown(f.load)),
+    ...(f.eclipse === undefined ? [] : [
+      `| eclipse: Sybil connections held / attempted | ${f.eclipse.held} / ${f.eclipse.attempted} |`,
+      `| eclipse: victim's outbound peers before / during (inbound during) | ${f.eclipse.outboundBefore} / ${f.eclipse.outboundDuring} (${f.eclipse.inboundDuring}) |`,
+    ]),
     `| errors | ${f.errors.length} |`,
     '',
   ].join('\n');

@@ -4,28 +4,38 @@
  * transactions it already holds and asks for the rest by index (Bitcoin's BIP 152, without prefilled transactions:
  * Weft blocks have no coinbase transaction).
  *
- * A short id is the first 8 bytes of the transaction id (BLAKE3 of its bytes). Two transactions of one block may
- * share it, or a pool transaction may share it with a block's: the receiver then cannot rebuild the block from ids
- * alone, and the rebuilt block's transaction root (which the header commits to) decides — on any doubt or mismatch
- * the full block is fetched instead. A collision costs a round trip, never a wrong block.
+ * A short id is salted per block, as BIP 152 salts with SipHash keyed by header + nonce: the first 8 bytes of
+ * BLAKE3(key ‖ transaction id), where key = BLAKE3(block hash ‖ the sender's random 8-byte nonce). Nobody knows the
+ * key before the block is mined and pushed, so no one can grind two transactions (or a pool transaction and a
+ * block's) onto one short id in advance; a chance collision (~n²/2^65) is as rare as BIP 152's. Two transactions may
+ * still share one: the receiver then cannot rebuild the block from ids alone, and the rebuilt block's transaction
+ * root (which the header commits to) decides — on any doubt or mismatch the full block is fetched instead. A
+ * collision costs a round trip, never a wrong block.
  */
 import type { ByteReader } from '../codec/bytes-reader.ts';
 import type { ByteWriter } from '../codec/bytes-writer.ts';
 import { hashBytes, readHeader, writeHeader, type BlockHeader } from '../codec/header.ts';
+import { blake3 } from '../crypto/blake3.ts';
 import { DecodeError } from '../errors.ts';
 import { blockBytesMax, blockTxCountMax, headerBytesMax, txBytesMax } from '../limits.ts';
 import { readCappedCount } from './capped-count.ts';
 
 /** Bytes of a short transaction id. */
 export const shortIdBytes = 8;
+/** Bytes of the sender's salt nonce in `cmpctblock`. */
+export const compactNonceBytes = 8;
 
 export type CompactBlockMessage =
   /**
    * A block pushed to a peer: its header and its transactions' short ids in block order, packed (8 bytes each) so a
-   * message of 10,000 ids decodes into one view, not 10,000 objects.
+   * message of 10,000 ids decodes into one view, not 10,000 objects. `nonce` (8 random bytes of the sender's)
+   * salts the short ids with the block hash (`shortIdKey`).
    */
-  | { readonly type: 'cmpctblock'; readonly header: BlockHeader; readonly shortIds: Uint8Array }
-  /** The transactions at `indexes` (strictly increasing) of the block `hash`, which the asker could not rebuild. */
+  | { readonly type: 'cmpctblock'; readonly header: BlockHeader; readonly nonce: Uint8Array; readonly shortIds: Uint8Array }
+  /**
+   * The transactions at `indexes` (strictly increasing, at least one) of the block `hash`, which the asker could not
+   * rebuild.
+   */
   | { readonly type: 'getblocktxn'; readonly hash: Uint8Array; readonly indexes: readonly number[] }
   /** The answer: those transactions' bytes, in the order asked. */
   | { readonly type: 'blocktxn'; readonly hash: Uint8Array; readonly transactions: readonly Uint8Array[] };
@@ -34,14 +44,28 @@ const countBytesMax = 5;
 
 /** Byte caps of the payloads (the type byte excluded). */
 export const compactBlockPayloadBytesMax: Readonly<Record<CompactBlockMessage['type'], number>> = {
-  cmpctblock: headerBytesMax + countBytesMax + blockTxCountMax * shortIdBytes,
+  cmpctblock: headerBytesMax + compactNonceBytes + countBytesMax + blockTxCountMax * shortIdBytes,
   getblocktxn: hashBytes + countBytesMax + blockTxCountMax * countBytesMax,
   blocktxn: hashBytes + countBytesMax + blockBytesMax,
 };
 
-/** The short id of a transaction id. */
-export function shortIdOf(txId: Uint8Array): Uint8Array {
-  return txId.subarray(0, shortIdBytes);
+/** The salt of one pushed block's short ids: BLAKE3(block hash ‖ nonce). */
+export function shortIdKey(blockHash: Uint8Array, nonce: Uint8Array): Uint8Array {
+  const input = new Uint8Array(hashBytes + compactNonceBytes);
+  input.set(blockHash);
+  input.set(nonce, hashBytes);
+  return blake3(input);
+}
+
+/**
+ * The short id of a transaction id under a block's key: BLAKE3(key ‖ id)'s first 8 bytes. One 64-byte hash (the
+ * node's Wasm BLAKE3 takes it, ~2 µs), so salting a pool of n transactions for a pushed block costs n hashes.
+ */
+export function shortIdOf(key: Uint8Array, txId: Uint8Array): Uint8Array {
+  const input = new Uint8Array(64);
+  input.set(key);
+  input.set(txId, 32);
+  return blake3(input).subarray(0, shortIdBytes);
 }
 
 /** How many short ids a packed run holds. */
@@ -59,12 +83,14 @@ export function writeCompactBlockPayload(w: ByteWriter, m: CompactBlockMessage):
   switch (m.type) {
     case 'cmpctblock':
       writeHeader(w, m.header);
+      w.bytes(m.nonce, compactNonceBytes, 'cmpctblock nonce');
       if (m.shortIds.length % shortIdBytes !== 0) throw new DecodeError(`cmpctblock short ids: ${m.shortIds.length} bytes, not a multiple of ${shortIdBytes}`);
       w.varint(shortIdCount(m.shortIds), blockTxCountMax, 'cmpctblock count');
       w.bytes(m.shortIds, m.shortIds.length, 'cmpctblock short ids');
       return;
     case 'getblocktxn':
       w.bytes(m.hash, hashBytes, 'getblocktxn hash');
+      if (m.indexes.length === 0) throw new DecodeError('getblocktxn indexes: expected at least one, got none');
       w.varint(m.indexes.length, blockTxCountMax, 'getblocktxn count');
       for (const index of m.indexes) w.varint(index, blockTxCountMax - 1, 'getblocktxn index');
       return;
@@ -80,12 +106,15 @@ export function readCompactBlockPayload(name: CompactBlockMessage['type'], r: By
   switch (name) {
     case 'cmpctblock': {
       const header = readHeader(r);
+      const nonce = r.bytes(compactNonceBytes, 'cmpctblock nonce');
       const count = readCappedCount(r, blockTxCountMax, 'cmpctblock count');
-      return { type: 'cmpctblock', header, shortIds: r.bytes(count * shortIdBytes, 'cmpctblock short ids') };
+      return { type: 'cmpctblock', header, nonce, shortIds: r.bytes(count * shortIdBytes, 'cmpctblock short ids') };
     }
     case 'getblocktxn': {
       const hash = r.bytes(hashBytes, 'getblocktxn hash');
       const count = readCappedCount(r, blockTxCountMax, 'getblocktxn count');
+      // An empty request asks for nothing: refused before the block is looked up.
+      if (count === 0) throw new DecodeError('getblocktxn indexes: expected at least one, got none');
       const indexes: number[] = [];
       for (let i = 0; i < count; i++) {
         const index = r.varint(blockTxCountMax - 1, 'getblocktxn index');

@@ -8,10 +8,10 @@
  */
 import { transactionsRoot, type Block } from '../codec/block.ts';
 import type { BlockHeader } from '../codec/header.ts';
-import { compactToTarget, hashMeetsTarget } from '../consensus/pow.ts';
+import { blockHash, compactToTarget, hashMeetsTarget } from '../consensus/pow.ts';
 import { blake3 } from '../crypto/blake3.ts';
-import { equalBytes, toHex } from '../util/bytes.ts';
-import { shortIdAt, shortIdBytes, shortIdCount, shortIdOf, type CompactBlockMessage } from './compact-block-messages.ts';
+import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
+import { compactNonceBytes, shortIdAt, shortIdBytes, shortIdCount, shortIdKey, shortIdOf, type CompactBlockMessage } from './compact-block-messages.ts';
 import type { Peer } from './peer.ts';
 
 /** Compact blocks waiting for transactions asked of their sender; the oldest is dropped past this. */
@@ -21,7 +21,18 @@ export const compactPendingMax = 16;
  * completes (a pushed header costs it almost no work: maxTarget is 2^255) can only displace its own entries, never
  * evict another peer's block while its transactions are on their way.
  */
-const compactPendingPerPeerMax = 4;
+export const compactPendingPerPeerMax = 4;
+/**
+ * A compact block still waiting for its transactions this long after `getblocktxn` is fetched whole with `getdata`
+ * (a round trip at 300 ms links plus a megabyte of transactions at 10 Mbps is ~1.5 s).
+ */
+export const compactCompletionTimeoutMs = 3_000;
+/**
+ * `getblocktxn` is answered only for blocks at most this many blue blocks below our selected tip (BIP 152's
+ * MAX_BLOCKTXN_DEPTH is 10): an honest peer asks about a block just pushed to it; deeper ones get `notfound`
+ * before the block is read, and the asker falls back to `getdata`.
+ */
+export const compactBlockTxnDepthMax = 16;
 
 interface PendingCompact {
   readonly peer: Peer;
@@ -32,33 +43,41 @@ interface PendingCompact {
 }
 
 export interface CompactRelayState {
-  /** Short id (hex) → full transaction id (hex), or null when two known transactions share it. */
-  readonly shortIds: Map<string, string | null>;
+  /** The transactions relay holds: id (hex) → id bytes, salted afresh for each pushed block. */
+  readonly held: Map<string, Uint8Array>;
   readonly pending: Map<string, PendingCompact>;
 }
 
 export function createCompactRelayState(): CompactRelayState {
-  return { shortIds: new Map(), pending: new Map() };
+  return { held: new Map(), pending: new Map() };
 }
 
 /** Remembers a transaction relay holds (admitted to the pool), so a compact block naming it can be rebuilt. */
 export function rememberTransaction(state: CompactRelayState, id: string): void {
-  const short = id.slice(0, 16);
-  const known = state.shortIds.get(short);
-  state.shortIds.set(short, known === undefined || known === id ? id : null);
+  if (!state.held.has(id)) state.held.set(id, fromHex(id));
 }
 
 /** Forgets a transaction relay no longer holds (evicted from its cache). */
 export function forgetTransaction(state: CompactRelayState, id: string): void {
-  const short = id.slice(0, 16);
-  if (state.shortIds.get(short) === id) state.shortIds.delete(short);
+  state.held.delete(id);
 }
 
-/** The compact form of a block, built once and sent to every compact peer. */
-export function compactBlockOf(block: Block): CompactBlockMessage {
+/** The compact form of a block, built once (one random nonce) and sent to every compact peer. */
+export function compactBlockOf(block: Block, nonce: Uint8Array = globalThis.crypto.getRandomValues(new Uint8Array(compactNonceBytes))): CompactBlockMessage {
+  const key = shortIdKey(blockHash(block.header), nonce);
   const shortIds = new Uint8Array(block.transactions.length * shortIdBytes);
-  block.transactions.forEach((tx, i) => shortIds.set(shortIdOf(blake3(tx)), i * shortIdBytes));
-  return { type: 'cmpctblock', header: block.header, shortIds };
+  block.transactions.forEach((tx, i) => shortIds.set(shortIdOf(key, blake3(tx)), i * shortIdBytes));
+  return { type: 'cmpctblock', header: block.header, nonce, shortIds };
+}
+
+/** The held transactions under one block's key: short id (hex) → id (hex), or null when two share it. */
+function saltedHeld(state: CompactRelayState, key: Uint8Array): Map<string, string | null> {
+  const salted = new Map<string, string | null>();
+  for (const [id, bytes] of state.held) {
+    const short = toHex(shortIdOf(key, bytes));
+    salted.set(short, salted.has(short) ? null : id);
+  }
+  return salted;
 }
 
 /** The cheapest check of a pushed header: its hash meets the target its own bits encode (one hash, no store read). */
@@ -73,26 +92,33 @@ export type RebuildResult =
   /** The ids rebuilt a block the header does not commit to (a short-id collision): fetch the full block. */
   | { readonly kind: 'mismatch' };
 
-/** Rebuilds what it can of a pushed block from known transactions; `lookup` gives a held transaction's bytes. */
+/**
+ * Rebuilds what it can of a pushed block from known transactions; `lookup` gives a held transaction's bytes.
+ * Salting the held transactions costs one hash each, paid only for a block with transactions that passed the
+ * cheaper checks (own target, parents known or allowed, not already pending).
+ */
 export function rebuildCompact(
   state: CompactRelayState,
   message: Extract<CompactBlockMessage, { type: 'cmpctblock' }>,
-  id: string,
+  hash: Uint8Array,
   peer: Peer,
   nowMs: number,
   lookup: (txId: string) => Uint8Array | undefined,
 ): RebuildResult {
+  const count = shortIdCount(message.shortIds);
+  if (count === 0) return finish(message.header, []);
+  const salted = saltedHeld(state, shortIdKey(hash, message.nonce));
   const transactions: (Uint8Array | undefined)[] = [];
   const missing: number[] = [];
-  for (let i = 0; i < shortIdCount(message.shortIds); i++) {
-    const full = state.shortIds.get(toHex(shortIdAt(message.shortIds, i)));
+  for (let i = 0; i < count; i++) {
+    const full = salted.get(toHex(shortIdAt(message.shortIds, i)));
     const raw = full == null ? undefined : lookup(full);
     transactions.push(raw);
     if (raw === undefined) missing.push(i);
   }
   if (missing.length === 0) return finish(message.header, transactions as Uint8Array[]);
   makeRoomFor(state, peer);
-  state.pending.set(id, { peer, header: message.header, transactions, missing, atMs: nowMs });
+  state.pending.set(toHex(hash), { peer, header: message.header, transactions, missing, atMs: nowMs });
   return { kind: 'missing', indexes: missing };
 }
 

@@ -20,7 +20,8 @@ import { p2pInvItemsMax, p2pKnownInventoryMax, p2pOrphanParentRequestsMax, p2pRe
 import { InvType, Services, type InvItem } from './messages.ts';
 import type { CompactBlockMessage } from './compact-block-messages.ts';
 import {
-  compactBlockOf, completeCompact, createCompactRelayState, expireCompact, forgetTransaction, meetsOwnTarget, rebuildCompact, rememberTransaction, type RebuildResult,
+  compactBlockOf, compactBlockTxnDepthMax, compactCompletionTimeoutMs, completeCompact, createCompactRelayState, expireCompact, forgetTransaction,
+  meetsOwnTarget, rebuildCompact, rememberTransaction, type RebuildResult,
 } from './compact-relay.ts';
 import type { Peer } from './peer.ts';
 import { MessageMalformedError, UnsolicitedFloodError } from './protocol-errors.ts';
@@ -117,8 +118,29 @@ export function createRelay(deps: RelayDeps): Relay {
 
   const onRebuilt = (peer: Peer, id: string, result: RebuildResult): void => {
     if (result.kind === 'block') acceptRelayed(peer, result.block, id);
-    else if (result.kind === 'missing') peer.send({ type: 'getblocktxn', hash: fromHex(id), indexes: result.indexes });
-    else requestBlocks(peer, [id]); // a short-id collision: the full block decides
+    else if (result.kind === 'missing') {
+      peer.send({ type: 'getblocktxn', hash: fromHex(id), indexes: result.indexes });
+      awaitCompletion(peer, id);
+    } else requestBlocks(peer, [id]); // a short-id collision: the full block decides
+  };
+
+  // A compact block whose transactions do not come in time (or whose sender closes or answers notfound) is
+  // fetched whole: from its sender while it is connected, else from another peer that announced it.
+  const completionTimers = new Map<string, () => void>();
+  const fetchWhole = (id: string, sender: Peer): void => {
+    if (chain.has(id) || chain.isInvalid(id)) return;
+    const from = sender.isReady() ? sender : deps.readyPeers().find((p) => p !== sender && p.known.has(id));
+    if (from) requestBlocks(from, [id]);
+  };
+  const awaitCompletion = (peer: Peer, id: string): void => {
+    const entry = compact.pending.get(id);
+    completionTimers.get(id)?.();
+    completionTimers.set(id, deps.timer.setTimeout(() => {
+      completionTimers.delete(id);
+      if (entry === undefined || compact.pending.get(id) !== entry) return; // completed, refused or displaced
+      compact.pending.delete(id);
+      fetchWhole(id, peer);
+    }, compactCompletionTimeoutMs));
   };
 
   const remember = (id: string, raw: Uint8Array): void => {
@@ -299,6 +321,7 @@ export function createRelay(deps: RelayDeps): Relay {
           relayed++;
         } else if (compact.pending.get(id)?.peer === peer) {
           compact.pending.delete(id);
+          fetchWhole(id, peer);
           relayed++;
         }
       }
@@ -336,10 +359,14 @@ export function createRelay(deps: RelayDeps): Relay {
       if (!message.header.parents.every((p) => knownOrComing(toHex(p))) && !peer.orphanAllowance.take()) {
         throw new UnsolicitedFloodError('too many pushed blocks whose parents are unknown');
       }
-      onRebuilt(peer, id, rebuildCompact(compact, message, id, peer, deps.clock.nowMs(), (txId) => txCache.get(txId)));
+      onRebuilt(peer, id, rebuildCompact(compact, message, hash, peer, deps.clock.nowMs(), (txId) => txCache.get(txId)));
     },
     onGetBlockTxn(peer, hash, indexes) {
-      const block = chain.getBlock(toHex(hash));
+      // The index lookup (memory) and the depth bound before the block is read from the store.
+      const id = toHex(hash);
+      const indexed = chain.get(id);
+      const deep = indexed !== undefined && chain.selectedTip().header.blueScore - indexed.header.blueScore > compactBlockTxnDepthMax;
+      const block = indexed === undefined || deep ? undefined : chain.getBlock(id);
       if (!block) return peer.send({ type: 'notfound', items: [{ kind: InvType.block, hash }] });
       const last = indexes.at(-1);
       if (last !== undefined && last >= block.transactions.length) {
@@ -372,9 +399,13 @@ export function createRelay(deps: RelayDeps): Relay {
       for (const [id, p] of txSources) if (p === peer) txSources.delete(id);
       for (const [id, p] of deferred) if (p === peer) deferred.delete(id);
       txInvQueue.delete(peer);
+      const stranded = [...compact.pending].filter(([, p]) => p.peer === peer).map(([id]) => id);
       expireCompact(compact, deps.clock.nowMs(), p2pRequestTimeoutMs, peer);
+      for (const id of stranded) fetchWhole(id, peer);
     },
     close() {
+      for (const cancel of completionTimers.values()) cancel();
+      completionTimers.clear();
       unsubscribeTx?.();
       deps.stems.close();
     },

@@ -127,7 +127,7 @@ export function messageSamples(txs: readonly Uint8Array[]): Message[] {
     { type: 'snapshotchunk', root: state.root, from: hash(0), chunk: readSnapshotChunk(state.trie, state.root, hash(0), { entriesMax: 6 }) },
     { type: 'gettrusteddata', pruningPoint: hash(8), offset: 0 },
     { type: 'trusteddata', pruningPoint: hash(8), total: trusted.length, offset: 0, page: trusted },
-    { type: 'cmpctblock', header: headerPool[4]!, shortIds: Uint8Array.from([...hash(9).subarray(0, 8), ...hash(10).subarray(0, 8)]) },
+    { type: 'cmpctblock', header: headerPool[4]!, nonce: hash(12).subarray(0, 8), shortIds: Uint8Array.from([...hash(9).subarray(0, 8), ...hash(10).subarray(0, 8)]) },
     { type: 'getblocktxn', hash: hash(11), indexes: [0, 2, 7] },
     { type: 'blocktxn', hash: hash(11), transactions: txs.slice(0, 2) },
   ];

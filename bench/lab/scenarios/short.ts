@@ -1,7 +1,8 @@
-// The lab's own check (test/lab-short.test.ts, in `npm test`): 4 nodes, 30 s, 20 ms links.
+// The lab's own check (test/lab-short.test.ts, in `npm test`): 4 nodes, 30 s, 20 ms links, 10 tx/s from 48 senders.
 import type { Scenario } from '../lab.ts';
 
 export const scenario: Scenario = {
   name: 'short', nodes: 4, degree: 2, link: { delayMs: 20, jitter: 0.2 }, durationS: 30, seed: 4,
   miners: [{ node: 0, share: 1 }, { node: 2, share: 1 }], blockIntervalMs: 1000, templateRefreshMs: 500,
+  load: { txPerS: 10, senders: 48 },
 };

@@ -1,0 +1,69 @@
+/**
+ * The transaction load's figures (load.ts): offered and confirmed tx/s, submit → confirmed, propagation to every
+ * node, and wire bytes per transaction per node net of the mining-only baseline.
+ */
+import type { LabRun } from './lab.ts';
+
+export interface LoadFigures {
+  readonly offeredTxPerS: number;
+  readonly submitted: number;
+  /** Submitted transactions node 0 confirmed by the end, over the offering's seconds. */
+  readonly confirmedTxPerS: number;
+  readonly unconfirmed: number;
+  readonly submitToConfirmedMs: { readonly p50: number; readonly p95: number };
+  /** ms from submission until every node (up) had it in its pool, p50 / p95 over transactions. */
+  readonly propagationAllMs: { readonly p50: number; readonly p95: number };
+  readonly txBytes: number;
+  /**
+   * Link bytes from the offering's start to the end beyond the mining-only rate (before the funding), per submitted transaction per node
+   * (each link counted in both directions, so this is what one node receives and sends on average).
+   */
+  readonly wireBytesPerTxPerNode: number;
+  /**
+   * The same without subtracting the baseline (an upper bound: blocks and pings included). The baseline window is
+   * short (mining start until the funder is paid) and can hold the nodes' first sync, which then over-subtracts.
+   */
+  readonly grossWireBytesPerTxPerNode: number;
+}
+
+const quantile = (xs: readonly number[], q: number) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!);
+
+export function loadFigures(run: LabRun): LoadFigures | undefined {
+  const load = run.load;
+  const marks = run.wireMarks;
+  const { fundingWire, offerWire } = load ?? {};
+  if (load === undefined || load.offerStartedAtMs === undefined || fundingWire === undefined || offerWire === undefined || marks.end === undefined) return undefined;
+  const offerS = ((load.offerEndedAtMs ?? marks.end.atMs) - load.offerStartedAtMs) / 1000;
+  const confirmed: number[] = [];
+  const everywhere: number[] = [];
+  for (const [hash, { atMs }] of load.submitted) {
+    const c = load.confirmedAt.get(hash);
+    if (c !== undefined) confirmed.push(c - atMs);
+    const seen = load.seenAt.get(hash);
+    if (seen !== undefined && seen.every((t) => !Number.isNaN(t))) everywhere.push(Math.max(...seen) - atMs);
+  }
+  // The baseline: mining alone, from its start until the funding's first transaction.
+  const baselinePerMs = (fundingWire.bytes - marks.miningAt.bytes) / Math.max(1, fundingWire.atMs - marks.miningAt.atMs);
+  const txWire = marks.end.bytes - offerWire.bytes - baselinePerMs * (marks.end.atMs - offerWire.atMs);
+  const n = run.scenario.nodes;
+  return {
+    offeredTxPerS: load.submitted.size / Math.max(offerS, 1e-3),
+    submitted: load.submitted.size,
+    confirmedTxPerS: confirmed.length / Math.max(offerS, 1e-3),
+    unconfirmed: load.submitted.size - confirmed.length,
+    submitToConfirmedMs: { p50: quantile(confirmed, 0.5), p95: quantile(confirmed, 0.95) },
+    propagationAllMs: { p50: quantile(everywhere, 0.5), p95: quantile(everywhere, 0.95) },
+    txBytes: load.txBytes,
+    wireBytesPerTxPerNode: load.submitted.size === 0 ? NaN : txWire / load.submitted.size / n,
+    grossWireBytesPerTxPerNode: load.submitted.size === 0 ? NaN : (marks.end.bytes - offerWire.bytes) / load.submitted.size / n,
+  };
+}
+
+export function loadMarkdown(f: LoadFigures): string[] {
+  return [
+    `| load: offered / confirmed tx/s (unconfirmed at the end) | ${f.offeredTxPerS.toFixed(1)} / ${f.confirmedTxPerS.toFixed(1)} (${f.unconfirmed} of ${f.submitted}) |`,
+    `| load: submit → confirmed, ms (p50 / p95) | ${f.submitToConfirmedMs.p50.toFixed(0)} / ${f.submitToConfirmedMs.p95.toFixed(0)} |`,
+    `| load: transaction reaches every node, ms (p50 / p95) | ${f.propagationAllMs.p50.toFixed(0)} / ${f.propagationAllMs.p95.toFixed(0)} |`,
+    `| load: wire bytes per tx per node, net of baseline / gross (tx ${f.txBytes} bytes) | ${f.wireBytesPerTxPerNode.toFixed(0)} (${(f.wireBytesPerTxPerNode / f.txBytes).toFixed(2)}×) / ${f.grossWireBytesPerTxPerNode.toFixed(0)} (${(f.grossWireBytesPerTxPerNode / f.txBytes).toFixed(2)}×) |`,
+  ];
+}
