@@ -87,7 +87,7 @@ export async function wirePrivateCard(link: RpcClient, light: LightNode, walletD
     latest = state;
     const balance = privateBalance(state, wallet.network.chainId);
     const unverified = balance.unverified > 0n ? `; ${formatUnits(balance.unverified)} unverified, not counted` : '';
-    $('private-balance').textContent = `${formatUnits(balance.total)} coins (${formatUnits(balance.spendable)} spendable now${balance.pendingOut > 0n ? `, ${formatUnits(balance.pendingOut)} leaving in a pending send` : ''}${unverified})`;
+    $('private-balance').textContent = `${formatUnits(balance.total)} WEFT (${formatUnits(balance.spendable)} spendable now${balance.pendingOut > 0n ? `, ${formatUnits(balance.pendingOut)} leaving in a pending send` : ''}${unverified})`;
     $('private-scan').textContent = `scanned through block ${state.scannedHeight}`;
     $<HTMLTableElement>('private-history').tBodies[0]!.replaceChildren(...privateHistory(state).map(historyRow));
   };

@@ -21,7 +21,7 @@ import { pendingSends } from './wallet-history.ts';
 import type { UnlockedWallet } from './wallet-keys.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
-const coins = (units: bigint): string => `${formatUnits(units)} coins`;
+const weft = (units: bigint): string => `${formatUnits(units)} WEFT`;
 const controlIds: Record<EscrowField, string> = {
   agent: 'escrow-agent', amount: 'escrow-amount', fee: 'escrow-fee', task: 'escrow-task', timeout: 'escrow-timeout', window: 'escrow-window', arbiter: 'escrow-arbiter',
 };
@@ -73,7 +73,7 @@ export function wireEscrowCard(options: {
   };
   const showAvailable = () => {
     const balance = options.balanceOf(from());
-    $('escrow-available').textContent = balance === undefined ? 'Available: checking the verified balance…' : `Available: ${coins(balance)} (verified)`;
+    $('escrow-available').textContent = balance === undefined ? 'Available: checking the verified balance…' : `Available: ${weft(balance)} (verified)`;
   };
   const touch = (field: EscrowField) => () => {
     touched.add(field);
@@ -140,7 +140,7 @@ export function wireEscrowCard(options: {
       const amount = formatUnits(escrow.parsed.amount);
       await options.db.putHistory({
         wallet: wallet.name, hash: sent.hash, type: 'outgoing', address: request.from, counterparty: request.agent.trim(), amount,
-        status: 'pending', nodeStatus: sent.status, own: true, payer: request.from, payerNonce: String(escrow.nonce), nonceSeenBelow: true, timeMs: Date.now(),
+        status: 'pending', nodeStatus: sent.status, own: true, payer: request.from, payerNonce: String(escrow.nonce), nonceSeenBelow: true, timeMs: Date.now(), spentUnits: String(escrow.total),
       });
       await (await escrowDb).putEscrow({
         wallet: wallet.name, escrowId: sent.escrowId, createHash: sent.hash, client: request.from, agent: request.agent.trim(), amount,
@@ -186,15 +186,15 @@ function fillReview(escrow: PreparedEscrow): void {
   set('er-from', request.from);
   set('er-agent', request.agent.trim());
   $('er-agent').title = `agent account proven to exist and not be frozen at a verified header of DAA score ${escrow.provenDaaScore}`;
-  set('er-amount', coins(parsed.amount));
-  set('er-fee', coins(parsed.fee));
-  set('er-total', coins(escrow.total));
+  set('er-amount', weft(parsed.amount));
+  set('er-fee', weft(parsed.fee));
+  set('er-total', weft(escrow.total));
   set('er-task', parsed.taskIsHash ? toHash0x(parsed.taskHash) : `${toHash0x(parsed.taskHash)} (BLAKE3 of “${request.task.trim()}”)`);
   set('er-timeout', `DAA score ${escrow.timeoutDaaScore} — ${parsed.timeoutBlocks} blocks after the verified tip (${escrow.provenDaaScore}); you may reclaim from then on if the agent has not claimed`);
   set('er-window', parsed.disputeWindow === 0n ? 'none: the agent needs your completion receipt to claim' : `${parsed.disputeWindow} blocks: from then on the agent may claim without your receipt`);
   set('er-arbiter', request.arbiter.trim() || 'none');
   set('er-id', toHash0x(escrow.escrowId));
-  set('er-balance', coins(escrow.balance));
+  set('er-balance', weft(escrow.balance));
   $('er-balance').title = `verified by a state proof against block ${escrow.balanceBlock} (${escrow.balanceAge})`;
-  set('er-remaining', coins(escrow.remaining));
+  set('er-remaining', weft(escrow.remaining));
 }

@@ -15,7 +15,7 @@ import { checkSendDraft, maxSendable, parseCoinText, type SendField } from './se
 import { clearErrors, setFieldError, showError } from './form-errors.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
-const coins = (units: bigint): string => `${formatUnits(units)} coins`;
+const weft = (units: bigint): string => `${formatUnits(units)} WEFT`;
 const controlIds: Record<SendField, string> = { to: 'send-to', amount: 'send-amount', fee: 'send-fee' };
 /** An address is checked as typed once it is this long (a Weft address has 64+ characters), else when left. */
 const addressCheckCharsMin = 60;
@@ -55,7 +55,7 @@ export function wireSendCard(options: {
 
   const showAvailable = () => {
     const balance = options.balanceOf(from());
-    $('send-available').textContent = balance === undefined ? 'Available: checking the verified balance…' : `Available: ${coins(balance)} (verified)`;
+    $('send-available').textContent = balance === undefined ? 'Available: checking the verified balance…' : `Available: ${weft(balance)} (verified)`;
   };
 
   const touch = (field: SendField) => () => {
@@ -134,7 +134,7 @@ export function wireSendCard(options: {
       const { request } = send;
       await options.db.putHistory({
         wallet: wallet.name, hash: sent.hash, type: 'outgoing', address: request.from, counterparty: request.to, amount: formatUnits(send.amount),
-        status: 'pending', nodeStatus: sent.status, own: true, payer: request.from, payerNonce: String(send.nonce), nonceSeenBelow: true, timeMs: Date.now(),
+        status: 'pending', nodeStatus: sent.status, own: true, payer: request.from, payerNonce: String(send.nonce), nonceSeenBelow: true, timeMs: Date.now(), spentUnits: String(send.total),
       });
       $<HTMLInputElement>('send-amount').value = '';
       touched.clear();
@@ -161,10 +161,10 @@ function fillReview(send: PreparedSend): void {
   const set = (id: string, text: string) => ($(id).textContent = text);
   set('review-from', send.request.from);
   set('review-to', send.request.to);
-  set('review-amount', coins(send.amount));
-  set('review-fee', coins(send.fee));
-  set('review-total', coins(send.total));
-  set('review-balance', coins(send.balance));
+  set('review-amount', weft(send.amount));
+  set('review-fee', weft(send.fee));
+  set('review-total', weft(send.total));
+  set('review-balance', weft(send.balance));
   $('review-balance').title = `verified by a state proof against block ${send.balanceBlock} (${send.balanceAge})`;
-  set('review-remaining', coins(send.remaining));
+  set('review-remaining', weft(send.remaining));
 }
