@@ -18,6 +18,7 @@ import { parseEscrowRequest, parsePaymentRequest, widgetProtocol, type PaymentRe
 import { createEscrowOffers } from './escrow-request.ts';
 import { ApproveGate, approveRefusalMessages, startApproveGate, tracksVisibility, watchApproveCard } from './approve-gate.ts';
 import { byId } from '../lib/dom.ts';
+import { apartMessage, embeddedCrossSite, preferredWallet } from './widget-wallets.ts';
 
 const widgetWalletName = 'widget';
 /**
@@ -193,9 +194,18 @@ async function setupForms(
   opened: (wallet: UnlockedWallet) => Promise<void>,
   status: (state: 'no_wallet' | 'locked') => void,
 ): Promise<void> {
-  const exists = (await db.loadKeystore(widgetWalletName)) !== undefined;
+  // Every wallet this browser keeps for the node's origin, the wallet page's included (widget-wallets.ts).
+  const names = await db.keystoreNames();
+  const exists = names.length > 0;
+  const select = byId<HTMLSelectElement>('w-unlock-name');
+  select.replaceChildren(...names.map((name) => new Option(name, name)));
+  select.value = preferredWallet(names, widgetWalletName) ?? '';
   byId('w-create').hidden = exists;
   byId('w-unlock').hidden = !exists;
+  if (!exists && embedderOrigin !== undefined && embeddedCrossSite(location.origin, embedderOrigin)) {
+    byId('w-apart').textContent = apartMessage(location.origin, embedderOrigin);
+    byId('w-apart').hidden = false;
+  }
   status(exists ? 'locked' : 'no_wallet');
   const run = (form: HTMLFormElement, work: () => Promise<UnlockedWallet>) => {
     form.onsubmit = (event) => {
@@ -219,7 +229,7 @@ async function setupForms(
       return unlocked;
     });
   });
-  run(byId('w-unlock'), () => unlockBrowserWallet(db, widgetWalletName, byId<HTMLInputElement>('w-unlock-password').value, network));
+  run(byId('w-unlock'), () => unlockBrowserWallet(db, select.value, byId<HTMLInputElement>('w-unlock-password').value, network));
 }
 
 void main().catch(showError);
