@@ -57,7 +57,7 @@ for (const viewport of viewports) {
 
 test('the unlocked wallet on a phone: every visible control is named, nothing overflows', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(new URL('/wallet.html', node.url).href);
+  await page.goto(new URL('/wallet.html#send', node.url).href);
   await createWalletInPage(page, { password: 'accessible password' });
   await expect(page.getByRole('button', { name: 'Review send' })).toBeVisible();
   expect(await unnamedControls(page)).toEqual([]);

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
-import { answerPhraseCheck, collectConsoleErrors, seriousA11yViolations, shownPhrase, storedWalletNames, walletViewports } from './helpers/wallet-page.ts';
+import { answerPhraseCheck, collectConsoleErrors, openView, seriousA11yViolations, shownPhrase, storedWalletNames, walletViewports } from './helpers/wallet-page.ts';
 
 let node: WalletTestNode;
 test.beforeAll(async () => {
@@ -83,7 +83,8 @@ for (const viewport of walletViewports) {
     await expect(addressesOf(page)).toHaveCount(2);
     const addresses = await addressesOf(page).evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset['address']));
 
-    // Encrypted backup: the two passwords must agree; the file is versioned JSON with nothing readable in it.
+    // Encrypted backup (the More view): the two passwords must agree; the file is versioned JSON with nothing readable in it.
+    await openView(page, 'More');
     await page.getByLabel('Backup password (at least 8 characters)').fill('backup password');
     await page.getByLabel('Repeat the backup password').fill('backup passwort');
     await page.getByRole('button', { name: 'Download encrypted backup' }).click();

@@ -3,7 +3,7 @@
 // the message; a later success clears it.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
-import { createWalletInPage } from './helpers/wallet-page.ts';
+import { createWalletInPage, openView } from './helpers/wallet-page.ts';
 
 let node: WalletTestNode;
 test.beforeAll(async () => {
@@ -31,9 +31,10 @@ test('send and unlock errors are shown beside their field on a phone', async ({ 
   await createWalletInPage(page, { password: 'phone password' });
   const own = (await page.getByRole('table', { name: 'Addresses and verified balances' }).locator('tbody tr').first().getAttribute('data-address'))!;
 
+  await openView(page, 'Send');
   const send = page.locator('#send-form');
   const to = send.getByLabel('To', { exact: true });
-  const amount = send.getByLabel('Amount (coins)');
+  const amount = send.getByLabel('Amount (WEFT)');
   await to.fill('rweft1notanaddress');
   await amount.fill('1');
   await send.getByRole('button', { name: 'Review send' }).click();
@@ -43,7 +44,7 @@ test('send and unlock errors are shown beside their field on a phone', async ({ 
   await to.fill(own);
   await amount.fill('lots');
   await send.getByRole('button', { name: 'Review send' }).click();
-  await expectErrorBeside(page, amount, /amount: expected a number of coins/);
+  await expectErrorBeside(page, amount, /amount: expected an amount in WEFT/);
   await expect(to).not.toHaveAttribute('aria-invalid', 'true');
 
   await amount.fill('5');

@@ -15,7 +15,7 @@ import { parseCoinText } from '../web/wallet/send-check.ts';
 import { approveInWidget, showWidget, startEmbedShop, widgetFrame, type EmbedShop } from './helpers/embed-shop.ts';
 import { mineOneBlock } from './helpers/submit-block.ts';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
-import { collectConsoleErrors, createWalletInPage, seriousA11yViolations, walletViewports } from './helpers/wallet-page.ts';
+import { collectConsoleErrors, createWalletInPage, openView, seriousA11yViolations, walletViewports } from './helpers/wallet-page.ts';
 
 interface EscrowAnswer {
   exists: boolean;
@@ -59,7 +59,7 @@ async function fund(page: Page, address: string): Promise<bigint> {
   await mine(miner, 2);
   const expected = await balanceUnits(address);
   expect(expected).toBeGreaterThan(units('0.1'));
-  await expect(page.locator('#escrow-available')).toHaveText(`Available: ${formatUnits(expected)} coins (verified)`, { timeout: 30_000 });
+  await expect(page.locator('#escrow-available')).toHaveText(`Available: ${formatUnits(expected)} WEFT (verified)`, { timeout: 30_000 });
   return expected;
 }
 
@@ -74,10 +74,11 @@ for (const viewport of walletViewports) {
     const client = (await page.getByRole('table', { name: 'Addresses and verified balances' }).locator('tbody tr').first().getAttribute('data-address'))!;
     const funded = await fund(page, client);
 
+    await openView(page, 'Escrow');
     const form = page.locator('#escrow-form');
     // An address with no agent account: refused beside the field once the review proves it, nothing signed.
     await form.getByLabel('Agent account').fill(miner);
-    await form.getByLabel('Amount (coins)').fill('0.05');
+    await form.getByLabel('Amount (WEFT)').fill('0.05');
     await form.getByLabel('Task id (text, or its 0x… 32-byte hash)').fill('e2e task');
     await form.getByLabel('Timeout (blocks from now)').fill('2');
     await expect(page.locator('#escrow-timeout-error')).toHaveText('timeout: from 4 to 31536000 blocks, got 2');
@@ -91,8 +92,8 @@ for (const viewport of walletViewports) {
     const review = page.getByRole('region', { name: 'Review escrow before signing' });
     await expect(review).toBeVisible({ timeout: 30_000 });
     await expect(page.locator('#er-agent')).toHaveText(agent);
-    await expect(page.locator('#er-amount')).toHaveText('0.05 coins');
-    await expect(page.locator('#er-total')).toHaveText('0.06 coins');
+    await expect(page.locator('#er-amount')).toHaveText('0.05 WEFT');
+    await expect(page.locator('#er-total')).toHaveText('0.06 WEFT');
     await expect(page.locator('#er-task')).toContainText(toHash0x(blake3(new TextEncoder().encode('e2e task'))));
     await expect(page.locator('#er-timeout')).toHaveText(/^DAA score \d+ — 5 blocks after the verified tip/);
     const escrowId = (await page.locator('#er-id').textContent())!;
@@ -124,12 +125,12 @@ for (const viewport of walletViewports) {
 
     await mine(miner, 2);
     await expect(row.locator('td').nth(3)).toHaveText('Refunded', { timeout: 30_000 });
-    await expect(reclaim).toHaveAccessibleDescription('already reclaimed: the coins are back');
+    await expect(reclaim).toHaveAccessibleDescription('already reclaimed: the WEFT is back');
     expect((await escrowOnNode(escrowId)).escrow!.status).toBe('Refunded');
     // The amount is back; only the two fees (create and reclaim) are gone.
     const after = funded - units('0.02');
     expect(await balanceUnits(client)).toBe(after);
-    await expect(page.locator('#escrow-available')).toHaveText(`Available: ${formatUnits(after)} coins (verified)`, { timeout: 30_000 });
+    await expect(page.locator('#escrow-available')).toHaveText(`Available: ${formatUnits(after)} WEFT (verified)`, { timeout: 30_000 });
     await page.screenshot({ path: testInfo.outputPath(`escrow-refunded-${viewport.name}.png`), fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
     expect(consoleErrors).toEqual([]);
@@ -190,6 +191,7 @@ test('a page on another origin requests an escrow: refused with a code when it c
   await walletPage.getByRole('textbox', { name: /^Recovery phrase/ }).fill(phrase);
   await walletPage.getByRole('button', { name: 'Restore wallet' }).click();
   await expect(walletPage.getByRole('table', { name: 'Addresses and verified balances' }).locator(`tr[data-address="${widgetAddress}"]`)).toBeAttached({ timeout: 30_000 });
+  await openView(walletPage, 'Escrow');
   const track = walletPage.getByRole('form', { name: 'Add an escrow by its id' });
   await track.getByRole('textbox').fill('0x12');
   await track.getByRole('button', { name: 'Add to the list' }).click();

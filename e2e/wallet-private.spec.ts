@@ -1,6 +1,6 @@
-// The browser wallet's confidential account (issue 17, docs/wallet.md "Confidential account") against a real regtest node:
+// The browser wallet's private account (issue 17, docs/wallet.md "Confidential account") against a real regtest node:
 // the node wallet shields coins to the tab's stealth address; the tab finds them by scanning blocks with its view
-// key and shows the confidential balance and history; the tab builds, proves and ring-signs a confidential transfer
+// key and shows the private balance and history; the tab builds, proves and ring-signs a confidential transfer
 // itself and sends it to a node-wallet stealth address, which the node's owner view then holds; the explorer's
 // transaction page shows what is public (key images, ring members, one-time keys, commitments, view tags, fee) and
 // neither a sender nor an amount. Locking and unlocking brings the private state back from IndexedDB, which holds no
@@ -8,7 +8,7 @@
 import { expect, test } from '@playwright/test';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
 import { mineOneBlock } from './helpers/submit-block.ts';
-import { collectConsoleErrors, createWalletInPage, seriousA11yViolations } from './helpers/wallet-page.ts';
+import { collectConsoleErrors, createWalletInPage, openView, seriousA11yViolations } from './helpers/wallet-page.ts';
 
 let node: WalletTestNode;
 test.beforeAll(async () => {
@@ -32,6 +32,7 @@ test('the tab receives a shield, scans it, sends privately with a ring it signed
   await expect(page.locator('#private-address')).toHaveText(/^rwefts1[02-9ac-hj-np-z]+$/, { timeout: 30_000 });
   const tabStealth = (await page.locator('#private-address').textContent())!;
   // The Receive card's Confidential choice shows the same stealth address, with a QR code.
+  await openView(page, 'Receive');
   await page.getByLabel('Confidential (stealth address)').check();
   await expect(page.locator('#receive-private-text')).toHaveText(tabStealth);
   await expect(page.locator('#receive-address')).toBeHidden();
@@ -44,7 +45,8 @@ test('the tab receives a shield, scans it, sends privately with a ring it signed
     fee: 0.001,
   });
   await mine(funded, 3);
-  await expect(card.locator('#private-balance')).toHaveText('0.1 coins (0.1 spendable now)', { timeout: 30_000 });
+  await openView(page, 'Confidential');
+  await expect(card.locator('#private-balance')).toHaveText('0.1 WEFT (0.1 spendable now)', { timeout: 30_000 });
   const history = page.getByRole('table', { name: 'Confidential history' }).locator('tbody tr');
   await expect(history).toHaveCount(1);
   await expect(history.first()).toHaveAttribute('data-hash', shield.hash.slice(2));
@@ -56,11 +58,11 @@ test('the tab receives a shield, scans it, sends privately with a ring it signed
   const { address: receiver } = await node.rpc<{ address: string }>('create_address', { wallet_name: 'node-receiver', address_type: 'stealth' });
   await card.getByLabel('To (stealth address)').fill(receiver);
   // Refusals are said beside their field and sign nothing.
-  await card.getByLabel('Amount (coins)').fill('5');
+  await card.getByLabel('Amount (WEFT)').fill('5');
   await card.getByRole('button', { name: 'Sign and send confidentially' }).click();
   await expect(page.locator('#private-amount-error')).toHaveText('insufficient confidential balance — 0.1 spendable in mature outputs, amount + fee is 5.001');
   await card.getByLabel('To (stealth address)').fill(receiver.slice(0, -1));
-  await card.getByLabel('Amount (coins)').fill('0.025');
+  await card.getByLabel('Amount (WEFT)').fill('0.025');
   await card.getByRole('button', { name: 'Sign and send confidentially' }).click();
   await expect(page.locator('#private-to-error')).toContainText('to: not a rweft');
   await card.getByLabel('To (stealth address)').fill(receiver);
@@ -68,11 +70,11 @@ test('the tab receives a shield, scans it, sends privately with a ring it signed
   await expect(page.locator('#private-result')).toHaveText(/^sent 0x[0-9a-f]{64} \(pending, ring of 2\)$/, { timeout: 30_000 });
   const sent = (await page.locator('#private-result').textContent())!.split(' ')[1]!;
   await expect(history.first().locator('td')).toHaveText([/^0x/, 'sent', '0.026', 'pending']);
-  await expect(card.locator('#private-balance')).toHaveText('0 coins (0 spendable now, 0.026 leaving in a pending send)');
+  await expect(card.locator('#private-balance')).toHaveText('0 WEFT (0 spendable now, 0.026 leaving in a pending send)');
 
   await mine(funded, 3);
   await expect(history.first().locator('td')).toHaveText([/^0x/, 'sent', '0.026', 'confirmed'], { timeout: 30_000 });
-  await expect(card.locator('#private-balance')).toHaveText('0.074 coins (0.074 spendable now)');
+  await expect(card.locator('#private-balance')).toHaveText('0.074 WEFT (0.074 spendable now)');
   const owner = await node.rpc<{ confidential_balance_exact: string }>('get_balance', { address: receiver, privacy_view: 'owner' });
   expect(owner.confidential_balance_exact).toBe('0.025');
   const tx = await node.rpc<{ kind: string; status: string; ring_size: number }>('get_transaction', { hash: sent });
@@ -82,7 +84,7 @@ test('the tab receives a shield, scans it, sends privately with a ring it signed
   await page.getByRole('button', { name: 'Lock' }).click();
   await page.locator('#unlock-password').fill('private password');
   await page.getByRole('button', { name: 'Unlock wallet' }).click();
-  await expect(card.locator('#private-balance')).toHaveText('0.074 coins (0.074 spendable now)', { timeout: 30_000 });
+  await expect(card.locator('#private-balance')).toHaveText('0.074 WEFT (0.074 spendable now)', { timeout: 30_000 });
   await expect(history).toHaveCount(2);
   const stored = await page.evaluate(async () => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {

@@ -5,7 +5,7 @@
 import { expect, test } from '@playwright/test';
 import { addressQrSvgPath } from '../web/wallet/address-qr.ts';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
-import { collectConsoleErrors, createWalletInPage, seriousA11yViolations, walletViewports } from './helpers/wallet-page.ts';
+import { collectConsoleErrors, createWalletInPage, openView, seriousA11yViolations, walletViewports } from './helpers/wallet-page.ts';
 
 let node: WalletTestNode;
 let payer: string;
@@ -35,6 +35,7 @@ for (const viewport of walletViewports) {
     const rows = page.getByRole('table', { name: 'Addresses and verified balances' }).locator('tbody tr');
     const first = (await rows.nth(0).getAttribute('data-address'))!;
 
+    await openView(page, 'Receive');
     const card = page.locator('#receive-card');
     await expect(card.locator('#receive-text')).toHaveText(first);
     const qr = card.getByRole('img', { name: `QR code of the address ${first}` });
@@ -48,10 +49,12 @@ for (const viewport of walletViewports) {
     await expect(card.getByRole('status')).toHaveText('Address copied.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first);
 
-    // A second address: chosen in the card, its own QR code.
+    // A second address (made in Activity, beside the balances): chosen in the card, its own QR code.
+    await openView(page, 'Activity');
     await page.getByRole('button', { name: 'New address' }).click();
     await expect(rows).toHaveCount(2);
     const second = (await rows.nth(1).getAttribute('data-address'))!;
+    await openView(page, 'Receive');
     await card.getByLabel('Address to receive on').selectOption(second);
     await expect(card.getByRole('img', { name: `QR code of the address ${second}` })).toBeVisible();
     expect(await card.locator('#receive-qr path').getAttribute('d')).toBe(addressQrSvgPath(second).path);
@@ -59,7 +62,8 @@ for (const viewport of walletViewports) {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath(`wallet-receive-${viewport.name}.png`), fullPage: true });
 
-    // The node pays the tab's first address; no block yet: pending, nothing to prove.
+    // The node pays the tab's first address; no block yet: pending in Activity, nothing to prove.
+    await openView(page, 'Activity');
     const { hash } = await node.rpc<{ hash: string }>('send_transaction', { from: payer, to: first, amount: 0.025 });
     const row = page.getByRole('table', { name: 'Transaction history' }).locator(`tr[data-hash="${hash}"]`);
     await expect(row.locator('td').nth(3)).toHaveText('pending', { timeout: 30_000 });

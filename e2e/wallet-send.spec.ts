@@ -8,7 +8,7 @@ import { expect, test } from '@playwright/test';
 import { formatUnits } from '../src/crypto/amount.ts';
 import { parseCoinText } from '../web/wallet/send-check.ts';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
-import { collectConsoleErrors, createWalletInPage, seriousA11yViolations, walletViewports } from './helpers/wallet-page.ts';
+import { collectConsoleErrors, createWalletInPage, openView, seriousA11yViolations, walletViewports } from './helpers/wallet-page.ts';
 
 let node: WalletTestNode;
 test.beforeAll(async () => {
@@ -42,12 +42,13 @@ for (const viewport of walletViewports) {
       last = now;
       return settled;
     }, { timeout: 30_000, intervals: [2_000] }).toBe(true);
+    await openView(page, 'Send');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath(`wallet-funded-${viewport.name}.png`), fullPage: true });
 
     const form = page.locator('#send-form');
     const to = form.getByLabel('To', { exact: true });
-    const amount = form.getByLabel('Amount (coins)');
+    const amount = form.getByLabel('Amount (WEFT)');
     // A one-character typo breaks the bech32m checksum: said beside the field as it is typed, no click needed.
     const typo = `${second.slice(0, 20)}${second[20] === 'q' ? 'p' : 'q'}${second.slice(21)}`;
     await to.fill(typo);
@@ -58,13 +59,13 @@ for (const viewport of walletViewports) {
     await expect(page.locator('#send-to-error')).toHaveCount(0);
     await expect(to).not.toHaveAttribute('aria-invalid', 'true');
 
-    const balanceText = /Available: ([\d.]+) coins \(verified\)/.exec((await available.textContent())!)![1]!;
+    const balanceText = /Available: ([\d.]+) WEFT \(verified\)/.exec((await available.textContent())!)![1]!;
     const balance = parseCoinText(balanceText, 'balance', true);
     await amount.fill(formatUnits(balance));
     await expect(page.locator('#send-amount-error')).toHaveText(/insufficient verified balance — [\d.]+ available, amount \+ fee is [\d.]+/);
     await expect(page.locator('#send-amount-error')).toBeInViewport();
     await amount.fill('1.2.3');
-    await expect(page.locator('#send-amount-error')).toHaveText('amount: expected a number of coins, e.g. 1.5');
+    await expect(page.locator('#send-amount-error')).toHaveText('amount: expected an amount in WEFT, e.g. 1.5');
     await page.getByRole('button', { name: /Send the maximum/ }).click();
     await expect(amount).toHaveValue(formatUnits(balance - parseCoinText('0.01', 'fee')));
     await expect(page.locator('#send-amount-error')).toHaveCount(0);
@@ -78,14 +79,14 @@ for (const viewport of walletViewports) {
     await expect(form).toBeHidden();
     await expect(page.locator('#review-from')).toHaveText(first);
     await expect(page.locator('#review-to')).toHaveText(second);
-    await expect(page.locator('#review-amount')).toHaveText('0.125 coins');
-    await expect(page.locator('#review-fee')).toHaveText('0.01 coins');
-    await expect(page.locator('#review-total')).toHaveText('0.135 coins');
+    await expect(page.locator('#review-amount')).toHaveText('0.125 WEFT');
+    await expect(page.locator('#review-fee')).toHaveText('0.01 WEFT');
+    await expect(page.locator('#review-total')).toHaveText('0.135 WEFT');
     // The balance is proven again for the review (a block may have paid the miner since the form last read it).
-    const reviewed = parseCoinText(/^([\d.]+) coins$/.exec((await page.locator('#review-balance').textContent())!)![1]!, 'balance');
+    const reviewed = parseCoinText(/^([\d.]+) WEFT$/.exec((await page.locator('#review-balance').textContent())!)![1]!, 'balance');
     expect(reviewed).toBeGreaterThanOrEqual(balance);
     await expect(page.locator('#review-balance')).toHaveAttribute('title', /verified by a state proof against block 0x[0-9a-f]{64}/);
-    await expect(page.locator('#review-remaining')).toHaveText(`${formatUnits(reviewed - parseCoinText('0.135', 'total'))} coins`);
+    await expect(page.locator('#review-remaining')).toHaveText(`${formatUnits(reviewed - parseCoinText('0.135', 'total'))} WEFT`);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath(`wallet-review-${viewport.name}.png`), fullPage: true });
     await review.getByRole('button', { name: 'Back' }).click();
@@ -93,12 +94,13 @@ for (const viewport of walletViewports) {
     await expect(amount).toHaveValue('0.125');
     await expect(to).toHaveValue(second);
     // Nothing was signed or sent by looking at the review.
-    await expect(page.getByRole('table', { name: 'Transaction history' }).locator('tbody tr')).toHaveCount(0);
+    await expect(page.locator('#history tbody tr')).toHaveCount(0);
 
     await form.getByRole('button', { name: 'Review send' }).click();
     await review.getByRole('button', { name: 'Sign and send' }).click();
     await expect(page.locator('#send-result')).toHaveText(/^sent 0x[0-9a-f]{64} \(pending\)$/, { timeout: 30_000 });
     const hash = (await page.locator('#send-result').textContent())!.split(' ')[1]!;
+    await openView(page, 'Activity');
     const row = page.getByRole('table', { name: 'Transaction history' }).locator(`tr[data-hash="${hash}"]`);
     await expect(row.locator('td').nth(3)).toHaveText('pending');
     await expect(row.locator('td').nth(4)).toHaveText('—');

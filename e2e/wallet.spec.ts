@@ -4,7 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { forgeAccount, routeLyingNode } from './helpers/forged-proof.ts';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
-import { createWalletInPage, sendInPage } from './helpers/wallet-page.ts';
+import { createWalletInPage, openView, sendInPage } from './helpers/wallet-page.ts';
 
 let node: WalletTestNode;
 
@@ -63,7 +63,8 @@ test('create wallet → receive mined coins → send → confirmed → balance v
   await explorer.screenshot({ path: testInfo.outputPath('explorer-transaction.png'), fullPage: true });
   await explorer.close();
 
-  // Sign in the tab, verify in the tab, and the node agrees (verify_message).
+  // Sign in the tab, verify in the tab, and the node agrees (verify_message): both forms are in the More view.
+  await openView(page, 'More');
   const sign = page.locator('#sign-form');
   await sign.getByLabel('Message').fill('hello weft');
   await sign.getByRole('button', { name: 'Sign message' }).click();

@@ -122,7 +122,7 @@ test('Approve waits for funds, a failed approval’s error goes once a retry pay
   await page.getByRole('button', { name: 'Request payment' }).click();
   await expect(widget.getByRole('heading', { name: 'Payment request' })).toBeVisible();
   await expect(widget.locator('#w-request-memo')).toHaveText('order #42');
-  await expect(widget.locator('#w-request-check')).toHaveText(/^Insufficient funds: your verified balance is 0 coins, this payment needs 0\.16/);
+  await expect(widget.locator('#w-request-check')).toHaveText(/^Insufficient funds: your verified balance is 0 WEFT, this payment needs 0\.16 WEFT/);
   await expect(widget.getByRole('button', { name: 'Approve payment' })).toBeDisabled();
   await page.screenshot({ path: testInfo.outputPath('widget-no-funds.png'), fullPage: true });
   await showWidget(page);

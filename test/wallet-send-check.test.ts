@@ -31,13 +31,13 @@ describe('parseCoinText', () => {
       }
       throw new Error(`${text} was accepted`);
     };
-    expect(fieldOf('lots')).toEqual(['amount', 'amount: expected a number of coins, e.g. 1.5']);
-    expect(fieldOf('-1')[1]).toMatch(/expected a number of coins/);
-    expect(fieldOf('1e3')[1]).toMatch(/expected a number of coins/);
+    expect(fieldOf('lots')).toEqual(['amount', 'amount: expected an amount in WEFT, e.g. 1.5']);
+    expect(fieldOf('-1')[1]).toMatch(/expected an amount in WEFT/);
+    expect(fieldOf('1e3')[1]).toMatch(/expected an amount in WEFT/);
     expect(fieldOf('0.000000001')[1]).toMatch(/at most 8 decimals/);
     expect(fieldOf('21000000.00000001')[1]).toMatch(/supply cap/);
     expect(fieldOf('0')[1]).toMatch(/must be more than 0/);
-    expect(fieldOf('9'.repeat(100))[1]).toMatch(/expected a number of coins/);
+    expect(fieldOf('9'.repeat(100))[1]).toMatch(/expected an amount in WEFT/);
   });
 });
 

@@ -38,7 +38,8 @@ export async function createWalletInPage(page: Page, options: { name?: string; p
   await page.getByRole('button', { name: 'I wrote it down' }).click();
   await answerPhraseCheck(page, words);
   await page.getByRole('button', { name: 'Confirm and open wallet' }).click();
-  await expect(page.getByRole('table', { name: 'Addresses and verified balances' }).locator('tbody tr').first()).toBeAttached({ timeout: 30_000 });
+  // The addresses table is in Activity; a page opened on another view (wallet.html#send) has it hidden.
+  await expect(page.locator('#addresses tbody tr').first()).toBeAttached({ timeout: 30_000 });
   return words;
 }
 
@@ -61,17 +62,33 @@ export function storedWalletNames(page: Page): Promise<string[]> {
   });
 }
 
-/** Fills the send form, opens the review, and signs and sends; returns the transaction hash. */
+/** The unlocked wallet's views (web/wallet/wallet-views.ts), each a tab of the "Wallet views" navigation. */
+export type WalletViewName = 'Activity' | 'Send' | 'Receive' | 'Escrow' | 'Confidential' | 'More';
+
+/** Opens one of the unlocked wallet's views as a user does: its tab, which then says it is the current one. */
+export async function openView(page: Page, name: WalletViewName): Promise<void> {
+  const tab = page.getByRole('navigation', { name: 'Wallet views' }).getByRole('link', { name, exact: true });
+  await tab.click();
+  await expect(tab).toHaveAttribute('aria-current', 'page');
+}
+
+/**
+ * Opens Send, fills the form, opens the review, signs and sends, then opens Activity (where the send shows);
+ * returns the transaction hash.
+ */
 export async function sendInPage(page: Page, options: { from?: string; to: string; amount: string }): Promise<string> {
+  await openView(page, 'Send');
   const send = page.locator('#send-form');
   if (options.from !== undefined) await send.getByLabel('From').selectOption(options.from);
   await send.getByLabel('To', { exact: true }).fill(options.to);
-  await send.getByLabel('Amount (coins)').fill(options.amount);
+  await send.getByLabel('Amount (WEFT)').fill(options.amount);
   await send.getByRole('button', { name: 'Review send' }).click();
   await expect(page.getByRole('heading', { name: 'Review before signing' })).toBeVisible({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Sign and send', exact: true }).click();
   await expect(page.locator('#send-result')).toHaveText(/^sent 0x[0-9a-f]{64} \((pending|confirmed|final)\)$/, { timeout: 30_000 });
-  return (await page.locator('#send-result').textContent())!.split(' ')[1]!;
+  const hash = (await page.locator('#send-result').textContent())!.split(' ')[1]!;
+  await openView(page, 'Activity');
+  return hash;
 }
 
 /** The phone and desktop viewports every wallet flow is run on (issue 21). */

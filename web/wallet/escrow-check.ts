@@ -143,7 +143,7 @@ export function reclaimability(escrow: EscrowStanding): { readonly ok: true } | 
     case 'Claimed':
       return { ok: false, reason: 'the agent claimed it: nothing to reclaim' };
     case 'Refunded':
-      return { ok: false, reason: 'already reclaimed: the coins are back' };
+      return { ok: false, reason: 'already reclaimed: the WEFT is back' };
     case 'Disputed':
       return { ok: false, reason: 'disputed: only the arbiter can release it now' };
     case 'EscrowLocked': {

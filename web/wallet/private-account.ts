@@ -51,11 +51,27 @@ export interface PrivateState {
   readonly scannedHeight: number;
 }
 
+/** Where a scan is: it started at block `from`, has read through `height` (from − 1: none yet), the tip is `tip`. */
+export interface ScanProgress {
+  readonly from: number;
+  readonly height: number;
+  readonly tip: number;
+}
+
+/**
+ * The block a first scan starts at (private-start.ts): the one stored when the wallet was created or restored, if
+ * any; `store` keeps the one a fresh wallet's first scan chose.
+ */
+export interface ScanStart {
+  stored(): number | undefined;
+  store(height: number): void;
+}
+
 export interface PrivateAccount {
   readonly account: StealthAccount;
   readonly keys: MoneroKeys;
-  /** Scans from the cursor to the node's tip; resolves with the state as stored. */
-  refresh(): Promise<PrivateState>;
+  /** Scans from the cursor to the node's tip, telling `onProgress` after each block; resolves with the state as stored. */
+  refresh(onProgress?: (progress: ScanProgress) => void): Promise<PrivateState>;
   state(): Promise<PrivateState>;
 }
 
@@ -75,7 +91,9 @@ export async function privateAccountOf(db: WalletDb, unlocked: UnlockedWallet): 
  * `fresh`: the wallet's phrase was generated in this tab just now, so the first scan starts
  * privateFreshLookbackBlocks below the tip (for decoys) instead of at genesis.
  */
-export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName: string, account: StealthAccount, fresh = false, prover?: PrivateProver): PrivateAccount {
+export function openPrivateAccount(
+  link: RpcClient, store: PrivateDb, walletName: string, account: StealthAccount, fresh = false, prover?: PrivateProver, scanStart?: ScanStart,
+): PrivateAccount {
   const { keys } = account;
   let tipDaaScore = 0;
 
@@ -96,7 +114,14 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
 
   /** Where to start: after the cursor, or below it when the block there is no longer on the selected chain. */
   const startHeight = async (cursor: ScanCursor | undefined, tipHeight: number): Promise<number> => {
-    if (cursor === undefined) return fresh ? Math.max(0, tipHeight - privateFreshLookbackBlocks) : 0;
+    if (cursor === undefined) {
+      const stored = scanStart?.stored();
+      if (stored !== undefined) return Math.min(stored, tipHeight);
+      if (!fresh) return 0;
+      const start = Math.max(0, tipHeight - privateFreshLookbackBlocks);
+      scanStart?.store(start);
+      return start;
+    }
     try {
       const there = await readBlock({ height: cursor.height });
       if (there.hash === cursor.hash) return cursor.height + 1;
@@ -119,42 +144,7 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
     return [...merged, block];
   };
 
-  /** Proves what the scan found (bounded per refresh): the account's outputs and spends, then decoy candidates. */
-  const proveState = async (prover: PrivateProver): Promise<void> => {
-    const outputs: PrivateOutputRow[] = [];
-    let budget = privateProofsPerRefreshMax;
-    // Never checked first, then spends to prove, then the unverified again (a reorganisation may have moved them):
-    // outputs a node fabricates by the thousand can delay their own re-checks, not the first check of a real one.
-    const rank = (row: PrivateOutputRow) => (row.provenCreatedDaaScore === undefined ? (row.unverified === undefined ? 0 : 2) : 1);
-    const rows = (await store.outputs(walletName)).filter((row) => row.provenCreatedDaaScore === undefined || (row.spentBy !== undefined && row.spendProven !== true));
-    for (const row of rows.sort((x, y) => rank(x) - rank(y))) {
-      if (budget <= 0) break;
-      if (row.provenCreatedDaaScore === undefined) {
-        budget--;
-        const proof = await prover.proveOutput(row.oneTimeKey, row.commitment, row.keyImage);
-        const { unverified: _was, ...rest } = row;
-        if (proof.state === 'proven') outputs.push({ ...rest, provenCreatedDaaScore: String(proof.createdDaaScore) });
-        else if (proof.state === 'spent') {
-          const record = await prover.proveRecord(row.oneTimeKey, row.commitment);
-          if (record.state === 'proven') outputs.push({ ...rest, provenCreatedDaaScore: String(record.createdDaaScore), spentBy: proof.txHash, spendProven: true });
-        } else if (proof.state !== 'failed') outputs.push({ ...row, unverified: `its record is ${proof.state} in the state verified at block ${proof.blockHeight}` });
-      } else if (row.spentBy !== undefined && row.spendProven !== true) {
-        budget--;
-        const spentBy = await prover.proveSpend(row.keyImage);
-        if (spentBy !== undefined) outputs.push({ ...row, spentBy, spendProven: true });
-      }
-    }
-    const decoys: DecoyRow[] = [];
-    const unproven = (await store.decoys(walletName)).filter((d) => d.provenCreatedDaaScore === undefined && d.refused !== true);
-    for (const decoy of unproven.sort((a, b) => b.daaScore - a.daaScore).slice(0, privateDecoyProofsPerRefreshMax)) {
-      const proof = await prover.proveRecord(decoy.oneTimeKey, decoy.commitment);
-      if (proof.state === 'proven') decoys.push({ ...decoy, provenCreatedDaaScore: String(proof.createdDaaScore) });
-      else if (proof.state !== 'failed') decoys.push({ ...decoy, refused: true });
-    }
-    if (outputs.length > 0 || decoys.length > 0) await store.putProven(outputs, decoys);
-  };
-
-  const refresh = async (): Promise<PrivateState> => {
+  const refresh = async (onProgress?: (progress: ScanProgress) => void): Promise<PrivateState> => {
     let cursor = await store.cursor(walletName);
     if (cursor !== undefined && cursor.account !== account.text) {
       await store.clear(walletName);
@@ -196,6 +186,8 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
     };
 
     let height = await startHeight(cursor, tip.height);
+    const from = height;
+    onProgress?.({ from, height: from - 1, tip: tip.height });
     const last = Math.min(tip.height, height + privateScanBlocksMax - 1);
     const seenOffChain = new Set<string>();
     let held = false;
@@ -208,10 +200,11 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
         for (const body of bodies) if (!held) held = !(await apply(body, changed, decoys));
         const block = bodies[bodies.length - 1]!;
         if (!held) scanned = { wallet: walletName, account: account.text, height: block.height, hash: block.hash };
+        if (!held) onProgress?.({ from, height: block.height, tip: tip.height });
       }
       if (scanned !== undefined) await store.saveScan(scanned, [...changed.values()], decoys);
     }
-    if (prover !== undefined) await proveState(prover);
+    if (prover !== undefined) await proveFound(store, walletName, prover);
     // A pending send leaves once the scan found its spend, or when the node no longer knows it as pending.
     for (const send of await store.sends(walletName)) {
       const found = [...rows.values()].some((r) => r.spentBy === send.hash);
@@ -221,4 +214,39 @@ export function openPrivateAccount(link: RpcClient, store: PrivateDb, walletName
   };
 
   return { account, keys, refresh, state };
+}
+
+/** Proves what the scan found (bounded per refresh): the account's outputs and spends, then decoy candidates. */
+export async function proveFound(store: PrivateDb, walletName: string, prover: PrivateProver): Promise<void> {
+  const outputs: PrivateOutputRow[] = [];
+  let budget = privateProofsPerRefreshMax;
+  // Never checked first, then spends to prove, then the unverified again (a reorganisation may have moved them):
+  // outputs a node fabricates by the thousand can delay their own re-checks, not the first check of a real one.
+  const rank = (row: PrivateOutputRow) => (row.provenCreatedDaaScore === undefined ? (row.unverified === undefined ? 0 : 2) : 1);
+  const rows = (await store.outputs(walletName)).filter((row) => row.provenCreatedDaaScore === undefined || (row.spentBy !== undefined && row.spendProven !== true));
+  for (const row of rows.sort((x, y) => rank(x) - rank(y))) {
+    if (budget <= 0) break;
+    if (row.provenCreatedDaaScore === undefined) {
+      budget--;
+      const proof = await prover.proveOutput(row.oneTimeKey, row.commitment, row.keyImage);
+      const { unverified: _was, ...rest } = row;
+      if (proof.state === 'proven') outputs.push({ ...rest, provenCreatedDaaScore: String(proof.createdDaaScore) });
+      else if (proof.state === 'spent') {
+        const record = await prover.proveRecord(row.oneTimeKey, row.commitment);
+        if (record.state === 'proven') outputs.push({ ...rest, provenCreatedDaaScore: String(record.createdDaaScore), spentBy: proof.txHash, spendProven: true });
+      } else if (proof.state !== 'failed') outputs.push({ ...row, unverified: `its record is ${proof.state} in the state verified at block ${proof.blockHeight}` });
+    } else if (row.spentBy !== undefined && row.spendProven !== true) {
+      budget--;
+      const spentBy = await prover.proveSpend(row.keyImage);
+      if (spentBy !== undefined) outputs.push({ ...row, spentBy, spendProven: true });
+    }
+  }
+  const decoys: DecoyRow[] = [];
+  const unproven = (await store.decoys(walletName)).filter((d) => d.provenCreatedDaaScore === undefined && d.refused !== true);
+  for (const decoy of unproven.sort((a, b) => b.daaScore - a.daaScore).slice(0, privateDecoyProofsPerRefreshMax)) {
+    const proof = await prover.proveRecord(decoy.oneTimeKey, decoy.commitment);
+    if (proof.state === 'proven') decoys.push({ ...decoy, provenCreatedDaaScore: String(proof.createdDaaScore) });
+    else if (proof.state !== 'failed') decoys.push({ ...decoy, refused: true });
+  }
+  if (outputs.length > 0 || decoys.length > 0) await store.putProven(outputs, decoys);
 }

@@ -15,10 +15,12 @@ import { openPrivateDb, type PrivateDb } from './private-db.ts';
 import { sendPrivately } from './private-send.ts';
 import { privateBalance, privateHistory } from './private-summary.ts';
 import { createPrivateProver } from './private-verify.ts';
+import { scanProgressText } from './private-progress.ts';
+import { scanStartOf } from './private-start.ts';
 import type { WalletDb } from './wallet-db.ts';
 import type { UnlockedWallet } from './wallet-keys.ts';
+import { byId } from '../lib/dom.ts';
 
-const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const svgNs = 'http://www.w3.org/2000/svg';
 const shortHash = (hash: string): string => `${hash.slice(0, 10)}…${hash.slice(-6)}`;
 
@@ -47,9 +49,9 @@ function historyRow(row: PrivateHistoryRow): HTMLTableRowElement {
 
 /** Shows the private Receive choice: the standard parts of the card hide while the stealth address shows. */
 function wireReceiveToggle(stealthAddress: string): void {
-  const standard = $('receive-standard');
-  const hidden = $('receive-private');
-  $('receive-private-text').textContent = stealthAddress;
+  const standard = byId('receive-standard');
+  const hidden = byId('receive-private');
+  byId('receive-private-text').textContent = stealthAddress;
   drawQr(document.getElementById('receive-private-qr') as unknown as SVGSVGElement, stealthAddress);
   for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="receive-kind"]')) {
     radio.onchange = () => {
@@ -58,13 +60,13 @@ function wireReceiveToggle(stealthAddress: string): void {
       hidden.hidden = !priv;
     };
   }
-  $('receive-private-copy').onclick = async () => {
+  byId('receive-private-copy').onclick = async () => {
     try {
       await navigator.clipboard.writeText(stealthAddress);
-      $('receive-private-copied').textContent = 'Stealth address copied.';
+      byId('receive-private-copied').textContent = 'Stealth address copied.';
     } catch {
-      getSelection()?.selectAllChildren($('receive-private-text'));
-      $('receive-private-copied').textContent = 'The browser did not allow copying: the address is selected, copy it with your keyboard or menu.';
+      getSelection()?.selectAllChildren(byId('receive-private-text'));
+      byId('receive-private-copied').textContent = 'The browser did not allow copying: the address is selected, copy it with your keyboard or menu.';
     }
   };
 }
@@ -78,18 +80,22 @@ export async function wirePrivateCard(link: RpcClient, light: LightNode, walletD
   const { wallet } = unlocked;
   const stealth = await privateAccountOf(walletDb, unlocked);
   wireReceiveToggle(stealth.text);
-  $('private-address').textContent = stealth.text;
+  byId('private-address').textContent = stealth.text;
   const store: PrivateDb = await openPrivateDb();
-  const account: PrivateAccount = openPrivateAccount(link, store, wallet.name, stealth, unlocked.fresh === true, createPrivateProver(light.chain, link));
+  const prover = createPrivateProver(light.chain, link);
+  const account: PrivateAccount = openPrivateAccount(link, store, wallet.name, stealth, unlocked.fresh === true, prover, scanStartOf(wallet.name));
   let latest: PrivateState | undefined;
+  /** While a scan runs, its progress line stays (a render between blocks would hide it). */
+  let scanning = false;
+  byId('private-scan').textContent = 'scan starting: reading the node\'s tip…';
 
   const render = (state: PrivateState) => {
     latest = state;
     const balance = privateBalance(state, wallet.network.chainId);
     const unverified = balance.unverified > 0n ? `; ${formatUnits(balance.unverified)} unverified, not counted` : '';
-    $('private-balance').textContent = `${formatUnits(balance.total)} coins (${formatUnits(balance.spendable)} spendable now${balance.pendingOut > 0n ? `, ${formatUnits(balance.pendingOut)} leaving in a pending send` : ''}${unverified})`;
-    $('private-scan').textContent = `scanned through block ${state.scannedHeight}`;
-    $<HTMLTableElement>('private-history').tBodies[0]!.replaceChildren(...privateHistory(state).map(historyRow));
+    byId('private-balance').textContent = `${formatUnits(balance.total)} WEFT (${formatUnits(balance.spendable)} spendable now${balance.pendingOut > 0n ? `, ${formatUnits(balance.pendingOut)} leaving in a pending send` : ''}${unverified})`;
+    if (!scanning) byId('private-scan').textContent = state.scannedHeight < 0 ? 'scan starting: reading the node\'s tip…' : `scanned through block ${state.scannedHeight}`;
+    byId<HTMLTableElement>('private-history').tBodies[0]!.replaceChildren(...privateHistory(state).map(historyRow));
   };
 
   let running: Promise<void> | undefined;
@@ -103,10 +109,15 @@ export async function wirePrivateCard(link: RpcClient, light: LightNode, walletD
       try {
         do {
           again = false;
-          render(await account.refresh());
+          const startedMs = Date.now();
+          scanning = true;
+          const state = await account.refresh((progress) => (byId('private-scan').textContent = scanProgressText(progress, Date.now() - startedMs)));
+          scanning = false;
+          render(state);
         } while (again);
       } catch (error) {
-        $('private-scan').textContent = `scan stopped: ${(error as Error).message}`;
+        scanning = false;
+        byId('private-scan').textContent = `scan stopped: ${(error as Error).message}`;
       } finally {
         running = undefined;
       }
@@ -114,22 +125,22 @@ export async function wirePrivateCard(link: RpcClient, light: LightNode, walletD
     return running;
   };
 
-  const form = $<HTMLFormElement>('private-send-form');
+  const form = byId<HTMLFormElement>('private-send-form');
   form.onsubmit = (event) => {
     event.preventDefault();
-    void runForm(form, $<HTMLButtonElement>('private-send'), async () => {
-      $('private-result').textContent = 'building the ring signature and range proof in this tab…';
+    void runForm(form, byId<HTMLButtonElement>('private-send'), async () => {
+      byId('private-result').textContent = 'building the ring signature and range proof in this tab…';
       const state = latest ?? (await account.state());
       const sent = await sendPrivately(link, store, wallet.name, wallet.network, account, state, {
-        to: $<HTMLInputElement>('private-to').value,
-        amount: $<HTMLInputElement>('private-amount').value,
-        fee: $<HTMLInputElement>('private-fee').value,
+        to: byId<HTMLInputElement>('private-to').value,
+        amount: byId<HTMLInputElement>('private-amount').value,
+        fee: byId<HTMLInputElement>('private-fee').value,
       }, (inputs, decoys) => proveInputsSpendable(light.chain, link, inputs.map((i) => i.row), light.chain.selectedTip().header.daaScore + 1, wallet.network.chainId, decoys));
-      $('private-result').textContent = `sent ${sent.hash} (${sent.status}, ring of ${sent.ringSize})`;
+      byId('private-result').textContent = `sent ${sent.hash} (${sent.status}, ring of ${sent.ringSize})`;
       render(await account.state());
       return true;
     }, { to: 'private-to', amount: 'private-amount', fee: 'private-fee' }).then((done) => {
-      if (done !== true) $('private-result').textContent = '';
+      if (done !== true) byId('private-result').textContent = '';
     });
   };
 

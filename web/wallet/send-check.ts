@@ -23,11 +23,11 @@ const coinTextCharsMax = 40;
 export function parseCoinText(text: string, field: string, allowZero = false): bigint {
   const trimmed = text.trim();
   const match = trimmed.length <= coinTextCharsMax ? coinTextPattern.exec(trimmed) : null;
-  if (match === null) throw new FieldError(field, `${field}: expected a number of coins, e.g. 1.5`);
+  if (match === null) throw new FieldError(field, `${field}: expected an amount in WEFT, e.g. 1.5`);
   const fraction = match[2] ?? '';
   if (fraction.length > coinDecimals) throw new FieldError(field, `${field}: at most ${coinDecimals} decimals (1 unit is 0.00000001)`);
   const units = BigInt(match[1]!) * unitsPerCoin + BigInt(fraction.padEnd(coinDecimals, '0') || '0');
-  if (units > supplyUnitsMax) throw new FieldError(field, `${field}: more than the supply cap of ${formatUnits(supplyUnitsMax)} coins`);
+  if (units > supplyUnitsMax) throw new FieldError(field, `${field}: more than the supply cap of ${formatUnits(supplyUnitsMax)} WEFT`);
   if (units === 0n && !allowZero) throw new FieldError(field, `${field}: must be more than 0`);
   return units;
 }

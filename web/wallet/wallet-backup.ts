@@ -12,8 +12,8 @@ import type { WalletNetwork } from '../../src/wallet/wallet.ts';
 import type { WalletDb } from './wallet-db.ts';
 import { browserRandomBytes, saveNewBrowserWallet, walletPasswordCharsMin, type UnlockedWallet } from './wallet-keys.ts';
 import { FieldError, runForm } from './form-errors.ts';
+import { byId } from '../lib/dom.ts';
 
-const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 /** The file's text, refused before reading when it is larger than any backup can be. */
 async function readBackupText(file: File | undefined): Promise<string> {
@@ -60,13 +60,13 @@ export async function importBackupFile(
 
 /** Wires the "Back up" card of the unlocked wallet. */
 export function wireBackupCard(unlocked: UnlockedWallet): void {
-  const form = $<HTMLFormElement>('export-form');
+  const form = byId<HTMLFormElement>('export-form');
   form.onsubmit = (event) => {
     event.preventDefault();
-    void runForm(form, $<HTMLButtonElement>('export-submit'), async () => {
-      const password = $<HTMLInputElement>('export-password').value;
+    void runForm(form, byId<HTMLButtonElement>('export-submit'), async () => {
+      const password = byId<HTMLInputElement>('export-password').value;
       if (password.length < walletPasswordCharsMin) throw new FieldError('password', `backup password: at least ${walletPasswordCharsMin} characters`);
-      if ($<HTMLInputElement>('export-repeat').value !== password) throw new FieldError('repeat', 'the two passwords differ');
+      if (byId<HTMLInputElement>('export-repeat').value !== password) throw new FieldError('repeat', 'the two passwords differ');
       const { wallet } = unlocked;
       // scrypt takes a moment: let the disabled button paint first.
       await new Promise((resolve) => setTimeout(resolve, 0));
@@ -79,7 +79,7 @@ export function wireBackupCard(unlocked: UnlockedWallet): void {
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
       form.reset();
-      $('export-result').textContent = `Saved ${fileName}. It opens only with this password: keep both, apart.`;
+      byId('export-result').textContent = `Saved ${fileName}. It opens only with this password: keep both, apart.`;
     }, { password: 'export-password', repeat: 'export-repeat' });
   };
 }

@@ -12,8 +12,9 @@ import { browserRandomBytes, checkNewWallet, saveNewBrowserWallet, type Unlocked
 import { backupFileName, importBackupFile } from './wallet-backup.ts';
 import { checkRecoveryPhrase, pickChallengePositions, wrongChallengeAnswers } from './recovery-phrase.ts';
 import { clearErrors, runForm, setFieldError } from './form-errors.ts';
+import { byId } from '../lib/dom.ts';
+import { parseRestoreHeight, setScanStart } from './private-start.ts';
 
-const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 type CreateMode = 'new' | 'restore' | 'import';
 const modeTexts: Record<CreateMode, { submit: string; password: string }> = {
@@ -21,43 +22,46 @@ const modeTexts: Record<CreateMode, { submit: string; password: string }> = {
   restore: { submit: 'Restore wallet', password: 'Password (at least 8 characters)' },
   import: { submit: 'Import backup', password: "The backup file's password (the wallet will unlock with it)" },
 };
-const createFields = { name: 'create-name', password: 'create-password', mnemonic: 'create-mnemonic', file: 'create-file' };
+const createFields = { name: 'create-name', password: 'create-password', mnemonic: 'create-mnemonic', file: 'create-file', 'restore-height': 'create-restore-height' };
 
 /** Shows one of the setup steps (the setup forms, the phrase, the word check) and moves focus to its heading. */
 function showStep(step: 'setup' | 'phrase-step' | 'confirm-step'): void {
-  for (const id of ['setup', 'phrase-step', 'confirm-step']) $(id).hidden = id !== step;
-  if (step !== 'setup') $(step === 'phrase-step' ? 'phrase-title' : 'confirm-title').focus();
+  for (const id of ['setup', 'phrase-step', 'confirm-step']) byId(id).hidden = id !== step;
+  if (step !== 'setup') byId(step === 'phrase-step' ? 'phrase-title' : 'confirm-title').focus();
 }
 
 export function wireCreateForm(db: WalletDb, network: WalletNetwork, open: (unlocked: UnlockedWallet) => void): void {
-  const form = $<HTMLFormElement>('create-form');
-  const submit = $<HTMLButtonElement>('create-submit');
+  const form = byId<HTMLFormElement>('create-form');
+  const submit = byId<HTMLButtonElement>('create-submit');
   const mode = (): CreateMode => (form.querySelector<HTMLInputElement>('input[name="create-mode"]:checked')?.value ?? 'new') as CreateMode;
-  const fields = () => ({ name: $<HTMLInputElement>('create-name').value.trim(), network, password: $<HTMLInputElement>('create-password').value });
+  const fields = () => ({ name: byId<HTMLInputElement>('create-name').value.trim(), network, password: byId<HTMLInputElement>('create-password').value });
 
   form.addEventListener('change', (event) => {
     if ((event.target as HTMLInputElement).name !== 'create-mode') return;
     const m = mode();
     clearErrors(form);
-    $('create-mnemonic-label').hidden = m !== 'restore';
-    $('create-file-label').hidden = m !== 'import';
-    $('create-password-text').textContent = modeTexts[m].password;
+    byId('create-mnemonic-label').hidden = m !== 'restore';
+    byId('create-restore-height-label').hidden = m !== 'restore';
+    byId('create-file-label').hidden = m !== 'import';
+    byId('create-password-text').textContent = modeTexts[m].password;
     submit.textContent = modeTexts[m].submit;
   });
-  $<HTMLInputElement>('create-file').addEventListener('change', async () => {
-    const name = await backupFileName($<HTMLInputElement>('create-file').files?.[0]);
-    if (name !== undefined) $<HTMLInputElement>('create-name').value = name;
+  byId<HTMLInputElement>('create-file').addEventListener('change', async () => {
+    const name = await backupFileName(byId<HTMLInputElement>('create-file').files?.[0]);
+    if (name !== undefined) byId<HTMLInputElement>('create-name').value = name;
   });
 
   form.onsubmit = (event) => {
     event.preventDefault();
     void runForm(form, submit, async () => {
       const options = fields();
-      if (mode() === 'import') return open(await importBackupFile(db, { ...options, file: $<HTMLInputElement>('create-file').files?.[0] }));
+      if (mode() === 'import') return open(await importBackupFile(db, { ...options, file: byId<HTMLInputElement>('create-file').files?.[0] }));
       if (mode() === 'restore') {
-        const phrase = checkRecoveryPhrase($<HTMLTextAreaElement>('create-mnemonic').value);
+        const phrase = checkRecoveryPhrase(byId<HTMLTextAreaElement>('create-mnemonic').value);
+        const restoreHeight = parseRestoreHeight(byId<HTMLInputElement>('create-restore-height').value);
         await checkNewWallet(db, options);
-        $<HTMLTextAreaElement>('create-mnemonic').value = '';
+        setScanStart(options.name, restoreHeight);
+        byId<HTMLTextAreaElement>('create-mnemonic').value = '';
         return open(await saveNewBrowserWallet(db, { ...options, payload: newWalletPayload(browserRandomBytes, phrase) }));
       }
       await checkNewWallet(db, options);
@@ -71,19 +75,19 @@ function startPhraseSteps(db: WalletDb, options: { name: string; network: Wallet
   const words = mnemonic.split(' ');
   let positions: number[] = [];
   const forget = () => {
-    $('backup-words').replaceChildren();
-    $('confirm-words').replaceChildren();
+    byId('backup-words').replaceChildren();
+    byId('confirm-words').replaceChildren();
   };
-  $('backup-words').replaceChildren(...words.map((word) => Object.assign(document.createElement('li'), { textContent: word })));
+  byId('backup-words').replaceChildren(...words.map((word) => Object.assign(document.createElement('li'), { textContent: word })));
   showStep('phrase-step');
 
-  $('phrase-cancel').onclick = () => {
+  byId('phrase-cancel').onclick = () => {
     forget();
     showStep('setup');
   };
-  $('backup-done').onclick = () => {
+  byId('backup-done').onclick = () => {
     positions = pickChallengePositions(words.length, browserRandomBytes);
-    $('confirm-words').replaceChildren(
+    byId('confirm-words').replaceChildren(
       ...positions.map((position) => {
         const label = document.createElement('label');
         const input = Object.assign(document.createElement('input'), { id: `confirm-word-${position + 1}`, autocomplete: 'off', spellcheck: false });
@@ -94,18 +98,20 @@ function startPhraseSteps(db: WalletDb, options: { name: string; network: Wallet
     );
     showStep('confirm-step');
   };
-  $('confirm-back').onclick = () => showStep('phrase-step');
-  const confirmForm = $<HTMLFormElement>('confirm-form');
+  byId('confirm-back').onclick = () => showStep('phrase-step');
+  const confirmForm = byId<HTMLFormElement>('confirm-form');
   confirmForm.onsubmit = (event) => {
     event.preventDefault();
-    const inputs = positions.map((p) => $<HTMLInputElement>(`confirm-word-${p + 1}`));
+    const inputs = positions.map((p) => byId<HTMLInputElement>(`confirm-word-${p + 1}`));
     const wrong = new Set(wrongChallengeAnswers(words, positions, inputs.map((i) => i.value)));
     positions.forEach((p, i) => setFieldError(inputs[i]!, wrong.has(p) ? `word #${p + 1} does not match your recovery phrase` : undefined));
     if (wrong.size > 0) return void inputs[positions.findIndex((p) => wrong.has(p))]!.focus();
-    void runForm(confirmForm, $<HTMLButtonElement>('confirm-submit'), async () => {
+    void runForm(confirmForm, byId<HTMLButtonElement>('confirm-submit'), async () => {
       const unlocked = await saveNewBrowserWallet(db, { ...options, payload: newWalletPayload(browserRandomBytes, mnemonic) });
+      // Its private scan starts near today's tip: the first scan stores where (private-start.ts).
+      setScanStart(options.name, undefined);
       forget();
-      $('confirm-step').hidden = true;
+      byId('confirm-step').hidden = true;
       open({ ...unlocked, fresh: true });
     });
   };

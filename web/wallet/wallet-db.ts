@@ -38,6 +38,11 @@ export interface HistoryRow {
   readonly acceptedAt?: { readonly hash: string; readonly height: number; readonly timestampMs: number };
   readonly timeMs: number;
   /**
+   * What a send of this tab takes from `address` (amount + fee), in base units as decimal text: "available" counts
+   * it out until the payer's proven nonce passes the row's (then the proven balance has it).
+   */
+  readonly spentUnits?: string;
+  /**
    * 'verified': the bytes hash to the row's hash, a Merkle path reaches the tx root of a header the light node
    * verified, the bytes name the row's address as a party, and acceptance is proven; 'included': all that but
    * acceptance (yet); 'failed': the inclusion proof failed. Absent while not in a block.

@@ -22,6 +22,7 @@ import { fetchVerifiedEscrow, reclaimEscrow } from './wallet-escrow.ts';
 import type { Wallet } from '../../src/wallet/wallet.ts';
 
 const shortId = (id: string): string => `${id.slice(0, 10)}…${id.slice(-6)}`;
+type ProvenEscrow = Awaited<ReturnType<typeof fetchVerifiedEscrow>>;
 const reclaimFee = String(walletDefaultFeeCoins);
 
 export interface EscrowList {
@@ -34,7 +35,7 @@ export interface EscrowList {
   track(idText: string): Promise<void>;
 }
 
-export function createEscrowList(options: {
+interface EscrowListOptions {
   link: NodeClient;
   light: LightNode;
   db: WalletDb;
@@ -44,123 +45,136 @@ export function createEscrowList(options: {
   live: HTMLElement;
   /** Called after a reclaim the node admitted. */
   onReclaimed: () => Promise<void>;
-}): EscrowList {
-  const { link, light, wallet } = options;
-  const lastStatus = new Map<string, string>();
+}
+
+/** The list's state; the functions below are its operations, and createEscrowList only wires them. */
+interface EscrowListState {
+  readonly options: EscrowListOptions;
+  /** The last proven status of each escrow, to announce a change once. */
+  readonly lastStatus: Map<string, string>;
   /** Proofs of escrows this tab has seen settled: final, so kept instead of read again on every block. */
-  const settledProofs = new Map<string, Awaited<ReturnType<typeof fetchVerifiedEscrow>>>();
-  let running: Promise<void> | undefined;
-  let again = false;
+  readonly settledProofs: Map<string, ProvenEscrow>;
+  /** The refresh running now, and whether one more was asked for while it ran. */
+  running: Promise<void> | undefined;
+  again: boolean;
+}
 
-  const reclaim = async (row: EscrowRow, button: HTMLButtonElement) => {
-    button.disabled = true;
-    try {
-      const history = await options.db.history(wallet.name);
-      const sent = await reclaimEscrow(link, light.chain, wallet, row.escrowId, { fee: reclaimFee, pendingOwn: (client) => pendingSends(history, client) });
-      await options.db.putHistory({
-        wallet: wallet.name, hash: sent.hash, type: 'self', address: sent.client, counterparty: sent.client, amount: row.amount,
-        status: 'pending', nodeStatus: sent.status, own: true, payer: sent.client, payerNonce: String(sent.nonce), nonceSeenBelow: true, timeMs: Date.now(),
-      });
-      await (await options.escrowDb).putEscrow({ ...row, reclaimHash: sent.hash });
-      options.live.textContent = `reclaim of escrow ${shortId(row.escrowId)} sent: ${sent.hash} (${sent.status})`;
-      await options.onReclaimed();
-      await list.refresh();
-    } catch (error) {
-      showError(button.closest('td')!, error, { action: button });
-      button.disabled = false;
-    }
-  };
-
-  const statusCell = (cell: HTMLTableCellElement, row: EscrowRow, proven: Awaited<ReturnType<typeof fetchVerifiedEscrow>>) => {
-    if (!proven.ok) {
-      Object.assign(cell, { textContent: 'failed', className: 'failed', title: `${proven.error.reason}: ${proven.error.message}` });
-      return;
-    }
-    const { status, timeoutDaaScore, provenDaaScore, blockHash } = proven.value;
-    const pendingReclaim = row.reclaimHash !== undefined && status === 'EscrowLocked';
-    cell.textContent = status === 'None' ? 'pending' : pendingReclaim ? `${status} (reclaim pending)` : status;
-    cell.className = 'verified';
-    cell.title = `proven against verified block ${blockHash} (DAA score ${provenDaaScore}); times out at DAA score ${timeoutDaaScore}`;
-  };
-
-  const actionCell = (cell: HTMLTableCellElement, row: EscrowRow, proven: Awaited<ReturnType<typeof fetchVerifiedEscrow>>) => {
-    const button = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Reclaim', className: 'secondary' });
-    button.setAttribute('aria-label', `Reclaim escrow ${row.escrowId}`);
-    const why = Object.assign(document.createElement('p'), { className: 'hint', id: `reclaim-why-${row.escrowId.slice(2, 18)}` });
-    const check = proven.ok ? reclaimability(proven.value) : { ok: false as const, reason: 'the status is not verified (see its proof)' };
-    const reason = !check.ok ? check.reason : row.reclaimHash !== undefined ? 'reclaim sent: waiting for a block to accept it' : undefined;
-    button.disabled = reason !== undefined;
-    if (reason !== undefined) {
-      why.textContent = reason;
-      button.setAttribute('aria-describedby', why.id);
-    }
-    button.onclick = () => void reclaim(row, button);
-    cell.replaceChildren(button, why);
-  };
-
-  const render = async () => {
-    const escrowDb = await options.escrowDb;
-    const rows = await escrowDb.escrows(wallet.name);
-    await light.synced();
-    const body = options.table.tBodies[0]!;
-    const changes: string[] = [];
-    const trs: HTMLTableRowElement[] = [];
-    for (const row of rows) {
-      const proven = settledProofs.get(row.escrowId) ?? (await fetchVerifiedEscrow(link, light.chain, row.escrowId));
-      const tr = document.createElement('tr');
-      tr.dataset['escrowId'] = row.escrowId;
-      const created = row.createHash === undefined ? 'added by its id' : `created by ${row.createHash}`;
-      Object.assign(tr.insertCell(), { textContent: shortId(row.escrowId), title: `escrow ${row.escrowId}, ${created}; task ${row.task}` });
-      Object.assign(tr.insertCell(), { textContent: `${row.agent.slice(0, 12)}…${row.agent.slice(-6)}`, title: row.agent });
-      Object.assign(tr.insertCell(), { className: 'num', textContent: row.amount });
-      statusCell(tr.insertCell(), row, proven);
-      actionCell(tr.insertCell(), row, proven);
-      trs.push(tr);
-      if (!proven.ok) continue;
-      const status = proven.value.status;
-      const before = lastStatus.get(row.escrowId);
-      if (before !== undefined && before !== status) changes.push(`escrow ${shortId(row.escrowId)} ${status}`);
-      lastStatus.set(row.escrowId, status);
-      if (status === 'Claimed' || status === 'Refunded') settledProofs.set(row.escrowId, proven);
-      if (row.lastStatus !== status) await escrowDb.putEscrow({ ...row, lastStatus: status });
-    }
-    body.replaceChildren(...trs);
-    if (changes.length > 0) options.live.textContent = changes.join('; ');
-  };
-
-  const track = async (idText: string) => {
-    const id = idText.trim().toLowerCase();
-    if (!/^0x[0-9a-f]{64}$/.test(id)) throw new FieldError('id', 'escrow id: expected 0x and 64 hex digits');
-    await light.synced();
-    const proven = await fetchVerifiedEscrow(link, light.chain, id);
-    if (!proven.ok) throw new Error(`cannot add the escrow: its proof failed (${proven.error.reason}: ${proven.error.message})`);
-    const { record, status } = proven.value;
-    if (record === null) throw new FieldError('id', 'escrow id: no escrow with this id (verified)');
-    const hrp = wallet.network.hrp;
-    const client = wallet.addresses().find((a) => a.type === 'standard' && equalBytes(decodeAddress(a.text, hrp), record.client));
-    if (client === undefined) throw new FieldError('id', `escrow id: its client ${encodeAddress(hrp, record.client)} is not an address of this wallet`);
-    await (await options.escrowDb).putEscrow({
-      wallet: wallet.name, escrowId: id, client: client.text, agent: encodeAddress(hrp, record.agent), amount: formatUnits(record.amount),
-      task: toHash0x(record.taskHash), timeoutDaaScore: Number(record.timeoutDaaScore), timeMs: Date.now(), lastStatus: status,
+async function reclaim(state: EscrowListState, row: EscrowRow, button: HTMLButtonElement): Promise<void> {
+  const { link, light, wallet, db, escrowDb, live } = state.options;
+  button.disabled = true;
+  try {
+    const history = await db.history(wallet.name);
+    const sent = await reclaimEscrow(link, light.chain, wallet, row.escrowId, { fee: reclaimFee, pendingOwn: (client) => pendingSends(history, client) });
+    await db.putHistory({
+      wallet: wallet.name, hash: sent.hash, type: 'self', address: sent.client, counterparty: sent.client, amount: row.amount,
+      status: 'pending', nodeStatus: sent.status, own: true, payer: sent.client, payerNonce: String(sent.nonce), nonceSeenBelow: true, timeMs: Date.now(),
     });
-    await list.refresh();
-  };
+    await (await escrowDb).putEscrow({ ...row, reclaimHash: sent.hash });
+    live.textContent = `reclaim of escrow ${shortId(row.escrowId)} sent: ${sent.hash} (${sent.status})`;
+    await state.options.onReclaimed();
+    await refreshEscrows(state);
+  } catch (error) {
+    showError(button.closest('td')!, error, { action: button });
+    button.disabled = false;
+  }
+}
 
-  const list: EscrowList = {
-    track,
-    async refresh() {
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = (async () => {
-        do {
-          again = false;
-          await render();
-        } while (again);
-      })().finally(() => (running = undefined));
-      return running;
-    },
-  };
-  return list;
+function statusCell(cell: HTMLTableCellElement, row: EscrowRow, proven: ProvenEscrow): void {
+  if (!proven.ok) {
+    Object.assign(cell, { textContent: 'failed', className: 'failed', title: `${proven.error.reason}: ${proven.error.message}` });
+    return;
+  }
+  const { status, timeoutDaaScore, provenDaaScore, blockHash } = proven.value;
+  const pendingReclaim = row.reclaimHash !== undefined && status === 'EscrowLocked';
+  cell.textContent = status === 'None' ? 'pending' : pendingReclaim ? `${status} (reclaim pending)` : status;
+  cell.className = 'verified';
+  cell.title = `proven against verified block ${blockHash} (DAA score ${provenDaaScore}); times out at DAA score ${timeoutDaaScore}`;
+}
+
+function actionCell(state: EscrowListState, cell: HTMLTableCellElement, row: EscrowRow, proven: ProvenEscrow): void {
+  const button = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Reclaim', className: 'secondary' });
+  button.setAttribute('aria-label', `Reclaim escrow ${row.escrowId}`);
+  const why = Object.assign(document.createElement('p'), { className: 'hint', id: `reclaim-why-${row.escrowId.slice(2, 18)}` });
+  const check = proven.ok ? reclaimability(proven.value) : { ok: false as const, reason: 'the status is not verified (see its proof)' };
+  const reason = !check.ok ? check.reason : row.reclaimHash !== undefined ? 'reclaim sent: waiting for a block to accept it' : undefined;
+  button.disabled = reason !== undefined;
+  if (reason !== undefined) {
+    why.textContent = reason;
+    button.setAttribute('aria-describedby', why.id);
+  }
+  button.onclick = () => void reclaim(state, row, button);
+  cell.replaceChildren(button, why);
+}
+
+function escrowRow(state: EscrowListState, row: EscrowRow, proven: ProvenEscrow): HTMLTableRowElement {
+  const tr = document.createElement('tr');
+  tr.dataset['escrowId'] = row.escrowId;
+  const created = row.createHash === undefined ? 'added by its id' : `created by ${row.createHash}`;
+  Object.assign(tr.insertCell(), { textContent: shortId(row.escrowId), title: `escrow ${row.escrowId}, ${created}; task ${row.task}` });
+  Object.assign(tr.insertCell(), { textContent: `${row.agent.slice(0, 12)}…${row.agent.slice(-6)}`, title: row.agent });
+  Object.assign(tr.insertCell(), { className: 'num', textContent: row.amount });
+  statusCell(tr.insertCell(), row, proven);
+  actionCell(state, tr.insertCell(), row, proven);
+  return tr;
+}
+
+async function render(state: EscrowListState): Promise<void> {
+  const { link, light, wallet, table, live } = state.options;
+  const escrowDb = await state.options.escrowDb;
+  const rows = await escrowDb.escrows(wallet.name);
+  await light.synced();
+  const changes: string[] = [];
+  const trs: HTMLTableRowElement[] = [];
+  for (const row of rows) {
+    const proven = state.settledProofs.get(row.escrowId) ?? (await fetchVerifiedEscrow(link, light.chain, row.escrowId));
+    trs.push(escrowRow(state, row, proven));
+    if (!proven.ok) continue;
+    const status = proven.value.status;
+    const before = state.lastStatus.get(row.escrowId);
+    if (before !== undefined && before !== status) changes.push(`escrow ${shortId(row.escrowId)} ${status}`);
+    state.lastStatus.set(row.escrowId, status);
+    if (status === 'Claimed' || status === 'Refunded') state.settledProofs.set(row.escrowId, proven);
+    if (row.lastStatus !== status) await escrowDb.putEscrow({ ...row, lastStatus: status });
+  }
+  table.tBodies[0]!.replaceChildren(...trs);
+  if (changes.length > 0) live.textContent = changes.join('; ');
+}
+
+async function track(state: EscrowListState, idText: string): Promise<void> {
+  const { link, light, wallet } = state.options;
+  const id = idText.trim().toLowerCase();
+  if (!/^0x[0-9a-f]{64}$/.test(id)) throw new FieldError('id', 'escrow id: expected 0x and 64 hex digits');
+  await light.synced();
+  const proven = await fetchVerifiedEscrow(link, light.chain, id);
+  if (!proven.ok) throw new Error(`cannot add the escrow: its proof failed (${proven.error.reason}: ${proven.error.message})`);
+  const { record, status } = proven.value;
+  if (record === null) throw new FieldError('id', 'escrow id: no escrow with this id (verified)');
+  const hrp = wallet.network.hrp;
+  const client = wallet.addresses().find((a) => a.type === 'standard' && equalBytes(decodeAddress(a.text, hrp), record.client));
+  if (client === undefined) throw new FieldError('id', `escrow id: its client ${encodeAddress(hrp, record.client)} is not an address of this wallet`);
+  await (await state.options.escrowDb).putEscrow({
+    wallet: wallet.name, escrowId: id, client: client.text, agent: encodeAddress(hrp, record.agent), amount: formatUnits(record.amount),
+    task: toHash0x(record.taskHash), timeoutDaaScore: Number(record.timeoutDaaScore), timeMs: Date.now(), lastStatus: status,
+  });
+  await refreshEscrows(state);
+}
+
+/** One refresh at a time; one asked for while it runs runs once more after it. */
+function refreshEscrows(state: EscrowListState): Promise<void> {
+  if (state.running) {
+    state.again = true;
+    return state.running;
+  }
+  state.running = (async () => {
+    do {
+      state.again = false;
+      await render(state);
+    } while (state.again);
+  })().finally(() => (state.running = undefined));
+  return state.running;
+}
+
+export function createEscrowList(options: EscrowListOptions): EscrowList {
+  const state: EscrowListState = { options, lastStatus: new Map(), settledProofs: new Map(), running: undefined, again: false };
+  return { refresh: () => refreshEscrows(state), track: (idText) => track(state, idText) };
 }

@@ -92,3 +92,17 @@ export type PendingOwn = number | ((provenNonce: bigint) => number);
 /** The next nonce: the proven account nonce plus the tab's own sends still holding one. */
 export const nextNonce = (provenNonce: bigint, pendingOwn: PendingOwn): bigint =>
   provenNonce + BigInt(typeof pendingOwn === 'number' ? pendingOwn : pendingOwn(provenNonce));
+
+/**
+ * What the tab's own sends from `address` take that its proven state (at `provenNonce`) does not show yet: their
+ * amount + fee, counted until the proven nonce passes theirs. "Available" is the proven balance minus this, so it
+ * drops the moment a send is admitted instead of a block later.
+ */
+export function pendingSpent(rows: readonly HistoryRow[], address: string, provenNonce: bigint): bigint {
+  let spent = 0n;
+  for (const row of rows) {
+    if (row.own !== true || row.address !== address || row.status === 'unconfirmed' || row.spentUnits === undefined) continue;
+    if (row.payerNonce === undefined || BigInt(row.payerNonce) >= provenNonce) spent += BigInt(row.spentUnits);
+  }
+  return spent;
+}

@@ -13,8 +13,8 @@ import { wireCreateForm } from './wallet-create.ts';
 import { nodeNetwork } from './wallet-network.ts';
 import { showWallet } from './wallet-view.ts';
 import { FieldError, runForm } from './form-errors.ts';
+import { byId } from '../lib/dom.ts';
 
-const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 /** What the status line's host means, said where it is shown (docs/web.md "Threat model"). */
 const nodeTrustNote = 'This page talks only to the node that served it. It signs for the chain id built into this network, never one the node names; '
@@ -27,52 +27,52 @@ function asPasswordError(error: unknown): unknown {
 
 async function setup(link: NodeClient, light: LightNode, db: WalletDb, network: WalletNetwork): Promise<void> {
   const names = await db.keystoreNames();
-  const unlockForm = $<HTMLFormElement>('unlock-form');
+  const unlockForm = byId<HTMLFormElement>('unlock-form');
   unlockForm.hidden = names.length === 0;
-  $<HTMLSelectElement>('unlock-name').replaceChildren(...names.map((n) => new Option(n, n)));
-  $('setup').hidden = false;
+  byId<HTMLSelectElement>('unlock-name').replaceChildren(...names.map((n) => new Option(n, n)));
+  byId('setup').hidden = false;
 
   const open = (unlocked: UnlockedWallet) => {
-    $('setup').hidden = true;
-    $('wallet').hidden = false;
-    $('wallet-title').focus();
+    byId('setup').hidden = true;
+    byId('wallet').hidden = false;
+    byId('wallet-title').focus();
     showWallet(link, light, db, unlocked);
   };
   unlockForm.onsubmit = (event) => {
     event.preventDefault();
     void runForm(unlockForm, unlockForm.querySelector('button')!, async () => {
       try {
-        open(await unlockBrowserWallet(db, $<HTMLSelectElement>('unlock-name').value, $<HTMLInputElement>('unlock-password').value, network));
+        open(await unlockBrowserWallet(db, byId<HTMLSelectElement>('unlock-name').value, byId<HTMLInputElement>('unlock-password').value, network));
       } catch (error) {
         throw asPasswordError(error);
       }
     }, { password: 'unlock-password' });
   };
   wireCreateForm(db, network, open);
-  $('lock').onclick = () => location.reload();
+  byId('lock').onclick = () => location.reload();
 }
 
 async function main(): Promise<void> {
   try {
-    const urls = await discoverNodeUrls(location, { onUnreachable: (ms) => ($('node-status').textContent = `node unreachable, retrying in ${Math.ceil(ms / 1000)} s`) });
+    const urls = await discoverNodeUrls(location, { onUnreachable: (ms) => (byId('node-status').textContent = `node unreachable, retrying in ${Math.ceil(ms / 1000)} s`) });
     const link = createNodeClient(urls.wsUrl);
     let connected = 'connecting to the node…';
     // The status line follows the connection (issue 21): a dropped node is said so, and the client reconnects.
     link.onState((state) => {
-      $('node-status').textContent = state === 'open' ? connected : state === 'closed' ? 'node unreachable, reconnecting…' : 'connecting to the node…';
+      byId('node-status').textContent = state === 'open' ? connected : state === 'closed' ? 'node unreachable, reconnecting…' : 'connecting to the node…';
     });
     const network = await retryWhileDisconnected(link, () => nodeNetwork(link, urls.network));
     // The host is the page's own origin (node-client.ts): nothing in the URL can point the wallet elsewhere.
     connected = `connected to ${urls.host} · ${network.name} (chain ${network.chainId})`;
-    if (link.state() === 'open') $('node-status').textContent = connected;
-    $('node-status').title = nodeTrustNote;
+    if (link.state() === 'open') byId('node-status').textContent = connected;
+    byId('node-status').title = nodeTrustNote;
     const light = await startLightNode({ params: network.params, p2pUrl: urls.p2pUrl });
-    light.onStatus((s) => ($('light-status').textContent = describeLightNode(s)));
+    light.onStatus((s) => (byId('light-status').textContent = describeLightNode(s)));
     await setup(link, light, await openWalletDb(), network);
   } catch (error) {
-    $('node-status').textContent = 'not connected';
-    $('error').hidden = false;
-    $('error').textContent = error instanceof Error ? error.message : String(error);
+    byId('node-status').textContent = 'not connected';
+    byId('error').hidden = false;
+    byId('error').textContent = error instanceof Error ? error.message : String(error);
   }
 }
 

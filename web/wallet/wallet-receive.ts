@@ -4,8 +4,8 @@
  * browser refuses it (no permission, an insecure origin), the address text is selected for the user to copy.
  */
 import { addressQrSvgPath } from './address-qr.ts';
+import { byId } from '../lib/dom.ts';
 
-const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const svgNs = 'http://www.w3.org/2000/svg';
 
 /** Draws the QR code of `address` into the (empty) `svg`. */
@@ -27,26 +27,26 @@ export interface ReceiveCard {
 }
 
 export function wireReceiveCard(): ReceiveCard {
-  const select = $<HTMLSelectElement>('receive-address');
+  const select = byId<HTMLSelectElement>('receive-address');
   const svg = document.getElementById('receive-qr') as unknown as SVGSVGElement;
   const show = () => {
     const address = select.value;
-    $('receive-text').textContent = address;
-    $('receive-copied').textContent = '';
+    byId('receive-text').textContent = address;
+    byId('receive-copied').textContent = '';
     drawQr(svg, address);
   };
   select.onchange = show;
-  $('receive-copy').onclick = async () => {
+  byId('receive-copy').onclick = async () => {
     const address = select.value;
     try {
       await navigator.clipboard.writeText(address);
-      $('receive-copied').textContent = 'Address copied.';
+      byId('receive-copied').textContent = 'Address copied.';
     } catch {
       const range = document.createRange();
-      range.selectNodeContents($('receive-text'));
+      range.selectNodeContents(byId('receive-text'));
       getSelection()?.removeAllRanges();
       getSelection()?.addRange(range);
-      $('receive-copied').textContent = 'The browser did not allow copying: the address is selected, copy it with your keyboard or menu.';
+      byId('receive-copied').textContent = 'The browser did not allow copying: the address is selected, copy it with your keyboard or menu.';
     }
   };
   return {
@@ -54,7 +54,7 @@ export function wireReceiveCard(): ReceiveCard {
       const keep = select.value;
       select.replaceChildren(...addresses.map((a) => new Option(a, a)));
       select.value = addresses.includes(keep) ? keep : addresses[0] ?? '';
-      if (select.value !== keep || $('receive-text').textContent === '') show();
+      if (select.value !== keep || byId('receive-text').textContent === '') show();
     },
   };
 }

@@ -17,8 +17,8 @@ import { fetchVerifiedAgent, prepareEscrow, submitEscrow } from '../wallet/walle
 import type { UnlockedWallet } from '../wallet/wallet-keys.ts';
 import { ApproveGate, approveRefusalMessages, startApproveGate, watchApproveCard } from './approve-gate.ts';
 import { widgetProtocol, type EscrowRequestMessage, type PaymentErrorCode, type WidgetMessage } from './widget-protocol.ts';
+import { byId } from '../lib/dom.ts';
 
-const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 export interface EscrowOffers {
   offer(request: EscrowRequestMessage, origin: string): void;
@@ -53,7 +53,7 @@ export function createEscrowOffers(options: {
     options.reply({ weft: widgetProtocol, type: 'payment_error', id: request.id, code, message }, origin);
   const finish = () => {
     current = undefined;
-    $('w-escrow').hidden = true;
+    byId('w-escrow').hidden = true;
   };
   const client = () => {
     const unlocked = options.wallet.unlocked();
@@ -71,22 +71,22 @@ export function createEscrowOffers(options: {
       : problem !== undefined ? problem
       : balance === undefined ? 'Checking your verified balance…'
       : gate.visible() ? '' : approveRefusalMessages.hidden;
-    $<HTMLButtonElement>('w-escrow-approve').disabled = !gate.enabled(performance.now()) || message !== '';
-    $('w-escrow-check').textContent = message;
-    $('w-escrow-check').className = problem !== undefined && current.agentChecked && clientBytes !== undefined ? 'error' : 'muted';
+    byId<HTMLButtonElement>('w-escrow-approve').disabled = !gate.enabled(performance.now()) || message !== '';
+    byId('w-escrow-check').textContent = message;
+    byId('w-escrow-check').className = problem !== undefined && current.agentChecked && clientBytes !== undefined ? 'error' : 'muted';
   };
 
   const show = (request: EscrowRequestMessage, origin: string, taskHash: Uint8Array, taskIsHash: boolean) => {
-    $('w-escrow-origin').textContent = origin;
-    $('w-escrow-amount').textContent = request.amount;
-    $('w-escrow-fee').textContent = fee;
-    $('w-escrow-agent').textContent = request.agentAccount;
-    $('w-escrow-task').textContent = taskIsHash ? toHash0x(taskHash) : `${request.taskId} (hash ${toHash0x(taskHash)})`;
-    $('w-escrow-timeout').textContent = `${request.timeoutBlocks} blocks from now`;
-    $('w-escrow-window').textContent = request.disputeWindow ? `${request.disputeWindow} blocks` : 'none (the agent needs your receipt)';
-    $('w-escrow-arbiter').textContent = request.arbiter ?? 'none';
-    $('w-escrow').hidden = false;
-    $('w-escrow').scrollIntoView({ block: 'start' });
+    byId('w-escrow-origin').textContent = origin;
+    byId('w-escrow-amount').textContent = request.amount;
+    byId('w-escrow-fee').textContent = fee;
+    byId('w-escrow-agent').textContent = request.agentAccount;
+    byId('w-escrow-task').textContent = taskIsHash ? toHash0x(taskHash) : `${request.taskId} (hash ${toHash0x(taskHash)})`;
+    byId('w-escrow-timeout').textContent = `${request.timeoutBlocks} blocks from now`;
+    byId('w-escrow-window').textContent = request.disputeWindow ? `${request.disputeWindow} blocks` : 'none (the agent needs your receipt)';
+    byId('w-escrow-arbiter').textContent = request.arbiter ?? 'none';
+    byId('w-escrow').hidden = false;
+    byId('w-escrow').scrollIntoView({ block: 'start' });
   };
 
   const offer = (request: EscrowRequestMessage, origin: string) => {
@@ -117,28 +117,28 @@ export function createEscrowOffers(options: {
     });
   };
 
-  watchApproveCard($('w-escrow'), $<HTMLButtonElement>('w-escrow-approve'), gate, evaluate);
-  $('w-escrow-reject').onclick = () => {
+  watchApproveCard(byId('w-escrow'), byId<HTMLButtonElement>('w-escrow-approve'), gate, evaluate);
+  byId('w-escrow-reject').onclick = () => {
     if (!current) return;
     const { request, origin } = current;
     finish();
     fail(request, origin, 'rejected', 'the user rejected the escrow');
   };
-  $('w-escrow-approve').onclick = async () => {
+  byId('w-escrow-approve').onclick = async () => {
     const unlocked = options.wallet.unlocked();
     if (!current || !unlocked) return;
     const verdict = gate.approve(performance.now());
     if (!verdict.ok) {
-      $('w-escrow-check').textContent = approveRefusalMessages[verdict.refusal];
+      byId('w-escrow-check').textContent = approveRefusalMessages[verdict.refusal];
       return;
     }
     const { request, origin } = current;
-    $<HTMLButtonElement>('w-escrow-approve').disabled = true;
+    byId<HTMLButtonElement>('w-escrow-approve').disabled = true;
     try {
       const from = unlocked.wallet.addresses()[0]!.text;
       const prepared = await prepareEscrow(link, light.chain, unlocked.wallet, { ...escrowDraftOf(request, fee), from }, 0);
       const sent = await submitEscrow(link, unlocked.wallet, prepared);
-      $('error').textContent = '';
+      byId('error').textContent = '';
       finish();
       options.reply({ weft: widgetProtocol, type: 'escrow_result', id: request.id, escrowId: sent.escrowId, hash: sent.hash }, origin);
     } catch (error) {

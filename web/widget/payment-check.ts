@@ -39,7 +39,7 @@ export function checkPayment(input: {
   if (!input.unlocked) return { ok: false, problem: 'locked', message: 'Unlock or create the wallet to pay.' };
   if (input.balanceUnits === undefined) return { ok: false, problem: 'checking', message: 'Checking your verified balance…' };
   if (input.balanceUnits < totalUnits) {
-    return { ok: false, problem: 'insufficient', message: `Insufficient funds: your verified balance is ${formatUnits(input.balanceUnits)} coins, this payment needs ${formatUnits(totalUnits)} (amount + fee).` };
+    return { ok: false, problem: 'insufficient', message: `Insufficient funds: your verified balance is ${formatUnits(input.balanceUnits)} WEFT, this payment needs ${formatUnits(totalUnits)} WEFT (amount + fee).` };
   }
   return { ok: true, totalUnits };
 }

@@ -85,7 +85,7 @@ export class WeftWalletElement extends HTMLElement {
   requestPayment(request: { to: string; amount: number | string; memo?: string }): Promise<string> {
     const amount = amountText(request?.amount);
     if (typeof request?.to !== 'string' || amount === undefined) {
-      return Promise.reject(new WeftPaymentError('invalid_request', 'requestPayment: expected {to: address, amount: coins > 0 with ≤ 8 decimals}'));
+      return Promise.reject(new WeftPaymentError('invalid_request', 'requestPayment: expected {to: address, amount: WEFT > 0 with ≤ 8 decimals}'));
     }
     const id = this.#nextId++;
     return this.#send({ weft: widgetProtocol, type: 'request_payment', id, to: request.to, amount, ...(request.memo ? { memo: request.memo } : {}) }) as Promise<string>;
@@ -100,7 +100,7 @@ export class WeftWalletElement extends HTMLElement {
     const ok = typeof request?.agentAccount === 'string' && amount !== undefined && typeof request.taskId === 'string' && isBlocks(request.timeoutBlocks)
       && (request.disputeWindow === undefined || isBlocks(request.disputeWindow)) && (request.arbiter === undefined || typeof request.arbiter === 'string');
     if (!ok) {
-      return Promise.reject(new WeftPaymentError('invalid_request', 'requestEscrow: expected {agentAccount, amount: coins > 0, taskId: text, timeoutBlocks: blocks, disputeWindow?, arbiter?}'));
+      return Promise.reject(new WeftPaymentError('invalid_request', 'requestEscrow: expected {agentAccount, amount: WEFT > 0, taskId: text, timeoutBlocks: blocks, disputeWindow?, arbiter?}'));
     }
     const { agentAccount, taskId, timeoutBlocks, disputeWindow, arbiter } = request;
     const message: EscrowRequestMessage = {

@@ -17,8 +17,9 @@ import { checkPayment } from './payment-check.ts';
 import { parseEscrowRequest, parsePaymentRequest, widgetProtocol, type PaymentRequestMessage, type WidgetMessage } from './widget-protocol.ts';
 import { createEscrowOffers } from './escrow-request.ts';
 import { ApproveGate, approveRefusalMessages, startApproveGate, tracksVisibility, watchApproveCard } from './approve-gate.ts';
+import { byId } from '../lib/dom.ts';
+import { apartMessage, embeddedCrossSite, preferredWallet } from './widget-wallets.ts';
 
-const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const widgetWalletName = 'widget';
 /**
  * The approve button arms only after the request has been fully visible this long (a click meant for something
@@ -34,9 +35,9 @@ function reply(message: WidgetMessage, origin: string): void {
 }
 
 function showError(error: unknown): void {
-  $('error').textContent = error instanceof Error ? error.message : String(error);
+  byId('error').textContent = error instanceof Error ? error.message : String(error);
 }
-const clearError = (): void => void ($('error').textContent = '');
+const clearError = (): void => void (byId('error').textContent = '');
 
 /** What the request queue reads of the wallet: whether it is open, and its balance as last verified. */
 interface WalletState {
@@ -51,43 +52,43 @@ function createRequestQueue(link: NodeClient, light: LightNode, hrp: string, wal
   const finish = (message: WidgetMessage) => {
     if (current) reply(message, current.origin);
     current = undefined;
-    $('w-request').hidden = true;
+    byId('w-request').hidden = true;
   };
   /** Approve is enabled only for a payable request: fully visible long enough, wallet open, payee valid, verified funds enough. */
   const evaluate = () => {
     if (!current) return;
     const check = checkPayment({ request: current.request, hrp, fee, unlocked: wallet.unlocked() !== undefined, balanceUnits: wallet.balanceUnits() });
-    $<HTMLButtonElement>('w-approve').disabled = !gate.enabled(performance.now()) || !check.ok;
-    $('w-request-check').textContent = !check.ok ? check.message : gate.visible() ? '' : approveRefusalMessages.hidden;
-    $('w-request-check').className = check.ok || check.problem === 'checking' || check.problem === 'locked' ? 'muted' : 'error';
+    byId<HTMLButtonElement>('w-approve').disabled = !gate.enabled(performance.now()) || !check.ok;
+    byId('w-request-check').textContent = !check.ok ? check.message : gate.visible() ? '' : approveRefusalMessages.hidden;
+    byId('w-request-check').className = check.ok || check.problem === 'checking' || check.problem === 'locked' ? 'muted' : 'error';
   };
   const offer = (request: PaymentRequestMessage, origin: string) => {
     if (current || othersBusy()) return reply({ weft: widgetProtocol, type: 'payment_error', id: request.id, code: 'busy', message: 'another payment is waiting for the user' }, origin);
     current = { request, origin };
     clearError(); // an earlier request's failure is not this one's
-    $('w-request-origin').textContent = origin;
-    $('w-request-amount').textContent = request.amount;
-    $('w-request-fee').textContent = fee;
-    $('w-request-to').textContent = request.to;
-    $('w-request-memo').textContent = request.memo ?? '';
-    $('w-request-memo-row').hidden = request.memo === undefined;
-    $('w-request').hidden = false;
-    $('w-request').scrollIntoView({ block: 'start' });
+    byId('w-request-origin').textContent = origin;
+    byId('w-request-amount').textContent = request.amount;
+    byId('w-request-fee').textContent = fee;
+    byId('w-request-to').textContent = request.to;
+    byId('w-request-memo').textContent = request.memo ?? '';
+    byId('w-request-memo-row').hidden = request.memo === undefined;
+    byId('w-request').hidden = false;
+    byId('w-request').scrollIntoView({ block: 'start' });
     startApproveGate(gate, evaluate);
     evaluate();
   };
-  watchApproveCard($('w-request'), $<HTMLButtonElement>('w-approve'), gate, evaluate);
-  $('w-reject').onclick = () => current && finish({ weft: widgetProtocol, type: 'payment_error', id: current.request.id, code: 'rejected', message: 'the user rejected the payment' });
-  $('w-approve').onclick = async () => {
+  watchApproveCard(byId('w-request'), byId<HTMLButtonElement>('w-approve'), gate, evaluate);
+  byId('w-reject').onclick = () => current && finish({ weft: widgetProtocol, type: 'payment_error', id: current.request.id, code: 'rejected', message: 'the user rejected the payment' });
+  byId('w-approve').onclick = async () => {
     const unlocked = wallet.unlocked();
     if (!current || !unlocked) return;
     const verdict = gate.approve(performance.now());
     if (!verdict.ok) {
-      $('w-request-check').textContent = approveRefusalMessages[verdict.refusal];
+      byId('w-request-check').textContent = approveRefusalMessages[verdict.refusal];
       return;
     }
     const { request } = current;
-    $<HTMLButtonElement>('w-approve').disabled = true;
+    byId<HTMLButtonElement>('w-approve').disabled = true;
     try {
       const from = unlocked.wallet.addresses()[0]!.text;
       const sent = await sendFromTab(link, light.chain, unlocked.wallet, { from, to: request.to, amount: request.amount, fee, ...(request.memo === undefined ? {} : { memo: request.memo }) }, 0);
@@ -110,10 +111,10 @@ async function readBalance(link: NodeClient, light: LightNode, address: string):
 /** Shows a balance read; answers the balance in units when its proof checked out. */
 function showBalance(result: VerifiedBalance): bigint | undefined {
   const status = result.ok ? 'verified' : 'failed';
-  $('w-balance').textContent = result.ok ? result.display : '—';
-  $('w-proof').textContent = status;
-  $('w-proof').className = status;
-  $('w-proof').title = result.ok
+  byId('w-balance').textContent = result.ok ? result.display : '—';
+  byId('w-proof').textContent = status;
+  byId('w-proof').className = status;
+  byId('w-proof').title = result.ok
     ? `state proof checked against verified header ${result.account.blockHash} (height ${result.account.blockHeight})`
     : `${result.error.reason}: ${result.error.message}`;
   return result.ok ? result.account.balance : undefined;
@@ -124,7 +125,7 @@ async function openWidgetDb(): Promise<WalletDb> {
   try {
     return await openWalletDb();
   } catch {
-    $('w-storage').hidden = false;
+    byId('w-storage').hidden = false;
     return createMemoryWalletDb();
   }
 }
@@ -134,12 +135,12 @@ async function main(): Promise<void> {
   const link = createNodeClient(urls.wsUrl);
   const [network, db] = await Promise.all([nodeNetwork(link, urls.network), openWidgetDb()]);
   // Which node: always the origin this frame was served from (node-client.ts), whatever its URL says.
-  $('node-status').textContent = `connected to ${urls.host} · ${network.name}`;
-  $('node-status').title = 'This wallet talks only to the node that served it and signs for the chain id built into this network. '
+  byId('node-status').textContent = `connected to ${urls.host} · ${network.name}`;
+  byId('node-status').title = 'This wallet talks only to the node that served it and signs for the chain id built into this network. '
     + 'Balances are proven against headers it verified itself; what the node relays is its word.';
-  $('w-visibility-note').hidden = tracksVisibility();
+  byId('w-visibility-note').hidden = tracksVisibility();
   const light = await startLightNode({ params: network.params, p2pUrl: urls.p2pUrl });
-  light.onStatus((s) => ($('w-light').textContent = describeLightNode(s)));
+  light.onStatus((s) => (byId('w-light').textContent = describeLightNode(s)));
   let unlocked: UnlockedWallet | undefined;
   let balanceUnits: bigint | undefined;
   const walletState = { unlocked: () => unlocked, balanceUnits: () => balanceUnits };
@@ -163,13 +164,13 @@ async function main(): Promise<void> {
 
   const opened = async (wallet: UnlockedWallet) => {
     unlocked = wallet;
-    $('w-create').hidden = $('w-unlock').hidden = true;
-    $('w-wallet').hidden = false;
+    byId('w-create').hidden = byId('w-unlock').hidden = true;
+    byId('w-wallet').hidden = false;
     queue.evaluate();
     escrows.evaluate();
     status('ready');
     const address = wallet.wallet.addresses()[0]!.text;
-    $('w-address').textContent = address;
+    byId('w-address').textContent = address;
     // The newest read wins: an older proof still waiting for its header must not land after a newer one.
     let reads = 0;
     const refresh = async () => {
@@ -193,14 +194,23 @@ async function setupForms(
   opened: (wallet: UnlockedWallet) => Promise<void>,
   status: (state: 'no_wallet' | 'locked') => void,
 ): Promise<void> {
-  const exists = (await db.loadKeystore(widgetWalletName)) !== undefined;
-  $('w-create').hidden = exists;
-  $('w-unlock').hidden = !exists;
+  // Every wallet this browser keeps for the node's origin, the wallet page's included (widget-wallets.ts).
+  const names = await db.keystoreNames();
+  const exists = names.length > 0;
+  const select = byId<HTMLSelectElement>('w-unlock-name');
+  select.replaceChildren(...names.map((name) => new Option(name, name)));
+  select.value = preferredWallet(names, widgetWalletName) ?? '';
+  byId('w-create').hidden = exists;
+  byId('w-unlock').hidden = !exists;
+  if (!exists && embedderOrigin !== undefined && embeddedCrossSite(location.origin, embedderOrigin)) {
+    byId('w-apart').textContent = apartMessage(location.origin, embedderOrigin);
+    byId('w-apart').hidden = false;
+  }
   status(exists ? 'locked' : 'no_wallet');
   const run = (form: HTMLFormElement, work: () => Promise<UnlockedWallet>) => {
     form.onsubmit = (event) => {
       event.preventDefault();
-      $('error').textContent = '';
+      byId('error').textContent = '';
       form.querySelector('button')!.disabled = true;
       work()
         .then(opened)
@@ -208,18 +218,18 @@ async function setupForms(
         .finally(() => (form.querySelector('button')!.disabled = false));
     };
   };
-  run($('w-create'), () => {
-    const mnemonic = $<HTMLTextAreaElement>('w-create-mnemonic').value.trim();
-    const options = { name: widgetWalletName, network, password: $<HTMLInputElement>('w-create-password').value };
+  run(byId('w-create'), () => {
+    const mnemonic = byId<HTMLTextAreaElement>('w-create-mnemonic').value.trim();
+    const options = { name: widgetWalletName, network, password: byId<HTMLInputElement>('w-create-password').value };
     return createBrowserWallet(db, mnemonic ? { ...options, mnemonic } : options).then((unlocked) => {
       if (!mnemonic) {
-        $('w-backup-words').textContent = unlocked.wallet.payload().mnemonic;
-        $('w-backup').hidden = false;
+        byId('w-backup-words').textContent = unlocked.wallet.payload().mnemonic;
+        byId('w-backup').hidden = false;
       }
       return unlocked;
     });
   });
-  run($('w-unlock'), () => unlockBrowserWallet(db, widgetWalletName, $<HTMLInputElement>('w-unlock-password').value, network));
+  run(byId('w-unlock'), () => unlockBrowserWallet(db, select.value, byId<HTMLInputElement>('w-unlock-password').value, network));
 }
 
 void main().catch(showError);

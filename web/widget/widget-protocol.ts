@@ -76,7 +76,7 @@ export function parseEscrowRequest(data: unknown): EscrowRequestMessage | { read
   if (!small(data)) return { invalid: 'the request is too large', id };
   const { agentAccount, amount, taskId, timeoutBlocks, disputeWindow, arbiter } = data;
   if (typeof agentAccount !== 'string') return { invalid: 'agentAccount: expected an address', id };
-  if (typeof amount !== 'string' || !/^\d+(\.\d{1,8})?$/.test(amount)) return { invalid: 'amount: expected coins as decimal text with at most 8 decimals', id };
+  if (typeof amount !== 'string' || !/^\d+(\.\d{1,8})?$/.test(amount)) return { invalid: 'amount: expected WEFT as decimal text with at most 8 decimals', id };
   if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > escrowTaskCharsMax) return { invalid: `taskId: expected 1 to ${escrowTaskCharsMax} characters`, id };
   if (!blocksOk(timeoutBlocks)) return { invalid: 'timeoutBlocks: expected a whole number of blocks', id };
   if (disputeWindow !== undefined && !blocksOk(disputeWindow)) return { invalid: 'disputeWindow: expected a whole number of blocks', id };
