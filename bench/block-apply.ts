@@ -40,7 +40,7 @@ import { createNodeBlockVerifiers } from '../server/crypto/node-verifier.ts';
 import { createVerifyPool, nodeSigCache } from '../server/crypto/verify-pool.ts';
 import { createBodyPreverifier } from '../src/chain/preverify-body.ts';
 import { blockEncodedBytes, blockTxBytes } from '../src/codec/block.ts';
-import { proofVerifierOver, type ProofCheck } from '../src/crypto/proof-check.ts';
+import { witnessVerifierOver, type WitnessCheck } from '../src/crypto/witness-check.ts';
 import { kindOf } from '../src/kinds/registry.ts';
 import { massOf } from '../src/kinds/mass.ts';
 import { blockBytesMax, blockMassMax, blockTxCountMax } from '../src/limits.ts';
@@ -91,11 +91,11 @@ async function main(): Promise<void> {
   const blockVerifiers = createNodeBlockVerifiers(regtestParams);
   const admissionPool = createVerifyPool({ cache: nodeSigCache });
   const admissionPreverify = createBodyPreverifier(regtestParams, admissionPool);
-  const plain = proofVerifierOver(fastVerifier);
+  const plain = witnessVerifierOver(fastVerifier);
   const verifying: { mode: Mode } = { mode: 'main-thread' };
   const { chain, ledger } = await openLedgerChain({
     params: regtestParams, store, clock,
-    verifier: { name: 'switched', verifyProofs: (checks: readonly ProofCheck[]) => (verifying.mode === 'main-thread' ? plain : blockVerifiers.verifier).verifyProofs(checks) },
+    verifier: { name: 'switched', verifyWitnesses: (checks: readonly WitnessCheck[]) => (verifying.mode === 'main-thread' ? plain : blockVerifiers.verifier).verifyWitnesses(checks) },
     preverify: (block) => (verifying.mode === 'main-thread' ? Promise.resolve() : blockVerifiers.preverify(block)),
   });
   await Promise.all([blockVerifiers.pool.ready(), admissionPool.ready()]);

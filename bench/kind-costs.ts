@@ -26,7 +26,7 @@ import { commit } from '../src/crypto/monero/commitment.ts';
 import { keysFromSpendSecret } from '../src/crypto/monero/keys.ts';
 import { encodePoint, mulBase } from '../src/crypto/monero/point.ts';
 import { randomScalar, type RandomBytes } from '../src/crypto/monero/scalar.ts';
-import { proofVerifierOver } from '../src/crypto/proof-check.ts';
+import { witnessVerifierOver } from '../src/crypto/witness-check.ts';
 import { agentAddSessionKeyKind } from '../src/kinds/agent/agent-add-session-key.ts';
 import { agentCreateKind } from '../src/kinds/agent/agent-create.ts';
 import { agentFreezeKind } from '../src/kinds/agent/agent-freeze.ts';
@@ -60,7 +60,7 @@ import { p2pMessageCosts } from './kind-costs-p2p.ts';
 
 const runs = Number(process.argv[2] ?? 7);
 const random: RandomBytes = seededRandom(30);
-const verifier = proofVerifierOver(fastVerifier);
+const verifier = witnessVerifierOver(fastVerifier);
 const memoMax = new Uint8Array(256).fill(0x6d);
 const aux = new Uint8Array(32);
 
@@ -199,8 +199,8 @@ function verifyMs(bytes: Uint8Array): number {
   return medianMs(() => {
     const tx = decodeTransaction(bytes);
     const kind = kindOf(tx);
-    const checks = kind.proofChecks(tx, signingHashOfBody(bytes.subarray(0, kind.bodyBytes(tx))));
-    if (checks === undefined || !verifier.verifyProofs(checks).every(Boolean)) throw new Error(`${kind.name}: proofs do not verify`);
+    const checks = kind.witnessChecks(tx, signingHashOfBody(bytes.subarray(0, kind.bodyBytes(tx))));
+    if (checks === undefined || !verifier.verifyWitnesses(checks).every(Boolean)) throw new Error(`${kind.name}: proofs do not verify`);
   }, clearDecodedPoints);
 }
 

@@ -5,7 +5,7 @@
  *      implementation with one scalar multiplication per term (target ≥ 4×);
  *  (b) Bulletproofs+ (2 outputs): one batch of 16 proofs against 16 single verifications (target ≥ 3× per proof);
  *  (c) a 2-in/2-out `high` confidential transfer at ring 16, every stateless check a node makes: decoding the bytes,
- *      both CLSAGs and the range proof through the proof-check port, and the RingCT balance (target ≤ 150 ms).
+ *      both CLSAGs and the range proof through the witness-check port, and the RingCT balance (target ≤ 150 ms).
  * Caches (decoded ring members, Hp(P)) are cleared before every timed CLSAG and transaction run, so the figures are
  * for rings never seen before; the "warm" line shows a ring verified a second time (mempool, then block).
  * Prints the median of `runs` (after one warm-up); no assertions beyond checking that every verifier says "valid".
@@ -25,7 +25,7 @@ import { proveBulletproofPlus } from '../src/crypto/monero/bulletproofs-plus/pro
 import { verifyBulletproofPlus, verifyBulletproofsPlus } from '../src/crypto/monero/bulletproofs-plus/verify.ts';
 import { generators } from '../src/crypto/monero/bulletproofs-plus/generators.ts';
 import { clearDecodedPoints } from '../src/crypto/monero/decoded-points.ts';
-import { proofVerifierOver } from '../src/crypto/proof-check.ts';
+import { witnessVerifierOver } from '../src/crypto/witness-check.ts';
 import { nobleVerifier } from '../src/crypto/verifier.ts';
 import { confidentialTransferKind } from '../src/kinds/confidential/confidential-transfer.ts';
 import { ringSpendBalances } from '../src/kinds/confidential/ring-spend.ts';
@@ -169,12 +169,12 @@ const tx = buildRingSpend({
   random,
 });
 const txBytes = confidentialTransferKind.encode(tx as never);
-const verifier = proofVerifierOver(nobleVerifier);
+const verifier = witnessVerifierOver(nobleVerifier);
 /** What a node checks without state: decode, every proof the kind asks for, the balance. */
 function verifyTransfer(bytes: Uint8Array): boolean {
   const decoded = confidentialTransferKind.decode(bytes);
-  const checks = confidentialTransferKind.proofChecks(decoded, signingHashOfBody(bytes.subarray(0, confidentialTransferKind.bodyBytes(decoded))));
-  return checks !== undefined && verifier.verifyProofs(checks).every(Boolean) && ringSpendBalances(decoded);
+  const checks = confidentialTransferKind.witnessChecks(decoded, signingHashOfBody(bytes.subarray(0, confidentialTransferKind.bodyBytes(decoded))));
+  return checks !== undefined && verifier.verifyWitnesses(checks).every(Boolean) && ringSpendBalances(decoded);
 }
 check(verifyTransfer(txBytes), '2-in/2-out transfer');
 console.log(`2-in/2-out transfer: ${txBytes.length} bytes`);

@@ -12,7 +12,7 @@
 import { availableParallelism } from 'node:os';
 import { fastVerifier } from '../server/crypto/fast-verifier.ts';
 import { createVerifyPool } from '../server/crypto/verify-pool.ts';
-import type { SchnorrProofCheck } from '../src/crypto/proof-check.ts';
+import type { SchnorrWitnessCheck } from '../src/crypto/witness-check.ts';
 import { nobleVerifier, type AsyncSignatureVerifier, type SignatureVerifier } from '../src/crypto/verifier.ts';
 import { createMempool } from '../src/mempool/mempool.ts';
 import { parseTransaction } from '../src/mempool/entry.ts';
@@ -40,7 +40,7 @@ for (let i = 0; i < corpus.length; i += batchTx) batches.push(corpus.slice(i, i 
 
 /** Verifications/s of @noble on one thread over the first 300 signatures of the corpus. */
 function nobleRate(): number {
-  const checks = corpus.slice(0, 300).map((b) => parseTransaction(b).checks![0]! as SchnorrProofCheck);
+  const checks = corpus.slice(0, 300).map((b) => parseTransaction(b).checks![0]! as SchnorrWitnessCheck);
   if (!nobleVerifier.verifySchnorrBatch(checks).every(Boolean)) throw new Error('corpus does not verify');
   let done = 0;
   const start = performance.now();

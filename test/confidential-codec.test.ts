@@ -21,7 +21,7 @@ import { InvalidTransactionError } from '../src/kinds/errors.ts';
 import type { AnyTransaction } from '../src/kinds/kind.ts';
 import { kindOf } from '../src/kinds/registry.ts';
 import { signingHashOfBody } from '../src/kinds/signing.ts';
-import { checkProof } from '../src/crypto/proof-check.ts';
+import { checkWitness } from '../src/crypto/witness-check.ts';
 import { buildRingSpend, buildShield, scanOutput } from '../src/wallet/confidential.ts';
 import { wallet } from './helpers/ledger-fixtures.ts';
 import { chainId, proofsHold, seededRandom, stealthWallet } from './helpers/confidential-fixtures.ts';
@@ -134,18 +134,18 @@ describe('confidential transaction codecs', () => {
   });
 });
 
-describe('the proof-check port schemes', () => {
+describe('the witness-check port schemes', () => {
   it("answers false, never throws, for malformed 'clsag' and 'bulletproof-plus' checks", () => {
     const garbage = [{}, { ringKeys: [new Uint8Array(3)], ringCommitments: [] }, { commitments: [new Uint8Array(32)], proof: new Uint8Array(5) }];
     for (const scheme of ['clsag', 'bulletproof-plus']) {
-      for (const fields of garbage) expect(checkProof({ scheme, fields })).toBe(false);
+      for (const fields of garbage) expect(checkWitness({ scheme, fields })).toBe(false);
     }
-    const checks = kindOf(transfer).proofChecks(transfer, signingHashOfBody(kindOf(transfer).encodeBody(transfer)))!;
+    const checks = kindOf(transfer).witnessChecks(transfer, signingHashOfBody(kindOf(transfer).encodeBody(transfer)))!;
     expect(checks.map((c) => c.scheme)).toEqual(['clsag', 'bulletproof-plus']);
-    expect(checks.map(checkProof)).toEqual([true, true]);
+    expect(checks.map(checkWitness)).toEqual([true, true]);
     // Checked over another message (another transaction's signing hash), the CLSAG fails and the range proof holds.
-    const elsewhere = kindOf(transfer).proofChecks(transfer, new Uint8Array(32))!;
-    expect(elsewhere.map(checkProof)).toEqual([false, true]);
+    const elsewhere = kindOf(transfer).witnessChecks(transfer, new Uint8Array(32))!;
+    expect(elsewhere.map(checkWitness)).toEqual([false, true]);
   });
 });
 

@@ -9,7 +9,7 @@ import { encodeTransaction, signingHash, type TransferTransaction } from '../src
 import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { regtestParams } from '../src/consensus/params.ts';
 import { standardAddress } from '../src/crypto/address.ts';
-import { cachedProofVerifier, proofVerifierOver, type ProofCheck, type ProofVerifier } from '../src/crypto/proof-check.ts';
+import { cachedWitnessVerifier, witnessVerifierOver, type WitnessCheck, type WitnessVerifier } from '../src/crypto/witness-check.ts';
 import { createSigCache } from '../src/crypto/sig-cache.ts';
 import type { SchnorrCheck } from '../src/crypto/verifier.ts';
 import { createMemoryStore } from '../src/storage/memory-store.ts';
@@ -34,14 +34,14 @@ function checks(count: number, seed: number): (SchnorrCheck & { scheme: 'bip340'
 }
 
 /** The fast verifier, counting what reaches it. */
-function counting(): ProofVerifier & { seen: number } {
-  const inner = proofVerifierOver(fastVerifier);
+function counting(): WitnessVerifier & { seen: number } {
+  const inner = witnessVerifierOver(fastVerifier);
   const v = {
     name: 'counting',
     seen: 0,
-    verifyProofs(c: readonly ProofCheck[]) {
+    verifyWitnesses(c: readonly WitnessCheck[]) {
       v.seen += c.length;
-      return inner.verifyProofs(c);
+      return inner.verifyWitnesses(c);
     },
   };
   return v;
@@ -70,12 +70,12 @@ describe('sig cache', () => {
 
   it('lets a cached verifier skip what it verified before, never a failure, with the same answers', () => {
     const inner = counting();
-    const verifier = cachedProofVerifier(inner, createSigCache());
+    const verifier = cachedWitnessVerifier(inner, createSigCache());
     const good = checks(20, 2);
     const bad = { ...good[0]!, message: new Uint8Array(32) };
-    expect(verifier.verifyProofs([...good, bad])).toEqual([...good.map(() => true), false]);
+    expect(verifier.verifyWitnesses([...good, bad])).toEqual([...good.map(() => true), false]);
     expect(inner.seen).toBe(21);
-    expect(verifier.verifyProofs([bad, ...good.slice(5)])).toEqual([false, ...good.slice(5).map(() => true)]);
+    expect(verifier.verifyWitnesses([bad, ...good.slice(5)])).toEqual([false, ...good.slice(5).map(() => true)]);
     expect(inner.seen).toBe(22); // only the failure went back to the verifier
   });
 });
@@ -93,7 +93,7 @@ describe('verify pool: every check on the workers, coalesced, behind the cache',
   it('sends 40 single-signature submissions of one turn as one batch, and none of them again', async () => {
     const items = checks(40, 3);
     const before = pool.sent();
-    const answers = await Promise.all(items.map((item) => pool.verifyProofs([item])));
+    const answers = await Promise.all(items.map((item) => pool.verifyWitnesses([item])));
     expect(answers.flat()).toEqual(items.map(() => true));
     const after = pool.sent();
     expect(after.items - before.items).toBe(40);
@@ -101,7 +101,7 @@ describe('verify pool: every check on the workers, coalesced, behind the cache',
     expect(await pool.verifySchnorrBatch(items)).toEqual(items.map(() => true));
     expect(pool.sent().items).toBe(after.items);
     const flipped = { ...items[0]!, signature: Uint8Array.from(items[0]!.signature, (x, i) => (i === 3 ? x ^ 1 : x)) };
-    expect(await pool.verifyProofs([flipped])).toEqual([false]);
+    expect(await pool.verifyWitnesses([flipped])).toEqual([false]);
     expect(pool.queueLength()).toEqual({ queuedItems: 0, chunksInFlight: 0 });
   });
 
@@ -112,7 +112,7 @@ describe('verify pool: every check on the workers, coalesced, behind the cache',
     try {
       const chain = await openChain({
         params: regtestParams, store: createMemoryStore(), clock: systemClock,
-        verifier: cachedProofVerifier(stages, cache), preverify: createBodyPreverifier(regtestParams, blockPool),
+        verifier: cachedWitnessVerifier(stages, cache), preverify: createBodyPreverifier(regtestParams, blockPool),
       });
       const to = standardAddress(xOnlyPointFromScalar(secretOf(999)));
       const transactions = Array.from({ length: 50 }, (_, i) => {

@@ -76,7 +76,7 @@ const noteKind: TxKindModule<NoteTx> = {
   },
   encodeBody: bodyOf,
   bodyBytes: (tx) => 56 + encoder.encode(tx.text).length,
-  proofChecks: (tx, message) => [{ scheme: 'bip340', signature: tx.signature, message, publicKey: tx.from.subarray(1) }],
+  witnessChecks: (tx, message) => [{ scheme: 'bip340', signature: tx.signature, message, publicKey: tx.from.subarray(1) }],
   spend: (tx) => ({ payer: tx.from, nonce: tx.nonce, amount: 0n, fee: tx.fee, useEnergy: false }),
   conflictKeys: (tx) => [`nonce:${toHex(tx.from)}:${tx.nonce}`],
   mass: (tx, bytes) => ({ bytes, sigOps: 1, gas: tx.heavy ? blockMassMax * gasPerMass : 0 }),

@@ -3,7 +3,7 @@ import { fastVerifier } from '../server/crypto/fast-verifier.ts';
 import { createVerifyPool } from '../server/crypto/verify-pool.ts';
 import { createMempoolPort } from '../server/mempool/mempool-port.ts';
 import { decodeTransaction, signingHash, txHash, type Transaction } from '../src/codec/transaction.ts';
-import type { SchnorrProofCheck } from '../src/crypto/proof-check.ts';
+import type { SchnorrWitnessCheck } from '../src/crypto/witness-check.ts';
 import { ErrorCode, WeftError } from '../src/errors.ts';
 import { parseTransaction } from '../src/mempool/entry.ts';
 import { createMempool, type MempoolEvent, type MempoolOptions } from '../src/mempool/mempool.ts';
@@ -47,7 +47,7 @@ describe('mempool admission', () => {
     const entry = await pool.add(bytes);
     const tx = decodeTransaction(bytes);
     expect(entry.hash).toEqual(txHash(tx));
-    expect((parseTransaction(bytes).checks![0]! as SchnorrProofCheck).message).toEqual(signingHash(tx));
+    expect((parseTransaction(bytes).checks![0]! as SchnorrWitnessCheck).message).toEqual(signingHash(tx));
     expect(pool.size).toBe(1);
     expect(pool.bytes).toBe(bytes.length);
     expect(pool.status(entry.hash)).toEqual({ status: 'pending', entry });

@@ -9,7 +9,7 @@ import { fastVerifier } from '../server/crypto/fast-verifier.ts';
 import { createLogger } from '../server/logger.ts';
 import { startNodeMempool, type NodeMempool } from '../server/node/mempool-service.ts';
 import { encodeTransaction, txHash } from '../src/codec/transaction.ts';
-import { proofVerifierOver, type ProofCheck } from '../src/crypto/proof-check.ts';
+import { witnessVerifierOver, type WitnessCheck } from '../src/crypto/witness-check.ts';
 import { nobleVerifier } from '../src/crypto/verifier.ts';
 import { ErrorCode, WeftError } from '../src/errors.ts';
 import type { RingMember } from '../src/kinds/confidential/codec.ts';
@@ -101,8 +101,8 @@ describe('state-checked admission', () => {
 
   it('runs the state rules before any proof is verified', async () => {
     let verified = 0;
-    const inner = proofVerifierOver(nobleVerifier);
-    const counting = { name: 'counting', verifyProofs: (checks: readonly ProofCheck[]) => ((verified += checks.length), inner.verifyProofs(checks)) };
+    const inner = witnessVerifierOver(nobleVerifier);
+    const counting = { name: 'counting', verifyWitnesses: (checks: readonly WitnessCheck[]) => ((verified += checks.length), inner.verifyWitnesses(checks)) };
     // No record exists in this state: the phantom spend's ring members are unknown.
     const pool = createMempool({ params: { chainId }, accounts: createTestAccounts(), verifier: counting, clock: createManualClock(0) });
     expect(await refusal(pool.add(encodeTransaction(phantom)))).toMatchObject({ reason: 'ring_member_unknown' });

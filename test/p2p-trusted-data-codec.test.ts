@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTrustedData, type TrustedBlock, type TrustedData } from '../src/chain/trusted-data.ts';
 import { checkTrustedData } from '../src/chain/trusted-check.ts';
 import type { BlockHeader } from '../src/codec/header.ts';
-import { asProofVerifier, type ProofVerifier } from '../src/crypto/proof-check.ts';
+import { asWitnessVerifier, type WitnessVerifier } from '../src/crypto/witness-check.ts';
 import { nobleVerifier } from '../src/crypto/verifier.ts';
 import { regtestParams } from '../src/consensus/params.ts';
 import { DecodeError } from '../src/errors.ts';
@@ -69,7 +69,7 @@ describe('the trusted-data codec', () => {
     const decoded = decodeTrustedData(bytes);
     expect(decoded).toEqual(real);
     expect(encodeTrustedData(decoded)).toEqual(bytes);
-    const checked = checkTrustedData(joinParams, decoded, real.pruningPoint, joinClock().nowMs(), asProofVerifier(nobleVerifier) as ProofVerifier);
+    const checked = checkTrustedData(joinParams, decoded, real.pruningPoint, joinClock().nowMs(), asWitnessVerifier(nobleVerifier) as WitnessVerifier);
     expect(checked.blocks.length).toBe(real.blocks.length);
   });
 

@@ -10,13 +10,13 @@
  */
 import type { Block } from '../../src/codec/block.ts';
 import type { NetworkParams } from '../../src/consensus/params.ts';
-import { cachedProofVerifier, proofVerifierOver, type ProofVerifier } from '../../src/crypto/proof-check.ts';
+import { cachedWitnessVerifier, witnessVerifierOver, type WitnessVerifier } from '../../src/crypto/witness-check.ts';
 import { createBodyPreverifier } from '../../src/chain/preverify-body.ts';
 import { fastVerifier } from './fast-verifier.ts';
 import { createVerifyPool, nodeSigCache, type VerifyPool } from './verify-pool.ts';
 
 export interface NodeBlockVerifiers {
-  readonly verifier: ProofVerifier;
+  readonly verifier: WitnessVerifier;
   readonly preverify: (block: Block) => Promise<void>;
   readonly pool: VerifyPool;
   close(): Promise<void>;
@@ -25,7 +25,7 @@ export interface NodeBlockVerifiers {
 export function createNodeBlockVerifiers(params: NetworkParams, options: { workers?: number } = {}): NodeBlockVerifiers {
   const pool = createVerifyPool({ cache: nodeSigCache, ...(options.workers === undefined ? {} : { workers: options.workers }) });
   return {
-    verifier: cachedProofVerifier(proofVerifierOver(fastVerifier), nodeSigCache),
+    verifier: cachedWitnessVerifier(witnessVerifierOver(fastVerifier), nodeSigCache),
     preverify: createBodyPreverifier(params, pool),
     pool,
     close: () => pool.close(),

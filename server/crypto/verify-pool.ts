@@ -16,7 +16,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode, WeftError } from '../../src/errors.ts';
 import { publicKeyBytes, signatureBytes } from '../../src/crypto/keys.ts';
-import { asyncProofVerifierOver, cachedAsyncProofVerifier, checkProofs, type AsyncProofVerifier, type ProofCheck } from '../../src/crypto/proof-check.ts';
+import { asyncWitnessVerifierOver, cachedAsyncWitnessVerifier, checkWitnesses, type AsyncWitnessVerifier, type WitnessCheck } from '../../src/crypto/witness-check.ts';
 import { createSigCache, type SigCache } from '../../src/crypto/sig-cache.ts';
 import type { AsyncSignatureVerifier, SchnorrCheck } from '../../src/crypto/verifier.ts';
 import { fastVerifySchnorr } from './fast-verifier.ts';
@@ -42,9 +42,9 @@ export interface VerifyChunkRequest {
   readonly messages: Uint8Array;
   readonly publicKeys: Uint8Array;
 }
-/** Main thread → worker: checks of schemes other than BIP340 (src/crypto/proof-check.ts), structured-cloned. */
+/** Main thread → worker: checks of schemes other than BIP340 (src/crypto/witness-check.ts), structured-cloned. */
 export interface VerifyProofsRequest {
-  readonly proofs: readonly ProofCheck[];
+  readonly proofs: readonly WitnessCheck[];
 }
 export interface VerifyChunkResponse {
   readonly id: number;
@@ -62,7 +62,7 @@ export interface VerifyPoolOptions {
 /** The process's verification cache: the pool (admission) and the chain's verifier (blocks) share it. */
 export const nodeSigCache: SigCache = createSigCache();
 
-export interface VerifyPool extends AsyncSignatureVerifier, AsyncProofVerifier {
+export interface VerifyPool extends AsyncSignatureVerifier, AsyncWitnessVerifier {
   readonly workers: number;
   /** Checks waiting for a flush plus chunks the workers owe answers for. */
   queueLength(): { readonly queuedItems: number; readonly chunksInFlight: number };
@@ -249,27 +249,27 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
   };
 
   /** Other schemes (ECDSA, ring signatures, range proofs — those of one chunk in one batch): a chunk per worker, or inline when few. */
-  const verifyOtherProofs = async (checks: readonly ProofCheck[]): Promise<boolean[]> => {
-    if (checks.length <= inlineItemsMax) return checkProofs(checks);
+  const verifyOtherProofs = async (checks: readonly WitnessCheck[]): Promise<boolean[]> => {
+    if (checks.length <= inlineItemsMax) return checkWitnesses(checks);
     const chunks = Math.min(workerCount, checks.length);
     const size = Math.ceil(checks.length / chunks);
     const answers = await Promise.all(Array.from({ length: chunks }, (_, c) => dispatch({ proofs: checks.slice(c * size, (c + 1) * size) })));
     return answers.flatMap((bytes) => [...bytes].map((ok) => ok === 1));
   };
-  const uncached = asyncProofVerifierOver({ name: 'pool', verifySchnorrBatch }, verifyOtherProofs);
+  const uncached = asyncWitnessVerifierOver({ name: 'pool', verifySchnorrBatch }, verifyOtherProofs);
   const cache = options.cache === undefined ? nodeSigCache : options.cache;
-  const proofs = cache === null ? uncached : cachedAsyncProofVerifier(uncached, cache);
+  const proofs = cache === null ? uncached : cachedAsyncWitnessVerifier(uncached, cache);
 
   return {
     name: `libsecp256k1-wasm ×${workerCount} threads`,
     workers: workerCount,
     async verifySchnorrBatch(items) {
       if (closed) throw new VerifyPoolError('internal', 'verify pool: used after close()');
-      return proofs.verifyProofs(items.map((item) => ({ scheme: 'bip340' as const, signature: item.signature, message: item.message, publicKey: item.publicKey })));
+      return proofs.verifyWitnesses(items.map((item) => ({ scheme: 'bip340' as const, signature: item.signature, message: item.message, publicKey: item.publicKey })));
     },
-    async verifyProofs(checks) {
+    async verifyWitnesses(checks) {
       if (closed) throw new VerifyPoolError('internal', 'verify pool: used after close()');
-      return proofs.verifyProofs(checks);
+      return proofs.verifyWitnesses(checks);
     },
     sent: () => ({ items: itemsSent, chunks: chunksSent }),
     queueLength: () => ({ queuedItems, chunksInFlight: slots.reduce((n, slot) => n + slot.pending.size, 0) }),

@@ -1,12 +1,12 @@
 /**
  * Worker-thread side of server/crypto/verify-pool.ts: verifies packed chunks of BIP340 signatures on libsecp256k1,
- * and lists of other proof checks through src/crypto/proof-check.ts's scheme table, answering one byte per item
+ * and lists of other proof checks through src/crypto/witness-check.ts's scheme table, answering one byte per item
  * (1 valid, 0 not). Loaded through tsx by the pool's bootstrap, so it stays TypeScript.
  */
 import { parentPort } from 'node:worker_threads';
 import { fastVerifySchnorr } from './fast-verifier.ts';
 import { assert } from '../../src/errors.ts';
-import { checkProofs } from '../../src/crypto/proof-check.ts';
+import { checkWitnesses } from '../../src/crypto/witness-check.ts';
 import type { VerifyChunkRequest, VerifyChunkResponse, VerifyProofsRequest } from './verify-pool.ts';
 
 const port = parentPort;
@@ -14,7 +14,7 @@ assert(port !== null, 'verify-worker.ts runs only in a worker thread');
 
 port.on('message', (request: (VerifyChunkRequest | VerifyProofsRequest) & { readonly id: number }) => {
   if ('proofs' in request) {
-    const results = Uint8Array.from(checkProofs(request.proofs), (ok) => (ok ? 1 : 0));
+    const results = Uint8Array.from(checkWitnesses(request.proofs), (ok) => (ok ? 1 : 0));
     const response: VerifyChunkResponse = { id: request.id, results };
     port.postMessage(response, [results.buffer]);
     return;

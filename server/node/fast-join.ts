@@ -20,7 +20,7 @@ import type { TrustedData } from '../../src/chain/trusted-data.ts';
 import type { BlockHeader } from '../../src/codec/header.ts';
 import { consensusKeys } from '../../src/consensus/consensus-rows.ts';
 import { genesisHash } from '../../src/consensus/params.ts';
-import { asProofVerifier, type ProofVerifier } from '../../src/crypto/proof-check.ts';
+import { asWitnessVerifier, type WitnessVerifier } from '../../src/crypto/witness-check.ts';
 import { addressKey } from '../../src/p2p/address-book.ts';
 import { createP2pNode, type P2pNode } from '../../src/p2p/p2p-node.ts';
 import { joinFromPeers, type JoinPhase, type JoinProgress } from '../../src/p2p/join-from-peers.ts';
@@ -127,7 +127,7 @@ export async function fastJoin(options: FastJoinOptions): Promise<FastJoinResult
   }
   const params = config.params;
   const proofParams = proofParamsOf(params);
-  const verifier = asProofVerifier(fastVerifier) as ProofVerifier;
+  const verifier = asWitnessVerifier(fastVerifier) as WitnessVerifier;
   // Our own proof: a chain at genesis (compareProofs decides against it, as against any defender).
   const placeholder = await openLedgerChain({ params, store: createMemoryStore(), clock: systemClock });
   const genesisId = toHex(genesisHash(params));

@@ -9,7 +9,7 @@ import { decodeHeader } from '../codec/header.ts';
 import { openKvConsensusStore } from '../consensus/consensus-kv-store.ts';
 import { createGhostdagEngine, type BlockId, type GhostdagEngine } from '../consensus/ghostdag.ts';
 import type { NetworkParams } from '../consensus/params.ts';
-import { asProofVerifier, type ProofVerifier } from '../crypto/proof-check.ts';
+import { asWitnessVerifier, type WitnessVerifier } from '../crypto/witness-check.ts';
 import { nobleVerifier } from '../crypto/verifier.ts';
 import type { KvStore } from '../storage/kv.ts';
 import { fromHex, toHex } from '../util/bytes.ts';
@@ -35,8 +35,8 @@ export interface ChainState {
   readonly params: NetworkParams;
   readonly clock: Clock;
   readonly options: ChainOptions;
-  /** Body validation's synchronous proof verifier (the verification cache the preverify hook fills, on a node). */
-  readonly verifier: ProofVerifier;
+  /** Body validation's synchronous witness verifier (the verification cache the preverify hook fills, on a node). */
+  readonly verifier: WitnessVerifier;
   /** Reads see every batch still in flight: block N+1 is validated while block N's rows are being committed. */
   readonly store: KvStore;
   readonly engine: GhostdagEngine;
@@ -73,7 +73,7 @@ export interface OpenedChainState {
 /** Opens the store as a chain: a join's import first when one is due, then the stored DAG (chain-open.ts). */
 export async function openChainState(options: ChainOptions): Promise<OpenedChainState> {
   const { params, clock } = options;
-  const verifier = asProofVerifier(options.verifier ?? nobleVerifier) as ProofVerifier;
+  const verifier = asWitnessVerifier(options.verifier ?? nobleVerifier) as WitnessVerifier;
   const store = createPendingStore(options.store);
   const join = await prepareJoin(store, options.join);
   if (join.joinedAt !== undefined && options.archive) {

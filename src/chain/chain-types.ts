@@ -8,7 +8,7 @@ import type { Block } from '../codec/block.ts';
 import type { BlockHeader } from '../codec/header.ts';
 import type { BlockId, GhostdagData, GhostdagEngine, TrustedGhostdagData } from '../consensus/ghostdag.ts';
 import type { NetworkParams } from '../consensus/params.ts';
-import type { ProofVerifier } from '../crypto/proof-check.ts';
+import type { WitnessVerifier } from '../crypto/witness-check.ts';
 import type { SignatureVerifier } from '../crypto/verifier.ts';
 import type { KvStore } from '../storage/kv.ts';
 import type { ReadCacheStats } from '../storage/read-cache.ts';
@@ -105,9 +105,9 @@ export interface ChainOptions {
   readonly orphanCapacity?: number;
   /**
    * Verifies transaction proofs at body validation, synchronously: a Schnorr verifier (BIP340 batched through it,
-   * other schemes inline) or a proof verifier. Default the @noble reference (the node passes a faster one).
+   * other schemes inline) or a witness verifier. Default the @noble reference (the node passes a faster one).
    */
-  readonly verifier?: SignatureVerifier | ProofVerifier;
+  readonly verifier?: SignatureVerifier | WitnessVerifier;
   /**
    * Runs after a block's cheap admission checks (header in isolation, PoW, parents known) and before its stages:
    * the node verifies the body's signatures on its worker pool here, into the verification cache the synchronous

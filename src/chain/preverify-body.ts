@@ -9,10 +9,10 @@
  */
 import type { Block } from '../codec/block.ts';
 import type { NetworkParams } from '../consensus/params.ts';
-import type { AsyncProofVerifier } from '../crypto/proof-check.ts';
+import type { AsyncWitnessVerifier } from '../crypto/witness-check.ts';
 import { proofChecksOf, validateBodyShape } from './validate-body.ts';
 
-export function createBodyPreverifier(params: NetworkParams, verifier: AsyncProofVerifier): (block: Block) => Promise<void> {
+export function createBodyPreverifier(params: NetworkParams, verifier: AsyncWitnessVerifier): (block: Block) => Promise<void> {
   return async (block) => {
     let checks;
     try {
@@ -22,7 +22,7 @@ export function createBodyPreverifier(params: NetworkParams, verifier: AsyncProo
     }
     if (checks.length === 0) return;
     try {
-      await verifier.verifyProofs(checks);
+      await verifier.verifyWitnesses(checks);
     } catch {
       // A saturated or closed pool: the stages' synchronous verifier does the work instead.
     }

@@ -9,7 +9,7 @@ import type { BlockId, GhostdagEngine } from '../consensus/ghostdag.ts';
 import { compareBlueWork } from '../consensus/ghostdag-order.ts';
 import { genesisHash, type NetworkParams } from '../consensus/params.ts';
 import { blockHash } from '../consensus/pow.ts';
-import type { ProofVerifier } from '../crypto/proof-check.ts';
+import type { WitnessVerifier } from '../crypto/witness-check.ts';
 import { toHex } from '../util/bytes.ts';
 import { BlockRuleError } from './errors.ts';
 import { workOfBits } from './header-in-context.ts';
@@ -103,7 +103,7 @@ function checkGhostdag(params: NetworkParams, checked: CheckedBlock, known: Read
 }
 
 /** Every check that needs no engine; returns the blocks with their ids, hashes and work. */
-export function checkTrustedData(params: NetworkParams, trusted: TrustedData, expectedPoint: Uint8Array, nowMs: number, verifier: ProofVerifier): CheckedTrustedData {
+export function checkTrustedData(params: NetworkParams, trusted: TrustedData, expectedPoint: Uint8Array, nowMs: number, verifier: WitnessVerifier): CheckedTrustedData {
   if (!trusted || !Array.isArray(trusted.blocks) || trusted.blocks.length === 0 || trusted.pruningPoint?.length !== 32) {
     throw new TrustedDataError('malformed', 'trusted data needs a 32-byte pruning point and at least one block');
   }

@@ -15,7 +15,7 @@ import { consensusKeys } from '../consensus/consensus-rows.ts';
 import type { BlockId, GhostdagEngine } from '../consensus/ghostdag.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import { blockHash } from '../consensus/pow.ts';
-import type { ProofVerifier } from '../crypto/proof-check.ts';
+import type { WitnessVerifier } from '../crypto/witness-check.ts';
 import type { KvOp, KvStore } from '../storage/kv.ts';
 import { equalBytes, toHex } from '../util/bytes.ts';
 import type { IndexedBlock } from './block-index.ts';
@@ -88,7 +88,7 @@ export interface TrustedImportContext {
   readonly index: StoredBlockIndex;
   readonly tips: Map<BlockId, Uint8Array>;
   readonly nowMs: number;
-  readonly verifier: ProofVerifier;
+  readonly verifier: WitnessVerifier;
 }
 
 /**

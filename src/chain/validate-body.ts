@@ -5,7 +5,7 @@
  * expensive: sizes, decoding, mass, the merkle root, then proofs), before anything is written. Sizes are computed
  * before encoding so an oversized block never gets encoded.
  *
- * Proofs are verified here, once per block, in one batch through the proof-check port (the node plugs in the
+ * Proofs are verified here, once per block, in one batch through the witness-check port (the node plugs in the
  * libsecp256k1 Wasm verifier). Rules that depend on state (nonces, balances, later session keys or key images) are
  * the body-in-context stage's (src/state/body-in-context.ts): breaking them makes a transaction "not accepted",
  * never the block invalid.
@@ -15,7 +15,7 @@ import { merkleRoot } from '../codec/merkle.ts';
 import { decodeTransaction, type AnyTransaction } from '../codec/transaction.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import { blake3 } from '../crypto/blake3.ts';
-import type { ProofCheck, ProofVerifier } from '../crypto/proof-check.ts';
+import type { WitnessCheck, WitnessVerifier } from '../crypto/witness-check.ts';
 import { kindOf } from '../kinds/registry.ts';
 import { massOf } from '../kinds/mass.ts';
 import { signingHashOfBody } from '../kinds/signing.ts';
@@ -64,12 +64,12 @@ function checkMass(txs: readonly BlockTransaction[]): void {
 }
 
 /** Every proof check the block's transactions ask for, with the index of the transaction that owes each. */
-export function proofChecksOf(txs: readonly BlockTransaction[]): { checks: ProofCheck[]; owner: number[] } {
-  const checks: ProofCheck[] = [];
+export function proofChecksOf(txs: readonly BlockTransaction[]): { checks: WitnessCheck[]; owner: number[] } {
+  const checks: WitnessCheck[] = [];
   const owner: number[] = [];
   txs.forEach(({ tx, bytes }, i) => {
     const kind = kindOf(tx);
-    const needed = kind.proofChecks(tx, signingHashOfBody(bytes.subarray(0, kind.bodyBytes(tx))));
+    const needed = kind.witnessChecks(tx, signingHashOfBody(bytes.subarray(0, kind.bodyBytes(tx))));
     if (needed === undefined) throw new BlockRuleError('body.tx.invalid', `transaction ${i}: multisig script does not match its from address`);
     for (const check of needed) {
       checks.push(check);
@@ -80,9 +80,9 @@ export function proofChecksOf(txs: readonly BlockTransaction[]): { checks: Proof
 }
 
 /** Every proof of every transaction in one batch, so a fast verifier can amortise its setup. */
-function checkProofs(txs: readonly BlockTransaction[], verifier: ProofVerifier): void {
+function checkWitnesses(txs: readonly BlockTransaction[], verifier: WitnessVerifier): void {
   const { checks, owner } = proofChecksOf(txs);
-  const results = checks.length === 0 ? [] : verifier.verifyProofs(checks);
+  const results = checks.length === 0 ? [] : verifier.verifyWitnesses(checks);
   const bad = results.findIndex((ok) => !ok);
   if (bad >= 0) throw new BlockRuleError('body.tx.invalid', `transaction ${owner[bad]}: invalid signature`);
 }
@@ -99,8 +99,8 @@ export function validateBodyShape(block: Block, params: NetworkParams): BlockTra
 }
 
 /** Validates the body and returns its transactions decoded, with their ids. */
-export function validateBodyInIsolation(block: Block, params: NetworkParams, verifier: ProofVerifier): BlockTransaction[] {
+export function validateBodyInIsolation(block: Block, params: NetworkParams, verifier: WitnessVerifier): BlockTransaction[] {
   const txs = validateBodyShape(block, params);
-  checkProofs(txs, verifier);
+  checkWitnesses(txs, verifier);
   return txs;
 }

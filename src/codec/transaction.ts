@@ -11,7 +11,7 @@
  */
 import { DecodeError } from '../errors.ts';
 import { blake3 } from '../crypto/blake3.ts';
-import { asProofVerifier, type ProofCheck } from '../crypto/proof-check.ts';
+import { asWitnessVerifier, type WitnessCheck } from '../crypto/witness-check.ts';
 import type { SignatureVerifier } from '../crypto/verifier.ts';
 import { txBytesMax } from '../limits.ts';
 import { InvalidTransactionError, UnknownTxKindError } from '../kinds/errors.ts';
@@ -77,14 +77,14 @@ export function txHash(tx: AnyTransaction): Uint8Array {
 }
 
 /** The proofs a transaction needs, for batching across a block; undefined when it cannot be valid whatever they say. */
-function transactionProofChecks(tx: AnyTransaction): ProofCheck[] | undefined {
-  return kindOf(tx).proofChecks(tx, signingHash(tx));
+function transactionWitnessChecks(tx: AnyTransaction): WitnessCheck[] | undefined {
+  return kindOf(tx).witnessChecks(tx, signingHash(tx));
 }
 
 /** True iff every proof the transaction needs is present and valid. */
 export function verifyTransactionSignatures(tx: AnyTransaction, verifier: SignatureVerifier): boolean {
-  const checks = transactionProofChecks(tx);
+  const checks = transactionWitnessChecks(tx);
   if (checks === undefined) return false;
-  const results = asProofVerifier(verifier).verifyProofs(checks);
+  const results = asWitnessVerifier(verifier).verifyWitnesses(checks);
   return (results as boolean[]).every((ok) => ok);
 }

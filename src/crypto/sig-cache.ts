@@ -9,7 +9,7 @@
  * entries; the oldest insertion goes first (a Map keeps insertion order). Isomorphic: the salt comes from Web Crypto.
  */
 import { blake3 } from './blake3.ts';
-import type { ProofCheck } from './proof-check.ts';
+import type { WitnessCheck } from './witness-check.ts';
 import type { SchnorrCheck } from './verifier.ts';
 
 /** ~130 k entries ≈ 20 blocks of plain transfers, or 2.6 full mempools (mempoolTxCountMax 50 k); ~20 MB. */
@@ -28,7 +28,7 @@ export interface SigCacheStats {
 
 export interface SigCache {
   /** The cache key of a check, or undefined for schemes the cache does not hold (ring signatures, range proofs). */
-  keyOf(check: ProofCheck | SchnorrCheck): string | undefined;
+  keyOf(check: WitnessCheck | SchnorrCheck): string | undefined;
   /** Whether the check was verified valid before (counts a hit or a miss). */
   has(key: string): boolean;
   /** Records a check verified valid; evicts the oldest entry past the bound. */

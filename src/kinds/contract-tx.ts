@@ -16,7 +16,7 @@ import { execute, type CallResult } from '../vm/execute.ts';
 import type { ContractStoragePort, StorageWrite, ValueTransfer } from '../vm/host-functions.ts';
 import { assert } from '../errors.ts';
 import type { PreparedContract } from '../vm/prepare.ts';
-import type { ProofCheck } from '../crypto/proof-check.ts';
+import type { WitnessCheck } from '../crypto/witness-check.ts';
 import type { MassParts, Paid, Party, Spend, TxStateView } from './kind.ts';
 import { checkAddress, spendFields, type Fail } from './value-transfer.ts';
 
@@ -62,7 +62,7 @@ const maxFeeOf = (tx: ContractTxFields): bigint => tx.gasLimit * tx.gasPrice;
 
 /** What both contract kinds share: one BIP340 signature by `from`, the spend, the conflict keys and the mass. */
 export const contractTxCommon = {
-  proofChecks: (tx: ContractTxFields & { readonly signature: Uint8Array }, message: Uint8Array): ProofCheck[] => [
+  witnessChecks: (tx: ContractTxFields & { readonly signature: Uint8Array }, message: Uint8Array): WitnessCheck[] => [
     { scheme: 'bip340', signature: tx.signature, message, publicKey: tx.from.subarray(1) },
   ],
   spend: contractSpend,

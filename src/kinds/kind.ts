@@ -4,11 +4,11 @@
  * mempool, the transaction index, the APIs, statistics, subscriptions — asks the kind instead of re-deriving it.
  *
  * A kind module is pure (layer 1): it reads and writes state only through the `TxStateView` it is handed, and it
- * names the witness checks it needs (src/crypto/proof-check.ts) instead of verifying them, so the same module runs in the
+ * names the witness checks it needs (src/crypto/witness-check.ts) instead of verifying them, so the same module runs in the
  * node and in a browser tab.
  */
 import type { ContractReceipt } from './contract-receipt.ts';
-import type { ProofCheck } from '../crypto/proof-check.ts';
+import type { WitnessCheck } from '../crypto/witness-check.ts';
 
 /** What every transaction has: its kind tag (the first byte) and the chain id its signatures commit to. */
 export interface AnyTransaction {
@@ -136,7 +136,7 @@ export interface TxKindModule<T extends AnyTransaction = AnyTransaction> {
   bodyBytes(tx: T): number;
 
   /** The witness checks its authorisation needs over `signingHash`; undefined when no witness could make it valid. */
-  proofChecks(tx: T, signingHash: Uint8Array): ProofCheck[] | undefined;
+  witnessChecks(tx: T, signingHash: Uint8Array): WitnessCheck[] | undefined;
   /** Whose nonce it uses, what it spends and its fee: admission, ordering, pending balances. */
   spend(tx: T): Spend;
   /** Keys no two pool transactions may share unless one replaces the other (today: sender and nonce). */

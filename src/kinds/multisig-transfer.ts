@@ -125,7 +125,7 @@ export const multisigTransferKind: TxKindModule<MultisigTransferTransaction> = {
   bodyBytes: transferBodyBytes,
 
   /** undefined when the script does not hash to `from`: no signatures could make it valid. */
-  proofChecks(tx, message) {
+  witnessChecks(tx, message) {
     if (!equalBytes(multisigScriptHash(tx.script.m, tx.script.publicKeys), tx.from.subarray(1))) return undefined;
     return tx.signatures.map(({ index, signature }) => ({ scheme: 'bip340' as const, signature, message, publicKey: tx.script.publicKeys[index]! }));
   },

@@ -58,7 +58,7 @@ export const transferKind: TxKindModule<TransferTransaction> = {
   encodeBody: (tx) => encodeTransferBody(tx, AddressType.Standard),
   bodyBytes: transferBodyBytes,
 
-  proofChecks: (tx, message) => [{ scheme: 'bip340', signature: tx.signature, message, publicKey: tx.from.subarray(1) }],
+  witnessChecks: (tx, message) => [{ scheme: 'bip340', signature: tx.signature, message, publicKey: tx.from.subarray(1) }],
   spend: transferSpend,
   conflictKeys: transferConflictKeys,
   mass: (_tx, bytes) => ({ bytes, sigOps: 1, gas: 0 }),

@@ -15,7 +15,7 @@ import { TrustedDataError } from '../chain/trusted-errors.ts';
 import { decodeHeader, encodeHeader } from '../codec/header.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import { blockHash } from '../consensus/pow.ts';
-import type { ProofVerifier } from '../crypto/proof-check.ts';
+import type { WitnessVerifier } from '../crypto/witness-check.ts';
 import { DecodeError } from '../errors.ts';
 import { ProofError } from '../proof/proof-errors.ts';
 import { proofParamsOf } from '../proof/level-dag.ts';
@@ -34,9 +34,9 @@ export interface CheckedJoin {
 }
 
 /** The tab checks no bodies: the blocks come to it without transactions, so this is never asked. */
-const noBodies: ProofVerifier = {
+const noBodies: WitnessVerifier = {
   name: 'light-no-bodies',
-  verifyProofs() {
+  verifyWitnesses() {
     throw new Error('the light chain checks no transaction bodies');
   },
 };

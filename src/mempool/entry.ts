@@ -9,7 +9,7 @@
  * checks both against `txHash` / `signingHash`.
  */
 import { blake3 } from '../crypto/blake3.ts';
-import type { ProofCheck } from '../crypto/proof-check.ts';
+import type { WitnessCheck } from '../crypto/witness-check.ts';
 import { decodeTransaction, type AnyTransaction } from '../codec/transaction.ts';
 import { AddressDecodeError } from '../kinds/errors.ts';
 import { PrivacyDecodeError } from '../kinds/confidential/codec.ts';
@@ -38,7 +38,7 @@ export interface ParsedTransaction {
   /** fee / mass as a float: the fast first comparison of `compareFeeRate` (exact bigint only when two are close). */
   readonly rate: number;
   /** undefined: no proof could make it valid (a multisig script that does not hash to `from`). */
-  readonly checks: readonly ProofCheck[] | undefined;
+  readonly checks: readonly WitnessCheck[] | undefined;
 }
 
 export interface PoolEntry extends Omit<ParsedTransaction, 'checks'> {
@@ -75,7 +75,7 @@ export function parseTransaction(bytes: Uint8Array): ParsedTransaction {
     conflicts: kind.conflictKeys(tx),
     mass,
     rate: Number(spend.fee) / mass,
-    checks: kind.proofChecks(tx, signingHashOfBody(bytes.subarray(0, kind.bodyBytes(tx)))),
+    checks: kind.witnessChecks(tx, signingHashOfBody(bytes.subarray(0, kind.bodyBytes(tx)))),
   };
 }
 

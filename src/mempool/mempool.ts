@@ -9,7 +9,7 @@
  *               balance with pending spends, and the kind's own state rules (`checkContext`, the rules acceptance
  *               runs) on top of the sender's earlier pending transactions; a transaction acceptance would refuse
  *               never reaches stage 3;
- *   3. proof  — every proof the batch's survivors ask for in ONE call to the proof-check port (a worker pool);
+ *   3. proof  — every proof the batch's survivors ask for in ONE call to the witness-check port (a worker pool);
  *   4. commit — stage 2 again, authoritative (the state may have moved during the await), then room (eviction).
  *               It never awaits, so concurrent batches cannot interleave inside it.
  *

@@ -1,7 +1,7 @@
 /**
  * The pool's contract (mempool.ts implements it): options, the operations, results, statuses and events.
  */
-import type { AsyncProofVerifier, ProofVerifier } from '../crypto/proof-check.ts';
+import type { AsyncWitnessVerifier, WitnessVerifier } from '../crypto/witness-check.ts';
 import type { AsyncSignatureVerifier, SignatureVerifier } from '../crypto/verifier.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import type { WeftError } from '../errors.ts';
@@ -52,8 +52,8 @@ export interface MempoolOptions {
   readonly daaScore?: () => number;
   /** Whether rules v2 govern the next acceptance (src/consensus/activation.ts); default: version 1 rules. */
   readonly rulesV2?: () => boolean;
-  /** Sync (noble, the Wasm verifier) or async (the worker pool), Schnorr-only or a full proof verifier: stage 2 awaits any. */
-  readonly verifier: SignatureVerifier | AsyncSignatureVerifier | ProofVerifier | AsyncProofVerifier;
+  /** Sync (noble, the Wasm verifier) or async (the worker pool), Schnorr-only or a full witness verifier: stage 2 awaits any. */
+  readonly verifier: SignatureVerifier | AsyncSignatureVerifier | WitnessVerifier | AsyncWitnessVerifier;
   readonly clock: Clock;
   readonly limits?: Partial<MempoolLimits>;
   /**

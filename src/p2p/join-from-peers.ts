@@ -16,7 +16,7 @@ import { TrustedDataError } from '../chain/trusted-errors.ts';
 import type { BlockHeader } from '../codec/header.ts';
 import { genesisHash, type NetworkParams } from '../consensus/params.ts';
 import { blockHash } from '../consensus/pow.ts';
-import type { ProofVerifier } from '../crypto/proof-check.ts';
+import type { WitnessVerifier } from '../crypto/witness-check.ts';
 import { compareProofs, type ProofContender } from '../proof/compare-proofs.ts';
 import { proofParamsOf } from '../proof/level-dag.ts';
 import { checkChainDifficulty, checkProofDifficulty } from '../proof/proof-difficulty.ts';
@@ -58,7 +58,7 @@ export interface JoinFromPeersOptions {
   readonly params: NetworkParams;
   /** The store the point's state is imported into. */
   readonly store: KvStore;
-  readonly verifier: ProofVerifier;
+  readonly verifier: WitnessVerifier;
   readonly clock: Clock;
   readonly timer: Timer;
   readonly log: P2pLogger;

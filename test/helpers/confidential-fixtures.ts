@@ -6,7 +6,7 @@ import { regtestParams } from '../../src/consensus/params.ts';
 import { blake3 } from '../../src/crypto/blake3.ts';
 import { keysFromSpendSecret, type MoneroKeys } from '../../src/crypto/monero/keys.ts';
 import type { RandomBytes } from '../../src/crypto/monero/scalar.ts';
-import { proofVerifierOver } from '../../src/crypto/proof-check.ts';
+import { witnessVerifierOver } from '../../src/crypto/witness-check.ts';
 import { nobleVerifier } from '../../src/crypto/verifier.ts';
 import type { AnyTransaction } from '../../src/kinds/kind.ts';
 import { kindOf } from '../../src/kinds/registry.ts';
@@ -48,8 +48,8 @@ export const miner = wallet(900).address;
 /** Verifies every proof a transaction asks for on the calling thread (BIP340, CLSAG, BP+). */
 export function proofsHold(tx: AnyTransaction): boolean {
   const kind = kindOf(tx);
-  const checks = kind.proofChecks(tx, signingHashOfBody(kind.encode(tx).subarray(0, kind.bodyBytes(tx))));
-  return checks !== undefined && proofVerifierOver(nobleVerifier).verifyProofs(checks).every(Boolean);
+  const checks = kind.witnessChecks(tx, signingHashOfBody(kind.encode(tx).subarray(0, kind.bodyBytes(tx))));
+  return checks !== undefined && witnessVerifierOver(nobleVerifier).verifyWitnesses(checks).every(Boolean);
 }
 
 /** A ledger of maps driven by acceptMergeset: one merged block per `accept` call, at increasing DAA scores. */

@@ -4,7 +4,7 @@
 import { buildTrustedData, type TrustedData } from '../../src/chain/trusted-data.ts';
 import type { Block } from '../../src/codec/block.ts';
 import type { NetworkParams } from '../../src/consensus/params.ts';
-import { asProofVerifier, type ProofVerifier } from '../../src/crypto/proof-check.ts';
+import { asWitnessVerifier, type WitnessVerifier } from '../../src/crypto/witness-check.ts';
 import { nobleVerifier } from '../../src/crypto/verifier.ts';
 import type { FastSyncPorts } from '../../src/p2p/fast-sync.ts';
 import { buildPruningProof } from '../../src/proof/build-proof.ts';
@@ -21,7 +21,7 @@ import { buildSourceBlocks, joinParams, openSource, type SourceNode } from './tr
 // A DAA window (8) shorter than a proof's level-0 stretch (about 2M = 16 chain headers): the proof's bits are checkable.
 export const joinV2Params: NetworkParams = Object.freeze({ ...joinParams, headerVersion: 2, pruningProofM: 8, pruningDepth: 60, daaWindowBlocks: 8, activations: { rulesV2: 0 } });
 /** What a chain checks bodies with by default (src/chain/chain.ts). */
-export const nobleProofVerifier: ProofVerifier = asProofVerifier(nobleVerifier) as ProofVerifier;
+export const nobleProofVerifier: WitnessVerifier = asWitnessVerifier(nobleVerifier) as WitnessVerifier;
 
 export interface ServedSource extends SourceNode {
   readonly blocks: Block[];

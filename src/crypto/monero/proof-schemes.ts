@@ -1,5 +1,5 @@
 /**
- * The proof-check port's privacy schemes (src/crypto/proof-check.ts `proofSchemes`): CLSAG ring signatures and
+ * The witness-check port's privacy schemes (src/crypto/witness-check.ts `witnessSchemes`): CLSAG ring signatures and
  * aggregated Bulletproofs+ range proofs, as checks whose fields survive structured cloning (byte arrays and arrays
  * of them), so the node's worker pool runs them like any other scheme. Each checker answers false for anything
  * malformed and never throws; the confidential kinds (src/kinds/confidential/) build the checks. Range proofs also

@@ -15,7 +15,7 @@ import { createByteReader, type ByteReader } from '../../codec/bytes-reader.ts';
 import { createByteWriter, type ByteWriter } from '../../codec/bytes-writer.ts';
 import { AddressType, addressBytes, checkAddressBytes, encodeAddress, InvalidAddressError } from '../../crypto/address.ts';
 import { publicKeyBytes, signatureBytes } from '../../crypto/keys.ts';
-import type { ProofCheck } from '../../crypto/proof-check.ts';
+import type { WitnessCheck } from '../../crypto/witness-check.ts';
 import { DecodeError } from '../../errors.ts';
 import { equalBytes, toHex } from '../../util/bytes.ts';
 import { AddressDecodeError, InvalidTransactionError } from '../errors.ts';
@@ -45,7 +45,7 @@ export interface AgentKindSpec<K extends number, P> extends AuthorityRules<Agent
   /** Coins the payer's balance pays out besides the fee (escrowed, pooled). */
   amount(payload: P): bigint;
   /** Proofs beyond the signer's signature (a claim's completion receipt); undefined: none could make it valid. */
-  extraProofs?(tx: AgentTransaction<K, P>): ProofCheck[] | undefined;
+  extraProofs?(tx: AgentTransaction<K, P>): WitnessCheck[] | undefined;
   /** The kind's own state rules, after the payer's authority and funds passed: a coded reason, or undefined. */
   check(state: TxStateView, tx: AgentTransaction<K, P>, authority: Authority): string | undefined;
   /** The kind's own transition, after the envelope's (nonce, fee, amount, session-key spend) was applied. */
@@ -157,7 +157,7 @@ export function defineAgentKind<K extends number, P>(spec: AgentKindSpec<K, P>):
     },
     bodyBytes,
 
-    proofChecks(tx, message) {
+    witnessChecks(tx, message) {
       const extra = spec.extraProofs === undefined ? [] : spec.extraProofs(tx);
       if (extra === undefined) return undefined;
       return [{ scheme: 'bip340', signature: tx.signature, message, publicKey: tx.signer }, ...extra];

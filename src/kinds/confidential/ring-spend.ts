@@ -10,7 +10,7 @@
  *   witness = CLSAG [32·(ring_size + 2)] × input_count, each over the signing hash of the body
  *
  * Ring members carry their one-time key and commitment, so the CLSAG and range proof checks need no state and run
- * batched on the proof-check port's workers; checkContext then holds each member to the stored output.
+ * batched on the witness-check port's workers; checkContext then holds each member to the stored output.
  * Balance (RingCT): Σ pseudo_out = Σ output commitment + (fee + amount)·H; the range proof keeps every hidden
  * output in [0, 2^64) and each CLSAG ties its pseudo-output to the amount of one ring member.
  *
@@ -29,7 +29,7 @@ import { bulletproofPlusBytes, clsagBytes } from '../../crypto/monero/proof-code
 import { bulletproofPlusScheme, clsagScheme } from '../../crypto/monero/proof-schemes.ts';
 import { logPaddedOutputs } from '../../crypto/monero/bulletproofs-plus/common.ts';
 import { AddressType, addressBytes } from '../../crypto/address.ts';
-import type { ProofCheck } from '../../crypto/proof-check.ts';
+import type { WitnessCheck } from '../../crypto/witness-check.ts';
 import { concatBytes, toHex } from '../../util/bytes.ts';
 import type { Paid, TxKindModule, TxStateView } from '../kind.ts';
 import { createTxReader, failDecode, failEncode, type Fail } from '../value-transfer.ts';
@@ -160,8 +160,8 @@ function decode(shape: Shape, bytes: Uint8Array): SignedRingSpend {
   return tx;
 }
 
-function proofChecks(tx: SignedRingSpend, message: Uint8Array): ProofCheck[] {
-  const checks: ProofCheck[] = tx.inputs.map((input, i) => ({
+function witnessChecks(tx: SignedRingSpend, message: Uint8Array): WitnessCheck[] {
+  const checks: WitnessCheck[] = tx.inputs.map((input, i) => ({
     scheme: clsagScheme,
     fields: {
       message,
@@ -234,7 +234,7 @@ export function ringSpendKind<T extends SignedRingSpend>(shape: Shape, privacyLe
     },
     encodeBody: (tx) => encodeBody(shape, tx),
     bodyBytes: (tx) => bodyBytes(shape, tx),
-    proofChecks,
+    witnessChecks,
     spend: (tx) => ({ payer: concatBytes(Uint8Array.of(ringPayerType), tx.inputs[0]!.keyImage), nonce: 0n, amount: 0n, fee: tx.fee, useEnergy: false, feeFromCommitments: true }),
     conflictKeys: (tx) => [...tx.inputs.map((i) => `key_image:${toHex(i.keyImage)}`), ...tx.outputs.map((o) => `confidential_output:${toHex(o.oneTimeKey)}`)],
     mass: (tx, bytes) => ({ bytes, sigOps: sigOps(tx), gas: 0 }),

@@ -117,7 +117,7 @@ export const shieldKind: TxKindModule<ShieldTransaction> = {
   encodeBody: encodeShieldBody,
   bodyBytes: shieldBodyBytes,
 
-  proofChecks: (tx, message) => [{ scheme: 'bip340', signature: tx.signature, message, publicKey: tx.from.subarray(1) }],
+  witnessChecks: (tx, message) => [{ scheme: 'bip340', signature: tx.signature, message, publicKey: tx.from.subarray(1) }],
   spend: (tx) => ({ payer: tx.from, nonce: tx.nonce, amount: shieldedAmount(tx), fee: tx.fee, useEnergy: tx.useEnergy }),
   conflictKeys: (tx) => [...transferConflictKeys(asTransfer(tx)), ...tx.outputs.map((o) => `confidential_output:${toHex(o.oneTimeKey)}`)],
   // One signature, and one zeroCommit scalar multiplication per output at acceptance.

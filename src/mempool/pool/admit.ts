@@ -1,6 +1,6 @@
 /**
  * Admission (src/mempool/mempool.ts, docs/mempool.md): a batch's shape and state checks (admit-checks.ts), then every
- * proof its survivors ask for in one call to the proof-check port, then stage 4 — the state check again,
+ * proof its survivors ask for in one call to the witness-check port, then stage 4 — the state check again,
  * authoritative, room, and the indexes — which never awaits, so concurrent batches cannot interleave inside it.
  */
 import { WeftError } from '../../errors.ts';
@@ -31,7 +31,7 @@ export async function admitBatch(state: MempoolState, items: readonly Uint8Array
     }),
   );
   const checks = parsed.flatMap((p) => p?.checks ?? []);
-  const verdicts = checks.length === 0 ? [] : await state.verifier.verifyProofs(checks);
+  const verdicts = checks.length === 0 ? [] : await state.verifier.verifyWitnesses(checks);
   let at = 0;
   parsed.forEach((p, i) => {
     if (p === undefined) return;

@@ -4,7 +4,7 @@
  * functions beside it: admit.ts (admission's stages), remove.ts (leaving the pool, events), recheck.ts (senders
  * against the state), block.ts (a block's removals and rechecks, expiry), read.ts (templates, statuses, queries).
  */
-import { asProofVerifier, type AsyncProofVerifier, type ProofVerifier } from '../../crypto/proof-check.ts';
+import { asWitnessVerifier, type AsyncWitnessVerifier, type WitnessVerifier } from '../../crypto/witness-check.ts';
 import type { AccountReader } from '../../state/account.ts';
 import type { Clock } from '../../util/clock.ts';
 import { createCandidateSet, type CandidateSet } from '../candidates.ts';
@@ -25,7 +25,7 @@ export interface MempoolState {
   readonly clock: Clock;
   /** The virtual state the kinds' state rules read (pool-state.ts). */
   readonly virtualState: PoolState;
-  readonly verifier: ProofVerifier | AsyncProofVerifier;
+  readonly verifier: WitnessVerifier | AsyncWitnessVerifier;
   readonly agentPool: MempoolOptions['agentPool'];
   readonly byId: Map<string, PoolEntry>;
   /** Conflict key → the pending entry holding it (src/kinds/kind.ts `conflictKeys`). */
@@ -61,7 +61,7 @@ export function createMempoolState(options: MempoolOptions): MempoolState {
     accounts,
     clock,
     virtualState,
-    verifier: asProofVerifier(options.verifier),
+    verifier: asWitnessVerifier(options.verifier),
     agentPool: options.agentPool,
     byId: new Map(),
     byConflict: new Map(),

@@ -1,9 +1,9 @@
-// The proof-check port: one batch of mixed schemes (BIP340, ECDSA, unknown) answered in order, identically by the
+// The witness-check port: one batch of mixed schemes (BIP340, ECDSA, unknown) answered in order, identically by the
 // in-thread verifier and by the node's worker pool, with tampered proofs refused and unknown schemes never valid;
 // range proofs checked as one batch that still blames only the bad proof.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifyPool } from '../server/crypto/verify-pool.ts';
-import { checkProof, checkProofs, proofVerifierOver, type ProofCheck } from '../src/crypto/proof-check.ts';
+import { checkWitness, checkWitnesses, witnessVerifierOver, type WitnessCheck } from '../src/crypto/witness-check.ts';
 import { commit } from '../src/crypto/monero/commitment.ts';
 import { encodePoint } from '../src/crypto/monero/point.ts';
 import { encodeBulletproofPlus } from '../src/crypto/monero/proof-codec.ts';
@@ -21,8 +21,8 @@ const key = (i: number) => {
 };
 const aux = new Uint8Array(32);
 
-function batch(count: number): { checks: ProofCheck[]; expected: boolean[] } {
-  const checks: ProofCheck[] = [];
+function batch(count: number): { checks: WitnessCheck[]; expected: boolean[] } {
+  const checks: WitnessCheck[] = [];
   const expected: boolean[] = [];
   for (let i = 0; i < count; i++) {
     const message = blake3(new Uint8Array([i]));
@@ -43,25 +43,25 @@ function batch(count: number): { checks: ProofCheck[]; expected: boolean[] } {
   return { checks, expected };
 }
 
-describe('proof-check port', () => {
+describe('witness-check port', () => {
   const pool = createVerifyPool({ workers: 2 });
   afterAll(() => pool.close());
 
   it('answers a mixed batch in order on the calling thread', () => {
     const { checks, expected } = batch(12);
-    expect(proofVerifierOver(nobleVerifier).verifyProofs(checks)).toEqual(expected);
+    expect(witnessVerifierOver(nobleVerifier).verifyWitnesses(checks)).toEqual(expected);
   });
 
   it('answers the same in the worker pool, small batches inline and large ones on workers', async () => {
     for (const size of [2, 60]) {
       const { checks, expected } = batch(size);
-      expect(await pool.verifyProofs(checks)).toEqual(expected);
+      expect(await pool.verifyWitnesses(checks)).toEqual(expected);
     }
   });
 
   it('checks range proofs as one batch and still blames only the bad one, in-thread and in the pool', async () => {
     const random = createSeededRandom(17);
-    const rangeCheck = (amount: bigint, mask: bigint, tamper?: (proof: Uint8Array) => void): ProofCheck => {
+    const rangeCheck = (amount: bigint, mask: bigint, tamper?: (proof: Uint8Array) => void): WitnessCheck => {
       const proof = encodeBulletproofPlus(proveBulletproofPlus([{ amount, mask }], random));
       tamper?.(proof);
       return { scheme: bulletproofPlusScheme, fields: { commitments: [encodePoint(commit(mask, amount))], proof } };
@@ -69,19 +69,19 @@ describe('proof-check port', () => {
     const good = [rangeCheck(5n, 11n), rangeCheck(1n << 40n, 13n), rangeCheck(0n, 17n)];
     // r1's low byte flipped: still a canonical scalar, so only the batch equation can notice.
     const tampered = rangeCheck(7n, 19n, (proof) => (proof[3 * 32]! ^= 1));
-    const malformed: ProofCheck = { scheme: bulletproofPlusScheme, fields: { commitments: [encodePoint(commit(3n, 3n))], proof: new Uint8Array(5) } };
+    const malformed: WitnessCheck = { scheme: bulletproofPlusScheme, fields: { commitments: [encodePoint(commit(3n, 3n))], proof: new Uint8Array(5) } };
     const checks = [good[0]!, tampered, good[1]!, malformed, good[2]!];
     const expected = [true, false, true, false, true];
-    expect(checkProofs(checks)).toEqual(expected);
-    expect(checkProofs(good)).toEqual([true, true, true]);
-    expect(proofVerifierOver(nobleVerifier).verifyProofs(checks)).toEqual(expected);
+    expect(checkWitnesses(checks)).toEqual(expected);
+    expect(checkWitnesses(good)).toEqual([true, true, true]);
+    expect(witnessVerifierOver(nobleVerifier).verifyWitnesses(checks)).toEqual(expected);
     // With the signature batch around them the pool sends the range proofs to its workers, each chunk one batch.
     const { checks: signatures, expected: signatureVerdicts } = batch(6);
-    expect(await pool.verifyProofs([...checks, ...signatures])).toEqual([...expected, ...signatureVerdicts]);
+    expect(await pool.verifyWitnesses([...checks, ...signatures])).toEqual([...expected, ...signatureVerdicts]);
   });
 
   it('never throws on malformed input and never accepts an unknown scheme', () => {
-    expect(checkProof({ scheme: 'ecdsa-secp256k1', signature: new Uint8Array(3), message: new Uint8Array(32), publicKey: new Uint8Array(32) })).toBe(false);
-    expect(checkProof({ scheme: 'nope', fields: {} })).toBe(false);
+    expect(checkWitness({ scheme: 'ecdsa-secp256k1', signature: new Uint8Array(3), message: new Uint8Array(32), publicKey: new Uint8Array(32) })).toBe(false);
+    expect(checkWitness({ scheme: 'nope', fields: {} })).toBe(false);
   });
 });

@@ -1,12 +1,12 @@
 /**
- * The proof-check port: every stateless cryptographic check a transaction needs — BIP340 Schnorr today, ECDSA, and
+ * The witness-check port: every stateless cryptographic check a transaction needs — BIP340 Schnorr today, ECDSA, and
  * later ed25519 ring signatures (CLSAG) and range proofs (Bulletproofs+) — as one tagged list that block validation
  * and the mempool verify in ONE batch. A transaction kind (src/kinds/) says which checks it needs; it never verifies
  * them itself, so the node can run the batch on its worker pool and the browser on the calling thread.
  *
- * Schemes other than BIP340 are looked up in a table of pure checkers (`proofSchemes`), which the worker threads
+ * Schemes other than BIP340 are looked up in a table of pure checkers (`witnessSchemes`), which the worker threads
  * load too: a scheme added there runs in the pool with no other change. Every checker answers false on malformed
- * input and never throws (a proof that cannot be parsed is a proof that does not verify).
+ * input and never throws (a witness that cannot be parsed is one that does not verify).
  */
 import { ecdsaVerify } from './keys.ts';
 import {
@@ -22,12 +22,12 @@ import type { SigCache } from './sig-cache.ts';
 import type { AsyncSignatureVerifier, SchnorrCheck, SignatureVerifier } from './verifier.ts';
 
 /** A BIP340 signature: the hot path, batched through the Schnorr verifier (libsecp256k1 workers on the node). */
-export interface SchnorrProofCheck extends SchnorrCheck {
+export interface SchnorrWitnessCheck extends SchnorrCheck {
   readonly scheme: 'bip340';
 }
 
 /** Compact low-s ECDSA over a 32-byte digest by an x-only key's even-y point (src/crypto/keys.ts). */
-export interface EcdsaProofCheck {
+export interface EcdsaWitnessCheck {
   readonly scheme: 'ecdsa-secp256k1';
   readonly signature: Uint8Array;
   readonly message: Uint8Array;
@@ -38,47 +38,47 @@ export interface EcdsaProofCheck {
  * Any other registered scheme: `fields` must survive structured cloning (byte arrays, numbers, strings, arrays of
  * them), since the node ships it to a worker thread.
  */
-export interface SchemeProofCheck {
+export interface SchemeWitnessCheck {
   readonly scheme: string;
   readonly fields: Readonly<Record<string, unknown>>;
 }
 
-export type ProofCheck = SchnorrProofCheck | EcdsaProofCheck | SchemeProofCheck;
+export type WitnessCheck = SchnorrWitnessCheck | EcdsaWitnessCheck | SchemeWitnessCheck;
 
 /** Verifies one check of its scheme; false for anything malformed. Must be pure: workers run the same code. */
-export type ProofChecker = (check: ProofCheck) => boolean;
+export type WitnessChecker = (check: WitnessCheck) => boolean;
 
 /** Pure checkers by scheme, for every scheme but BIP340. Workers import this module, so they share the table. */
-const proofSchemes: ReadonlyMap<string, ProofChecker> = new Map<string, ProofChecker>([
+const witnessSchemes: ReadonlyMap<string, WitnessChecker> = new Map<string, WitnessChecker>([
   ['ecdsa-secp256k1', (check) => {
-    const c = check as EcdsaProofCheck;
+    const c = check as EcdsaWitnessCheck;
     return ecdsaVerify(c.signature, c.message, c.publicKey);
   }],
-  [clsagScheme, (check) => checkClsagFields((check as SchemeProofCheck).fields as unknown as ClsagCheckFields)],
-  [bulletproofPlusScheme, (check) => checkBulletproofPlusFields((check as SchemeProofCheck).fields as unknown as BulletproofPlusCheckFields)],
+  [clsagScheme, (check) => checkClsagFields((check as SchemeWitnessCheck).fields as unknown as ClsagCheckFields)],
+  [bulletproofPlusScheme, (check) => checkBulletproofPlusFields((check as SchemeWitnessCheck).fields as unknown as BulletproofPlusCheckFields)],
 ]);
 
 /**
  * Schemes whose checks verify faster together (one answer per check, in order; false for anything malformed, never
  * throws). Workers import this module too, so a chunk of them is one batch there.
  */
-const proofBatchSchemes: ReadonlyMap<string, (checks: readonly ProofCheck[]) => boolean[]> = new Map([
-  [bulletproofPlusScheme, (checks: readonly ProofCheck[]) =>
-    checkBulletproofPlusBatch(checks.map((check) => (check as SchemeProofCheck).fields as unknown as BulletproofPlusCheckFields))],
+const witnessBatchSchemes: ReadonlyMap<string, (checks: readonly WitnessCheck[]) => boolean[]> = new Map([
+  [bulletproofPlusScheme, (checks: readonly WitnessCheck[]) =>
+    checkBulletproofPlusBatch(checks.map((check) => (check as SchemeWitnessCheck).fields as unknown as BulletproofPlusCheckFields))],
 ]);
 
 /** Verifies non-BIP340 checks on the calling thread: batch schemes one batch per scheme, the rest one by one. */
-export function checkProofs(checks: readonly ProofCheck[]): boolean[] {
+export function checkWitnesses(checks: readonly WitnessCheck[]): boolean[] {
   const results: boolean[] = new Array(checks.length);
   const batches = new Map<string, number[]>();
   checks.forEach((check, at) => {
-    if (!proofBatchSchemes.has(check.scheme)) results[at] = checkProof(check);
+    if (!witnessBatchSchemes.has(check.scheme)) results[at] = checkWitness(check);
     else batches.set(check.scheme, [...(batches.get(check.scheme) ?? []), at]);
   });
   for (const [scheme, positions] of batches) {
     let verdicts: boolean[];
     try {
-      verdicts = proofBatchSchemes.get(scheme)!(positions.map((at) => checks[at]!));
+      verdicts = witnessBatchSchemes.get(scheme)!(positions.map((at) => checks[at]!));
     } catch {
       verdicts = [];
     }
@@ -88,8 +88,8 @@ export function checkProofs(checks: readonly ProofCheck[]): boolean[] {
 }
 
 /** Verifies one non-BIP340 check on the calling thread; an unknown scheme never verifies. */
-export function checkProof(check: ProofCheck): boolean {
-  const checker = proofSchemes.get(check.scheme);
+export function checkWitness(check: WitnessCheck): boolean {
+  const checker = witnessSchemes.get(check.scheme);
   if (checker === undefined) return false;
   try {
     return checker(check) === true;
@@ -98,41 +98,41 @@ export function checkProof(check: ProofCheck): boolean {
   }
 }
 
-export interface ProofVerifier {
+export interface WitnessVerifier {
   readonly name: string;
   /** One answer per check, in order. */
-  verifyProofs(checks: readonly ProofCheck[]): boolean[];
+  verifyWitnesses(checks: readonly WitnessCheck[]): boolean[];
 }
 
-export interface AsyncProofVerifier {
+export interface AsyncWitnessVerifier {
   readonly name: string;
-  verifyProofs(checks: readonly ProofCheck[]): Promise<boolean[]>;
+  verifyWitnesses(checks: readonly WitnessCheck[]): Promise<boolean[]>;
 }
 
 /** Splits a batch into its Schnorr part (positions and checks) and answers the rest with `others`. */
-function splitBatch(checks: readonly ProofCheck[]): { schnorrAt: number[]; schnorr: SchnorrCheck[]; otherAt: number[] } {
+function splitBatch(checks: readonly WitnessCheck[]): { schnorrAt: number[]; schnorr: SchnorrCheck[]; otherAt: number[] } {
   const schnorrAt: number[] = [];
   const schnorr: SchnorrCheck[] = [];
   const otherAt: number[] = [];
   checks.forEach((check, i) => {
     if (check.scheme === 'bip340') {
       schnorrAt.push(i);
-      schnorr.push(check as SchnorrProofCheck);
+      schnorr.push(check as SchnorrWitnessCheck);
     } else otherAt.push(i);
   });
   return { schnorrAt, schnorr, otherAt };
 }
 
-/** A synchronous proof verifier over a Schnorr verifier: BIP340 batched through it, other schemes inline. */
-export function proofVerifierOver(schnorr: SignatureVerifier): ProofVerifier {
+/** A synchronous witness verifier over a Schnorr verifier: BIP340 batched through it, other schemes inline. */
+export function witnessVerifierOver(schnorr: SignatureVerifier): WitnessVerifier {
   return {
     name: schnorr.name,
-    verifyProofs(checks) {
+    verifyWitnesses(checks) {
       const { schnorrAt, schnorr: items, otherAt } = splitBatch(checks);
       const results = new Array<boolean>(checks.length);
       const verdicts = items.length === 0 ? [] : schnorr.verifySchnorrBatch(items);
       schnorrAt.forEach((at, k) => (results[at] = verdicts[k] === true));
-      const otherVerdicts = checkProofs(otherAt.map((at) => checks[at]!));
+      const otherVerdicts = checkWitnesses(otherAt.map((at) => checks[at]!));
       otherAt.forEach((at, k) => (results[at] = otherVerdicts[k] === true));
       return results;
     },
@@ -140,22 +140,22 @@ export function proofVerifierOver(schnorr: SignatureVerifier): ProofVerifier {
 }
 
 /**
- * An asynchronous proof verifier: BIP340 batched through `schnorr`, other schemes through `others` (a worker pool's
+ * An asynchronous witness verifier: BIP340 batched through `schnorr`, other schemes through `others` (a worker pool's
  * generic path) or inline when none is given.
  */
-export function asyncProofVerifierOver(
+export function asyncWitnessVerifierOver(
   schnorr: SignatureVerifier | AsyncSignatureVerifier,
-  others?: (checks: readonly ProofCheck[]) => Promise<boolean[]>,
-): AsyncProofVerifier {
+  others?: (checks: readonly WitnessCheck[]) => Promise<boolean[]>,
+): AsyncWitnessVerifier {
   return {
     name: schnorr.name,
-    async verifyProofs(checks) {
+    async verifyWitnesses(checks) {
       const { schnorrAt, schnorr: items, otherAt } = splitBatch(checks);
       const results = new Array<boolean>(checks.length);
       const otherChecks = otherAt.map((at) => checks[at]!);
       const [verdicts, otherVerdicts] = await Promise.all([
         items.length === 0 ? [] : schnorr.verifySchnorrBatch(items),
-        otherChecks.length === 0 ? [] : others ? others(otherChecks) : checkProofs(otherChecks),
+        otherChecks.length === 0 ? [] : others ? others(otherChecks) : checkWitnesses(otherChecks),
       ]);
       schnorrAt.forEach((at, k) => (results[at] = verdicts[k] === true));
       otherAt.forEach((at, k) => (results[at] = otherVerdicts[k] === true));
@@ -164,45 +164,45 @@ export function asyncProofVerifierOver(
   };
 }
 
-/** Whatever verifier a caller passed (a Schnorr verifier, sync or async, or a proof verifier) as a proof verifier. */
-export function asProofVerifier(
-  verifier: SignatureVerifier | AsyncSignatureVerifier | ProofVerifier | AsyncProofVerifier,
-): ProofVerifier | AsyncProofVerifier {
-  if ('verifyProofs' in verifier) return verifier;
-  if ('verifySchnorr' in verifier) return proofVerifierOver(verifier);
-  return asyncProofVerifierOver(verifier);
+/** Whatever verifier a caller passed (a Schnorr verifier, sync or async, or a witness verifier) as a witness verifier. */
+export function asWitnessVerifier(
+  verifier: SignatureVerifier | AsyncSignatureVerifier | WitnessVerifier | AsyncWitnessVerifier,
+): WitnessVerifier | AsyncWitnessVerifier {
+  if ('verifyWitnesses' in verifier) return verifier;
+  if ('verifySchnorr' in verifier) return witnessVerifierOver(verifier);
+  return asyncWitnessVerifierOver(verifier);
 }
 
 /**
  * `inner` behind a verification cache (src/crypto/sig-cache.ts): checks the cache holds are answered valid at once,
  * the rest go to `inner` in one batch, and those it finds valid are remembered. Answers equal `inner`'s.
  */
-export function cachedProofVerifier(inner: ProofVerifier, cache: SigCache): ProofVerifier {
+export function cachedWitnessVerifier(inner: WitnessVerifier, cache: SigCache): WitnessVerifier {
   return {
     name: `${inner.name} + sigcache`,
-    verifyProofs(checks) {
+    verifyWitnesses(checks) {
       const { results, missAt, keys } = lookUp(checks, cache);
       if (missAt.length === 0) return results;
-      const verdicts = inner.verifyProofs(missAt.map((at) => checks[at]!));
+      const verdicts = inner.verifyWitnesses(missAt.map((at) => checks[at]!));
       return settle(results, missAt, keys, verdicts, cache);
     },
   };
 }
 
-/** The asynchronous form of cachedProofVerifier (the worker pool). */
-export function cachedAsyncProofVerifier(inner: ProofVerifier | AsyncProofVerifier, cache: SigCache): AsyncProofVerifier {
+/** The asynchronous form of cachedWitnessVerifier (the worker pool). */
+export function cachedAsyncWitnessVerifier(inner: WitnessVerifier | AsyncWitnessVerifier, cache: SigCache): AsyncWitnessVerifier {
   return {
     name: `${inner.name} + sigcache`,
-    async verifyProofs(checks) {
+    async verifyWitnesses(checks) {
       const { results, missAt, keys } = lookUp(checks, cache);
       if (missAt.length === 0) return results;
-      const verdicts = await inner.verifyProofs(missAt.map((at) => checks[at]!));
+      const verdicts = await inner.verifyWitnesses(missAt.map((at) => checks[at]!));
       return settle(results, missAt, keys, verdicts, cache);
     },
   };
 }
 
-function lookUp(checks: readonly ProofCheck[], cache: SigCache): { results: boolean[]; missAt: number[]; keys: (string | undefined)[] } {
+function lookUp(checks: readonly WitnessCheck[], cache: SigCache): { results: boolean[]; missAt: number[]; keys: (string | undefined)[] } {
   const results = new Array<boolean>(checks.length);
   const missAt: number[] = [];
   const keys = checks.map((check) => cache.keyOf(check));
