@@ -28,7 +28,7 @@ const layerOf: Record<string, number> = {
   storage: 2,
   consensus: 3, chain: 3,
   // Pruning-point proofs: pure functions over headers and the GHOSTDAG engine, read by chain (joining) and p2p.
-  proof: 3,
+  'pruning-proof': 3,
   state: 4,
   mempool: 5, mining: 5, wallet: 5,
   p2p: 6, rpc: 6, contracts: 6, auth: 6,

@@ -14,7 +14,7 @@ import { createMemoryHeaderStore } from '../src/light/light-store.ts';
 import { startLightSync } from '../src/light/light-sync.ts';
 import { createP2pNode, type P2pNode } from '../src/p2p/p2p-node.ts';
 import { createMemoryPortPair } from '../src/p2p/transport.ts';
-import type { PruningProof } from '../src/proof/pruning-proof.ts';
+import type { PruningProof } from '../src/pruning-proof/pruning-proof.ts';
 import { blockHash } from '../src/consensus/pow.ts';
 import { fromHex, toHash0x, toHex } from '../src/util/bytes.ts';
 import { systemClock } from '../src/util/clock.ts';

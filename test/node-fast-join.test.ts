@@ -17,7 +17,7 @@ import { encodeAddress, standardAddress } from '../src/crypto/address.ts';
 import { publicKeyFromPrivate } from '../src/crypto/keys.ts';
 import { toHash0x } from '../src/util/bytes.ts';
 import type { FastSyncPorts } from '../src/p2p/fast-sync.ts';
-import type { PruningProof } from '../src/proof/pruning-proof.ts';
+import type { PruningProof } from '../src/pruning-proof/pruning-proof.ts';
 import { ledgerKeys } from '../src/state/ledger-rows.ts';
 import { openLedgerChain } from '../src/state/ledger.ts';
 import { readSnapshotChunk } from '../src/state/snapshot.ts';

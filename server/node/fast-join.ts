@@ -24,9 +24,9 @@ import { asWitnessVerifier, type WitnessVerifier } from '../../src/crypto/witnes
 import { addressKey } from '../../src/p2p/address-book.ts';
 import { createP2pNode, type P2pNode } from '../../src/p2p/p2p-node.ts';
 import { joinFromPeers, type JoinPhase, type JoinProgress } from '../../src/p2p/join-from-peers.ts';
-import { buildPruningProof } from '../../src/proof/build-proof.ts';
-import { proofParamsOf } from '../../src/proof/level-dag.ts';
-import { verifyPruningProof, type VerifiedProof } from '../../src/proof/verify-proof.ts';
+import { buildPruningProof } from '../../src/pruning-proof/build-proof.ts';
+import { proofParamsOf } from '../../src/pruning-proof/level-dag.ts';
+import { verifyPruningProof, type VerifiedProof } from '../../src/pruning-proof/verify-proof.ts';
 import { openLedgerChain } from '../../src/state/ledger.ts';
 import type { KvStore } from '../../src/storage/kv.ts';
 import { createMemoryStore } from '../../src/storage/memory-store.ts';

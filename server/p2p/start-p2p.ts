@@ -11,10 +11,10 @@ import { createP2pNode, type P2pNode, type SeedEndpoint, type P2pNodeOptions } f
 import type { SyncStatus } from '../../src/p2p/sync-progress.ts';
 import type { TxRelayPort } from '../../src/p2p/relay.ts';
 import type { Timer } from '../../src/p2p/transport.ts';
-import { buildPruningProofInSteps } from '../../src/proof/build-proof.ts';
+import { buildPruningProofInSteps } from '../../src/pruning-proof/build-proof.ts';
 import { buildTrustedData } from '../../src/chain/trusted-data.ts';
-import { proofParamsOf } from '../../src/proof/level-dag.ts';
-import { ProofBuildError } from '../../src/proof/proof-errors.ts';
+import { proofParamsOf } from '../../src/pruning-proof/level-dag.ts';
+import { ProofBuildError } from '../../src/pruning-proof/proof-errors.ts';
 import { createSnapshotServing } from '../../src/p2p/snapshot-serve.ts';
 import { ledgerKeys } from '../../src/state/ledger-rows.ts';
 import { createStateTrie } from '../../src/state/trie.ts';

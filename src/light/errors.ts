@@ -22,7 +22,7 @@ export class LightSyncError extends WeftError {
   readonly headerHash: string | undefined;
   /** The chain rule it broke (e.g. `pow.insufficient`), when it was a header rule. */
   readonly rule: string | undefined;
-  /** For `proof-invalid`: the ProofError's reason (src/proof/proof-errors.ts), e.g. `header-level`, `insufficient-work`. */
+  /** For `proof-invalid`: the ProofError's reason (src/pruning-proof/proof-errors.ts), e.g. `header-level`, `insufficient-work`. */
   readonly proofReason: string | undefined;
   /** For `trusted-invalid`: the TrustedDataError's reason (src/chain/trusted-errors.ts), e.g. `ghostdag-inconsistent`. */
   readonly trustedReason: string | undefined;

@@ -25,7 +25,7 @@ import { levelOfBlock } from '../chain/level-parents.ts';
 import type { BlockHeader } from '../codec/header.ts';
 import type { BlockId, GhostdagData, GhostdagEngine } from '../consensus/ghostdag.ts';
 import type { NetworkParams } from '../consensus/params.ts';
-import { levelParentIds } from '../proof/level-dag.ts';
+import { levelParentIds } from '../pruning-proof/level-dag.ts';
 
 export interface BelowJoin {
   /** The proof's headers by id (PoW-checked when the proof was verified). */

@@ -5,10 +5,10 @@
  */
 import type { TrustedData } from '../chain/trusted-data.ts';
 import { blockHash } from '../consensus/pow.ts';
-import { requireHeavierProof } from '../proof/compare-proofs.ts';
-import { ProofError } from '../proof/proof-errors.ts';
-import { proofParamsOf } from '../proof/level-dag.ts';
-import type { PruningProof } from '../proof/pruning-proof.ts';
+import { requireHeavierProof } from '../pruning-proof/compare-proofs.ts';
+import { ProofError } from '../pruning-proof/proof-errors.ts';
+import { proofParamsOf } from '../pruning-proof/level-dag.ts';
+import type { PruningProof } from '../pruning-proof/pruning-proof.ts';
 import { toHex } from '../util/bytes.ts';
 import { LightSyncError } from './errors.ts';
 import type { LightChain } from './light-chain.ts';

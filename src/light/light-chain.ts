@@ -20,7 +20,7 @@ import type { IndexedBlock } from '../chain/block-index.ts';
 import type { BlockHeader } from '../codec/header.ts';
 import type { BlockId, GhostdagEngine } from '../consensus/ghostdag.ts';
 import { genesisHash, type NetworkParams } from '../consensus/params.ts';
-import type { VerifiedProof } from '../proof/verify-proof.ts';
+import type { VerifiedProof } from '../pruning-proof/verify-proof.ts';
 import { equalBytes } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
 import { addHeaders } from './chain/add-headers.ts';

@@ -1,6 +1,6 @@
 /**
  * Joining at a pruning point (docs/web.md "Joining at a pruning point"; docs/pruning-proof.md "The tab"): the tab asks
- * its node for the pruning-point proof and verifies it (src/proof/verify-proof.ts), then takes the trusted data for
+ * its node for the pruning-point proof and verifies it (src/pruning-proof/verify-proof.ts), then takes the trusted data for
  * the proven point and checks it the way a joining full node does (src/chain/trusted-check.ts), headers only. The
  * light chain then hangs the trusted blocks from a virtual origin and verifies every header above them with the full
  * node's header stages (light-chain.ts).
@@ -17,10 +17,10 @@ import type { NetworkParams } from '../consensus/params.ts';
 import { blockHash } from '../consensus/pow.ts';
 import type { WitnessVerifier } from '../crypto/witness-check.ts';
 import { DecodeError } from '../errors.ts';
-import { ProofError } from '../proof/proof-errors.ts';
-import { proofParamsOf } from '../proof/level-dag.ts';
-import type { PruningProof } from '../proof/pruning-proof.ts';
-import { verifyPruningProof, type VerifiedProof } from '../proof/verify-proof.ts';
+import { ProofError } from '../pruning-proof/proof-errors.ts';
+import { proofParamsOf } from '../pruning-proof/level-dag.ts';
+import type { PruningProof } from '../pruning-proof/pruning-proof.ts';
+import { verifyPruningProof, type VerifiedProof } from '../pruning-proof/verify-proof.ts';
 import { decodePruningProof, encodePruningProof } from '../p2p/pruning-proof-codec.ts';
 import { toHex } from '../util/bytes.ts';
 import { LightSyncError } from './errors.ts';

@@ -12,7 +12,7 @@
 import { blockHash } from '../consensus/pow.ts';
 import { AssertionError } from '../errors.ts';
 import type { TrustedData } from '../chain/trusted-data.ts';
-import type { PruningProof } from '../proof/pruning-proof.ts';
+import type { PruningProof } from '../pruning-proof/pruning-proof.ts';
 import type { SnapshotChunk } from '../state/snapshot-codec.ts';
 import type { SnapshotReadLimits } from '../state/snapshot.ts';
 import { SnapshotError } from '../state/snapshot-errors.ts';

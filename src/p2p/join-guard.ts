@@ -18,11 +18,11 @@
  */
 import type { Chain } from '../chain/chain.ts';
 import type { BlockRuleError } from '../chain/errors.ts';
-import { compareProofs } from '../proof/compare-proofs.ts';
-import { buildPruningProof } from '../proof/build-proof.ts';
-import { proofParamsOf } from '../proof/level-dag.ts';
-import { checkProofDifficulty } from '../proof/proof-difficulty.ts';
-import { verifyPruningProof, type VerifiedProof } from '../proof/verify-proof.ts';
+import { compareProofs } from '../pruning-proof/compare-proofs.ts';
+import { buildPruningProof } from '../pruning-proof/build-proof.ts';
+import { proofParamsOf } from '../pruning-proof/level-dag.ts';
+import { checkProofDifficulty } from '../pruning-proof/proof-difficulty.ts';
+import { verifyPruningProof, type VerifiedProof } from '../pruning-proof/verify-proof.ts';
 import { decodeAcceptanceRecord, type AcceptanceTotals } from '../state/acceptance-record.ts';
 import { sameTotals } from '../state/consensus-totals.ts';
 import { fromHex } from '../util/bytes.ts';

@@ -1,10 +1,10 @@
 /**
  * Downloading a peer's pruning-point proof (docs/p2p.md "Fast sync") in pages (paged-fetch.ts). The assembled bytes are decoded (pruning-proof-codec.ts); whether the proof holds is
- * the verifier's question (src/proof/verify-proof.ts), asked by the caller.
+ * the verifier's question (src/pruning-proof/verify-proof.ts), asked by the caller.
  */
 import { blockHash } from '../consensus/pow.ts';
 import { DecodeError } from '../errors.ts';
-import type { PruningProof } from '../proof/pruning-proof.ts';
+import type { PruningProof } from '../pruning-proof/pruning-proof.ts';
 import { equalBytes, toHex } from '../util/bytes.ts';
 import { fetchPages, type ProofPage } from './paged-fetch.ts';
 import { MessageMalformedError, ProtocolViolationError } from './protocol-errors.ts';

@@ -9,7 +9,7 @@
  *
  * Canonical: the table is in order of first use (level 0 first, each list in order), so reading the lists, every
  * index is either one seen before or the next unused one, and every header is used. One proof, one encoding.
- * What the proof *says* is the verifier's business (src/proof/verify-proof.ts); this only bounds and decodes it.
+ * What the proof *says* is the verifier's business (src/pruning-proof/verify-proof.ts); this only bounds and decodes it.
  */
 import { createByteReader } from '../codec/bytes-reader.ts';
 import { createByteWriter } from '../codec/bytes-writer.ts';
@@ -17,7 +17,7 @@ import { readHeader, writeHeader, type BlockHeader } from '../codec/header.ts';
 import { blockHash } from '../consensus/pow.ts';
 import { DecodeError } from '../errors.ts';
 import { toHex } from '../util/bytes.ts';
-import type { PruningProof } from '../proof/pruning-proof.ts';
+import type { PruningProof } from '../pruning-proof/pruning-proof.ts';
 import { p2pPruningProofBytesMax, p2pPruningProofHeadersMax, p2pPruningProofLevelHeadersMax, p2pPruningProofLevelsMax } from './limits.ts';
 import { MessageOverCapError } from './protocol-errors.ts';
 

@@ -5,7 +5,7 @@
 // - levelParents from an oracle that applies the definition of docs/pruning-proof.md "Header version 2" literally:
 //   per level, each parent or else its own parents at that level, minus those in the past of another candidate,
 //   the headerParentsMax heaviest kept, run-length compressed over levels 1..blockLevelMax
-//   (test/proof-level-dag.test.ts checks it against the maximal level-≥L blocks of the full past);
+//   (test/pruning-proof-level-dag.test.ts checks it against the maximal level-≥L blocks of the full past);
 // - pruningPoint by a simple rule, not the finality-interval one of src/chain/pruning-point.ts: the deepest block
 //   of the selected parent's selected chain at least `pruningDepth` blue score below it (genesis when none).
 // Version 2 once src/codec/header.ts knows it (header-v2 branch); until then version 1 headers carry the same two
@@ -16,8 +16,8 @@ import { type GhostdagEngine, createGhostdagEngine } from '../../src/consensus/g
 import { regtestParams } from '../../src/consensus/params.ts';
 import { blockHash, compactToTarget, hashMeetsTarget, prePowHash, searchNonce, workFromTarget } from '../../src/consensus/pow.ts';
 import { headerParentsMax } from '../../src/limits.ts';
-import type { ProofHeaderSource } from '../../src/proof/build-proof.ts';
-import { type BlockId, type ProofParams, levelOfId, levelParentIds, proofParamsOf } from '../../src/proof/level-dag.ts';
+import type { ProofHeaderSource } from '../../src/pruning-proof/build-proof.ts';
+import { type BlockId, type ProofParams, levelOfId, levelParentIds, proofParamsOf } from '../../src/pruning-proof/level-dag.ts';
 import { fromHex, toHex } from '../../src/util/bytes.ts';
 import { mulberry32 } from '../consensus-dags.ts';
 

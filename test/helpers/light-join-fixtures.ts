@@ -6,9 +6,9 @@ import { buildTrustedData, type TrustedData } from '../../src/chain/trusted-data
 import type { BlockHeader } from '../../src/codec/header.ts';
 import type { NetworkParams } from '../../src/consensus/params.ts';
 import { blockHash } from '../../src/consensus/pow.ts';
-import { buildPruningProof } from '../../src/proof/build-proof.ts';
-import { proofParamsOf } from '../../src/proof/level-dag.ts';
-import type { PruningProof } from '../../src/proof/pruning-proof.ts';
+import { buildPruningProof } from '../../src/pruning-proof/build-proof.ts';
+import { proofParamsOf } from '../../src/pruning-proof/level-dag.ts';
+import type { PruningProof } from '../../src/pruning-proof/pruning-proof.ts';
 import { openLedgerChain, type Ledger } from '../../src/state/ledger.ts';
 import { createMemoryStore } from '../../src/storage/memory-store.ts';
 import { toHex } from '../../src/util/bytes.ts';

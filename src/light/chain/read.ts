@@ -1,6 +1,6 @@
 /** What a light chain answers about itself: the selected chain by height, its locator, the proof it joined with. */
 import type { IndexedBlock } from '../../chain/block-index.ts';
-import type { VerifiedProof } from '../../proof/verify-proof.ts';
+import type { VerifiedProof } from '../../pruning-proof/verify-proof.ts';
 import { verifyJoinProof } from '../light-join.ts';
 import type { LightChainState } from './state.ts';
 

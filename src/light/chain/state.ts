@@ -8,7 +8,7 @@ import type { CommitmentDag } from '../../chain/header-commitments.ts';
 import { createGhostdagEngine, type BlockId, type GhostdagEngine } from '../../consensus/ghostdag.ts';
 import { genesisHash, type NetworkParams } from '../../consensus/params.ts';
 import { blockHash, compactToTarget, workFromTarget } from '../../consensus/pow.ts';
-import type { VerifiedProof } from '../../proof/verify-proof.ts';
+import type { VerifiedProof } from '../../pruning-proof/verify-proof.ts';
 import { toHex } from '../../util/bytes.ts';
 import type { Clock } from '../../util/clock.ts';
 import type { CheckedJoin } from '../light-join.ts';

@@ -3,12 +3,12 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BlockHeader } from '../src/codec/header.ts';
-import { buildPruningProof } from '../src/proof/build-proof.ts';
-import { type BlockId, blockAtDepth, createLevelDag, levelOfId, levelParentIds, levelWork } from '../src/proof/level-dag.ts';
+import { buildPruningProof } from '../src/pruning-proof/build-proof.ts';
+import { type BlockId, blockAtDepth, createLevelDag, levelOfId, levelParentIds, levelWork } from '../src/pruning-proof/level-dag.ts';
 import { blockHash, targetToCompact } from '../src/consensus/pow.ts';
-import { ProofError, type ProofErrorReason } from '../src/proof/proof-errors.ts';
-import type { PruningProof } from '../src/proof/pruning-proof.ts';
-import { type VerifiedProof, verifyPruningProof } from '../src/proof/verify-proof.ts';
+import { ProofError, type ProofErrorReason } from '../src/pruning-proof/proof-errors.ts';
+import type { PruningProof } from '../src/pruning-proof/pruning-proof.ts';
+import { type VerifiedProof, verifyPruningProof } from '../src/pruning-proof/verify-proof.ts';
 import { compareBytes, fromHex, toHex } from '../src/util/bytes.ts';
 import { type LevelDagFixture, createLevelDagFixture, mineHeader, unminedHeader } from './helpers/level-dag.ts';
 

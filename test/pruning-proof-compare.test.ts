@@ -1,11 +1,11 @@
 // compareProofs (docs/pruning-proof.md "Choosing between two proofs"): of two forks from a common block, the heavier
 // one's proof wins in either order; equal proofs keep the defender; a node still at genesis takes any full proof.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildPruningProof } from '../src/proof/build-proof.ts';
-import { type ProofContender, compareProofs, requireHeavierProof } from '../src/proof/compare-proofs.ts';
-import type { BlockId } from '../src/proof/level-dag.ts';
-import { ProofError } from '../src/proof/proof-errors.ts';
-import { verifyPruningProof } from '../src/proof/verify-proof.ts';
+import { buildPruningProof } from '../src/pruning-proof/build-proof.ts';
+import { type ProofContender, compareProofs, requireHeavierProof } from '../src/pruning-proof/compare-proofs.ts';
+import type { BlockId } from '../src/pruning-proof/level-dag.ts';
+import { ProofError } from '../src/pruning-proof/proof-errors.ts';
+import { verifyPruningProof } from '../src/pruning-proof/verify-proof.ts';
 import { type LevelDagFixture, createLevelDagFixture } from './helpers/level-dag.ts';
 
 let f: LevelDagFixture;

@@ -1,10 +1,10 @@
-// The per-level helpers of src/proof/level-dag.ts, and the test helper's level-parents oracle against the definition
+// The per-level helpers of src/pruning-proof/level-dag.ts, and the test helper's level-parents oracle against the definition
 // read off the full past (docs/pruning-proof.md "Block levels", "Header version 2").
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { blockLevel } from '../src/consensus/block-level.ts';
 import { regtestParams } from '../src/consensus/params.ts';
-import { type BlockId, blockAtDepth, createLevelDag, levelOfId, levelParentIds, levelWork, proofParamsOf } from '../src/proof/level-dag.ts';
+import { type BlockId, blockAtDepth, createLevelDag, levelOfId, levelParentIds, levelWork, proofParamsOf } from '../src/pruning-proof/level-dag.ts';
 import { toHex } from '../src/util/bytes.ts';
 import { type LevelDagFixture, createLevelDagFixture } from './helpers/level-dag.ts';
 

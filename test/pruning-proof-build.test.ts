@@ -2,11 +2,11 @@
 // stays about (levels) × 2M distinct headers whatever the chain's length, and each level reads a bounded number of
 // headers.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ProofLevelStats, buildPruningProof, buildPruningProofInSteps } from '../src/proof/build-proof.ts';
-import { type BlockId, levelOfId } from '../src/proof/level-dag.ts';
-import { ProofBuildError } from '../src/proof/proof-errors.ts';
-import type { PruningProof } from '../src/proof/pruning-proof.ts';
-import { verifyPruningProof } from '../src/proof/verify-proof.ts';
+import { type ProofLevelStats, buildPruningProof, buildPruningProofInSteps } from '../src/pruning-proof/build-proof.ts';
+import { type BlockId, levelOfId } from '../src/pruning-proof/level-dag.ts';
+import { ProofBuildError } from '../src/pruning-proof/proof-errors.ts';
+import type { PruningProof } from '../src/pruning-proof/pruning-proof.ts';
+import { verifyPruningProof } from '../src/pruning-proof/verify-proof.ts';
 import { blockHash } from '../src/consensus/pow.ts';
 import { toHex } from '../src/util/bytes.ts';
 import { type LevelDagFixture, createLevelDagFixture } from './helpers/level-dag.ts';
