@@ -19,7 +19,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeTransaction } from '../src/codec/transaction.ts';
+import { encodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { devnetParams, regtestParams } from '../src/consensus/params.ts';
 import { encodeAddress } from '../src/crypto/address.ts';
 import { escrowCreateKind } from '../src/kinds/escrow/escrow-create.ts';

@@ -18,7 +18,7 @@
 import { loadavg } from 'node:os';
 import { fastVerifier } from '../server/crypto/fast-verifier.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
-import { decodeTransaction, encodeTransaction, type AnyTransaction } from '../src/codec/transaction.ts';
+import { decodeTransaction, encodeTransaction, type AnyTransaction } from '../src/kinds/transaction-codec.ts';
 import { multisigAddress } from '../src/crypto/address.ts';
 import { publicKeyFromPrivate, schnorrSign } from '../src/crypto/keys.ts';
 import { clearDecodedPoints } from '../src/crypto/monero/decoded-points.ts';

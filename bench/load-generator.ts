@@ -4,7 +4,7 @@
  * bench can sign thousands of transfers a second ahead of offering them.
  */
 import { signSchnorr, xOnlyPointFromScalar } from 'tiny-secp256k1';
-import { encodeTransaction, signingHash, type TransferTransaction } from '../src/codec/transaction.ts';
+import { encodeTransaction, signingHash, type TransferTransaction } from '../src/kinds/transaction-codec.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { regtestParams } from '../src/consensus/params.ts';
 import { standardAddress } from '../src/crypto/address.ts';

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { signSchnorr, xOnlyPointFromScalar } from 'tiny-secp256k1';
 import type { Block } from '../src/codec/block.ts';
 import type { Chain } from '../src/chain/chain.ts';
-import { encodeTransaction, signingHash, type TransferTransaction } from '../src/codec/transaction.ts';
+import { encodeTransaction, signingHash, type TransferTransaction } from '../src/kinds/transaction-codec.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { regtestParams } from '../src/consensus/params.ts';
 import { searchNonce } from '../src/consensus/pow.ts';

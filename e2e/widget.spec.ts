@@ -2,7 +2,7 @@
 // widget (an iframe of the real node's origin, keys in that origin's IndexedDB) shows the request with the shop's
 // origin, the user approves it there, the page gets the transaction hash and the node confirms the transaction.
 import { expect, test } from '@playwright/test';
-import { decodeTransaction } from '../src/codec/transaction.ts';
+import { decodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { fromHex } from '../src/util/bytes.ts';
 import { approveInWidget, showWidget, startEmbedShop, widgetFrame, type EmbedShop } from './helpers/embed-shop.ts';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';

@@ -221,6 +221,14 @@ export class WeftError extends Error {
   }
 }
 
+/** An error raised at the RPC boundary itself (envelope, params, routing, access), with JSON-RPC
+ * `data`. It sits beside WeftError so that src/auth, below src/rpc, can raise it too. */
+export class RpcError extends WeftError {
+  constructor(kind: ErrorKind, message: string, data?: unknown) {
+    super(kind, message, { details: data });
+  }
+}
+
 /** The JSON-RPC code an error is answered with: its kind's code, or -32603 for anything that is no WeftError. */
 export function rpcCodeOf(error: unknown): number {
   return error instanceof WeftError ? errorRow(error.kind).rpc : errorRow('internal').rpc;

@@ -4,7 +4,7 @@
 // -32102, a frozen account -32103 — and the card lists the signers the node accepts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainExtensionUri } from '../src/a2a/card.ts';
-import { encodeTransaction } from '../src/codec/transaction.ts';
+import { encodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { agentAddSessionKeyKind } from '../src/kinds/agent/agent-add-session-key.ts';
 import { agentCreateKind } from '../src/kinds/agent/agent-create.ts';
 import { agentFreezeKind } from '../src/kinds/agent/agent-freeze.ts';

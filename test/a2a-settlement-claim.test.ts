@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeTransaction } from '../src/codec/transaction.ts';
+import { encodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { encodeAddress } from '../src/crypto/address.ts';
 import { escrowCreateKind } from '../src/kinds/escrow/escrow-create.ts';
 import { escrowIdOf } from '../src/kinds/escrow/escrow-record.ts';

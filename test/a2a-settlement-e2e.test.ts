@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { SendMessageRequest, taskStateToJSON } from '@a2a-js/sdk';
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeTransaction } from '../src/codec/transaction.ts';
+import { encodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { coinsToUnits } from '../src/crypto/amount.ts';
 import { encodeAddress } from '../src/crypto/address.ts';

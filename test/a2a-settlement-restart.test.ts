@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeTransaction } from '../src/codec/transaction.ts';
+import { encodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { encodeAddress } from '../src/crypto/address.ts';
 import { escrowCreateKind } from '../src/kinds/escrow/escrow-create.ts';
 import { escrowIdOf } from '../src/kinds/escrow/escrow-record.ts';

@@ -10,7 +10,7 @@ import { createKvTaskStore } from '../src/a2a/task-store.ts';
 import { createWeftAgentExecutor, parseRequest, weftAgentSkills } from '../src/a2a/weft-agent.ts';
 import type { Task } from '../src/a2a/types.ts';
 import { openChain, type Chain } from '../src/chain/chain.ts';
-import { signingHash, type UnsignedTransfer } from '../src/codec/transaction.ts';
+import { signingHash, type UnsignedTransfer } from '../src/kinds/transaction-codec.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { regtestParams } from '../src/consensus/params.ts';
 import { hashMeetsTarget, powHash } from '../src/consensus/pow.ts';

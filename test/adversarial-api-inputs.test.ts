@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { encodeTransaction, signTransfer } from '../src/codec/transaction.ts';
+import { encodeTransaction, signTransfer } from '../src/kinds/transaction-codec.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { encodeAddress } from '../src/crypto/address.ts';
 import { regtestParams } from '../src/consensus/params.ts';

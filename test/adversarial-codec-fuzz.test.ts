@@ -13,7 +13,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeBlock, encodeBlock } from '../src/codec/block.ts';
-import { decodeTransaction, encodeTransaction } from '../src/codec/transaction.ts';
+import { decodeTransaction, encodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { implementedTxKinds } from '../src/codec/transaction-kinds.ts';
 import { DecodeError } from '../src/errors.ts';
 import { P2pErrorCode, P2pProtocolError } from '../src/p2p/errors.ts';

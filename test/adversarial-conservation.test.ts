@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../src/codec/block.ts';
-import { assembleMultisigTransfer, encodeTransaction, signMultisigShare, signTransfer, txHash } from '../src/codec/transaction.ts';
+import { assembleMultisigTransfer, encodeTransaction, signMultisigShare, signTransfer, txHash } from '../src/kinds/transaction-codec.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { blockHash } from '../src/consensus/pow.ts';
 import { canonicalMultisigKeys, contractAddress, multisigAddress } from '../src/crypto/address.ts';

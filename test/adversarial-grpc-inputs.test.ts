@@ -12,7 +12,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeProtoPath, protoLoaderOptions } from '../server/grpc/grpc-server.ts';
-import { encodeTransaction, signTransfer } from '../src/codec/transaction.ts';
+import { encodeTransaction, signTransfer } from '../src/kinds/transaction-codec.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { regtestParams } from '../src/consensus/params.ts';
 import { encodeAddress } from '../src/crypto/address.ts';

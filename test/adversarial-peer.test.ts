@@ -19,7 +19,7 @@ import { actor, signed } from './helpers/agent-fixtures.ts';
 import type { Chain } from '../src/chain/chain.ts';
 import type { Block } from '../src/codec/block.ts';
 import type { BlockHeader } from '../src/codec/header.ts';
-import { decodeTransaction, encodeTransaction, signTransfer, txHash } from '../src/codec/transaction.ts';
+import { decodeTransaction, encodeTransaction, signTransfer, txHash } from '../src/kinds/transaction-codec.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { blockHash, compactToTarget } from '../src/consensus/pow.ts';
 import { regtestParamsWith } from '../src/consensus/regtest-overrides.ts';

@@ -3,7 +3,7 @@
 // DecodeError or re-encodes to itself), the envelope's role rules hold, and the signature covers the whole body.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeTransaction, encodeTransaction, verifyTransactionSignatures } from '../src/codec/transaction.ts';
+import { decodeTransaction, encodeTransaction, verifyTransactionSignatures } from '../src/kinds/transaction-codec.ts';
 import { nobleVerifier } from '../src/crypto/verifier.ts';
 import { DecodeError } from '../src/errors.ts';
 import { agentAddSessionKeyKind } from '../src/kinds/agent/agent-add-session-key.ts';

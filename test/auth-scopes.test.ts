@@ -1,8 +1,9 @@
-// The method → scope table (src/auth/scopes.ts, docs/auth.md "Scopes") against the real dispatcher and JSON-RPC
+// The method → scope table (src/rpc/method-scopes.ts, docs/auth.md "Scopes") against the real dispatcher and JSON-RPC
 // routes over HTTP: every protected method is refused without its scope (401 anonymous, 403 with credentials that
 // lack it, naming the scope) and passes the access check with it; public methods need nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { methodScopes, parseScopes, requiredScope, scopes, type Scope } from '../src/auth/scopes.ts';
+import { parseScopes, scopes, type Scope } from '../src/auth/scopes.ts';
+import { methodScopes, requiredScope } from '../src/rpc/method-scopes.ts';
 import { rpcMethods } from '../src/rpc/method-table.ts';
 import { startAuthApp, type AuthApp } from './helpers/auth-app.ts';
 

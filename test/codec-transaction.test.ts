@@ -18,7 +18,7 @@ import {
   type TransferTransaction,
   type UnsignedMultisigTransfer,
   type UnsignedTransfer,
-} from '../src/codec/transaction.ts';
+} from '../src/kinds/transaction-codec.ts';
 import { implementedTxKinds, isKnownTxKind, TxKind, txKindName } from '../src/codec/transaction-kinds.ts';
 import { canonicalMultisigKeys, multisigAddress, multisigKeysMax, standardAddress } from '../src/crypto/address.ts';
 import { publicKeyFromPrivate } from '../src/crypto/keys.ts';

@@ -3,7 +3,7 @@
 // branch that then loses the selected chain to a heavier branch carrying the other — the ledger ends with the
 // winner's spend accepted, the loser's not, and the key image recorded once, for the winner.
 import { describe, expect, it } from 'vitest';
-import { encodeTransaction, txHash } from '../src/codec/transaction.ts';
+import { encodeTransaction, txHash } from '../src/kinds/transaction-codec.ts';
 import { toHex } from '../src/util/bytes.ts';
 import { buildRingSpend, buildShield, scanOutput, type OwnedOutput } from '../src/wallet/confidential.ts';
 import type { SignedRingSpend } from '../src/kinds/confidential/ring-spend.ts';

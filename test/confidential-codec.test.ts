@@ -4,7 +4,7 @@
 // tampered CLSAG and range-proof bytes.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeTransaction, encodeTransaction } from '../src/codec/transaction.ts';
+import { decodeTransaction, encodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { DecodeError } from '../src/errors.ts';
 import { encodePoint, decodePoint, Point } from '../src/crypto/monero/point.ts';
 import { PrivacyEncodingError } from '../src/crypto/monero/errors.ts';

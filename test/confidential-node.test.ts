@@ -5,7 +5,7 @@
 // key_image_spent once the first is in the chain, and never accepted from a block; a pooled spend whose key image
 // a block spends is dropped at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeTransaction, encodeTransaction, txHash } from '../src/codec/transaction.ts';
+import { decodeTransaction, encodeTransaction, txHash } from '../src/kinds/transaction-codec.ts';
 import { generateKeyImage } from '../src/crypto/monero/key-image.ts';
 import { Point } from '../src/crypto/monero/point.ts';
 import { decodeConfidentialOutputRecord } from '../src/kinds/confidential/records.ts';

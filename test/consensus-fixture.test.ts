@@ -3,7 +3,7 @@
 // in parallel blocks. Refactors of the ledger (transaction kinds as modules, state namespaces) must leave every one of
 // these bytes unchanged; a change here is a consensus change and needs its own issue.
 import { describe, expect, it } from 'vitest';
-import { assembleMultisigTransfer, encodeTransaction, signMultisigShare, type MultisigScript } from '../src/codec/transaction.ts';
+import { assembleMultisigTransfer, encodeTransaction, signMultisigShare, type MultisigScript } from '../src/kinds/transaction-codec.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { blockHash } from '../src/consensus/pow.ts';
 import { regtestParams } from '../src/consensus/params.ts';

@@ -3,7 +3,7 @@
 // by get_transaction, and proven to a light client with get_proof in the `agent` and `escrow` namespaces against
 // the header's state root — first EscrowLocked, then Claimed with the client's receipt, with the agent paid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeTransaction, encodeTransaction, txHash } from '../src/codec/transaction.ts';
+import { decodeTransaction, encodeTransaction, txHash } from '../src/kinds/transaction-codec.ts';
 import { encodeAddress } from '../src/crypto/address.ts';
 import { agentCreateKind } from '../src/kinds/agent/agent-create.ts';
 import type { AgentTransaction } from '../src/kinds/agent/envelope.ts';

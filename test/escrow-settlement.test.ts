@@ -2,7 +2,7 @@
 // None → EscrowLocked → Claimed | Refunded | Disputed → Claimed | Refunded with the coins each step moves, every
 // refusal as a coded reason that changes nothing, and the completion receipt as a proof the block checks.
 import { describe, expect, it } from 'vitest';
-import { decodeTransaction, encodeTransaction, verifyTransactionSignatures } from '../src/codec/transaction.ts';
+import { decodeTransaction, encodeTransaction, verifyTransactionSignatures } from '../src/kinds/transaction-codec.ts';
 import { nobleVerifier } from '../src/crypto/verifier.ts';
 import { agentFreezeKind } from '../src/kinds/agent/agent-freeze.ts';
 import { reputationScoreBps } from '../src/kinds/agent/agent-record.ts';

@@ -2,7 +2,7 @@
 // validly signed transfer whose nonce is past 2^53 and whose amount is past the supply (it is simply never accepted),
 // and every view of it still answers — with the exact values as decimal strings that round-trip.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeTransaction, txHash, type Transaction } from '../src/codec/transaction.ts';
+import { decodeTransaction, txHash, type Transaction } from '../src/kinds/transaction-codec.ts';
 import { encodeAddress } from '../src/crypto/address.ts';
 import { toHash0x, toHex } from '../src/util/bytes.ts';
 import { encodeBlock } from '../src/codec/block.ts';

@@ -5,13 +5,13 @@
 // agent's escrows a batch at a time, and each escrow's steps with the transactions that made them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { regtestParams } from '../src/consensus/params.ts';
-import { txHash } from '../src/codec/transaction.ts';
+import { txHash } from '../src/kinds/transaction-codec.ts';
 import { escrowClaimKind } from '../src/kinds/escrow/escrow-claim.ts';
 import { escrowCreateKind } from '../src/kinds/escrow/escrow-create.ts';
 import { escrowIdOf } from '../src/kinds/escrow/escrow-record.ts';
 import { transactionFields } from '../src/kinds/json-view.ts';
 import { decodeAddress, encodeAddress } from '../src/crypto/address.ts';
-import { encodeTransaction } from '../src/codec/transaction.ts';
+import { encodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { toHash0x } from '../src/util/bytes.ts';
 import { escrowHistory, escrowIdOfTransaction, escrowSteps, scanAgentEscrows, type EscrowView } from '../web/explorer/settlement-history.ts';
 import type { RpcClient } from '../web/lib/node-client.ts';

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBlock, transactionsRoot } from '../src/codec/block.ts';
 import { decodeHeader } from '../src/codec/header.ts';
-import { decodeTransaction, encodeTransaction, txHash } from '../src/codec/transaction.ts';
+import { decodeTransaction, encodeTransaction, txHash } from '../src/kinds/transaction-codec.ts';
 import { createTxReader, failDecode, failEncode } from '../src/kinds/value-transfer.ts';
 import type { Paid, TxKindModule, TxStateView } from '../src/kinds/kind.ts';
 import { gasPerMass } from '../src/kinds/mass.ts';

@@ -21,21 +21,24 @@ const domGlobals = /(?<![\w.-])(window|document|localStorage|sessionStorage|inde
 // Bottom-up layers of src/ (docs/style.md "The shape"): a folder may import only its own layer or lower ones.
 const layerOf: Record<string, number> = {
   'errors.ts': 0, 'limits.ts': 0, util: 0,
-  // Transaction kinds are pure modules over codecs and crypto; state reaches them through the view they are handed.
-  codec: 1, crypto: 1, kinds: 1,
+  codec: 1, crypto: 1,
   // The contract VM (prepare, execute, host ABI) is pure over codecs and crypto; storage comes in through a port.
   vm: 1,
+  // Transaction kinds, with the transaction codec (src/kinds/transaction-codec.ts), are pure modules over codecs,
+  // crypto and the VM; state reaches them through the view they are handed. The codecs below never name a kind.
+  kinds: 2,
   storage: 2,
   consensus: 3, chain: 3,
   // Pruning-point proofs: pure functions over headers and the GHOSTDAG engine, read by chain (joining) and p2p.
   'pruning-proof': 3,
   state: 4,
   mempool: 5, mining: 5, wallet: 5,
-  p2p: 6, rpc: 6, contracts: 6, auth: 6,
-  a2a: 7,
+  // Access control knows scopes and identities; the RPC layer above it maps each method to its scope.
+  auth: 6,
+  p2p: 7, rpc: 7,
+  a2a: 8,
   // The light client syncs over the p2p protocol (src/p2p messages, Noise session), so it sits above p2p.
-  light: 7,
-  node: 8,
+  light: 8,
 };
 
 function layer(file: string): number {

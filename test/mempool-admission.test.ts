@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fastVerifier } from '../server/crypto/fast-verifier.ts';
 import { createVerifyPool } from '../server/crypto/verify-pool.ts';
 import { createMempoolPort } from '../server/mempool/mempool-port.ts';
-import { decodeTransaction, signingHash, txHash, type Transaction } from '../src/codec/transaction.ts';
+import { decodeTransaction, signingHash, txHash, type Transaction } from '../src/kinds/transaction-codec.ts';
 import type { SchnorrWitnessCheck } from '../src/crypto/witness-check.ts';
 import { ErrorCode, WeftError } from '../src/errors.ts';
 import { parseTransaction } from '../src/mempool/entry.ts';

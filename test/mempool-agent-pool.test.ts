@@ -5,7 +5,7 @@
 // transactions accepted through acceptMergeset (test/helpers/agent-fixtures.ts), read by the pool read-only.
 import { describe, expect, it } from 'vitest';
 import { fastVerifier } from '../server/crypto/fast-verifier.ts';
-import { encodeTransaction } from '../src/codec/transaction.ts';
+import { encodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { WeftError } from '../src/errors.ts';
 import { agentFundEnergyPoolKind } from '../src/kinds/agent/agent-fund-energy-pool.ts';
 import { createMempool } from '../src/mempool/mempool.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fastVerifier } from '../server/crypto/fast-verifier.ts';
-import type { Transaction } from '../src/codec/transaction.ts';
+import type { Transaction } from '../src/kinds/transaction-codec.ts';
 import { WeftError } from '../src/errors.ts';
 import { createMempool, type MempoolEvent } from '../src/mempool/mempool.ts';
 import type { MempoolLimits } from '../src/mempool/mempool-limits.ts';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { fastVerifier } from '../server/crypto/fast-verifier.ts';
 import { regtestParams } from '../src/consensus/params.ts';
 import { blake3 } from '../src/crypto/blake3.ts';
-import { decodeTransaction, encodeTransaction, type AnyTransaction } from '../src/codec/transaction.ts';
+import { decodeTransaction, encodeTransaction, type AnyTransaction } from '../src/kinds/transaction-codec.ts';
 import { agentFundEnergyPoolKind } from '../src/kinds/agent/agent-fund-energy-pool.ts';
 import { WeftError } from '../src/errors.ts';
 import { blockChanges } from '../src/mempool/block-changes.ts';

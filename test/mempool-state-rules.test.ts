@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fastVerifier } from '../server/crypto/fast-verifier.ts';
 import { createLogger } from '../server/logger.ts';
 import { startNodeMempool, type NodeMempool } from '../server/node/mempool-service.ts';
-import { encodeTransaction, txHash } from '../src/codec/transaction.ts';
+import { encodeTransaction, txHash } from '../src/kinds/transaction-codec.ts';
 import { witnessVerifierOver, type WitnessCheck } from '../src/crypto/witness-check.ts';
 import { nobleVerifier } from '../src/crypto/verifier.ts';
 import { ErrorCode, WeftError } from '../src/errors.ts';

@@ -2,7 +2,7 @@
 // address mines coins, send_transaction pays another wallet address, the transfer is confirmed in the chain, the
 // balances move by exactly amount and fee, and get_proof answers a proof that verifies against the header.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Transaction } from '../src/codec/transaction.ts';
+import type { Transaction } from '../src/kinds/transaction-codec.ts';
 import { decodeAddress, encodeAddress } from '../src/crypto/address.ts';
 import type { LightProofError } from '../src/light/errors.ts';
 import { verifyTransactionProof } from '../src/light/verify-transaction.ts';

@@ -4,7 +4,7 @@
 // with a manual timer.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../src/codec/block.ts';
-import { decodeTransaction, txHash } from '../src/codec/transaction.ts';
+import { decodeTransaction, txHash } from '../src/kinds/transaction-codec.ts';
 import { regtestParams } from '../src/consensus/params.ts';
 import { createMempool } from '../src/mempool/mempool.ts';
 import { createStemRoutes } from '../src/p2p/dandelion.ts';

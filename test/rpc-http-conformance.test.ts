@@ -2,7 +2,7 @@
 // REST path on a real node (regtest, LMDB, port 0), field names and JSON types from the seed's tables, and every
 // error code, with fixtures mined on the chain through submit_block.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeTransaction, txHash } from '../src/codec/transaction.ts';
+import { encodeTransaction, txHash } from '../src/kinds/transaction-codec.ts';
 import { decodeAddress, encodeAddress } from '../src/crypto/address.ts';
 import { unitsPerCoin } from '../src/crypto/amount.ts';
 import { proofFromJson } from '../src/state/proof.ts';

@@ -9,7 +9,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeProtoPath, protoLoaderOptions } from '../server/grpc/grpc-server.ts';
-import { encodeTransaction } from '../src/codec/transaction.ts';
+import { encodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { decodeAddress } from '../src/crypto/address.ts';
 import { toHash0x } from '../src/util/bytes.ts';
 import { startRpcTestNode, type RpcTestNode } from './helpers/rpc-node.ts';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { encodeTransaction } from '../src/codec/transaction.ts';
+import { encodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { encodeAddress } from '../src/crypto/address.ts';
 import { unitsPerCoin } from '../src/crypto/amount.ts';
 import { fromHex } from '../src/util/bytes.ts';

@@ -3,7 +3,7 @@
 // header the answer names, not a root the node hands over. The REST routes answer the same; an unknown account or
 // escrow answers exists: false with a proof of absence; malformed ids are -32602 / -40002.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeTransaction } from '../src/codec/transaction.ts';
+import { encodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { encodeAddress } from '../src/crypto/address.ts';
 import { agentAddSessionKeyKind } from '../src/kinds/agent/agent-add-session-key.ts';
 import { agentCreateKind } from '../src/kinds/agent/agent-create.ts';

@@ -3,7 +3,7 @@
 // mempool into blocks, and the chain's records follow (read back with get_agent_account / get_escrow). A call the
 // chain would refuse answers -40003 with the consensus reason in data.rule (or -40001 for funds) and changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeTransaction } from '../src/codec/transaction.ts';
+import { encodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { coinsToUnits } from '../src/crypto/amount.ts';
 import { contractAddress, decodeAddress, encodeAddress, multisigAddress } from '../src/crypto/address.ts';
 import { publicKeyFromPrivate } from '../src/crypto/keys.ts';

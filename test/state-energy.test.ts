@@ -1,7 +1,7 @@
 // The energy rule (docs/state.md "Energy") through the pure acceptance function: accrual with balance over DAA
 // score, the cap, paying a fee with energy (energy_used, no coins to the miner), and the re-cap after spending.
 import { describe, expect, it } from 'vitest';
-import { decodeTransaction } from '../src/codec/transaction.ts';
+import { decodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { acceptMergeset } from '../src/state/acceptance.ts';
 import type { StoredAccount } from '../src/state/account-codec.ts';
 import { energyAccrualDivisor, energyAt, energyCapDivisor, settleEnergy } from '../src/state/energy.ts';

@@ -2,7 +2,7 @@
 // gas used × gas price, a revert that pays and changes nothing else, a refused module and a call to no contract,
 // and the contract's storage proven against a header like a balance (docs/contracts.md "Transactions").
 import { describe, expect, it } from 'vitest';
-import { encodeTransaction } from '../src/codec/transaction.ts';
+import { encodeTransaction } from '../src/kinds/transaction-codec.ts';
 import { TxKind } from '../src/codec/transaction-kinds.ts';
 import { regtestParams } from '../src/consensus/params.ts';
 import { contractAddress } from '../src/crypto/address.ts';

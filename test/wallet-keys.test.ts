@@ -4,7 +4,7 @@ import { fastVerifier } from '../server/crypto/fast-verifier.ts';
 import { decodeAddress, multisigAddress } from '../src/crypto/address.ts';
 import { publicKeyFromPrivate } from '../src/crypto/keys.ts';
 import { nobleVerifier } from '../src/crypto/verifier.ts';
-import { decodeTransaction, txHash, verifyTransactionSignatures } from '../src/codec/transaction.ts';
+import { decodeTransaction, txHash, verifyTransactionSignatures } from '../src/kinds/transaction-codec.ts';
 import { regtestParams } from '../src/consensus/params.ts';
 import { ErrorCode, WeftError } from '../src/errors.ts';
 import { createMempool } from '../src/mempool/mempool.ts';

@@ -4,7 +4,7 @@
 // history follow, and a send built from that state carries a ring of the chain's size whose proofs verify.
 import { describe, expect, it } from 'vitest';
 import { regtestParams } from '../src/consensus/params.ts';
-import { txHash } from '../src/codec/transaction.ts';
+import { txHash } from '../src/kinds/transaction-codec.ts';
 import { encodeStealthAddress } from '../src/crypto/stealth-address.ts';
 import type { AnyTransaction } from '../src/kinds/kind.ts';
 import { blockTransactionJson } from '../src/rpc/views.ts';

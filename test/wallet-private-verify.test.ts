@@ -3,7 +3,7 @@
 // to the tab (and outputs to strangers: planted decoys), and get_transaction, where it calls that shield confirmed.
 // Only what the tab proves against its own verified headers may count or join a ring.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeTransaction, txHash } from '../src/codec/transaction.ts';
+import { encodeTransaction, txHash } from '../src/kinds/transaction-codec.ts';
 import { coinsToUnits } from '../src/crypto/amount.ts';
 import { regtestParams } from '../src/consensus/params.ts';
 import { openLightChain, type LightChain } from '../src/light/light-chain.ts';

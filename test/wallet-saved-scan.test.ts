@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlin
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeTransaction, txHash } from '../src/codec/transaction.ts';
+import { encodeTransaction, txHash } from '../src/kinds/transaction-codec.ts';
 import { regtestParams, type NetworkParams } from '../src/consensus/params.ts';
 import { decodeStealthAddress } from '../src/crypto/stealth-address.ts';
 import { nobleVerifier } from '../src/crypto/verifier.ts';

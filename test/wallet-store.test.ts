@@ -6,7 +6,7 @@ import { resolveWalletPassphrase, walletFilePath } from '../server/wallet/wallet
 import { createWalletService, type WalletServiceOptions } from '../server/wallet/wallet-service.ts';
 import { createWalletPort } from '../server/wallet/wallet-port.ts';
 import { regtestParams } from '../src/consensus/params.ts';
-import { decodeTransaction, type Transaction } from '../src/codec/transaction.ts';
+import { decodeTransaction, type Transaction } from '../src/kinds/transaction-codec.ts';
 import { ErrorCode } from '../src/errors.ts';
 import { verifyMessage } from '../src/wallet/message.ts';
 

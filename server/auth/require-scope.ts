@@ -6,7 +6,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { authorizeScope } from '../../src/auth/identity.ts';
-import { requiredScope } from '../../src/auth/scopes.ts';
+import { requiredScope } from '../../src/rpc/method-scopes.ts';
 import { WeftError } from '../../src/errors.ts';
 import { isRestRequest } from '../http/http-errors.ts';
 import { accessErrorResponse } from './auth-responses.ts';

@@ -10,7 +10,8 @@
  */
 import type { Block } from '../../src/codec/block.ts';
 import type { NetworkParams } from '../../src/consensus/params.ts';
-import { cachedWitnessVerifier, witnessVerifierOver, type WitnessVerifier } from '../../src/crypto/witness-check.ts';
+import { cachedWitnessVerifier } from '../../src/crypto/cached-witness-verifier.ts';
+import { witnessVerifierOver, type WitnessVerifier } from '../../src/crypto/witness-check.ts';
 import { createBodyPreverifier } from '../../src/chain/preverify-body.ts';
 import { fastVerifier } from './fast-verifier.ts';
 import { createVerifyPool, nodeSigCache, type VerifyPool } from './verify-pool.ts';

@@ -3,7 +3,7 @@
  * send_raw_transaction), lookups with docs/design.md "Consensus" statuses (pending, or dropped with the pool's reason), pending
  * lists per address, and admission events for the pending_transactions topic.
  */
-import { encodeTransaction, txHash } from '../../src/codec/transaction.ts';
+import { encodeTransaction, txHash } from '../../src/kinds/transaction-codec.ts';
 import type { PoolEntry } from '../../src/mempool/entry.ts';
 import type { Mempool } from '../../src/mempool/mempool.ts';
 import type { MempoolPort, TransactionRecord, TransactionStatus } from '../../src/rpc/ports.ts';

@@ -9,7 +9,7 @@ import type { TransactionRecord as LedgerRecord } from '../../src/state/tx-index
 import type { LedgerView, TransactionRecord } from '../../src/rpc/ports.ts';
 import { fromHex } from '../../src/util/bytes.ts';
 import { TxKind } from '../../src/codec/transaction-kinds.ts';
-import type { AnyTransaction } from '../../src/codec/transaction.ts';
+import type { AnyTransaction } from '../../src/kinds/transaction-codec.ts';
 
 const isContractKind = (tx: AnyTransaction): boolean => tx.kind === TxKind.ContractDeploy || tx.kind === TxKind.ContractCall;
 

@@ -12,8 +12,8 @@
  */
 import type { Chain } from '../../src/chain/chain.ts';
 import type { BlockId } from '../../src/consensus/ghostdag.ts';
-import { decodeTransaction } from '../../src/codec/transaction.ts';
-import type { AnyTransaction } from '../../src/codec/transaction.ts';
+import { decodeTransaction } from '../../src/kinds/transaction-codec.ts';
+import type { AnyTransaction } from '../../src/kinds/transaction-codec.ts';
 import { decodeConfidentialOutputRecord, type ConfidentialOutputRecord } from '../../src/kinds/confidential/records.ts';
 import { isMature } from '../../src/kinds/confidential/rules.ts';
 import type { RingMember } from '../../src/kinds/confidential/codec.ts';

@@ -6,7 +6,7 @@
 import { randomBytes as nodeRandomBytes } from 'node:crypto';
 import type { Chain } from '../../src/chain/chain.ts';
 import { TxKind } from '../../src/codec/transaction-kinds.ts';
-import type { AnyTransaction } from '../../src/codec/transaction.ts';
+import type { AnyTransaction } from '../../src/kinds/transaction-codec.ts';
 import { AddressType } from '../../src/crypto/address.ts';
 import { PrivacyEncodingError } from '../../src/crypto/monero/errors.ts';
 import { encodePoint } from '../../src/crypto/monero/point.ts';

@@ -6,7 +6,7 @@
  * addresses and ring signatures belong to privacy-port.ts.
  */
 import { randomBytes } from 'node:crypto';
-import type { Transaction } from '../../src/codec/transaction.ts';
+import type { Transaction } from '../../src/kinds/transaction-codec.ts';
 import { TxKind } from '../../src/codec/transaction-kinds.ts';
 import { AddressType } from '../../src/crypto/address.ts';
 import type { AgentTransaction } from '../../src/kinds/agent/envelope.ts';

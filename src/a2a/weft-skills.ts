@@ -4,7 +4,7 @@
  * returns the JSON the agent puts in a data part; bad input throws InvalidParams (-32602) with the reason.
  */
 import type { Chain } from '../chain/chain.ts';
-import { decodeTransaction, encodeTransactionBody, signingHash, txHash, type AnyTransaction, type UnsignedTransfer } from '../codec/transaction.ts';
+import { decodeTransaction, encodeTransactionBody, signingHash, txHash, type AnyTransaction, type UnsignedTransfer } from '../kinds/transaction-codec.ts';
 import { transactionFields } from '../kinds/json-view.ts';
 import { confirmationsOf } from '../rpc/views.ts';
 import { TxKind } from '../codec/transaction-kinds.ts';

@@ -3,7 +3,7 @@
  * WWW-Authenticate), -32002 Forbidden (HTTP 403, names the missing scope), -32005 Limit exceeded (HTTP 429 with
  * Retry-After). `data.reason` tells each failure apart so clients (and tests) need not parse messages.
  */
-import { RpcError } from '../rpc/errors.ts';
+import { RpcError } from '../errors.ts';
 import type { Scope } from './scopes.ts';
 
 export type UnauthorizedReason =

@@ -8,7 +8,7 @@
  * changes is only which blocks are on the chain: the ledger rewrites its chain-dependent index rows then.
  */
 import type { BlockHeader } from '../codec/header.ts';
-import type { AnyTransaction } from '../codec/transaction.ts';
+import type { AnyTransaction } from '../kinds/transaction-codec.ts';
 import type { BlockId, GhostdagData } from '../consensus/ghostdag.ts';
 import type { KvOp } from '../storage/kv.ts';
 import type { IndexedBlock } from './block-index.ts';

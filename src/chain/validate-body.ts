@@ -12,7 +12,7 @@
  */
 import { blockEncodedBytes, type Block } from '../codec/block.ts';
 import { merkleRoot } from '../codec/merkle.ts';
-import { decodeTransaction, type AnyTransaction } from '../codec/transaction.ts';
+import { decodeTransaction, type AnyTransaction } from '../kinds/transaction-codec.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import { blake3 } from '../crypto/blake3.ts';
 import type { WitnessCheck, WitnessVerifier } from '../crypto/witness-check.ts';

@@ -7,7 +7,7 @@
  * validated it); whether the DAG's merge order accepted it is state, which balance proofs show. Anything else
  * throws LightProofError.
  */
-import { decodeTransaction, type AnyTransaction } from '../codec/transaction.ts';
+import { decodeTransaction, type AnyTransaction } from '../kinds/transaction-codec.ts';
 import { merkleRootFromPath } from '../codec/merkle.ts';
 import { blake3 } from '../crypto/blake3.ts';
 import { equalBytes, fromHex, toHash0x } from '../util/bytes.ts';

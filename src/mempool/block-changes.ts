@@ -5,7 +5,7 @@
  * a failing one. Records no conflict key names (escrows, agent accounts, contract state) are covered by the pool
  * rechecking every run that read such a record on every block (pool-state.ts `volatile`).
  */
-import { decodeTransaction } from '../codec/transaction.ts';
+import { decodeTransaction } from '../kinds/transaction-codec.ts';
 import { blake3 } from '../crypto/blake3.ts';
 import { kindOf } from '../kinds/registry.ts';
 import { toHex } from '../util/bytes.ts';

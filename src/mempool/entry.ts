@@ -10,7 +10,7 @@
  */
 import { blake3 } from '../crypto/blake3.ts';
 import type { WitnessCheck } from '../crypto/witness-check.ts';
-import { decodeTransaction, type AnyTransaction } from '../codec/transaction.ts';
+import { decodeTransaction, type AnyTransaction } from '../kinds/transaction-codec.ts';
 import { AddressDecodeError } from '../kinds/errors.ts';
 import { PrivacyDecodeError } from '../kinds/confidential/codec.ts';
 import type { Spend } from '../kinds/kind.ts';

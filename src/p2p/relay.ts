@@ -9,7 +9,7 @@
  */
 import type { Block } from '../codec/block.ts';
 import { BlockRuleError } from '../chain/errors.ts';
-import { decodeTransaction, txHash } from '../codec/transaction.ts';
+import { decodeTransaction, txHash } from '../kinds/transaction-codec.ts';
 import type { Chain } from '../chain/chain.ts';
 import { blockHash } from '../consensus/pow.ts';
 import { createBoundedSet } from '../util/bounded-set.ts';

@@ -5,7 +5,7 @@
  * their fee with energy, and the distinct miners. Computed over the last statsWindowBlocks selected-chain blocks,
  * once per selected tip; per-block summaries are cached so each new block costs one block read.
  */
-import { decodeTransaction } from '../codec/transaction.ts';
+import { decodeTransaction } from '../kinds/transaction-codec.ts';
 import { kindOf } from '../kinds/registry.ts';
 import type { IndexedBlock } from '../chain/block-index.ts';
 import type { BlockId } from '../consensus/ghostdag.ts';

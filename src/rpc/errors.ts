@@ -3,7 +3,7 @@
  * seed's Errors table). Standard codes keep the spec's exact message and put the particulars in `data`; the seed's
  * domain codes (-40001…-40007) and -32000 carry a message that says what was wrong, with `data` for machines.
  */
-import { ErrorCode, errorRow, WeftError, type ErrorKind, type ErrorRow } from '../errors.ts';
+import { ErrorCode, errorRow, RpcError, WeftError, type ErrorKind, type ErrorRow } from '../errors.ts';
 
 const standardMessages: Readonly<Record<number, string>> = {
   [ErrorCode.ParseError]: 'Parse error',
@@ -19,12 +19,7 @@ export interface JsonRpcErrorObject {
   readonly data?: unknown;
 }
 
-/** An error raised at the RPC boundary itself (envelope, params, routing), with JSON-RPC `data`. */
-export class RpcError extends WeftError {
-  constructor(kind: ErrorKind, message: string, data?: unknown) {
-    super(kind, message, { details: data });
-  }
-}
+export { RpcError } from '../errors.ts';
 
 export class ParseError extends RpcError {
   constructor(detail: string) {

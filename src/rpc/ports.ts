@@ -5,7 +5,7 @@
  */
 import type { ContractReceipt } from '../kinds/contract-receipt.ts';
 import type { Block } from '../codec/block.ts';
-import type { AnyTransaction, Transaction } from '../codec/transaction.ts';
+import type { AnyTransaction, Transaction } from '../kinds/transaction-codec.ts';
 import type { AddBlockResult, BlockAcceptedEvent } from '../chain/chain.ts';
 import type { IndexedBlock } from '../chain/block-index.ts';
 import type { PrunerStatus } from '../chain/pruner.ts';

@@ -7,7 +7,7 @@ import { receiptJson } from './receipt-view.ts';
 import { formatUnits } from '../crypto/amount.ts';
 import type { ContractReceipt } from '../kinds/contract-receipt.ts';
 import { encodeBlock, type Block } from '../codec/block.ts';
-import { decodeTransaction, txHash, type AnyTransaction } from '../codec/transaction.ts';
+import { decodeTransaction, txHash, type AnyTransaction } from '../kinds/transaction-codec.ts';
 import type { IndexedBlock } from '../chain/block-index.ts';
 import { encodeAddress } from '../crypto/address.ts';
 import { transactionFields } from '../kinds/json-view.ts';

@@ -15,7 +15,7 @@
  * neither credited nor counted as emitted.
  */
 import type { ContractReceipt } from '../kinds/contract-receipt.ts';
-import type { AnyTransaction } from '../codec/transaction.ts';
+import type { AnyTransaction } from '../kinds/transaction-codec.ts';
 import { clampedSubsidyUnits } from '../consensus/emission.ts';
 import type { CarrierBlock, TxStateView } from '../kinds/kind.ts';
 import { toHex } from '../util/bytes.ts';

@@ -7,7 +7,7 @@
  *
  * The rules themselves are the kinds' (`checkContext`, then `apply` on the same state): this stage only orders them.
  */
-import type { AnyTransaction } from '../codec/transaction.ts';
+import type { AnyTransaction } from '../kinds/transaction-codec.ts';
 import type { Paid, TxStateView } from '../kinds/kind.ts';
 import { kindOf } from '../kinds/registry.ts';
 

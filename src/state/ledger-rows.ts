@@ -20,7 +20,7 @@
  */
 import type { BlockTransaction } from '../chain/state-port.ts';
 import type { Chain } from '../chain/chain.ts';
-import { decodeTransaction } from '../codec/transaction.ts';
+import { decodeTransaction } from '../kinds/transaction-codec.ts';
 import { blake3 } from '../crypto/blake3.ts';
 import { assert } from '../errors.ts';
 import type { KvStore } from '../storage/kv.ts';

@@ -10,7 +10,7 @@ import type { BlockTransaction } from '../chain/state-port.ts';
 import type { BlockId } from '../consensus/ghostdag.ts';
 import type { KvOp, KvStore } from '../storage/kv.ts';
 import { fromHex, toHex } from '../util/bytes.ts';
-import { decodeTransaction, type AnyTransaction } from '../codec/transaction.ts';
+import { decodeTransaction, type AnyTransaction } from '../kinds/transaction-codec.ts';
 import { energyCost } from '../kinds/kind.ts';
 import { addressTouches } from '../kinds/parties.ts';
 import { kindOf } from '../kinds/registry.ts';

@@ -5,8 +5,8 @@
  * caller can keep the decoy pool it draws ring members from.
  */
 import { TxKind } from '../codec/transaction-kinds.ts';
-import type { AnyTransaction } from '../codec/transaction.ts';
-import { txHash } from '../codec/transaction.ts';
+import type { AnyTransaction } from '../kinds/transaction-codec.ts';
+import { txHash } from '../kinds/transaction-codec.ts';
 import { generateKeyImage } from '../crypto/monero/key-image.ts';
 import { encodePoint } from '../crypto/monero/point.ts';
 import { zeroCommit } from '../crypto/monero/commitment.ts';

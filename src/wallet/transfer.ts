@@ -2,7 +2,7 @@
  * Building a transfer from a wallet address (`send_transaction`): fill the fields, sign with the wallet's key(s)
  * for `from`, and return the canonical bytes and hash ready for the mempool. A standard `from` is signed by its
  * key; a multisig `from` by the first m of the script's keys the wallet holds (all m must be in this wallet —
- * collecting shares from other parties is done with src/codec/transaction.ts signMultisigShare/assemble).
+ * collecting shares from other parties is done with src/kinds/transaction-codec.ts signMultisigShare/assemble).
  * The nonce comes from the caller (the node asks `mempool.nextNonce(from)`), so the wallet never guesses state.
  */
 import { AddressType } from '../crypto/address.ts';
@@ -14,7 +14,7 @@ import {
   signTransfer,
   type Transaction,
   type TransferFields,
-} from '../codec/transaction.ts';
+} from '../kinds/transaction-codec.ts';
 import { TxKind } from '../codec/transaction-kinds.ts';
 import { blake3 } from '../crypto/blake3.ts';
 import { WalletParamError } from './errors.ts';

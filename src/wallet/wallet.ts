@@ -9,7 +9,7 @@
 import type { HDKey } from '@scure/bip32';
 import { canonicalMultisigKeys, encodeAddress, multisigAddress, multisigKeysMax, standardAddress } from '../crypto/address.ts';
 import { isValidPublicKey, publicKeyFromPrivate, type RandomBytes } from '../crypto/keys.ts';
-import type { MultisigScript } from '../codec/transaction.ts';
+import type { MultisigScript } from '../kinds/transaction-codec.ts';
 import { fromHex, toHex } from '../util/bytes.ts';
 import { WalletParamError } from './errors.ts';
 import { deriveChainNode, derivationPath, generateMnemonic, mnemonicSeed, normalizeMnemonic } from './hd.ts';

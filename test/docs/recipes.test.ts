@@ -131,7 +131,7 @@ describe('recipe: adding an explorer page', () => {
   });
 
   it('imports every page module from a file that exists', () => {
-    const imports = [...detail.matchAll(/from '(\.\/[\w-]+\.ts)'/g)].map((m) => resolve(dirname(detailPath), m[1]!));
+    const imports = [...detail.matchAll(/(?:from |import\()'(\.\/[\w-]+\.ts)'/g)].map((m) => resolve(dirname(detailPath), m[1]!));
     expect(imports.length).toBeGreaterThan(5);
     for (const file of imports) expect(existsSync(file), file).toBe(true);
   });

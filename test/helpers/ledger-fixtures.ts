@@ -1,7 +1,7 @@
 // Fixtures for ledger tests: deterministic wallets, signed transfers, and a chain on regtest (genesis at the pow
 // limit) whose blocks carry state, with a helper that mines one block and returns its id.
 import type { Chain } from '../../src/chain/chain.ts';
-import { encodeTransaction, signTransfer } from '../../src/codec/transaction.ts';
+import { encodeTransaction, signTransfer } from '../../src/kinds/transaction-codec.ts';
 import { TxKind } from '../../src/codec/transaction-kinds.ts';
 import { blockHash } from '../../src/consensus/pow.ts';
 import { regtestParams, type NetworkParams } from '../../src/consensus/params.ts';

@@ -3,7 +3,7 @@
 // signs ~20× slower and property tests sign thousands; every signature is still checked by the pool's verifier.
 import { signSchnorr, xOnlyPointFromScalar } from 'tiny-secp256k1';
 import { standardAddress } from '../../src/crypto/address.ts';
-import { encodeTransaction, signingHash, type TransferTransaction, type UnsignedTransfer } from '../../src/codec/transaction.ts';
+import { encodeTransaction, signingHash, type TransferTransaction, type UnsignedTransfer } from '../../src/kinds/transaction-codec.ts';
 import { TxKind } from '../../src/codec/transaction-kinds.ts';
 import { emptyAccount, type Account, type AccountReader } from '../../src/state/account.ts';
 import { toHex } from '../../src/util/bytes.ts';

@@ -6,7 +6,7 @@ import { standardAddress } from '../../src/crypto/address.ts';
 import { blake3 } from '../../src/crypto/blake3.ts';
 import { ecdsaSign, ecdsaVerify, generatePrivateKey, publicKeyFromPrivate, schnorrSign, schnorrVerify } from '../../src/crypto/keys.ts';
 import { nobleVerifier } from '../../src/crypto/verifier.ts';
-import { signTransfer, txHash, verifyTransactionSignatures, type AnyTransaction, type Transaction } from '../../src/codec/transaction.ts';
+import { signTransfer, txHash, verifyTransactionSignatures, type AnyTransaction, type Transaction } from '../../src/kinds/transaction-codec.ts';
 import { balanceCost } from '../../src/kinds/kind.ts';
 import { touches } from '../../src/kinds/parties.ts';
 import { kindOf } from '../../src/kinds/registry.ts';

@@ -9,7 +9,7 @@
  * key and with each address the history names (senders and address parameters). The lookup form reads any
  * (variable, key).
  */
-import { decodeTransaction } from '../../src/codec/transaction.ts';
+import { decodeTransaction } from '../../src/kinds/transaction-codec.ts';
 import { TxKind } from '../../src/codec/transaction-kinds.ts';
 import type { ContractDeployTransaction } from '../../src/kinds/contract-deploy.ts';
 import { blake3 } from '../../src/crypto/blake3.ts';

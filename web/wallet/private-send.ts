@@ -11,7 +11,7 @@
  */
 import { formatUnits } from '../../src/crypto/amount.ts';
 import { decodeStealthAddress } from '../../src/crypto/stealth-address.ts';
-import { encodeTransaction } from '../../src/codec/transaction.ts';
+import { encodeTransaction } from '../../src/kinds/transaction-codec.ts';
 import { blake3 } from '../../src/crypto/blake3.ts';
 import { confidentialInputsMax, confidentialRules } from '../../src/kinds/confidential/rules.ts';
 import type { RingMember } from '../../src/kinds/confidential/codec.ts';

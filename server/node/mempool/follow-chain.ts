@@ -5,7 +5,7 @@
  * they had accepted and nobody re-accepted comes back (docs/design.md "Consensus").
  */
 import type { BlockAcceptedEvent } from '../../../src/chain/chain.ts';
-import { decodeTransaction } from '../../../src/codec/transaction.ts';
+import { decodeTransaction } from '../../../src/kinds/transaction-codec.ts';
 import type { BlockId } from '../../../src/consensus/ghostdag.ts';
 import { blake3 } from '../../../src/crypto/blake3.ts';
 import { kindOf } from '../../../src/kinds/registry.ts';

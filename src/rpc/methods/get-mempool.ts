@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { encodeTransaction } from '../../codec/transaction.ts';
+import { encodeTransaction } from '../../kinds/transaction-codec.ts';
 import { formatUnits } from '../../crypto/amount.ts';
 import { kindOf } from '../../kinds/registry.ts';
 import { defineMethod, need } from '../method.ts';

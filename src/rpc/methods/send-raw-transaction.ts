@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decodeTransaction } from '../../codec/transaction.ts';
+import { decodeTransaction } from '../../kinds/transaction-codec.ts';
 import { PrivacyDecodeError } from '../../kinds/confidential/codec.ts';
 import { txBytesMax } from '../../limits.ts';
 import { toHash0x } from '../../util/bytes.ts';

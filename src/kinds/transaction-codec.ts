@@ -14,17 +14,17 @@ import { blake3 } from '../crypto/blake3.ts';
 import { asWitnessVerifier, type WitnessCheck } from '../crypto/witness-check.ts';
 import type { SignatureVerifier } from '../crypto/verifier.ts';
 import { txBytesMax } from '../limits.ts';
-import { InvalidTransactionError, UnknownTxKindError } from '../kinds/errors.ts';
-import type { AnyTransaction } from '../kinds/kind.ts';
-import type { MultisigTransferTransaction, UnsignedMultisigTransfer } from '../kinds/multisig-transfer.ts';
-import { kindOf, txKindModule } from '../kinds/registry.ts';
-import { signingHashOfBody } from '../kinds/signing.ts';
-import type { TransferTransaction, UnsignedTransfer } from '../kinds/transfer.ts';
+import { InvalidTransactionError, UnknownTxKindError } from './errors.ts';
+import type { AnyTransaction } from './kind.ts';
+import type { MultisigTransferTransaction, UnsignedMultisigTransfer } from './multisig-transfer.ts';
+import { kindOf, txKindModule } from './registry.ts';
+import { signingHashOfBody } from './signing.ts';
+import type { TransferTransaction, UnsignedTransfer } from './transfer.ts';
 
-export { InvalidTransactionError } from '../kinds/errors.ts';
-export type { AnyTransaction } from '../kinds/kind.ts';
-export { memoBytesMax, type TransferFields } from '../kinds/value-transfer.ts';
-export { signTransfer, type TransferTransaction, type UnsignedTransfer } from '../kinds/transfer.ts';
+export { InvalidTransactionError } from './errors.ts';
+export type { AnyTransaction } from './kind.ts';
+export { memoBytesMax, type TransferFields } from './value-transfer.ts';
+export { signTransfer, type TransferTransaction, type UnsignedTransfer } from './transfer.ts';
 export {
   assembleMultisigTransfer,
   signMultisigShare,
@@ -32,7 +32,7 @@ export {
   type MultisigSignature,
   type MultisigTransferTransaction,
   type UnsignedMultisigTransfer,
-} from '../kinds/multisig-transfer.ts';
+} from './multisig-transfer.ts';
 
 /** The built-in value-transfer kinds: what wallets build and sign. */
 export type UnsignedTransaction = UnsignedTransfer | UnsignedMultisigTransfer;
