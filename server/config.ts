@@ -16,8 +16,8 @@ export class ConfigError extends WeftError {
   }
 }
 
-export type NetworkName = 'mainnet' | 'testnet' | 'devnet' | 'regtest';
-export type LogFormat = 'auto' | 'json' | 'pretty';
+type NetworkName = 'mainnet' | 'testnet' | 'devnet' | 'regtest';
+type LogFormat = 'auto' | 'json' | 'pretty';
 
 export interface NodeConfig {
   readonly network: NetworkName;
@@ -138,7 +138,7 @@ function setRaw(raw: Raw, name: string, value: string, where: string): void {
   else raw[key] = value;
 }
 
-export function parseArgs(argv: readonly string[]): Raw {
+function parseArgs(argv: readonly string[]): Raw {
   const raw: Raw = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -157,7 +157,7 @@ export function parseArgs(argv: readonly string[]): Raw {
   return raw;
 }
 
-export function parseConfigFile(text: string, path: string): Raw {
+function parseConfigFile(text: string, path: string): Raw {
   const raw: Raw = {};
   text.split(/\r?\n/).forEach((line, i) => {
     const body = line.replace(/#.*$/, '').trim();

@@ -13,9 +13,9 @@
 import { pino, type Logger } from 'pino';
 
 export type { Logger };
-export type LogFormat = 'auto' | 'json' | 'pretty';
+type LogFormat = 'auto' | 'json' | 'pretty';
 
-export interface LogOutput {
+interface LogOutput {
   write(text: string): unknown;
   readonly isTTY?: boolean;
 }
@@ -76,7 +76,7 @@ function value(v: unknown): string {
 }
 
 /** IBD progress (src/p2p/ibd.ts `sync_progress`): percent, blocks per second and ETA on one line. */
-export function syncProgressText(e: Record<string, unknown>): string {
+function syncProgressText(e: Record<string, unknown>): string {
   const num = (k: string) => (typeof e[k] === 'number' ? (e[k] as number) : undefined);
   const percent = num('percent') ?? 0;
   const rate = num('blocksPerSecond') ?? num('blocks_per_second') ?? 0;

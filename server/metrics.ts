@@ -14,7 +14,7 @@ import type { MetricsState, PipelineSource, WsSource } from './metrics/metrics-s
 import { registerPipelineMetrics } from './metrics/pipeline-metrics.ts';
 import { registerRpcMetrics } from './metrics/rpc-metrics.ts';
 
-export type { PipelineSource } from './metrics/metrics-state.ts';
+;
 
 export interface NodeMetrics {
   readonly registry: Registry;

@@ -5,7 +5,7 @@
 import { cacheMbDefault } from '../src/limits.ts';
 
 /** Flag → [value placeholder ('' for a boolean), one line: what it does and its default]. */
-export const nodeFlagHelp: Readonly<Record<string, readonly [string, string]>> = {
+const nodeFlagHelp: Readonly<Record<string, readonly [string, string]>> = {
   network: ['NAME', 'mainnet, testnet, devnet or regtest (default mainnet)'],
   datadir: ['DIR', 'where the node keeps its data (default ./.weft/<network>)'],
   config: ['FILE', 'read key=value settings (the flag names without dashes) from FILE; flags win'],

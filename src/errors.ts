@@ -38,7 +38,7 @@ export const ErrorCode = {
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** gRPC status codes (google.rpc.Code). */
-export const GrpcStatus = {
+const GrpcStatus = {
   InvalidArgument: 3,
   DeadlineExceeded: 4,
   NotFound: 5,
@@ -52,7 +52,7 @@ export const GrpcStatus = {
 } as const;
 
 /** Where an A2A ErrorInfo's reason is defined: the A2A spec, or Weft (node and chain-extension kinds). */
-export type ErrorDomain = 'a2a-protocol.org' | 'weft.dev';
+type ErrorDomain = 'a2a-protocol.org' | 'weft.dev';
 
 export interface ErrorRow {
   /** JSON-RPC error code on the node's JSON-RPC (HTTP, WebSocket) and in gRPC's `weft-error-code` trailer. */
@@ -152,7 +152,7 @@ export type ErrorKind = keyof typeof spec;
 const notOnWire = new Set<ErrorKind>(['peer_protocol']);
 
 /** A2A's own kinds keep their A2A numbering even though it collides with the node's -32001…-32005. */
-export const errorTable: Readonly<Record<ErrorKind, ErrorRow>> = Object.fromEntries(
+const errorTable: Readonly<Record<ErrorKind, ErrorRow>> = Object.fromEntries(
   (Object.entries(spec) as [ErrorKind, RowSpec][]).map(([kind, [rpc, http, grpc, reason, domain, over]]) => [
     kind,
     Object.freeze({

@@ -84,8 +84,8 @@ export const wsConnectionsMax = 10_000;
 export const statsWindowBlocks = 600;
 /** block_confirmations notifications cover the chain blocks this deep from the tip on each new block. */
 export const confirmationsWatchDepthBlocks = 10;
-/** gRPC messages either way. */
-export const grpcMessageBytesMax = rpcRequestBytesMax;
+/** gRPC messages either way: the same 4 MiB as a JSON-RPC request body (rpcRequestBytesMax). */
+export const grpcMessageBytesMax = 4 * 1024 * 1024;
 
 // --- Contract VM (src/vm/, docs/contracts.md "Limits"): prepare version 1. Far below every engine's own limits
 // (wasmparser/JS-API: 50,000 locals, 1,000 params, 65,536 pages) so no engine refuses what prepare accepted. ---

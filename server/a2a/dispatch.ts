@@ -27,7 +27,7 @@ export interface Envelope {
 }
 
 /** A2A's rules for the shared envelope parser (src/rpc/envelope.ts): no batches, params by name only (-32602). */
-export const a2aEnvelopeRules: EnvelopeRules = { batchCallsMax: 0, positionalParams: false, paramsError: 'invalid_params' };
+const a2aEnvelopeRules: EnvelopeRules = { batchCallsMax: 0, positionalParams: false, paramsError: 'invalid_params' };
 
 /** Checks the JSON-RPC 2.0 request object with the shared parser; throws its -32600/-32602 with the id when one could be read. */
 export function parseEnvelope(message: unknown): Envelope {

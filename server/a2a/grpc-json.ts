@@ -9,7 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 
-export const a2aProtoPath = fileURLToPath(new URL('../../proto/a2a.proto', import.meta.url));
+const a2aProtoPath = fileURLToPath(new URL('../../proto/a2a.proto', import.meta.url));
 
 type Json = unknown;
 type Obj = Record<string, unknown>;
@@ -114,7 +114,7 @@ message ErrorInfo { string reason = 1; string domain = 2; map<string, string> me
 `).root;
 statusRoot.resolveAll();
 
-export const errorInfoTypeUrl = 'type.googleapis.com/google.rpc.ErrorInfo';
+const errorInfoTypeUrl = 'type.googleapis.com/google.rpc.ErrorInfo';
 
 export function statusDetails(code: number, message: string, info: { reason: string; domain: string; metadata?: Record<string, string> }): Buffer {
   const ErrorInfo = statusRoot.lookupType('google.rpc.ErrorInfo');

@@ -16,7 +16,7 @@ import type { Subscription } from '../../src/a2a/stream-hub.ts';
 import { a2aProtoRoot, protoCodec, statusDetails } from './grpc-json.ts';
 import type { A2aService } from './service.ts';
 
-export const a2aGrpcServiceName = 'lf.a2a.v1.A2AService';
+const a2aGrpcServiceName = 'lf.a2a.v1.A2AService';
 
 interface Decoded {
   readonly raw: Buffer;

@@ -24,7 +24,7 @@ import { requestBodyLimit } from '../auth/request-bounds.ts';
 import { dispatch, envelopeId, parseEnvelope, rpcError, rpcResult, type JsonRpcId } from './dispatch.ts';
 import type { A2aService } from './service.ts';
 
-export const a2aJsonRpcPath = '/a2a';
+const a2aJsonRpcPath = '/a2a';
 const prefixes = ['', '/v1'] as const;
 const enc = new TextEncoder();
 
@@ -37,7 +37,7 @@ function cookies(header: string | undefined): Map<string, string> {
   return out;
 }
 
-export function authInputOf(req: Request, body: Uint8Array, tlsPeerFingerprint?: string): AuthInput {
+function authInputOf(req: Request, body: Uint8Array, tlsPeerFingerprint?: string): AuthInput {
   const url = new URL(req.url);
   const jar = cookies(req.headers.get('cookie') ?? undefined);
   return {
@@ -245,7 +245,7 @@ const restLimit = requestBodyLimit(a2aRequestBytesMax, () => restError(tooLarge(
  * RFC 9110 §13.2.2: If-None-Match decides when present (a list of tags, or `*`); only without it does
  * If-Modified-Since, a valid HTTP date not before the card's Last-Modified, answer 304.
  */
-export function cardNotModified(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, etag: string, modifiedMs: number): boolean {
+function cardNotModified(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, etag: string, modifiedMs: number): boolean {
   if (ifNoneMatch !== undefined) return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
   if (ifModifiedSince === undefined) return false;
   const since = Date.parse(ifModifiedSince);

@@ -59,13 +59,13 @@ export interface NodeA2aOptions {
 }
 
 /** DAA score an escrow must still have before its timeout when a task starts: time for the task and the claim. */
-export const settlementClaimMarginDaa = 60;
+const settlementClaimMarginDaa = 60;
 
 /**
  * Controller and session keys of chain signatures, from the agent account's record in the node's committed state
  * (docs/a2a.md "Chain signature"): a session key expires at its `expiry_daa_score` against the virtual DAA score.
  */
-export function ledgerAgentKeys(ledger: Ledger): AgentKeyReader {
+function ledgerAgentKeys(ledger: Ledger): AgentKeyReader {
   const record = (account: Uint8Array) => {
     const value = account.length === addressBytes ? ledger.getRecord('agent', account) : undefined;
     return value === undefined ? undefined : decodeAgentRecord(value);

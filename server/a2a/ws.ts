@@ -17,7 +17,7 @@ import { dispatch, envelopeId, parseEnvelope, rpcError, rpcResult } from './disp
 import { callContextOf } from './http.ts';
 import type { A2aService } from './service.ts';
 
-export const a2aWsPaths: readonly string[] = ['/a2a/ws', '/v1/a2a/ws'];
+const a2aWsPaths: readonly string[] = ['/a2a/ws', '/v1/a2a/ws'];
 
 function toRequest(req: IncomingMessage): Request {
   const headers = new Headers();

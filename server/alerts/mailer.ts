@@ -4,7 +4,7 @@
  */
 import nodemailer from 'nodemailer';
 
-export interface MailMessage {
+interface MailMessage {
   readonly to: string;
   readonly subject: string;
   readonly text: string;

@@ -31,7 +31,7 @@ export interface NodeMonitor {
 }
 
 /** `weft/2.1.0`, `2.1.0`, `/weft:2.1.0/` → [2, 1, 0]; undefined when no version is in it. */
-export function parseVersion(text: string): [number, number, number] | undefined {
+function parseVersion(text: string): [number, number, number] | undefined {
   const m = /(\d+)\.(\d+)\.(\d+)/.exec(text);
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
 }

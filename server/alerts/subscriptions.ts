@@ -12,7 +12,7 @@ import { constantTimeEqual, newId, newSecret, sha256Hex } from '../auth/secrets.
 import type { AlertCategory } from './alert-events.ts';
 import { alertConfirmResendMs, alertPendingLifetimeMs, alertPendingMax, alertSubscribersMax } from './alert-limits.ts';
 
-export interface Subscription {
+interface Subscription {
   readonly id: string;
   readonly email: string;
   /** Categories mailed now (empty while never confirmed). */
@@ -26,7 +26,7 @@ export interface Subscription {
   readonly unsubscribeSecret: string;
 }
 
-export type SubscribeOutcome =
+type SubscribeOutcome =
   | { readonly mail: 'confirm'; readonly confirmToken: string; readonly subscription: Subscription }
   /** A confirmation went to this address moments ago: answer the same, mail nothing. */
   | { readonly mail: 'none'; readonly subscription: Subscription }

@@ -23,7 +23,7 @@ export interface AccessRequest extends CredentialSource {
   readonly socketAddress: string | undefined;
 }
 
-export interface Admission {
+interface Admission {
   readonly auth: AuthState;
   /** X-RateLimit-* for the response (none when rate limits are off). */
   readonly rateHeaders: Record<string, string>;

@@ -33,7 +33,7 @@ interface ApiKeyRecord extends ApiKeyInfo {
   readonly hash: string;
 }
 
-export interface CreateApiKeyOptions {
+interface CreateApiKeyOptions {
   readonly label: string;
   readonly scopes: readonly Scope[];
   readonly admin?: boolean;

@@ -49,7 +49,7 @@ interface GrantRecord {
 }
 
 /** RFC 6749 §5.1. */
-export interface TokenResponse {
+interface TokenResponse {
   readonly access_token: string;
   readonly token_type: 'Bearer';
   readonly expires_in: number;
@@ -57,11 +57,11 @@ export interface TokenResponse {
   readonly scope: string;
 }
 
-export type AccessCheck =
+type AccessCheck =
   | { readonly ok: true; readonly clientId: string; readonly scopes: readonly Scope[] }
   | { readonly ok: false; readonly reason: 'invalid_token' | 'token_expired' };
 
-export interface IssueCodeRequest {
+interface IssueCodeRequest {
   readonly clientId: string;
   readonly redirectUri: string;
   readonly scopes: readonly Scope[];

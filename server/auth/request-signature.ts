@@ -12,7 +12,7 @@ import { insertionOrderText, signingText, type SignedCall } from '../../src/auth
 import { LimitExceededError } from '../../src/rpc/errors.ts';
 import type { Clock } from '../../src/util/clock.ts';
 
-export interface SignatureInput {
+interface SignatureInput {
   readonly apiKey: string;
   readonly keyId: string;
   readonly timestamp: string | undefined;

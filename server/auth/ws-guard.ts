@@ -22,7 +22,7 @@ import type { AnyRpcMethod } from '../../src/rpc/method.ts';
 import { resolveIdentity, type AuthenticateOptions } from './authenticate.ts';
 import { challengesFor } from './auth-responses.ts';
 
-export type WsVerdict =
+type WsVerdict =
   /** Run it: the message's envelope was parsed and its calls' access and params checked, once. */
   | { readonly action: 'pass'; readonly request: PreparedRequest }
   /** Send this instead of running the message (a rate limit, a missing scope): a JSON-RPC error in its id. */

@@ -28,13 +28,13 @@ const messageBytes = 32;
  * Batches this small are verified inline when a caller asks for it (`inlineItemsMax`); the node's default is 0:
  * everything travels, so the main thread verifies nothing.
  */
-export const verifyPoolInlineItemsMax = 0;
+const verifyPoolInlineItemsMax = 0;
 /** A chunk is never larger than this: a full round of chunks queued is flushed without waiting for the turn's end. */
-export const verifyPoolChunkItemsMax = 512;
+const verifyPoolChunkItemsMax = 512;
 /** A chunk is never split below this size, so a worker's round trip is paid for by at least this much work. */
-export const verifyPoolChunkItemsMin = 32;
+const verifyPoolChunkItemsMin = 32;
 /** Chunks in flight across all workers; a caller that outruns the workers gets LimitExceeded instead of a queue. */
-export const verifyPoolPendingChunksMax = 4_096;
+const verifyPoolPendingChunksMax = 4_096;
 
 /** Main thread → worker (the pool adds `id`). Three packed buffers, transferred. */
 export interface VerifyChunkRequest {
@@ -76,7 +76,7 @@ export interface VerifyPool extends AsyncSignatureVerifier, AsyncWitnessVerifier
 }
 
 /** The pool failed (a worker died, the pool is closed or saturated). Code -32603 / -32005. */
-export class VerifyPoolError extends WeftError {}
+class VerifyPoolError extends WeftError {}
 
 interface Pending {
   readonly resolve: (results: Uint8Array) => void;

@@ -10,7 +10,7 @@ import type { httpsServerOptions } from '../tls.ts';
 import type { RpcListener } from './rpc-listener.ts';
 
 /** How long an idle keep-alive connection stays open (nginx's default is 75 s, AWS load balancers' 60 s). */
-export const httpKeepAliveIdleMs = 65_000;
+const httpKeepAliveIdleMs = 65_000;
 
 export function listenHttp(app: Pick<Hono, 'fetch'>, rpc: RpcListener, port: number, host: string, tls?: ReturnType<typeof httpsServerOptions>): Promise<{ server: ServerType; port: number }> {
   const createServer = (serverOptions: object, hono: RequestListener): ReturnType<typeof createHttpServer> => {

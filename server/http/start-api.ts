@@ -26,7 +26,7 @@ import { closeServer } from './listen-http.ts';
 import { createMountGate, gatedFront, gatedRpc, openGate } from './mount-gate.ts';
 import { createRpcListener } from './rpc-listener.ts';
 
-export { httpKeepAliveIdleMs, listenHttp } from './listen-http.ts';
+export {  listenHttp } from './listen-http.ts';
 
 export const nodeVersion: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 

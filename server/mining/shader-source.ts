@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const powShaderPath = fileURLToPath(new URL('../../shaders/blake3-pow.wgsl', import.meta.url));
+const powShaderPath = fileURLToPath(new URL('../../shaders/blake3-pow.wgsl', import.meta.url));
 
 export function readPowShaderSource(): string {
   return readFileSync(powShaderPath, 'utf8');

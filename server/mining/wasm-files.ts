@@ -9,7 +9,7 @@ import { WasmKernelError } from '../../src/mining/wasm-kernel.ts';
 
 export type WasmKernelVariant = 'simd' | 'scalar';
 
-export const defaultWasmDir = fileURLToPath(new URL('../../build/wasm/', import.meta.url));
+const defaultWasmDir = fileURLToPath(new URL('../../build/wasm/', import.meta.url));
 
 export function wasmKernelPath(variant: WasmKernelVariant, wasmDir: string = defaultWasmDir): string {
   return join(wasmDir, `blake3-pow-${variant}.wasm`);

@@ -32,7 +32,7 @@ export interface OpenNodeWebGpuOptions {
   readonly onDeviceError?: (message: string) => void;
 }
 
-export const nodeWebGpuInstallHint = 'install a CPU Vulkan driver as root with .ci/install-vulkan.sh (see docs/webgpu.md)';
+const nodeWebGpuInstallHint = 'install a CPU Vulkan driver as root with .ci/install-vulkan.sh (see docs/webgpu.md)';
 
 /** Vulkan loader ICD manifest directories on Linux, in the loader's order. */
 const icdDirs = ['/etc/vulkan/icd.d', '/usr/local/share/vulkan/icd.d', '/usr/share/vulkan/icd.d'] as const;

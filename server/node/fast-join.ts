@@ -42,15 +42,15 @@ import { nodeTimer, parseSeed } from '../p2p/start-p2p.ts';
 import { dialTcp } from '../p2p/tcp-port.ts';
 
 /** How long a join waits for a peer to ask (each round); with none it gives up and the node syncs from genesis. */
-export const fastJoinPeerWaitMs = 20_000;
+const fastJoinPeerWaitMs = 20_000;
 /** How long the other addnode peers may take to connect once the first has. */
-export const fastJoinSettleMs = 3_000;
+const fastJoinSettleMs = 3_000;
 /** Rounds over the peers before giving up (a peer's point can move between its proof and its data). */
-export const fastJoinRoundsMax = 5;
+const fastJoinRoundsMax = 5;
 /** State download progress is logged every this many chunks. */
 const chunkLogEvery = 64;
 
-export type FastJoinPhase = JoinPhase;
+type FastJoinPhase = JoinPhase;
 
 export interface FastJoinOptions {
   readonly config: NodeConfig;

@@ -62,7 +62,7 @@ export function startNodeMempool(options: NodeMempoolOptions): NodeMempool {
 }
 
 /** What a block paid its own miner, read from the acceptance record of the chain block that merged it. */
-export function ledgerRewardReader(ledger: Ledger): MiningRewardReader {
+function ledgerRewardReader(ledger: Ledger): MiningRewardReader {
   return {
     source: 'ledger',
     rewardOf(block) {

@@ -22,7 +22,7 @@ export interface RewardAddress {
 }
 
 /** The first standard address (index 0) of the `default` wallet; the wallet and the address are made on first use. */
-export function walletRewardAddress(wallets: WalletService): RewardAddress {
+function walletRewardAddress(wallets: WalletService): RewardAddress {
   const wallet = wallets.wallet(defaultWalletName);
   const first = wallet.addresses().find((a) => a.type === 'standard' && a.index === 0)
     ?? wallets.createAddress(defaultWalletName, 'standard');

@@ -14,7 +14,7 @@ function nonceBytes(n: bigint): Buffer {
   return nonce;
 }
 
-export const nodeChaChaPoly: CipherSuite = {
+const nodeChaChaPoly: CipherSuite = {
   name: 'ChaChaPoly',
   encrypt(key, nonce, ad, plaintext) {
     const cipher = createCipheriv('chacha20-poly1305', key, nonceBytes(nonce), { authTagLength: tagBytes });

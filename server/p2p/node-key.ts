@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { x25519Dh, type KeyPair } from '../../src/p2p/noise/suites.ts';
 import { fromHex, toHex } from '../../src/util/bytes.ts';
 
-export const nodeKeyFile = 'p2p_key';
+const nodeKeyFile = 'p2p_key';
 
 export function loadOrCreateNodeKey(datadir: string): { key: KeyPair; path: string; created: boolean } {
   const path = join(datadir, nodeKeyFile);

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PeerStore, PersistedPeers } from '../../src/p2p/address-book.ts';
 
-export const peerFile = 'peers.json';
+const peerFile = 'peers.json';
 
 export function createFilePeerStore(datadir: string): PeerStore {
   const path = join(datadir, peerFile);

@@ -49,7 +49,7 @@ export function webSocketPort(ws: WebSocket): DuplexPort {
 }
 
 /** Hands one accepted bridge WebSocket to the p2p node as an inbound 'ws' peer. */
-export function handleBridgeSocket(ws: WebSocket, node: P2pNode, remoteHost: string): void {
+function handleBridgeSocket(ws: WebSocket, node: P2pNode, remoteHost: string): void {
   node.accept(webSocketPort(ws), { host: remoteHost, port: 0, transport: 'ws' });
 }
 

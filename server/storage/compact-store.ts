@@ -21,7 +21,7 @@ import { open, type RootDatabase } from 'lmdb';
 import type { Logger } from '../logger.ts';
 
 /** Compact when the data file is at least this many times the B-tree pages in use. */
-export const compactWhenFileOverPages = 2;
+const compactWhenFileOverPages = 2;
 
 const compactedPath = (path: string): string => `${path}-compacted`;
 const oldPath = (path: string): string => `${path}-old`;
@@ -62,7 +62,7 @@ export function recoverCompaction(path: string): 'none' | 'finished' | 'discarde
 }
 
 /** The most rows a start rewrites one by one; a larger store gets LMDB's compacting copy (module comment). */
-export const sortedRewriteMaxRows = 100_000;
+const sortedRewriteMaxRows = 100_000;
 
 /** Rows copied per write transaction of the rewrite. */
 const rewriteBatchRows = 10_000;

@@ -17,7 +17,7 @@ import type { Logger } from '../logger.ts';
 import type { AccessControl } from '../auth/access-control.ts';
 import { authenticateUpgrade, createWsGuard, type WsGuard } from '../auth/ws-guard.ts';
 
-export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 export interface WsRpcServer {
   readonly server: Server;

@@ -29,14 +29,14 @@ export interface AuthInput extends SignedRequest {
   readonly tlsPeerFingerprint?: string;
 }
 
-export interface ApiKeyConfig {
+interface ApiKeyConfig {
   readonly location: 'header' | 'query' | 'cookie';
   readonly name: string;
   /** key → principal name. */
   readonly keys: ReadonlyMap<string, string>;
 }
 
-export interface OAuthConfig {
+interface OAuthConfig {
   /** RFC 8414 metadata URL of the node's authorization server. */
   readonly metadataUrl: string;
   readonly authorizationUrl: string;
@@ -133,7 +133,7 @@ async function authorizationPrincipal(header: string, config: A2aAuthConfig): Pr
  * access token of its authorization server `bearer:<client id>`, with the scopes they grant. Anonymous callers have
  * no principal of their own here: the A2A-only schemes (chain signature, mTLS) may still name one.
  */
-export function principalOf(identity: Identity): Principal | undefined {
+function principalOf(identity: Identity): Principal | undefined {
   const scopes = [...identity.scopes];
   if (identity.tier === 'api_key') return { id: `apikey:${identity.id.replace(/^key:/, '')}`, scheme: 'apiKey', scopes };
   if (identity.tier === 'oauth') return { id: `bearer:${identity.id.replace(/^oauth:/, '')}`, scheme: 'bearer', scopes };

@@ -16,7 +16,7 @@ export const a2aProtocolVersion = '1.0';
 /** The chain extension (docs/a2a.md "Chain extension"). A breaking change gets a new version segment. */
 export const chainExtensionUri = 'https://weft.dev/a2a/extensions/chain/v1';
 
-export interface AgentInterface {
+interface AgentInterface {
   readonly url: string;
   readonly protocolBinding: 'JSONRPC' | 'HTTP+JSON' | 'GRPC' | string;
   readonly protocolVersion: string;
@@ -38,14 +38,14 @@ export interface AgentSkill {
   readonly chainBaseCost?: number;
 }
 
-export interface AgentExtension {
+interface AgentExtension {
   readonly uri: string;
   readonly description?: string;
   readonly required?: boolean;
   readonly params?: JsonObject;
 }
 
-export interface AgentCapabilities {
+interface AgentCapabilities {
   readonly streaming?: boolean;
   readonly pushNotifications?: boolean;
   readonly extendedAgentCard?: boolean;
@@ -82,7 +82,7 @@ export interface AgentCard {
 }
 
 /** The chain extension's `params` (docs/a2a.md "Agent Card"): the seed's chain card fields under their own names. */
-export interface ChainExtensionParams {
+interface ChainExtensionParams {
   readonly chainId: number;
   readonly network: string;
   /** The seed's top-level Agent Card `protocolVersion`. */
@@ -137,14 +137,14 @@ export interface CardOptions {
 const compactObject = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 /** The `mtls` scheme's description when the gRPC interface requires it. */
-export const grpcMtlsDescription = (grpcUrl: string) =>
+const grpcMtlsDescription = (grpcUrl: string) =>
   `mutual TLS: required on the GRPC interface ${grpcUrl} (a client certificate chained to the node's client CA); the HTTP interfaces do not use it`;
 
 /**
  * securitySchemes (1.0 oneof-by-member form) and the requirement list: any one scheme suffices. The chain signature
  * is not an A2A 1.0 scheme type, so it is declared in the chain extension's params (chainExtensionParams), not here.
  */
-export function securityOf(auth: A2aAuthConfig, grpcMtlsUrl?: string): Pick<AgentCard, 'securitySchemes' | 'securityRequirements'> {
+function securityOf(auth: A2aAuthConfig, grpcMtlsUrl?: string): Pick<AgentCard, 'securitySchemes' | 'securityRequirements'> {
   const schemes: Record<string, JsonObject> = {};
   if (auth.apiKey) schemes.apiKey = { apiKeySecurityScheme: { location: auth.apiKey.location, name: auth.apiKey.name } };
   if (auth.bearer) schemes.bearer = { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT' } };
@@ -204,7 +204,7 @@ export function buildAgentCard(o: CardOptions): AgentCard {
 }
 
 /** The chain extension's params: the seed's chain fields, each omitted when absent. */
-export function chainExtensionParams(o: CardOptions, grpcMtlsUrl?: string): ChainExtensionParams {
+function chainExtensionParams(o: CardOptions, grpcMtlsUrl?: string): ChainExtensionParams {
   const chain = o.chain!;
   const signature = o.auth.chainSignature;
   const costs = o.skills.filter((s) => s.chainBaseCost !== undefined).map((s) => ({ id: s.id, chainBaseCost: s.chainBaseCost! }));

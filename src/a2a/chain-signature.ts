@@ -52,7 +52,7 @@ export interface SignedRequest {
   readonly body: Uint8Array;
 }
 
-export interface SessionKey {
+interface SessionKey {
   readonly publicKey: Uint8Array;
   /** Past its expiry (on chain: at or after its `expiry_daa_score` at the node's state), so it no longer signs. */
   readonly expired: boolean;

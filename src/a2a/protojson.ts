@@ -27,7 +27,7 @@ export function parseTaskState(value: unknown): TaskState | undefined {
 }
 
 /** `context_id` → `contextId`: the lowerCamelCase JSON name protoc gives a proto field. */
-export const protoJsonName = (name: string): string => name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+const protoJsonName = (name: string): string => name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 /**
  * A proto message's object schema that also reads its fields' proto names (ProtoJSON: "parsers accept both the
@@ -55,7 +55,7 @@ function protoMessage<T extends z.ZodRawShape>(shape: T) {
 }
 
 /** A task-state filter that proto3 clients leave unset: TASK_STATE_UNSPECIFIED (0), or @a2a-js/sdk's "UNRECOGNIZED". */
-export function isUnsetTaskState(value: unknown): boolean {
+function isUnsetTaskState(value: unknown): boolean {
   return value === 0 || value === '' || (typeof value === 'string' && ['TASK_STATE_UNSPECIFIED', 'UNSPECIFIED', 'UNRECOGNIZED'].includes(value.toUpperCase()));
 }
 
@@ -82,7 +82,7 @@ const role = z.unknown().transform((v, ctx) => {
   if (!r) ctx.addIssue({ code: 'custom', message: `role: got ${JSON.stringify(v)}, expected ROLE_USER or ROLE_AGENT` });
   return r as Role;
 });
-export const taskStateSchema = z.unknown().transform((v, ctx) => {
+const taskStateSchema = z.unknown().transform((v, ctx) => {
   const s = parseTaskState(v);
   if (!s) ctx.addIssue({ code: 'custom', message: `state: got ${JSON.stringify(v)}, expected a TASK_STATE_* name` });
   return s as TaskState;
@@ -113,7 +113,7 @@ const part = protoMessage({
   return out as Part;
 });
 
-export const messageSchema = protoMessage({
+const messageSchema = protoMessage({
   messageId: id,
   contextId: id.optional(),
   taskId: id.optional(),
@@ -180,7 +180,7 @@ export function parseParams<T extends z.ZodType>(schema: T, input: unknown): z.o
 }
 
 /** Drops undefined members so that serialized output carries only present fields. */
-export function compact<T extends object>(value: T): T {
+function compact<T extends object>(value: T): T {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
   return out as T;

@@ -14,7 +14,7 @@ import { equalBytes, fromHex, strip0x, toHex } from '../util/bytes.ts';
 import { A2aError, invalidParams } from './errors.ts';
 
 /** The one currency an escrow holds: the chain's coin, in base units. */
-export const settlementCurrency = 'WEFT';
+const settlementCurrency = 'WEFT';
 
 /** What a client sends in `params.metadata.chainSettlement` (the seed's names). */
 export interface ChainSettlementRequest {

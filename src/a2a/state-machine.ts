@@ -7,16 +7,16 @@
 import { AssertionError } from '../errors.ts';
 import type { TaskState } from './types.ts';
 
-export const terminalStates: ReadonlySet<TaskState> = new Set([
+const terminalStates: ReadonlySet<TaskState> = new Set([
   'TASK_STATE_COMPLETED',
   'TASK_STATE_FAILED',
   'TASK_STATE_CANCELED',
   'TASK_STATE_REJECTED',
 ]);
-export const interruptedStates: ReadonlySet<TaskState> = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
+const interruptedStates: ReadonlySet<TaskState> = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']);
 
 export const isTerminal = (s: TaskState): boolean => terminalStates.has(s);
-export const isInterrupted = (s: TaskState): boolean => interruptedStates.has(s);
+const isInterrupted = (s: TaskState): boolean => interruptedStates.has(s);
 
 const endings: readonly TaskState[] = ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED'];
 
@@ -37,7 +37,7 @@ export function canTransition(from: TaskState, to: TaskState): boolean {
 }
 
 /** An executor that breaks the lifecycle has a bug: the runner turns this into InvalidAgentResponse. */
-export function assertTransition(from: TaskState, to: TaskState): void {
+function assertTransition(from: TaskState, to: TaskState): void {
   if (!canTransition(from, to)) throw new AssertionError(`task state ${from} → ${to} is not a transition`);
 }
 

@@ -21,7 +21,7 @@ export interface StoredTask {
   readonly owner: string;
 }
 
-export interface TaskFilter {
+interface TaskFilter {
   readonly owner: string;
   readonly contextId?: string;
   readonly status?: TaskState;
@@ -29,7 +29,7 @@ export interface TaskFilter {
   readonly statusAfterMs?: number;
 }
 
-export interface TaskPage {
+interface TaskPage {
   readonly tasks: readonly StoredTask[];
   /** Opaque cursor of the next page; '' on the last one. */
   readonly nextPageToken: string;
@@ -78,7 +78,7 @@ const indexKey = (owner: string, ms: number, id: string) => concatBytes(ownerPre
 const pushPrefix = (taskId: string) => concatBytes(Uint8Array.of(A, T.push), lengthPrefixed(taskId));
 const pushKey = (taskId: string, id: string) => concatBytes(pushPrefix(taskId), enc.encode(id));
 
-export const statusMs = (task: Task): number => {
+const statusMs = (task: Task): number => {
   const ms = task.status.timestamp === undefined ? 0 : Date.parse(task.status.timestamp);
   return Number.isNaN(ms) ? 0 : ms;
 };

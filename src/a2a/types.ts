@@ -91,7 +91,7 @@ export type StreamResponse =
 
 export type SendMessageResponse = { readonly task: Task } | { readonly message: Message };
 
-export interface AuthenticationInfo {
+interface AuthenticationInfo {
   readonly scheme: string;
   readonly credentials?: string;
 }
@@ -105,27 +105,27 @@ export interface TaskPushNotificationConfig {
   readonly authentication?: AuthenticationInfo;
 }
 
-export interface SendMessageConfiguration {
+interface SendMessageConfiguration {
   readonly acceptedOutputModes?: readonly string[];
   readonly taskPushNotificationConfig?: TaskPushNotificationConfig;
   readonly historyLength?: number;
   readonly returnImmediately?: boolean;
 }
 
-export interface SendMessageRequest {
+interface SendMessageRequest {
   readonly tenant?: string;
   readonly message: Message;
   readonly configuration?: SendMessageConfiguration;
   readonly metadata?: JsonObject;
 }
 
-export interface GetTaskRequest {
+interface GetTaskRequest {
   readonly tenant?: string;
   readonly id: string;
   readonly historyLength?: number;
 }
 
-export interface ListTasksRequest {
+interface ListTasksRequest {
   readonly tenant?: string;
   readonly contextId?: string;
   readonly status?: TaskState;
@@ -143,24 +143,24 @@ export interface ListTasksResponse {
   readonly totalSize: number;
 }
 
-export interface CancelTaskRequest {
+interface CancelTaskRequest {
   readonly tenant?: string;
   readonly id: string;
   readonly metadata?: JsonObject;
 }
 
-export interface SubscribeToTaskRequest {
+interface SubscribeToTaskRequest {
   readonly tenant?: string;
   readonly id: string;
 }
 
-export interface TaskPushConfigRef {
+interface TaskPushConfigRef {
   readonly tenant?: string;
   readonly taskId: string;
   readonly id: string;
 }
 
-export interface ListTaskPushNotificationConfigsRequest {
+interface ListTaskPushNotificationConfigsRequest {
   readonly tenant?: string;
   readonly taskId: string;
   readonly pageSize?: number;

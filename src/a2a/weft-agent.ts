@@ -179,7 +179,7 @@ const summaryLinesMax = 16;
  * The answer as text, for chat clients that show only text parts: one "field: value" line per top-level field that
  * is a plain value (nested objects and lists stay in the data part, which is the answer of record).
  */
-export function summaryText(name: string, data: JsonObject): string {
+function summaryText(name: string, data: JsonObject): string {
   const lines = Object.entries(data)
     .filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
     .slice(0, summaryLinesMax)

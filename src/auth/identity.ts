@@ -22,7 +22,7 @@ export function anonymousIdentity(address: string): Identity {
   return { tier: 'anonymous', id: `ip:${address}`, scopes: noScopes, admin: false };
 }
 
-export function schemeOf(identity: Identity): CredentialScheme {
+function schemeOf(identity: Identity): CredentialScheme {
   return identity.tier === 'api_key' ? 'api_key' : identity.tier === 'oauth' ? 'bearer' : 'none';
 }
 

@@ -10,7 +10,7 @@ import { pkceVerifierCharsMax, pkceVerifierCharsMin } from './auth-limits.ts';
 const unreserved = /^[A-Za-z0-9\-._~]+$/;
 
 /** RFC 7636 §4.1: 43–128 characters of [A-Z a-z 0-9 - . _ ~]. */
-export function isValidVerifier(verifier: string): boolean {
+function isValidVerifier(verifier: string): boolean {
   return verifier.length >= pkceVerifierCharsMin && verifier.length <= pkceVerifierCharsMax && unreserved.test(verifier);
 }
 

@@ -9,7 +9,7 @@ export const scopes = ['read_balance', 'send_transactions', 'mine_blocks'] as co
 export type Scope = (typeof scopes)[number];
 export type Requirement = Scope | 'public';
 
-export function isScope(value: string): value is Scope {
+function isScope(value: string): value is Scope {
   return (scopes as readonly string[]).includes(value);
 }
 

@@ -28,7 +28,7 @@ import { orderedMergesetOf, virtualParentsWithinMergeDepth } from './virtual.ts'
 
 // The chain's public types, named where callers have always found them.
 export type {
-  AddBlockResult, BlockAcceptedEvent, BlockTimings, Chain, ChainOptions, ChildState, FinalityConflictEvent,
+  AddBlockResult, BlockAcceptedEvent, BlockTimings, Chain, ChainOptions,  FinalityConflictEvent,
 } from './chain-types.ts';
 
 export async function openChain(options: ChainOptions): Promise<Chain> {

@@ -9,7 +9,7 @@ import { ErrorCode, WeftError } from '../errors.ts';
 export type ValidationStage = 'header' | 'pow' | 'context' | 'body';
 
 /** Every consensus rule a block can break, with the stage that checks it and how bad breaking it is for a peer. */
-export const BlockRules = {
+const BlockRules = {
   'header.version': { stage: 'header', banScore: 100 },
   'header.parents.missing': { stage: 'header', banScore: 100 },
   'header.parents.too-many': { stage: 'header', banScore: 100 },

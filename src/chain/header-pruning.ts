@@ -55,7 +55,7 @@ export interface HeaderPruningContext {
 }
 
 const meta = (name: string): Uint8Array => concatBytes(Uint8Array.of(0x4d), new TextEncoder().encode(name));
-export const headerPruningKeys = {
+const headerPruningKeys = {
   pruned: meta('header-pruned'),
   round: meta('header-round'),
   kept: meta('header-kept'),

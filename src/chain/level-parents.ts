@@ -35,7 +35,7 @@ export interface LevelParentsSource {
 }
 
 /** Blocks one ancestry walk may visit before the block is refused as undecidable here (never on honest DAGs). */
-export const levelWalkVisitsMax = 10_000;
+const levelWalkVisitsMax = 10_000;
 
 export interface LevelParentsOptions {
   /** Levels the runs cover (1..levels); default 255, every Weft network's top level. */
@@ -115,7 +115,7 @@ function maximalOf(source: LevelParentsSource, candidates: BlockId[], level: num
  * b or in the past of one, so walking level-L parents down from b, never below a's blue score, reaches a exactly
  * when a ∈ past(b). When b lacks reachability and a has it, a is newer than b: not in its past.
  */
-export function isAncestorAtLevel(source: LevelParentsSource, a: BlockId, b: BlockId, level: number): boolean {
+function isAncestorAtLevel(source: LevelParentsSource, a: BlockId, b: BlockId, level: number): boolean {
   const aKnown = source.hasReachability(a);
   const bKnown = source.hasReachability(b);
   if (aKnown && bKnown) return source.isDagAncestorOf(a, b);
@@ -142,7 +142,7 @@ export function isAncestorAtLevel(source: LevelParentsSource, a: BlockId, b: Blo
  * A level-parents question this node cannot answer from what it holds (a block it never had, or a walk too long).
  * Not a block rule: the block is not marked invalid, since another node holding more could validate it.
  */
-export class LevelParentsUnknownError extends WeftError {
+class LevelParentsUnknownError extends WeftError {
   constructor(message: string) {
     super('internal', message);
   }

@@ -27,7 +27,7 @@ import { nextPruningPoint } from './pruning-point.ts';
 import type { PrunerStatus, PruningEvent } from './chain-types.ts';
 import type { ChainStateMachine, PruningRound } from './state-port.ts';
 
-export type { PrunerStatus, PruningEvent } from './chain-types.ts';
+export type { PrunerStatus,  } from './chain-types.ts';
 
 export interface PrunerContext {
   readonly params: NetworkParams;

@@ -10,7 +10,7 @@ import { toHex } from '../util/bytes.ts';
 import type { IndexedBlock } from './block-index.ts';
 import { chainIndexDel, chainIndexPut, chainKeys, storedChainAt } from './chain-store.ts';
 
-export interface ChainMove {
+interface ChainMove {
   readonly ops: KvOp[];
   /** Blocks that left the chain, highest first. */
   readonly removed: IndexedBlock[];

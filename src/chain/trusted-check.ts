@@ -18,7 +18,7 @@ import { TrustedDataError } from './trusted-errors.ts';
 import { validateBodyInIsolation } from './validate-body.ts';
 import { validateHeaderInIsolation, validatePow } from './validate-header.ts';
 
-export interface CheckedBlock {
+interface CheckedBlock {
   readonly id: BlockId;
   readonly hash: Uint8Array;
   readonly block: TrustedBlock;

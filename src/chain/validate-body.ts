@@ -52,7 +52,7 @@ function decodeAll(block: Block, params: NetworkParams): BlockTransaction[] {
 }
 
 /** The block's mass: every transaction's, as its kind weighs it (src/kinds/mass.ts). */
-export function blockMass(txs: readonly BlockTransaction[]): number {
+function blockMass(txs: readonly BlockTransaction[]): number {
   let mass = 0;
   for (const { tx, bytes } of txs) mass += massOf(kindOf(tx).mass(tx, bytes.length));
   return mass;

@@ -57,7 +57,7 @@ export function validatePow(hash: Uint8Array, target: bigint): void {
   }
 }
 
-export interface HeaderContext {
+interface HeaderContext {
   readonly ghostdag: GhostdagData;
   readonly mergesetSize: number;
   readonly selectedParentDaaScore: number;
@@ -66,7 +66,7 @@ export interface HeaderContext {
 }
 
 /** Rules that need the parents: GHOSTDAG's figures, the DAA's bits and the past median time. */
-export function validateHeaderInContext(header: BlockHeader, ctx: HeaderContext): void {
+function validateHeaderInContext(header: BlockHeader, ctx: HeaderContext): void {
   if (header.bits !== ctx.expectedBits) {
     throw new BlockRuleError('context.bits.mismatch', `bits 0x${header.bits.toString(16)}, DAA expects 0x${ctx.expectedBits.toString(16)}`);
   }

@@ -10,7 +10,7 @@ import type { NetworkParams } from '../consensus/params.ts';
 import type { IndexedBlock } from './block-index.ts';
 import { mergeDepthRoot, mergeDepthViolations } from './depth-rules.ts';
 
-export function chooseVirtualParents(engine: GhostdagEngine, tips: readonly BlockId[], maxParents: number): { parents: BlockId[]; ghostdag: GhostdagData } {
+function chooseVirtualParents(engine: GhostdagEngine, tips: readonly BlockId[], maxParents: number): { parents: BlockId[]; ghostdag: GhostdagData } {
   let parents = engine.virtualParents(tips, maxParents);
   for (;;) {
     try {

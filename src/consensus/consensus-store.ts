@@ -12,7 +12,7 @@ import type { ReadCacheStats } from '../storage/read-cache.ts';
 import { UnknownBlockError } from './ghostdag-errors.ts';
 
 /** Lowercase hex of the 32-byte block hash (or any string id in the vector tests). */
-export type BlockId = string;
+type BlockId = string;
 
 /** A block's GHOSTDAG data by block number, as the algorithm reads it. Never changes once stored. */
 export interface GhostdagRecord {

@@ -16,7 +16,7 @@ import type { GhostdagRecord } from './consensus-store.ts';
 import { MergesetTooLargeError } from './ghostdag-errors.ts';
 
 /** What the algorithm reads: each stored block's GHOSTDAG record (consensus-store.ts). */
-export interface GhostdagReader {
+interface GhostdagReader {
   ghostdag(block: number): GhostdagRecord;
 }
 

@@ -26,7 +26,7 @@ import {
 } from './reachability.ts';
 import { trustedOriginId, type BlockId, type GhostdagData, type GhostdagEngine, type GhostdagStats, type TrustedGhostdagData } from './ghostdag-types.ts';
 
-export { trustedOriginId, type BlockId, type GhostdagData, type GhostdagEngine, type GhostdagStats, type TrustedGhostdagData } from './ghostdag-types.ts';
+export { trustedOriginId, type BlockId, type GhostdagData, type GhostdagEngine,  type TrustedGhostdagData } from './ghostdag-types.ts';
 
 export interface GhostdagEngineOptions {
   k: number;

@@ -13,7 +13,7 @@ import { blockHash } from './pow.ts';
 export type NetworkName = 'mainnet' | 'testnet' | 'devnet' | 'regtest';
 export const networkNames: readonly NetworkName[] = ['mainnet', 'testnet', 'devnet', 'regtest'];
 
-export interface NetworkPorts {
+interface NetworkPorts {
   /** HTTP: JSON-RPC, REST, A2A, explorer (docs/design.md "Node APIs and access"). */
   readonly rpc: number;
   readonly ws: number;

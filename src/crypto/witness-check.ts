@@ -26,7 +26,7 @@ export interface SchnorrWitnessCheck extends SchnorrCheck {
 }
 
 /** Compact low-s ECDSA over a 32-byte digest by an x-only key's even-y point (src/crypto/keys.ts). */
-export interface EcdsaWitnessCheck {
+interface EcdsaWitnessCheck {
   readonly scheme: 'ecdsa-secp256k1';
   readonly signature: Uint8Array;
   readonly message: Uint8Array;
@@ -37,7 +37,7 @@ export interface EcdsaWitnessCheck {
  * Any other registered scheme: `fields` must survive structured cloning (byte arrays, numbers, strings, arrays of
  * them), since the node ships it to a worker thread.
  */
-export interface SchemeWitnessCheck {
+interface SchemeWitnessCheck {
   readonly scheme: string;
   readonly fields: Readonly<Record<string, unknown>>;
 }
@@ -45,7 +45,7 @@ export interface SchemeWitnessCheck {
 export type WitnessCheck = SchnorrWitnessCheck | EcdsaWitnessCheck | SchemeWitnessCheck;
 
 /** Verifies one check of its scheme; false for anything malformed. Must be pure: workers run the same code. */
-export type WitnessChecker = (check: WitnessCheck) => boolean;
+type WitnessChecker = (check: WitnessCheck) => boolean;
 
 /** Pure checkers by scheme, for every scheme but BIP340. Workers import this module, so they share the table. */
 const witnessSchemes: ReadonlyMap<string, WitnessChecker> = new Map<string, WitnessChecker>([

@@ -10,7 +10,7 @@ import type { ContractEvent } from '../vm/host-functions.ts';
 import { fromHex, toHex } from '../util/bytes.ts';
 
 /** `prepare_refused`: a deploy whose code prepare refused (it paid its intrinsic gas; no contract exists). */
-export type ReceiptStatus = CallStatus | 'prepare_refused';
+type ReceiptStatus = CallStatus | 'prepare_refused';
 
 export interface ContractReceipt {
   readonly contract: Uint8Array;

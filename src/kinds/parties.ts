@@ -7,7 +7,7 @@ import { equalBytes } from '../util/bytes.ts';
 import type { AnyTransaction } from './kind.ts';
 import { kindOf } from './registry.ts';
 
-export type Direction = 'out' | 'in' | 'self';
+type Direction = 'out' | 'in' | 'self';
 
 export interface AddressTouch {
   readonly address: Uint8Array;

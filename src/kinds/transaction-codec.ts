@@ -29,13 +29,13 @@ export {
   assembleMultisigTransfer,
   signMultisigShare,
   type MultisigScript,
-  type MultisigSignature,
+  
   type MultisigTransferTransaction,
   type UnsignedMultisigTransfer,
 } from './multisig-transfer.ts';
 
 /** The built-in value-transfer kinds: what wallets build and sign. */
-export type UnsignedTransaction = UnsignedTransfer | UnsignedMultisigTransfer;
+type UnsignedTransaction = UnsignedTransfer | UnsignedMultisigTransfer;
 export type Transaction = TransferTransaction | MultisigTransferTransaction;
 
 /** The module of an encodable transaction; an unregistered kind is an encoding error (the value is wrong). */

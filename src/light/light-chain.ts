@@ -107,6 +107,6 @@ export async function openLightChain(options: LightChainOptions): Promise<LightC
 }
 
 /** True when `hash` is this network's genesis (a peer on another network is refused before any header). */
-export function isGenesisOf(params: NetworkParams, hash: Uint8Array): boolean {
+function isGenesisOf(params: NetworkParams, hash: Uint8Array): boolean {
   return equalBytes(hash, genesisHash(params));
 }

@@ -16,7 +16,7 @@ export interface StoredHeader {
   readonly bytes: Uint8Array;
 }
 
-export interface StoredTrustedBlock {
+interface StoredTrustedBlock {
   /** The header's canonical encoding. */
   readonly header: Uint8Array;
   readonly height: number;

@@ -11,7 +11,7 @@ import { ErrorCode, WeftError } from '../errors.ts';
 /** A pool rule, or (`string`) the reason a kind's state rules give (`checkContext`: acceptance's "not accepted" reason). */
 export type RejectReason = PoolRule | (string & {});
 
-export type PoolRule =
+type PoolRule =
   | 'wrong_chain'
   | 'bad_signature'
   | 'already_known'

@@ -22,7 +22,7 @@ function keyOf(seq: number): Uint8Array {
   return key;
 }
 
-export interface JournaledTransaction {
+interface JournaledTransaction {
   readonly hash: Uint8Array;
   readonly bytes: Uint8Array;
 }

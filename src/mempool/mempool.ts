@@ -29,7 +29,7 @@ import { subscribe } from './pool/remove.ts';
 import { createMempoolState } from './pool/state.ts';
 import type { AdmitResult, BlockUpdate, Mempool, MempoolEvent, MempoolOptions, PoolStatus, RemovalReason } from './pool-api.ts';
 
-export type { AdmitResult, BlockUpdate, Mempool, MempoolEvent, MempoolOptions, PoolStatus, RemovalReason };
+export type {   Mempool, MempoolEvent, MempoolOptions,   };
 
 export function createMempool(options: MempoolOptions): Mempool {
   const state = createMempoolState(options);

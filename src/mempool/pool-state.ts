@@ -28,12 +28,12 @@ export interface PoolState extends AccountReader {
 }
 
 /** A state with accounts only: every record absent, the DAA score 0 (pools in tests of plain transfers). */
-export function accountsOnlyState(accounts: AccountReader): PoolState {
+function accountsOnlyState(accounts: AccountReader): PoolState {
   return { account: (address) => accounts.account(address), record: () => undefined, daaScore: () => 0 };
 }
 
 /** The key of a record in a read set and in a block's changes: `namespace:hex(id)`. */
-export function recordKey(namespace: RecordNamespace, id: Uint8Array): string {
+function recordKey(namespace: RecordNamespace, id: Uint8Array): string {
   return `${namespace}:${toHex(id)}`;
 }
 

@@ -39,7 +39,7 @@ export function withEntry(queue: SenderQueue, entry: PoolEntry): { queue: PoolEn
 }
 
 /** A running budget: what the account has left after the spends walked so far. */
-export interface Budget {
+interface Budget {
   balance: bigint;
   energy: bigint;
   /** The payer's agent-account energy pool; undefined when the payer is no agent account. */
@@ -47,12 +47,12 @@ export interface Budget {
 }
 
 /** `pool`: the payer's agent energy pool, when it is an agent account. */
-export function budgetOf(account: Account, pool?: bigint): Budget {
+function budgetOf(account: Account, pool?: bigint): Budget {
   return { balance: account.balance, energy: account.energy, pool };
 }
 
 /** Spends `spend` from `budget` if it can pay; returns false (budget unchanged) if the balance, energy or pool falls short. */
-export function trySpend(spend: Spend, budget: Budget): boolean {
+function trySpend(spend: Spend, budget: Budget): boolean {
   const cost = balanceCost(spend);
   const fromPool = spend.feeFromAgentPool === true && budget.pool !== undefined;
   const energy = fromPool ? 0n : energyCost(spend);

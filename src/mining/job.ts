@@ -36,7 +36,7 @@ export interface PowBackend {
 }
 
 /** A job with no end: threads hash from `nonceStart` (each its own part of the u64 range) until replaced. */
-export interface ContinuousPowJob {
+interface ContinuousPowJob {
   readonly prePowHash: Uint8Array;
   readonly target: bigint;
   readonly nonceStart: bigint;

@@ -23,7 +23,7 @@ import { createMinerState } from './miner/state.ts';
 import { buildBlockTemplate, type BlockTemplate } from './template.ts';
 
 /** What the loop asks a template builder for; the node's builder adds mempool transactions and the state root. */
-export interface MinerTemplateRequest {
+interface MinerTemplateRequest {
   readonly miner: Uint8Array;
   readonly gpuMining: boolean;
   readonly nowMs: number;

@@ -16,7 +16,7 @@ import {
   miningStatsBackfillBlocksMax, miningStatsBackfillSlackMs, miningStatsBucketMs, miningStatsHorizonMs, miningStatsSeriesPointsMax,
 } from './mining-limits.ts';
 
-export const miningPeriodMs: Readonly<Record<MiningPeriod, number>> = {
+const miningPeriodMs: Readonly<Record<MiningPeriod, number>> = {
   '1h': 3_600_000,
   '24h': 86_400_000,
   '7d': 7 * 86_400_000,
@@ -41,9 +41,9 @@ interface Bucket {
 }
 
 /** Where reward figures come from: the ledger's credited amounts, the emission schedule's subsidy, or nowhere. */
-export type RewardSourceLabel = 'ledger' | 'emission' | 'unavailable';
+type RewardSourceLabel = 'ledger' | 'emission' | 'unavailable';
 
-export interface SummaryContext {
+interface SummaryContext {
   readonly chain: Chain;
   readonly nowMs: number;
   /**

@@ -15,8 +15,8 @@ import type { PowJob, PowResult } from './job.ts';
  * (~64k nonces ≈ 3.5 ms at 18 M/s) and long enough that the JS↔Wasm crossing costs nothing.
  */
 export const wasmKernelBatchNonces = 1 << 16;
-export const powPrePowBytes = 32;
-export const blake3DigestBytes = 32;
+const powPrePowBytes = 32;
+const blake3DigestBytes = 32;
 const u64Max = (1n << 64n) - 1n;
 const targetMax = (1n << 256n) - 1n;
 

@@ -17,12 +17,12 @@ const u64Max = (1n << 64n) - 1n;
 const targetMax = (1n << 256n) - 1n;
 
 /** Batch sizing: aim each dispatch at this wall time, well under the ~100 ms budget. */
-export const webGpuDispatchMsTarget = 50;
+const webGpuDispatchMsTarget = 50;
 /** First batch of a backend, before any dispatch was timed. */
-export const webGpuBatchNoncesInitial = 1 << 16;
+const webGpuBatchNoncesInitial = 1 << 16;
 export const webGpuBatchNoncesMin = 1 << 12;
 /** Offsets are u32 in the kernel; 2^30 nonces is ~0.1 s even at 10 GH/s. */
-export const webGpuBatchNoncesMax = 1 << 30;
+const webGpuBatchNoncesMax = 1 << 30;
 /** A batch grows at most this factor per dispatch, so one fast outlier cannot overshoot the time budget. */
 const batchGrowthMax = 4;
 /** hash_one / hash_raw items per dispatch. */

@@ -6,7 +6,7 @@
  */
 import { p2pAddressBookEntriesMax, p2pBanEntriesMax, p2pReconnectDelayMaxMs, p2pReconnectDelayMinMs } from './limits.ts';
 
-export interface AddressEntry {
+interface AddressEntry {
   readonly host: string;
   readonly port: number;
   /** NodeID hex when known (pinned on dial), else ''. */
@@ -17,7 +17,7 @@ export interface AddressEntry {
   failures: number;
 }
 
-export interface BanEntry {
+interface BanEntry {
   readonly identity: string;
   readonly untilMs: number;
   readonly reason: string;

@@ -21,7 +21,7 @@ export const compactPendingMax = 16;
  * completes (a pushed header costs it almost no work: maxTarget is 2^255) can only displace its own entries, never
  * evict another peer's block while its transactions are on their way.
  */
-export const compactPendingPerPeerMax = 4;
+const compactPendingPerPeerMax = 4;
 /**
  * A compact block still waiting for its transactions this long after `getblocktxn` is fetched whole with `getdata`
  * (a round trip at 300 ms links plus a megabyte of transactions at 10 Mbps is ~1.5 s).

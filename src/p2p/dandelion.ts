@@ -17,7 +17,7 @@ const stemEmbargoMinMs = 30_000;
 /** Stem decisions kept (transactions waiting for admission, embargoes running). */
 const stemEntriesMax = 10_000;
 
-export type StemDecision = { readonly forward: number } | 'fluff';
+type StemDecision = { readonly forward: number } | 'fluff';
 
 export interface StemRoutes {
   /** Our own transaction `id` goes by stem for `hops` hops (0: diffuse at once); call before its admission. */

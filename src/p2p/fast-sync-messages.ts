@@ -33,7 +33,7 @@ export type FastSyncMessage =
   | { readonly type: 'trusteddata'; readonly pruningPoint: Uint8Array; readonly total: number; readonly offset: number; readonly page: Uint8Array };
 
 /** The two paged payloads: a pruning-point proof, and the trusted data at that point. */
-export type PagedName = 'pruningproof' | 'trusteddata';
+type PagedName = 'pruningproof' | 'trusteddata';
 const pagedBytesMax: Readonly<Record<PagedName, number>> = { pruningproof: p2pPruningProofBytesMax, trusteddata: p2pTrustedDataBytesMax };
 
 /** Byte caps of the payloads (the type byte excluded): a proof page or a chunk, and their small headers. */

@@ -72,7 +72,7 @@ export interface InvItem {
   readonly hash: Uint8Array;
 }
 
-export interface AddrEntry {
+interface AddrEntry {
   readonly timestampMs: number;
   readonly services: bigint;
   /** The peer's Noise static key (its NodeID); 32 zero bytes when unknown. */

@@ -85,7 +85,7 @@ export interface P2pNodeOptions {
   readonly blockRefused?: (peer: string, error: BlockRuleError) => boolean;
 }
 
-export interface PeerInfo {
+interface PeerInfo {
   readonly nodeId: string;
   readonly address: string;
   readonly direction: 'inbound' | 'outbound';
@@ -121,7 +121,7 @@ export interface P2pNode {
 }
 
 /** Bitcoin Core does not discourage local addresses (it would ban every peer on the host): it bans the NodeID. */
-export function isLocalHost(host: string): boolean {
+function isLocalHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^(::ffff:)?127\./.test(host);
 }
 

@@ -28,8 +28,8 @@ import { createTokenBucket, type TokenBucket } from './token-bucket.ts';
 import type { Timer } from './transport.ts';
 import { createVersionHandshake, handshakeComplete, stepHandshake, type VersionExpectation } from './version-handshake.ts';
 
-export type PeerDirection = 'inbound' | 'outbound';
-export type PeerTransport = 'tcp' | 'ws';
+type PeerDirection = 'inbound' | 'outbound';
+type PeerTransport = 'tcp' | 'ws';
 
 export interface PeerEndpoint {
   readonly host: string;
@@ -67,7 +67,7 @@ export interface Peer {
   anomaly(what: string): boolean;
 }
 
-export interface PeerHandlers {
+interface PeerHandlers {
   onReady(peer: Peer): void;
   onMessage(peer: Peer, message: Message): void;
   onClose(peer: Peer, error: P2pProtocolError | undefined): void;

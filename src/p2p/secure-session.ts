@@ -75,7 +75,7 @@ export interface SecureSessionOptions {
   readonly suite?: NoiseSuite;
 }
 
-export interface SecureSessionStats {
+interface SecureSessionStats {
   readonly framesSent: number;
   readonly framesReceived: number;
   readonly messagesSent: number;
@@ -84,7 +84,7 @@ export interface SecureSessionStats {
   readonly rekeysReceived: number;
 }
 
-export type SessionCloseCallback = (error: P2pProtocolError | undefined) => void;
+type SessionCloseCallback = (error: P2pProtocolError | undefined) => void;
 
 export interface SecureSession {
   readonly role: 'initiator' | 'responder';

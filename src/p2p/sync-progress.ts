@@ -6,7 +6,7 @@
 import type { Clock } from '../util/clock.ts';
 import { p2pSyncRateWindowMs } from './limits.ts';
 
-export type SyncState = 'idle' | 'syncing' | 'synced';
+type SyncState = 'idle' | 'syncing' | 'synced';
 
 export interface SyncStatus {
   readonly state: SyncState;

@@ -9,7 +9,7 @@
  *   `u16 BE length ‖ message`.
  * - `message`: each `send` / `onData` carries exactly one Noise message (a WebSocket binary message), unframed.
  */
-export type PortFraming = 'stream' | 'message';
+type PortFraming = 'stream' | 'message';
 
 export interface DuplexPort {
   readonly framing: PortFraming;

@@ -39,7 +39,7 @@ export function handshakeComplete(handshake: VersionHandshake): boolean {
 }
 
 /** Throws when the peer's version is not one we speak with (see the module comment); checks nothing else. */
-export function checkRemoteVersion(expected: VersionExpectation, v: VersionMessage): void {
+function checkRemoteVersion(expected: VersionExpectation, v: VersionMessage): void {
   if (expected.isOwnNonce?.(v.nonce)) throw new SelfConnectionError();
   if (v.network !== expected.network || v.chainId !== expected.chainId || !equalBytes(v.genesis, expected.genesis)) {
     throw new PeerIncompatibleError(

@@ -44,7 +44,7 @@ function hexBitLength(hex: string): number {
 let topCache: { maxTarget: bigint; top: number } | undefined;
 
 /** blockLevelMax, remembered for the last pow limit asked about (every network's is 2^255 − 1). */
-export function topLevel(maxTarget: bigint): number {
+function topLevel(maxTarget: bigint): number {
   if (topCache?.maxTarget !== maxTarget) topCache = { maxTarget, top: blockLevelMax(maxTarget) };
   return topCache.top;
 }
@@ -103,7 +103,7 @@ export function levelWork(header: BlockHeader, level: number, maxTarget: bigint)
 }
 
 /** GHOSTDAG of one block on a level's sub-DAG: what the comparison and the interlock read. */
-export interface LevelBlock {
+interface LevelBlock {
   /** null for the level's root. */
   readonly selectedParent: BlockId | null;
   readonly blueScore: number;

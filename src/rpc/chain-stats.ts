@@ -44,7 +44,7 @@ interface BlockSummary {
   readonly addresses: readonly string[];
 }
 
-export interface StatsTracker {
+interface StatsTracker {
   current(): NetworkStats;
 }
 

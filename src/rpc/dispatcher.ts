@@ -45,7 +45,7 @@ export interface EnvelopeContext extends AccessContext {
   readonly publicFlow?: boolean;
 }
 
-export type CallContext = Omit<RpcCallContext, 'services' | 'scopes'> & AccessContext;
+type CallContext = Omit<RpcCallContext, 'services' | 'scopes'> & AccessContext;
 
 /** What to send back, and the refusal (access, rate limit) the whole request was answered with, if any. */
 export interface DispatchResult {
@@ -83,7 +83,7 @@ export interface DispatcherOptions {
 }
 
 /** A call whose access was checked and whose params were parsed: it only has to run. */
-export type PreparedCall =
+type PreparedCall =
   | { readonly ok: true; readonly call: RpcCall; readonly method: AnyRpcMethod | undefined; readonly params: unknown }
   | { readonly ok: false; readonly call: RpcCall | undefined; readonly id: JsonRpcId; readonly error: unknown };
 

@@ -56,7 +56,7 @@ export interface RpcMethod<S extends z.ZodObject = z.ZodObject, R extends z.ZodT
 }
 
 /** What `run` returns: the input side of its result schema (the same as the output side unless the schema is a recordResult). */
-export type RpcRunResult<R extends z.ZodType> = z.input<R> | Promise<z.input<R>>;
+type RpcRunResult<R extends z.ZodType> = z.input<R> | Promise<z.input<R>>;
 /** What a caller sends to a method (z.input: params with defaults may be left out). */
 export type RpcMethodParams<M extends AnyRpcMethod> = z.input<M['params']>;
 /** What a caller gets back from a method: the output side of its result schema. */

@@ -64,7 +64,7 @@ export interface TransactionRecord {
 }
 
 /** A block reward an address received (src/state/tx-index.ts `RewardEntry`, as the port's bytes). */
-export interface RewardRecord {
+interface RewardRecord {
   readonly blockHash: Uint8Array;
   readonly blockHeight: number;
   readonly blue: boolean;
@@ -77,14 +77,14 @@ export interface RewardRecord {
   readonly confirmations: number;
 }
 
-export interface HistoryPage {
+interface HistoryPage {
   /** How many records the address has in all (for paging); undefined when the index cannot count cheaply. */
   readonly total?: number;
   /** Newest first. */
   readonly items: readonly TransactionRecord[];
 }
 
-export interface AccountProof {
+interface AccountProof {
   /** The state root the proof is against and the chain block whose header commits to it. */
   readonly stateRoot: Uint8Array;
   readonly blockHash: Uint8Array;
@@ -126,7 +126,7 @@ export interface LedgerView {
   onAccepted(listener: (records: readonly TransactionRecord[]) => void): () => void;
 }
 
-export interface SubmitResult {
+interface SubmitResult {
   readonly hash: Uint8Array;
   readonly status: TransactionStatus;
 }
@@ -142,10 +142,10 @@ export interface MempoolPort {
   onAdmitted(listener: (record: TransactionRecord) => void): () => void;
 }
 
-export type AddressKind = 'standard' | 'stealth' | 'multisig';
-export type SignatureType = 'ecdsa' | 'schnorr' | 'ring';
+type AddressKind = 'standard' | 'stealth' | 'multisig';
+type SignatureType = 'ecdsa' | 'schnorr' | 'ring';
 
-export interface CreatedAddress {
+interface CreatedAddress {
   readonly address: Uint8Array;
   readonly publicKey?: Uint8Array;
   readonly walletName: string;
@@ -153,7 +153,7 @@ export interface CreatedAddress {
   readonly privacyLevel: string;
 }
 
-export interface MessageSignature {
+interface MessageSignature {
   readonly signature: Uint8Array;
   readonly publicKey: Uint8Array;
 }
@@ -175,7 +175,7 @@ export interface WalletPort {
 }
 
 /** A contract transaction for the wallet to complete (chain id, nonce) and sign. */
-export type ContractTransactionRequest =
+type ContractTransactionRequest =
   | Omit<UnsignedContractDeploy, 'chainId' | 'nonce'>
   | Omit<UnsignedContractCall, 'chainId' | 'nonce'>;
 
@@ -192,7 +192,7 @@ export interface ConfidentialRequest {
 }
 
 /** An owned confidential output as get_balance shows it (owner: amount and mask opened; encrypted: as stored). */
-export interface OwnedConfidentialOutput {
+interface OwnedConfidentialOutput {
   readonly oneTimeKey: Uint8Array;
   readonly commitment: Uint8Array;
   readonly amountKind: 'hidden' | 'public';
@@ -228,17 +228,17 @@ export interface RpcPeerInfo {
   readonly banScore: number;
 }
 
-export interface PeerView {
+interface PeerView {
   peers(): readonly RpcPeerInfo[];
 }
 
 /** Builds a template for get_block_template; the node decides its transactions and state root. */
-export interface TemplatePort {
+interface TemplatePort {
   build(request: { miner: Uint8Array; gpuMining: boolean }): BlockTemplate;
 }
 
 /** Facts about this node process. */
-export interface NodeInfo {
+interface NodeInfo {
   readonly version: string;
   readonly startedAtMs: number;
   readonly clock: Clock;

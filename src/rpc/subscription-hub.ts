@@ -16,7 +16,7 @@ import { onBlockAccepted, onTransactionAdmitted, onTransactionsAccepted } from '
 import { publish, subscriptionsOf, type HubState, type Subscription } from './subscription-state.ts';
 import type { SubscriptionTopic } from './topics.ts';
 
-export interface HubConnection extends SubscriptionScope {
+interface HubConnection extends SubscriptionScope {
   /** Subscriptions open on this connection. */
   count(): number;
   /** Drops every subscription (the socket closed). */

@@ -13,7 +13,7 @@
 import { DecodeError } from '../errors.ts';
 import { fromHex, toHex } from '../util/bytes.ts';
 
-export interface MergedRecord {
+interface MergedRecord {
   readonly id: string;
   readonly blue: boolean;
   readonly subsidy: bigint;

@@ -24,7 +24,7 @@ import { acceptInContext } from './body-in-context.ts';
 import { energyCap, settleEnergy } from './energy.ts';
 import { stateKey } from './namespaces.ts';
 
-export interface MergedBlockInput {
+interface MergedBlockInput {
   readonly id: string;
   readonly miner: Uint8Array;
   readonly daaScore: number;
@@ -68,7 +68,7 @@ export interface MergedBlockOutcome {
 }
 
 /** A namespaced record written by acceptance: its trie key and its new value (null: deleted). */
-export interface RecordChange {
+interface RecordChange {
   readonly key: Uint8Array;
   readonly value: Uint8Array | null;
 }

@@ -51,7 +51,7 @@ import {
   type TxIndexContext,
 } from './tx-index.ts';
 
-export interface AccountProof {
+interface AccountProof {
   /** The selected tip, whose header's state root the proof is against. */
   readonly blockHash: BlockId;
   readonly stateRoot: Uint8Array;
@@ -63,7 +63,7 @@ export interface AccountProof {
 }
 
 /** A record of any namespace proven against the selected tip's header (`proveRecord`). */
-export interface RecordProof<N extends StateNamespaceName = StateNamespaceName> {
+interface RecordProof<N extends StateNamespaceName = StateNamespaceName> {
   readonly blockHash: BlockId;
   readonly stateRoot: Uint8Array;
   readonly namespace: N;
@@ -75,7 +75,7 @@ export interface RecordProof<N extends StateNamespaceName = StateNamespaceName> 
   readonly record: StateRecord<N> | null;
 }
 
-export interface SupplyFigures {
+interface SupplyFigures {
   /** The cap (`total_supply`). */
   readonly totalUnits: bigint;
   /** Units emitted in the virtual state (`circulating_supply`). */

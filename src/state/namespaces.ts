@@ -45,7 +45,7 @@ import { recordVersionOf, stateRecordKey, type StateRecordDecodeReason } from '.
 import { contractRecordVersion, decodeContractValue, encodeContractValue } from '../vm/contract-state.ts';
 
 /** A contract_code or contract_storage value: opaque bytes (the module, or what a contract stored) after the version. */
-export interface ContractBytesRecord {
+interface ContractBytesRecord {
   readonly bytes: Uint8Array;
 }
 
@@ -56,7 +56,7 @@ const contractBytesCodec: StateRecordCodec<ContractBytesRecord> = {
 };
 
 /** The record type each namespace's codec reads; `never` for the reserved ones (they hold nothing yet). */
-export interface StateRecordTypes {
+interface StateRecordTypes {
   account: StoredAccount;
   agent: AgentRecord;
   escrow: EscrowRecord;
@@ -74,7 +74,7 @@ void recordNamespacesMatch;
 export type StateRecord<N extends StateNamespaceName> = StateRecordTypes[N];
 
 /** A namespace's value codec. Every value starts with its version byte; `versions` are those `decode` reads. */
-export interface StateRecordCodec<T> {
+interface StateRecordCodec<T> {
   /** Version bytes this codec decodes; empty for a reserved namespace. */
   readonly versions: readonly number[];
   /** The value of a record, version byte first (the newest version). */
@@ -83,7 +83,7 @@ export interface StateRecordCodec<T> {
   decode(value: Uint8Array): T;
 }
 
-export interface StateNamespaceId {
+interface StateNamespaceId {
   /** 'address': the id is a binary address (the RPC takes it as a bech32m `address`); 'bytes': opaque (`id`, 0x-hex). */
   readonly kind: 'address' | 'bytes';
   /** Exact length of an id in bytes: fixed per namespace, which with prefix-free tags keeps namespaces apart. */

@@ -23,7 +23,7 @@ export interface SnapshotLeaf {
 }
 
 /** Where the start key's path ends in the trie: nothing, a leaf of a smaller key, or the chunk's first leaf. */
-export type SnapshotLeftTerminal =
+type SnapshotLeftTerminal =
   | { readonly kind: 'empty' }
   | { readonly kind: 'leaf'; readonly key: Uint8Array; readonly valueHash: Uint8Array }
   | { readonly kind: 'chunk' };

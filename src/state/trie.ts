@@ -36,9 +36,9 @@ import { compareBytes, equalBytes, toHex } from '../util/bytes.ts';
 export type StateOverlay = Map<string, Uint8Array>;
 
 /** A batch: lowercase or uppercase 64-digit hex key (no 0x) → new value, or null to delete. */
-export type StateUpdates = ReadonlyMap<string, Uint8Array | null>;
+type StateUpdates = ReadonlyMap<string, Uint8Array | null>;
 
-export interface StateUpdate {
+interface StateUpdate {
   /** The state root after the batch (emptyStateRoot's bytes when the state is empty). */
   readonly root: Uint8Array;
   /** The node writes the new root needs, for the caller's atomic batch. Treat the values as read-only. */

@@ -18,14 +18,14 @@ import { decodeHistoryRow, encodeHistoryRow, HistoryDirection, ledgerKeys, type 
 import { ledgerHistoryLimitMax, ledgerInclusionsMax } from './ledger-limits.ts';
 
 /** One transaction's fate in one chain block's acceptance. */
-export interface AcceptedTxRef {
+interface AcceptedTxRef {
   readonly hash: Uint8Array;
   readonly bytes: Uint8Array;
   /** The block that carried it. */
   readonly block: BlockId;
 }
 
-export interface ChainBlockAcceptance {
+interface ChainBlockAcceptance {
   readonly block: IndexedBlock;
   readonly accepted: readonly AcceptedTxRef[];
   readonly notAccepted: readonly AcceptedTxRef[];
@@ -99,9 +99,9 @@ export function inclusionRows(blockHash: Uint8Array, txs: readonly BlockTransact
   return ops;
 }
 
-export type TransactionStatus = 'pending' | 'confirmed' | 'final' | 'dropped';
+type TransactionStatus = 'pending' | 'confirmed' | 'final' | 'dropped';
 
-export interface TransactionInclusion {
+interface TransactionInclusion {
   readonly block: BlockId;
   readonly position: number;
   /** The chain block that merged the carrying block; null while no chain block has (it is the tip or off the virtual's past). */

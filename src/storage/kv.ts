@@ -47,7 +47,7 @@ export function rangeBounds(range: KvRange): { start: Uint8Array | undefined; en
 }
 
 /** The smallest key greater than every key that starts with `prefix` (undefined when there is none: all 0xff). */
-export function prefixUpperBound(prefix: Uint8Array): Uint8Array | undefined {
+function prefixUpperBound(prefix: Uint8Array): Uint8Array | undefined {
   const end = prefix.slice();
   for (let i = end.length - 1; i >= 0; i--) {
     if (end[i]! < 0xff) {

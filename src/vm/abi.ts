@@ -12,7 +12,7 @@
 import { addressBytes } from '../crypto/address.ts';
 import { DecodeError } from '../errors.ts';
 
-export const AbiTag = { u64: 0x01, i64: 0x02, bool: 0x03, string: 0x04, bytes: 0x05, address: 0x06 } as const;
+const AbiTag = { u64: 0x01, i64: 0x02, bool: 0x03, string: 0x04, bytes: 0x05, address: 0x06 } as const;
 
 export type AbiValue =
   | { readonly type: 'u64'; readonly value: bigint }
@@ -41,7 +41,7 @@ function lengthPrefixed(tag: number, body: Uint8Array): Uint8Array {
   return out;
 }
 
-export function encodeAbiValue(v: AbiValue): Uint8Array {
+function encodeAbiValue(v: AbiValue): Uint8Array {
   switch (v.type) {
     case 'u64':
     case 'i64':

@@ -41,7 +41,7 @@ export function codeChunks(code: Uint8Array): Uint8Array[] {
 const ascii = new TextEncoder();
 
 /** The 32-byte slot of (variable, key). The variable is ASCII (the host refuses other names). */
-export function contractSlot(variable: string, key: Uint8Array): Uint8Array {
+function contractSlot(variable: string, key: Uint8Array): Uint8Array {
   const name = ascii.encode(variable);
   if (name.length > vmVariableNameBytesMax) throw new DecodeError(`variable name of ${name.length} bytes, at most ${vmVariableNameBytesMax}`);
   return blake3(concatBytes(slotTag, Uint8Array.of(name.length), name, key));

@@ -66,7 +66,7 @@ export type CallStatus = CallResult['status'];
 /** The constructor's name: run once, by the deploy. */
 export const constructorEntry = 'init';
 /** AssemblyScript's exported start function (asc --exportStart): run first on every fresh instance, under metering. */
-export const startEntry = '__start';
+const startEntry = '__start';
 
 const compiled = new WeakMap<PreparedContract, WebAssembly.Module>();
 
@@ -84,7 +84,7 @@ function compile(prepared: PreparedContract): WebAssembly.Module {
 }
 
 /** Why `entry` may not be called, or undefined when it may. */
-export function entryRefusal(prepared: PreparedContract, entry: string, deploy: boolean): string | undefined {
+function entryRefusal(prepared: PreparedContract, entry: string, deploy: boolean): string | undefined {
   if (entry.startsWith('__')) return `${entry} is internal`;
   if (entry === constructorEntry && !deploy) return `${entry} is the constructor, run only by the deploy`;
   if (!prepared.entryPoints.includes(entry)) return `the contract exports no method ${entry} of type () -> ()`;

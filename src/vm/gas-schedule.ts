@@ -101,7 +101,7 @@ export function callBaseGas(schedule: GasSchedule, codeBytes: number, memoryPage
  * code (storing it in state forever and preparing it). Charged before the VM runs; the rest of the gas limit is the
  * VM's.
  */
-export const txGasV1 = Object.freeze({ txBase: 21_000, inputByte: 16, deployBase: 32_000, deployCodeByte: 200 });
+const txGasV1 = Object.freeze({ txBase: 21_000, inputByte: 16, deployBase: 32_000, deployCodeByte: 200 });
 
 export function deployIntrinsicGas(codeBytes: number, paramBytes: number): bigint {
   const g = txGasV1;

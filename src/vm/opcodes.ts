@@ -8,7 +8,7 @@
  */
 import type { PrepareRejection } from './errors.ts';
 
-export type Immediate =
+type Immediate =
   | 'none'
   | 'blocktype'
   | 'label'

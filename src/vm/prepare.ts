@@ -39,7 +39,7 @@ export interface PreparedContract {
 }
 
 /** The gas schedule of a prepare version; PrepareError('version') for one this node does not know. */
-export function gasScheduleOf(version: number): GasSchedule {
+function gasScheduleOf(version: number): GasSchedule {
   const schedule = schedules.get(version);
   if (!schedule) throw new PrepareError('version', `prepare version ${version} is unknown (latest: ${vmVersionLatest})`);
   return schedule;

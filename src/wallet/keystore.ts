@@ -43,7 +43,7 @@ export interface ScryptParams {
 }
 const defaultScryptParams: ScryptParams = Object.freeze({ log2n: keystoreScryptLog2NDefault, r: 8, p: 1 });
 
-export interface KeystoreHeader {
+interface KeystoreHeader {
   readonly format: typeof keystoreFormat;
   readonly version: typeof keystoreVersion;
   readonly name: string;

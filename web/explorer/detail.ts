@@ -14,7 +14,7 @@ const blockPage = () => import('./block-page.ts');
 const txPage = () => import('./tx-page.ts');
 const escrowPage = () => import('./escrow-page.ts');
 
-export type RouteRender = (ctx: PageContext, arg: string) => Promise<void>;
+type RouteRender = (ctx: PageContext, arg: string) => Promise<void>;
 
 const routes = new Map<string, RouteRender>([
   ['block', async (ctx, arg) => void (await (await blockPage()).renderBlockPage(ctx, arg, true))],
@@ -34,7 +34,7 @@ const routes = new Map<string, RouteRender>([
 ]);
 
 /** Adds a page under `#/<name>/<arg>` (or `#/<name>`). */
-export function addRoute(name: string, render: RouteRender): void {
+function addRoute(name: string, render: RouteRender): void {
   routes.set(name, render);
 }
 

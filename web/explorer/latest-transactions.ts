@@ -10,7 +10,7 @@ import { getBlock } from '../../packages/client/src/index.ts';
 import type { NodeClient } from '../lib/node-client.ts';
 
 /** Rows in the list. */
-export const latestTransactionsMax = 20;
+const latestTransactionsMax = 20;
 /** Chain blocks read back from the tip at load to fill the list. */
 export const txScanBlocksMax = 500;
 

@@ -19,7 +19,7 @@ import type { RpcClient } from '../lib/node-client.ts';
 
 export type Tx = Record<string, unknown>;
 export type EscrowView = NonNullable<GetEscrowReturnType['escrow']>;
-export type EscrowStatusName = EscrowView['status'];
+type EscrowStatusName = EscrowView['status'];
 
 /** History rows per read while scanning. */
 export const scanPageSize = 200;

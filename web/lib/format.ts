@@ -7,7 +7,7 @@
 import { coinDecimals, formatUnits } from '../../src/crypto/amount.ts';
 
 /** The coin's unit as the pages print it (1 WEFT = 10^8 units, docs/design.md "Networks and units"). */
-export const coinUnit = 'WEFT';
+const coinUnit = 'WEFT';
 
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -46,7 +46,7 @@ export function relativeTime(thenMs: number, nowMs: number = Date.now()): string
 }
 
 /** The local date and time of an instant, as the reader's browser writes it. */
-export const localDate = (ms: number): string => new Date(ms).toLocaleString();
+const localDate = (ms: number): string => new Date(ms).toLocaleString();
 
 /**
  * A `<time>` showing the relative time, the local date in `title` and the ISO instant in `datetime`. Its

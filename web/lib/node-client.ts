@@ -24,8 +24,8 @@ import {
   type Transport,
 } from '../../packages/client/src/index.ts';
 
-export { readBoundedJson, reconnectDelayMaxMs, reconnectDelayMinMs, RpcCallError, type ConnectionState };
-export { rpcAnswerCharsMax, rpcCallTimeoutMs } from '../../packages/client/src/index.ts';
+export {     type ConnectionState };
+export { rpcAnswerCharsMax,  } from '../../packages/client/src/index.ts';
 
 /** What the actions run on: one JSON-RPC request (either transport). */
 export type RpcClient = Transport;

@@ -28,7 +28,7 @@ interface BatchRow {
   readonly packed: Uint8Array;
 }
 
-export function lightDbName(network: string): string {
+function lightDbName(network: string): string {
   return `weft-light-${network}`;
 }
 

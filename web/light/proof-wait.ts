@@ -8,7 +8,7 @@
 import { LightProofError } from '../../src/light/errors.ts';
 
 /** How long to wait for the light node to verify the header a fresh proof names. */
-export const proofHeaderWaitMs = 5_000;
+const proofHeaderWaitMs = 5_000;
 const proofHeaderPollMs = 200;
 
 export type ProofOutcome<T> =

@@ -19,7 +19,7 @@ export interface TabBackend {
 }
 
 /** Nonces one Wasm worker hashes per call (~a tenth of a second on one core). */
-export const wasmWorkerBatchNonces = 1 << 17;
+const wasmWorkerBatchNonces = 1 << 17;
 
 async function requestAdapter(): Promise<GPUAdapter> {
   if (!('gpu' in navigator)) throw new Error('this browser has no WebGPU (navigator.gpu is missing)');
@@ -45,7 +45,7 @@ const softwareAdapterPattern = /swiftshader|llvmpipe|lavapipe|softpipe|software|
  * Why an adapter is a software one, or undefined for a hardware GPU: WebGPU's own flag (`info.isFallbackAdapter`,
  * older Chromium `adapter.isFallbackAdapter`) or a software renderer's name in its info.
  */
-export function softwareAdapterReason(adapter: { readonly info: Partial<GPUAdapterInfo>; readonly isFallbackAdapter?: boolean }): string | undefined {
+function softwareAdapterReason(adapter: { readonly info: Partial<GPUAdapterInfo>; readonly isFallbackAdapter?: boolean }): string | undefined {
   const { info } = adapter;
   const text = [info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' ');
   if (info.isFallbackAdapter === true || adapter.isFallbackAdapter === true) return `the WebGPU adapter${text ? ` (${text})` : ''} is a fallback (software) adapter`;
@@ -56,7 +56,7 @@ export function softwareAdapterReason(adapter: { readonly info: Partial<GPUAdapt
 /** A job no nonce can win (target 0), for timing a backend. */
 const trialJob = (nonceCount: number) => ({ prePowHash: new Uint8Array(32), target: 0n, nonceStart: 0n, nonceCount });
 /** Nonces per backend in the auto trial: about a tenth of a second of Wasm on one worker. */
-export const autoTrialNonces = 1 << 16;
+const autoTrialNonces = 1 << 16;
 
 async function hashRate(backend: TabBackend, nonces: number): Promise<number> {
   const began = performance.now();

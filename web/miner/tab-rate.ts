@@ -7,7 +7,7 @@
 import { createHashRateMeter } from '../../src/mining/hash-rate.ts';
 
 /** Long enough to span several of the slowest batches, short enough to follow a change of backend. */
-export const tabRateWindowMs = 10_000;
+const tabRateWindowMs = 10_000;
 
 export interface TabRate {
   /** Samples the cumulative count at a tick; returns the rate to show (0 when not mining). */

@@ -54,7 +54,7 @@ export function parseTaskHash(text: string): { hash: Uint8Array; isHash: boolean
 }
 
 /** Whole blocks from `min` to `max`, as typed. */
-export function parseBlocks(text: string, field: EscrowField, label: string, min: number, max: number): bigint {
+function parseBlocks(text: string, field: EscrowField, label: string, min: number, max: number): bigint {
   const trimmed = text.trim();
   if (!blocksPattern.test(trimmed)) throw new FieldError(field, `${label}: expected a whole number of blocks, e.g. ${Math.max(min, 10)}`);
   const blocks = BigInt(trimmed);

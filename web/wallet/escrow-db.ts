@@ -40,7 +40,7 @@ export interface EscrowDb {
   putEscrow(row: EscrowRow): Promise<void>;
 }
 
-export const escrowDbName = 'weft-wallet-escrows';
+const escrowDbName = 'weft-wallet-escrows';
 
 const newestFirst = (rows: EscrowRow[]): EscrowRow[] => rows.sort((a, b) => b.timeMs - a.timeMs);
 const settled = (row: EscrowRow): boolean => row.lastStatus === 'Claimed' || row.lastStatus === 'Refunded';

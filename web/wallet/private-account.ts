@@ -217,7 +217,7 @@ export function openPrivateAccount(
 }
 
 /** Proves what the scan found (bounded per refresh): the account's outputs and spends, then decoy candidates. */
-export async function proveFound(store: PrivateDb, walletName: string, prover: PrivateProver): Promise<void> {
+async function proveFound(store: PrivateDb, walletName: string, prover: PrivateProver): Promise<void> {
   const outputs: PrivateOutputRow[] = [];
   let budget = privateProofsPerRefreshMax;
   // Never checked first, then spends to prove, then the unverified again (a reorganisation may have moved them):

@@ -48,7 +48,7 @@ export interface PrivateDb {
   clear(wallet: string): Promise<void>;
 }
 
-export const privateDbName = 'weft-wallet-private';
+const privateDbName = 'weft-wallet-private';
 
 export async function openPrivateDb(name: string = privateDbName): Promise<PrivateDb> {
   const db: IDBPDatabase<PrivateSchema> = await openDB<PrivateSchema>(name, 1, {

@@ -51,7 +51,7 @@ function drawUniform<T>(from: readonly T[], count: number): T[] {
 }
 
 /** What a ring of `ringSize` needs of the proven pool on `chainId`. */
-export function decoyPoolRule(ringSize: number, chainId: number): { outputsMin: number; blocksMin: number; blockShareMax: number } {
+function decoyPoolRule(ringSize: number, chainId: number): { outputsMin: number; blocksMin: number; blockShareMax: number } {
   const members = ringSize - 1;
   const rules = confidentialRules(chainId);
   // A test chain's ring (privateTestRingSize, consensus allows 1–16 there) exercises the plumbing, not privacy: it

@@ -25,17 +25,17 @@ const sum = (outputs: readonly HeldOutput[]) => outputs.reduce((s, o) => s + o.o
  * The DAA score an output counts maturity from: the chain block after its carrier accepts it (a later one in a
  * wide DAG, so a ring member may wait one block longer than counted here; the node then says ring_member_immature).
  */
-export const createdDaaScoreOf = (daaScore: number): bigint => BigInt(daaScore) + 1n;
+const createdDaaScoreOf = (daaScore: number): bigint => BigInt(daaScore) + 1n;
 
 /** Whether an output carried at `daaScore` may be a ring member of a transaction the block after the tip accepts. */
-export const matureForNextBlock = (daaScore: number, tipDaaScore: number, chainId: number): boolean => isMature(createdDaaScoreOf(daaScore), tipDaaScore + 1, chainId);
+const matureForNextBlock = (daaScore: number, tipDaaScore: number, chainId: number): boolean => isMature(createdDaaScoreOf(daaScore), tipDaaScore + 1, chainId);
 
 function pendingKeyImages(state: PrivateState): Set<string> {
   return new Set(state.sends.flatMap((s) => s.keyImages));
 }
 
 /** Whether the output's record is proven (present, this commitment, key image unspent when proven). */
-export const isProvenOutput = (o: HeldOutput): boolean => o.row.provenCreatedDaaScore !== undefined;
+const isProvenOutput = (o: HeldOutput): boolean => o.row.provenCreatedDaaScore !== undefined;
 
 /** Whether an output proven created at `createdDaaScore` may be a ring member in the block after the tip. */
 export const provenMatureForNextBlock = (createdDaaScore: string, tipDaaScore: number, chainId: number): boolean =>

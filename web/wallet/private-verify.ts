@@ -20,7 +20,7 @@ import { getProof } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import { checkWhenHeaderKnown } from '../light/proof-wait.ts';
 
-export type OutputProof =
+type OutputProof =
   | { readonly state: 'proven'; readonly createdDaaScore: bigint; readonly blockHeight: number }
   | { readonly state: 'spent'; readonly txHash: string; readonly blockHeight: number }
   | { readonly state: 'absent' | 'changed'; readonly blockHeight: number }

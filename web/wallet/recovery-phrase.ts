@@ -10,9 +10,9 @@ import type { RandomBytes } from '../../src/crypto/keys.ts';
 import { FieldError } from './form-errors.ts';
 
 /** Words asked back before a new wallet is usable. */
-export const phraseChallengeWords = 3;
+const phraseChallengeWords = 3;
 /** BIP39 phrase lengths (128 to 256 bits of entropy). */
-export const phraseWordCounts = [12, 15, 18, 21, 24] as const;
+const phraseWordCounts = [12, 15, 18, 21, 24] as const;
 
 /**
  * `count` distinct word positions (0-based, ascending) out of `wordCount`, uniformly at random: each draw is a

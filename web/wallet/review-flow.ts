@@ -66,7 +66,7 @@ const fieldsOf = <F extends string>(spec: ReviewFlowSpec<F, unknown>): F[] => Ob
 export const fromAddress = (spec: ReviewFlowSpec<string, unknown>): string => byId<HTMLSelectElement>(spec.ids.from).value;
 
 /** Shows the checks of the touched fields; returns whether every checked field is right. */
-export function checkTouched<F extends string, P>(state: ReviewFlowState<F, P>, fields: ReadonlySet<F> = state.touched): boolean {
+function checkTouched<F extends string, P>(state: ReviewFlowState<F, P>, fields: ReadonlySet<F> = state.touched): boolean {
   const errors = state.spec.check(fields);
   for (const field of fieldsOf(state.spec)) setFieldError(byId(state.spec.controls[field]), fields.has(field) ? errors[field] : undefined);
   return Object.keys(errors).length === 0;
@@ -77,12 +77,12 @@ export function touch<F extends string, P>(state: ReviewFlowState<F, P>, field: 
   checkTouched(state);
 }
 
-export function showAvailable<F extends string, P>(state: ReviewFlowState<F, P>): void {
+function showAvailable<F extends string, P>(state: ReviewFlowState<F, P>): void {
   const balance = state.spec.balanceOf(fromAddress(state.spec));
   byId(state.spec.ids.available).textContent = balance === undefined ? 'Available: checking the verified balance…' : `Available: ${weftText(balance)} (verified)`;
 }
 
-export function showForm<F extends string, P>(state: ReviewFlowState<F, P>, focus: F): void {
+function showForm<F extends string, P>(state: ReviewFlowState<F, P>, focus: F): void {
   byId(state.spec.ids.review).hidden = true;
   byId(state.spec.ids.form).hidden = false;
   state.prepared = undefined;
@@ -90,7 +90,7 @@ export function showForm<F extends string, P>(state: ReviewFlowState<F, P>, focu
 }
 
 /** The form's submit: every field checked, then the review of what will be signed (nothing is signed yet). */
-export async function openReview<F extends string, P>(state: ReviewFlowState<F, P>): Promise<void> {
+async function openReview<F extends string, P>(state: ReviewFlowState<F, P>): Promise<void> {
   const { spec } = state;
   const form = byId<HTMLFormElement>(spec.ids.form);
   for (const field of fieldsOf(spec)) state.touched.add(field);
@@ -113,7 +113,7 @@ export async function openReview<F extends string, P>(state: ReviewFlowState<F, 
 }
 
 /** The review's sign button: signs and submits what was reviewed, records it as pending, back to the form. */
-export async function signAndSend<F extends string, P>(state: ReviewFlowState<F, P>): Promise<void> {
+async function signAndSend<F extends string, P>(state: ReviewFlowState<F, P>): Promise<void> {
   const { spec } = state;
   if (state.prepared === undefined) return;
   const prepared = state.prepared;

@@ -53,7 +53,7 @@ export interface HistoryRow {
 }
 
 /** A row the tab signed itself, or proved in a block and bound to its address: kept apart from unproven rows. */
-export const isProvenRow = (row: HistoryRow): boolean => row.own === true || row.proof === 'verified' || row.proof === 'included';
+const isProvenRow = (row: HistoryRow): boolean => row.own === true || row.proof === 'verified' || row.proof === 'included';
 
 /**
  * The rows to delete so that at most walletHistoryRowsMax proven rows and walletHistoryUnprovenRowsMax unproven
@@ -84,7 +84,7 @@ export interface WalletDb {
   deleteHistory(wallet: string, hash: string): Promise<void>;
 }
 
-export const walletDbName = 'weft-wallet';
+const walletDbName = 'weft-wallet';
 
 export async function openWalletDb(name: string = walletDbName): Promise<WalletDb> {
   const db: IDBPDatabase<WalletSchema> = await openDB<WalletSchema>(name, 1, {

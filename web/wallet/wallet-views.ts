@@ -5,17 +5,17 @@
  */
 import { byId } from '../lib/dom.ts';
 
-export const walletViews = ['activity', 'send', 'receive', 'escrow', 'private', 'more'] as const;
-export type WalletView = (typeof walletViews)[number];
+const walletViews = ['activity', 'send', 'receive', 'escrow', 'private', 'more'] as const;
+type WalletView = (typeof walletViews)[number];
 
 /** The view a hash names; anything else (empty, unknown) is Activity. */
-export function viewOfHash(hash: string): WalletView {
+function viewOfHash(hash: string): WalletView {
   const name = hash.replace(/^#/, '');
   return (walletViews as readonly string[]).includes(name) ? (name as WalletView) : 'activity';
 }
 
 /** Shows `view` and hides the others; the tab of `view` is marked current. */
-export function showView(view: WalletView): void {
+function showView(view: WalletView): void {
   for (const name of walletViews) byId(`view-${name}`).hidden = name !== view;
   for (const tab of document.querySelectorAll<HTMLAnchorElement>('nav.views a[data-view]')) {
     if (tab.dataset['view'] === view) tab.setAttribute('aria-current', 'page');

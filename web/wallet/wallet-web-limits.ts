@@ -11,8 +11,6 @@ export const walletHistoryUnprovenRowsMax = 100;
 export const walletPendingChecksMax = 20;
 /** Default fee of a send, in coins (docs/api.md send_transaction's default). */
 export const walletDefaultFeeCoins = 0.01;
-/** Message to sign: the node's sign_message bound (docs/api.md). */
-export const walletMessageCharsMax = 10_000;
 /** Escrow timeout in blocks: at least this many after the verified tip, so the escrow is accepted before it times out. */
 export const escrowTimeoutBlocksMin = 4;
 /** Escrow timeout in blocks: at most this many (about a year of 1-second blocks). */

@@ -27,7 +27,7 @@ export interface EscrowOffers {
   busy(): boolean;
 }
 
-export function escrowDraftOf(request: EscrowRequestMessage, fee: string): EscrowDraft {
+function escrowDraftOf(request: EscrowRequestMessage, fee: string): EscrowDraft {
   return {
     agent: request.agentAccount, amount: request.amount, fee, task: request.taskId, timeoutBlocks: String(request.timeoutBlocks),
     disputeWindow: String(request.disputeWindow ?? 0), arbiter: request.arbiter ?? '',

@@ -7,7 +7,7 @@
  */
 
 /** A site as browsers partition storage by: scheme and registrable domain (an IP address or `localhost` is its own). */
-export function siteOf(origin: string): string {
+function siteOf(origin: string): string {
   const { protocol, hostname } = new URL(origin);
   const ip = /^[\d.]+$/.test(hostname) || hostname.includes(':');
   const labels = hostname.split('.');

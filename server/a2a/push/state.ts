@@ -7,7 +7,7 @@ import type { StreamResponse, TaskPushNotificationConfig } from '../../../src/a2
 import type { WebhookAllowlist } from './webhook-url.ts';
 
 /** The events still to send to one webhook config, in order, and the delivery loop draining them. */
-export interface DeliveryQueue {
+interface DeliveryQueue {
   readonly items: StreamResponse[];
   readonly config: TaskPushNotificationConfig;
   running: Promise<void> | undefined;

@@ -34,7 +34,7 @@ export interface Engine {
 }
 
 /** What start_mining asked for; kept after stop so get_mining_info still names the last miner address. */
-export interface SessionSettings {
+interface SessionSettings {
   readonly address: RewardAddress;
   readonly threads: number;
   readonly gpuMining: boolean;

@@ -30,7 +30,7 @@ export interface NodeMempoolOptions {
 }
 
 /** What the ledger's acceptance event said, kept until the chain's event for the same block applies it. */
-export interface PendingAcceptance {
+interface PendingAcceptance {
   readonly accepted: Uint8Array[];
   readonly refused: Uint8Array[];
   readonly conflictKeys: string[];

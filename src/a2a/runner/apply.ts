@@ -11,7 +11,7 @@ import { commit, terminalTask } from './commit.ts';
 import { nowIso, type Execution, type RunnerState } from './state.ts';
 
 /** Creates the execution's task from the request (and the executor's Task event, if it sent one) and commits it. */
-export async function createTask(state: RunnerState, exec: Execution, seed: Task | undefined): Promise<Task> {
+async function createTask(state: RunnerState, exec: Execution, seed: Task | undefined): Promise<Task> {
   const { context } = exec;
   const task: Task = {
     id: context.taskId,

@@ -24,7 +24,7 @@ const clsagMessageBytes = 32;
 /** Rings above this are refused before any group operation (Monero's own bound is far lower in practice). */
 const clsagRingSizeMax = 256;
 
-export interface ClsagRingMember {
+interface ClsagRingMember {
   /** The one-time output key P_i (32 bytes). */
   readonly publicKey: Uint8Array;
   /** The output's amount commitment C_i (32 bytes). */

@@ -69,7 +69,7 @@ export function feToBigint(a: Fe): bigint {
   return v;
 }
 
-export function copy(o: Fe, a: Fe): void {
+function copy(o: Fe, a: Fe): void {
   o.set(a);
 }
 

@@ -23,7 +23,7 @@ export interface AgentAddSessionKeyPayload {
   readonly totalCap: bigint;
   readonly expiryDaaScore: bigint;
 }
-export type AgentAddSessionKeyTransaction = AgentTransaction<typeof TxKind.AgentAddSessionKey, AgentAddSessionKeyPayload>;
+type AgentAddSessionKeyTransaction = AgentTransaction<typeof TxKind.AgentAddSessionKey, AgentAddSessionKeyPayload>;
 
 /** The keys that stay when a full account adds one: live ones (unrevoked, unexpired at `now`). */
 function keysWithRoom(record: AgentRecord, now: bigint): readonly SessionKey[] {

@@ -16,7 +16,7 @@ export interface AgentCreatePayload {
   readonly controller: Uint8Array;
   readonly identityProofHash: Uint8Array | undefined;
 }
-export type AgentCreateTransaction = AgentTransaction<typeof TxKind.AgentCreate, AgentCreatePayload>;
+type AgentCreateTransaction = AgentTransaction<typeof TxKind.AgentCreate, AgentCreatePayload>;
 
 export const agentCreateKind = defineAgentKind<typeof TxKind.AgentCreate, AgentCreatePayload>({
   tag: TxKind.AgentCreate,

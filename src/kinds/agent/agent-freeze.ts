@@ -12,7 +12,7 @@ import { defineAgentKind, readFlag, type AgentTransaction } from './envelope.ts'
 export interface AgentFreezePayload {
   readonly frozen: boolean;
 }
-export type AgentFreezeTransaction = AgentTransaction<typeof TxKind.AgentFreeze, AgentFreezePayload>;
+type AgentFreezeTransaction = AgentTransaction<typeof TxKind.AgentFreeze, AgentFreezePayload>;
 
 export const agentFreezeKind = defineAgentKind<typeof TxKind.AgentFreeze, AgentFreezePayload>({
   tag: TxKind.AgentFreeze,

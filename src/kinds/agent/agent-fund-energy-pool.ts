@@ -16,7 +16,7 @@ export interface AgentFundEnergyPoolPayload {
   readonly agent: Uint8Array;
   readonly amount: bigint;
 }
-export type AgentFundEnergyPoolTransaction = AgentTransaction<typeof TxKind.AgentFundEnergyPool, AgentFundEnergyPoolPayload>;
+type AgentFundEnergyPoolTransaction = AgentTransaction<typeof TxKind.AgentFundEnergyPool, AgentFundEnergyPoolPayload>;
 
 export const agentFundEnergyPoolKind = defineAgentKind<typeof TxKind.AgentFundEnergyPool, AgentFundEnergyPoolPayload>({
   tag: TxKind.AgentFundEnergyPool,

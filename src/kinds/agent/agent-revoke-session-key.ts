@@ -13,7 +13,7 @@ import { defineAgentKind, type AgentTransaction } from './envelope.ts';
 export interface AgentRevokeSessionKeyPayload {
   readonly revokedKeyId: bigint;
 }
-export type AgentRevokeSessionKeyTransaction = AgentTransaction<typeof TxKind.AgentRevokeSessionKey, AgentRevokeSessionKeyPayload>;
+type AgentRevokeSessionKeyTransaction = AgentTransaction<typeof TxKind.AgentRevokeSessionKey, AgentRevokeSessionKeyPayload>;
 
 export const agentRevokeSessionKeyKind = defineAgentKind<typeof TxKind.AgentRevokeSessionKey, AgentRevokeSessionKeyPayload>({
   tag: TxKind.AgentRevokeSessionKey,

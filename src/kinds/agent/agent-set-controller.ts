@@ -13,7 +13,7 @@ import { defineAgentKind, type AgentTransaction } from './envelope.ts';
 export interface AgentSetControllerPayload {
   readonly controller: Uint8Array;
 }
-export type AgentSetControllerTransaction = AgentTransaction<typeof TxKind.AgentSetController, AgentSetControllerPayload>;
+type AgentSetControllerTransaction = AgentTransaction<typeof TxKind.AgentSetController, AgentSetControllerPayload>;
 
 export const agentSetControllerKind = defineAgentKind<typeof TxKind.AgentSetController, AgentSetControllerPayload>({
   tag: TxKind.AgentSetController,

@@ -23,7 +23,7 @@ import type { Party, TxKindModule, TxStateView } from '../kind.ts';
 import { SignerRole, type AgentEnvelope, type AgentTransaction } from './agent-transaction.ts';
 import { applyAuthority, checkAuthority, type AuthorityRules, type Authority } from './authority.ts';
 
-export { SignerRole, type AgentEnvelope, type AgentTransaction, type UnsignedAgentTransaction } from './agent-transaction.ts';
+export { SignerRole,  type AgentTransaction, type UnsignedAgentTransaction } from './agent-transaction.ts';
 import { spendFields } from '../value-transfer.ts';
 
 const signerRoleNames = ['key', 'controller', 'session_key'] as const;

@@ -8,7 +8,7 @@
  */
 
 /** `high`: rings, stealth outputs and hidden amounts; `medium`: stealth outputs with public amounts (docs/api.md). */
-export type PrivacyLevel = 'high' | 'medium';
+type PrivacyLevel = 'high' | 'medium';
 
 /** Monero's ring size since HF v15: one size for everyone, so the size itself is no fingerprint. */
 export const highRingSize = 16;

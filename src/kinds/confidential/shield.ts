@@ -24,7 +24,7 @@ import { checkCount, checkDistinct, checkPoint, checkU64, createWriter, pointByt
 import { confidentialOutputsMax } from './rules.ts';
 import { checkOutputsFree, createPublicOutputs } from './state.ts';
 
-export interface UnsignedShield {
+interface UnsignedShield {
   readonly kind: typeof TxKind.Shield;
   readonly chainId: number;
   /** The paying standard address. */

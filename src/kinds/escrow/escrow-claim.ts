@@ -15,7 +15,7 @@ import { completionReceiptHash } from './completion-receipt.ts';
 import { escrowIdBytes, EscrowStatus } from './escrow-record.ts';
 import { mustReadEscrow, readEscrow, settleEscrow } from './escrow-state.ts';
 
-export interface CompletionReceipt {
+interface CompletionReceipt {
   /** The client's x-only key: its standard address must be the escrow's client. */
   readonly clientKey: Uint8Array;
   readonly signature: Uint8Array;
@@ -24,7 +24,7 @@ export interface EscrowClaimPayload {
   readonly escrowId: Uint8Array;
   readonly receipt: CompletionReceipt | undefined;
 }
-export type EscrowClaimTransaction = AgentTransaction<typeof TxKind.EscrowClaim, EscrowClaimPayload>;
+type EscrowClaimTransaction = AgentTransaction<typeof TxKind.EscrowClaim, EscrowClaimPayload>;
 
 export const escrowClaimKind = defineAgentKind<typeof TxKind.EscrowClaim, EscrowClaimPayload>({
   tag: TxKind.EscrowClaim,

@@ -26,7 +26,7 @@ export interface EscrowCreatePayload {
   readonly disputeWindow: bigint;
   readonly arbiter: Uint8Array | undefined;
 }
-export type EscrowCreateTransaction = AgentTransaction<typeof TxKind.EscrowCreate, EscrowCreatePayload>;
+type EscrowCreateTransaction = AgentTransaction<typeof TxKind.EscrowCreate, EscrowCreatePayload>;
 
 export const escrowCreateKind = defineAgentKind<typeof TxKind.EscrowCreate, EscrowCreatePayload>({
   tag: TxKind.EscrowCreate,

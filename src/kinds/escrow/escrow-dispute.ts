@@ -12,7 +12,7 @@ import { EscrowStatus } from './escrow-record.ts';
 import { escrowIdPayload, escrowIdView, type EscrowIdPayload } from './escrow-id-payload.ts';
 import { mustReadEscrow, readEscrow, writeEscrow } from './escrow-state.ts';
 
-export type EscrowDisputeTransaction = AgentTransaction<typeof TxKind.EscrowDispute, EscrowIdPayload>;
+type EscrowDisputeTransaction = AgentTransaction<typeof TxKind.EscrowDispute, EscrowIdPayload>;
 
 export const escrowDisputeKind = defineAgentKind<typeof TxKind.EscrowDispute, EscrowIdPayload>({
   tag: TxKind.EscrowDispute,

@@ -13,7 +13,7 @@ import { escrowIdPayload, escrowIdView, type EscrowIdPayload } from './escrow-id
 import { disputeDeadline } from './escrow-rules-v2.ts';
 import { readEscrow, settleEscrow } from './escrow-state.ts';
 
-export type EscrowReclaimTransaction = AgentTransaction<typeof TxKind.EscrowReclaim, EscrowIdPayload>;
+type EscrowReclaimTransaction = AgentTransaction<typeof TxKind.EscrowReclaim, EscrowIdPayload>;
 
 export const escrowReclaimKind = defineAgentKind<typeof TxKind.EscrowReclaim, EscrowIdPayload>({
   tag: TxKind.EscrowReclaim,

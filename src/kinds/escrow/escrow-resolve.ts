@@ -18,7 +18,7 @@ export interface EscrowResolvePayload {
   readonly escrowId: Uint8Array;
   readonly agentShare: bigint;
 }
-export type EscrowResolveTransaction = AgentTransaction<typeof TxKind.EscrowResolve, EscrowResolvePayload>;
+type EscrowResolveTransaction = AgentTransaction<typeof TxKind.EscrowResolve, EscrowResolvePayload>;
 
 export const escrowResolveKind = defineAgentKind<typeof TxKind.EscrowResolve, EscrowResolvePayload>({
   tag: TxKind.EscrowResolve,

@@ -14,7 +14,7 @@ import type { Clock } from '../../util/clock.ts';
 import type { CheckedJoin } from '../light-join.ts';
 import type { LightHeaderStore, StoredHeader } from '../light-store.ts';
 
-export interface JoinedState {
+interface JoinedState {
   readonly point: IndexedBlock;
   readonly lowestChain: IndexedBlock;
   readonly checked: CheckedJoin;

@@ -17,7 +17,7 @@ import type { LightSyncOptions, LightSyncProgress } from './types.ts';
 export class ProofNotServed extends Error {}
 
 /** The one proof or trusted-data page request in flight. */
-export interface PendingPage {
+interface PendingPage {
   resolve(page: ProofPage): void;
   reject(error: Error): void;
 }

@@ -10,8 +10,8 @@ import { noiseMessageBytesMax, noiseTagBytes, type CipherState } from './cipher-
 import { createSymmetricState, type SymmetricState } from './symmetric-state.ts';
 import { suiteByNames, type KeyPair, type NoiseSuite } from './suites.ts';
 
-export type NoiseToken = 'e' | 's' | 'ee' | 'es' | 'se' | 'ss';
-export type PreMessageToken = 'e' | 's';
+type NoiseToken = 'e' | 's' | 'ee' | 'es' | 'se' | 'ss';
+type PreMessageToken = 'e' | 's';
 
 export interface HandshakePattern {
   readonly name: string;
@@ -74,7 +74,7 @@ export interface HandshakeOptions {
   readonly randomBytes?: (n: number) => Uint8Array;
 }
 
-export interface TransportCiphers {
+interface TransportCiphers {
   readonly send: CipherState;
   readonly receive: CipherState;
 }

@@ -13,7 +13,7 @@ export const rpcCallTimeoutMs = 30_000;
 /** The WebSocket constructor the transport uses: the global one in browsers and Node 22+, `ws` in Node 20. */
 export type WebSocketConstructor = new (url: string) => WebSocket;
 
-export interface PendingCall {
+interface PendingCall {
   readonly method: string;
   resolve(value: unknown): void;
   reject(error: Error): void;
