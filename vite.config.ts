@@ -20,12 +20,21 @@ export default defineConfig({
     rolldownOptions: { input: pages },
   },
   worker: { format: 'es' },
+  // Four Vitest projects (docs/testing.md): `unit` mirrors src/, server/ and web/ one module at a time and runs in
+  // well under a minute (`npm run test:unit`); `integration` holds real servers, processes, several nodes and the
+  // long vector and fuzz runs (and the packages' tests, which talk to a node); `journeys` the flows a user or
+  // operator walks end to end; `house` the checks on the repository itself.
   test: {
-    include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+      { name: 'integration', include: ['test/integration/**/*.test.ts', 'packages/*/test/**/*.test.ts'] },
+      { name: 'journeys', include: ['test/journeys/**/*.test.ts'] },
+      { name: 'house', include: ['test/house/**/*.test.ts'] },
+    ].map((test) => ({ extends: true as const, test })),
   },
 });

@@ -1,7 +1,7 @@
 /**
  * BIP340 verification through libsecp256k1 compiled to Wasm (tiny-secp256k1): the Node full node's implementation of
  * the SignatureVerifier port (src/crypto/verifier.ts). It must answer exactly as the @noble/curves reference does;
- * test/crypto-fast-verifier.test.ts holds it to the BIP340 vectors and to thousands of random valid and bit-flipped
+ * test/integration/server/crypto/crypto-fast-verifier.test.ts holds it to the BIP340 vectors and to thousands of random valid and bit-flipped
  * signatures. bench/signatures.ts measures the speed-up (docs/transactions.md quotes it).
  *
  * libsecp256k1's Schnorr API takes 32-byte messages only; every Weft signature is over a 32-byte signing hash, and

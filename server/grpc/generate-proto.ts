@@ -4,7 +4,7 @@
  * typed messages (clients depend on them); every other method of the table gets `rpc PascalName(JsonParams) returns
  * (JsonResult)`, with its summary as the comment. subscribe/unsubscribe are the server stream `Subscribe` instead.
  *
- * Run: npx tsx server/grpc/generate-proto.ts   (rewrites the marked section in place; test/grpc-proto-table.test.ts
+ * Run: npx tsx server/grpc/generate-proto.ts   (rewrites the marked section in place; test/house/grpc-proto-table.test.ts
  * fails while the file and the table disagree)
  */
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -200,7 +200,7 @@ export const regtestParams: NetworkParams = Object.freeze({
   mergeDepth: 50,
   pruningDepth: kaspaPruningDepth(100, common.mergesetSizeLimit, common.ghostdagK),
   genesis: genesisHeader(1_767_484_800_000, 0x207fffff, 0n),
-  // Pinned fixtures (test/consensus-fixture.test.ts) keep version 1 rules; `--regtest-rules-v2-at` opts in.
+  // Pinned fixtures (test/unit/consensus/consensus-fixture.test.ts) keep version 1 rules; `--regtest-rules-v2-at` opts in.
   activations: Object.freeze({ rulesV2: neverActivates }),
 });
 

@@ -5,7 +5,7 @@
  *
  * Hashes are taken from the received bytes, never from a re-encoding: the codec is canonical (decode refuses any
  * byte string that is not exactly `encode(tx)`), so BLAKE3(bytes) is the tx hash and BLAKE3("weft/tx/v1" ‖
- * bytes[0 .. body]) the signing hash (docs/transactions.md "Hashing and signing"). test/mempool-admission.test.ts
+ * bytes[0 .. body]) the signing hash (docs/transactions.md "Hashing and signing"). test/integration/server/mempool/mempool-admission.test.ts
  * checks both against `txHash` / `signingHash`.
  */
 import { blake3 } from '../crypto/blake3.ts';

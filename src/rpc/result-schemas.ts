@@ -3,7 +3,7 @@
  * things: the type a method's `run` must return (z.input), the type a client gets (z.output: the actions of
  * packages/client, which the web app uses), and the JSON Schema rpc.discover (openrpc.ts) and the REST OpenAPI document show
  * (`resultJsonSchema`). Results are never parsed on the serving path: the wire answer is what `run` returned;
- * test/rpc-result-schemas.test.ts parses real answers and every example with these schemas instead.
+ * test/integration/rpc/rpc-result-schemas.test.ts parses real answers and every example with these schemas instead.
  *
  * Imports zod only (and types), so the browser may import it; the web imports only its types.
  *
@@ -54,7 +54,7 @@ export function stringOf<const T extends readonly string[]>(values: T) {
 /**
  * A result built by code whose type says only `Record<string, unknown>` (views assembled from kind modules, the
  * mining port): `run` may return any record (the input side), and what the wire carries is `shape` (the output
- * side). The compiler cannot check such a producer; test/rpc-result-schemas.test.ts checks its real answers.
+ * side). The compiler cannot check such a producer; test/integration/rpc/rpc-result-schemas.test.ts checks its real answers.
  */
 export function recordResult<T extends z.ZodObject>(shape: T) {
   return z.record(z.string(), z.unknown()).pipe(shape);

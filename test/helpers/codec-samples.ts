@@ -1,5 +1,5 @@
 // Valid encodings of every p2p message type and every registered transaction kind, for the structure-aware fuzzer
-// (test/adversarial-codec-fuzz.test.ts): each is built by the real signing/encoding code, so a mutation of it starts
+// (test/integration/p2p/adversarial-codec-fuzz.test.ts): each is built by the real signing/encoding code, so a mutation of it starts
 // from bytes a real peer or wallet sends.
 import { encodeTransaction, signTransfer, assembleMultisigTransfer, signMultisigShare } from '../../src/kinds/transaction-codec.ts';
 import { TxKind } from '../../src/codec/transaction-kinds.ts';

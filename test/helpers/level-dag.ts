@@ -5,7 +5,7 @@
 // - levelParents from an oracle that applies the definition of docs/pruning-proof.md "Header version 2" literally:
 //   per level, each parent or else its own parents at that level, minus those in the past of another candidate,
 //   the headerParentsMax heaviest kept, run-length compressed over levels 1..blockLevelMax
-//   (test/pruning-proof-level-dag.test.ts checks it against the maximal level-≥L blocks of the full past);
+//   (test/unit/pruning-proof/pruning-proof-level-dag.test.ts checks it against the maximal level-≥L blocks of the full past);
 // - pruningPoint by a simple rule, not the finality-interval one of src/chain/pruning-point.ts: the deepest block
 //   of the selected parent's selected chain at least `pruningDepth` blue score below it (genesis when none).
 // Version 2 once src/codec/header.ts knows it (header-v2 branch); until then version 1 headers carry the same two

@@ -1,5 +1,5 @@
 // Imports the seeded state's snapshot into LMDB at argv[2], chunks of argv[4] leaves, printing `applied <leaves>`
-// once each chunk's batch is committed; test/state-snapshot-crash.test.ts kills it with SIGKILL part-way.
+// once each chunk's batch is committed; test/integration/state/state-snapshot-crash.test.ts kills it with SIGKILL part-way.
 import { openLmdbStore } from '../../server/storage/lmdb-store.ts';
 import { readSnapshotChunk } from '../../src/state/snapshot.ts';
 import { createSnapshotImport } from '../../src/state/snapshot-import.ts';

@@ -1,6 +1,6 @@
 // Joins the LMDB store at argv[2] (the pruning point's state already in it) from the trusted data in the JSON file
 // argv[3], printing `wrote <n>` once each of the join's batches is durable and then stopping dead after batch
-// argv[4], so that test/chain-trusted-join.test.ts kills it with SIGKILL at exactly that point; `joined` if it finished.
+// argv[4], so that test/integration/chain/chain-trusted-join.test.ts kills it with SIGKILL at exactly that point; `joined` if it finished.
 import { readFileSync } from 'node:fs';
 import { openLmdbStore } from '../../server/storage/lmdb-store.ts';
 import { openLedgerChain } from '../../src/state/ledger.ts';

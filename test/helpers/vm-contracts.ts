@@ -44,7 +44,7 @@ export function memoryStorage(): MemoryStorage {
   return storage;
 }
 
-/** Gas used by each example call of test/vm-contracts.test.ts, pinned (prepare version 1, AssemblyScript 0.28). */
+/** Gas used by each example call of test/unit/vm/vm-contracts.test.ts, pinned (prepare version 1, AssemblyScript 0.28). */
 export const goldenGas = {
   counterInit: 42_880n,
   counterIncrement: 28_750n,

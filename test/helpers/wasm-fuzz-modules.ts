@@ -1,4 +1,4 @@
-// Random integer-only Wasm modules for the VM's differential fuzz (test/vm-fuzz-differential.test.ts), translated
+// Random integer-only Wasm modules for the VM's differential fuzz (test/integration/vm/vm-fuzz-differential.test.ts), translated
 // from random bytes the way binaryen's own `-ttf` mode does, and built with binaryen's module builder.
 //
 // Why not `wasm-opt -ttf` itself: binaryen's JS API does not expose the fuzz translation, and the CLI's modules

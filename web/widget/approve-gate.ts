@@ -14,7 +14,7 @@
  * Where IntersectionObserver v2 is missing (browsers other than Chromium's), the widget says plainly that it cannot
  * tell whether it is covered or faded, and keeps the on-screen, delay and pointer rules (`trackedVisibility` false).
  *
- * `ApproveGate` holds the rules with time passed in (tested in test/widget-approve-gate.test.ts);
+ * `ApproveGate` holds the rules with time passed in (tested in test/unit/web/widget/widget-approve-gate.test.ts);
  * `watchApproveCard` wires them to the DOM.
  */
 

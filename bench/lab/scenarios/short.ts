@@ -1,4 +1,4 @@
-// The lab's own check (test/lab-short.test.ts, in `npm test`): 4 nodes, 30 s, 20 ms links, 10 tx/s from 48 senders.
+// The lab's own check (test/journeys/lab-short.test.ts, in `npm test`): 4 nodes, 30 s, 20 ms links, 10 tx/s from 48 senders.
 import type { Scenario } from '../lab.ts';
 
 export const scenario: Scenario = {

@@ -1,0 +1,35 @@
+// The network lab's own check (bench/lab/, docs/network.md), so the lab cannot rot: the short scenario (4 `weft
+// node` processes as shipped, links through the emulator, Poisson mining, a 10 tx/s load, 30 s) runs and every
+// figure is produced.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runScenario } from '../../bench/lab/lab.ts';
+import { writeLabReport } from '../../bench/lab/report.ts';
+import { scenario } from '../../bench/lab/scenarios/short.ts';
+
+describe('network lab', () => {
+  it('runs the short scenario: every mined block reaches every node, no stall, no ban, a whole report', async () => {
+    const run = await runScenario(scenario);
+    const dir = mkdtempSync(join(tmpdir(), 'weft-lab-test-'));
+    try {
+      const figures = writeLabReport(run, dir);
+      for (const file of ['report.json', 'report.md', 'report.svg']) expect(existsSync(join(dir, file))).toBe(true);
+      expect(figures.errors).toEqual([]);
+      // ~30 Poisson blocks in 30 s; fewer than 12 would mean the miners or the nodes fell behind.
+      expect(figures.blocksMined).toBeGreaterThanOrEqual(12);
+      expect(figures.blocksEverywhere).toBe(figures.blocksMined);
+      expect(figures.stalledNodes).toEqual([]);
+      expect(figures.honestBans).toBe(0);
+      expect(figures.propagationMs.reach100.p50).toBeGreaterThanOrEqual(scenario.link.delayMs * (1 - scenario.link.jitter));
+      expect(figures.tipAgreement).toBeGreaterThan(0.5);
+      // The transaction load (bench/lab/load.ts): its senders funded in time, transfers offered, relayed and confirmed.
+      expect(figures.load?.submitted).toBeGreaterThan(0);
+      expect(figures.load?.confirmedTxPerS).toBeGreaterThan(0);
+      expect(figures.load?.propagationAllMs.p50).toBeGreaterThanOrEqual(scenario.link.delayMs * (1 - scenario.link.jitter));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
