@@ -65,19 +65,15 @@ export function storageNameCandidates(code: Uint8Array): string[] {
     if (/^[A-Za-z_][A-Za-z0-9_]{2,63}$/.test(run) && !runtimeNames.has(run) && !found.includes(run)) found.push(run);
     run = '';
   };
-  for (let i = 0; i + 1 < code.length; i += 2) {
-    const ch = code[i + 1] === 0 ? String.fromCharCode(code[i]!) : '';
-    if (/[A-Za-z0-9_]/.test(ch)) run += ch;
-    else flush();
+  // Even offsets, then odd ones: a literal may start at either byte parity.
+  for (const parity of [0, 1]) {
+    for (let i = parity; i + 1 < code.length; i += 2) {
+      const ch = code[i + 1] === 0 ? String.fromCharCode(code[i]!) : '';
+      if (/[A-Za-z0-9_]/.test(ch)) run += ch;
+      else flush();
+    }
+    flush();
   }
-  flush();
-  // Odd offsets too: a literal may start at either byte parity.
-  for (let i = 1; i + 1 < code.length; i += 2) {
-    const ch = code[i + 1] === 0 ? String.fromCharCode(code[i]!) : '';
-    if (/[A-Za-z0-9_]/.test(ch)) run += ch;
-    else flush();
-  }
-  flush();
   return found.slice(0, candidatesMax);
 }
 

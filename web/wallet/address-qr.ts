@@ -33,3 +33,17 @@ export function addressQrSvgPath(address: string): { side: number; path: string 
   );
   return { side: modules.length + 2 * qrQuietModules, path: parts.join('') };
 }
+
+const svgNs = 'http://www.w3.org/2000/svg';
+
+/** Draws the QR code of `text` into `svg` (white background, black modules), replacing what it held. */
+export function drawAddressQr(svg: SVGSVGElement, text: string): void {
+  const { side, path } = addressQrSvgPath(text);
+  svg.setAttribute('viewBox', `0 0 ${side} ${side}`);
+  const background = document.createElementNS(svgNs, 'rect');
+  Object.entries({ width: String(side), height: String(side), fill: '#fff' }).forEach(([k, v]) => background.setAttribute(k, v));
+  const modules = document.createElementNS(svgNs, 'path');
+  modules.setAttribute('d', path);
+  modules.setAttribute('fill', '#000');
+  svg.replaceChildren(background, modules);
+}

@@ -11,7 +11,7 @@
  */
 import { blake3 } from '../../src/crypto/blake3.ts';
 import { equalBytes, fromHex } from '../../src/util/bytes.ts';
-import { FieldError } from './form-errors.ts';
+import { FieldError, fieldErrors } from './form-errors.ts';
 import { insufficientMessage, parseCoinText, parseRecipient } from './send-check.ts';
 import { escrowAcceptanceBlocks, escrowTaskCharsMax, escrowTimeoutBlocksMax, escrowTimeoutBlocksMin } from './wallet-web-limits.ts';
 
@@ -72,15 +72,7 @@ export function checkEscrowDraft(
   options: { readonly hrp: string; readonly client?: Uint8Array; readonly balance?: bigint; readonly fields?: ReadonlySet<EscrowField> },
 ): { readonly errors: Partial<Record<EscrowField, string>>; readonly escrow?: ParsedEscrow } {
   const fields = options.fields ?? new Set<EscrowField>(['agent', 'amount', 'fee', 'task', 'timeout', 'window', 'arbiter']);
-  const errors: Partial<Record<EscrowField, string>> = {};
-  const attempt = <T>(field: EscrowField, parse: () => T): T | undefined => {
-    try {
-      return parse();
-    } catch (error) {
-      if (fields.has(field)) errors[field] = (error as Error).message;
-      return undefined;
-    }
-  };
+  const { errors, attempt } = fieldErrors(fields);
   const agent = attempt('agent', () => {
     const address = parseRecipient(draft.agent, options.hrp, 'agent');
     if (options.client !== undefined && equalBytes(address, options.client)) throw new FieldError('agent', 'agent: this is the paying address; an escrow is for another account');

@@ -15,6 +15,27 @@ export class FieldError extends WeftError {
   }
 }
 
+/**
+ * Parses a form's fields one by one, collecting each field's error instead of stopping at the first: `attempt(field,
+ * parse)` returns the parsed value, or undefined after recording the message under `field` (only fields in `shown`
+ * are recorded: the ones the user has touched).
+ */
+export function fieldErrors<F extends string>(shown: ReadonlySet<F>): {
+  readonly errors: Partial<Record<F, string>>;
+  attempt<T>(field: F, parse: () => T): T | undefined;
+} {
+  const errors: Partial<Record<F, string>> = {};
+  const attempt = <T>(field: F, parse: () => T): T | undefined => {
+    try {
+      return parse();
+    } catch (error) {
+      if (shown.has(field)) errors[field] = (error as Error).message;
+      return undefined;
+    }
+  };
+  return { errors, attempt };
+}
+
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Removes every error this module put in `scope` and the marks on its controls. */

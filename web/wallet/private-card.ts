@@ -8,7 +8,7 @@ import { formatUnits } from '../../src/crypto/amount.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import type { LightNode } from '../light/light-node.ts';
 import { proveInputsSpendable } from './private-proofs.ts';
-import { addressQrSvgPath } from './address-qr.ts';
+import { drawAddressQr } from './address-qr.ts';
 import { runForm } from './form-errors.ts';
 import { openPrivateAccount, privateAccountOf, type PrivateAccount, type PrivateHistoryRow, type PrivateState } from './private-account.ts';
 import { openPrivateDb, type PrivateDb } from './private-db.ts';
@@ -21,19 +21,7 @@ import type { WalletDb } from './wallet-db.ts';
 import type { UnlockedWallet } from './wallet-keys.ts';
 import { byId } from '../lib/dom.ts';
 
-const svgNs = 'http://www.w3.org/2000/svg';
 const shortHash = (hash: string): string => `${hash.slice(0, 10)}…${hash.slice(-6)}`;
-
-function drawQr(svg: SVGSVGElement, text: string): void {
-  const { side, path } = addressQrSvgPath(text);
-  svg.setAttribute('viewBox', `0 0 ${side} ${side}`);
-  const background = document.createElementNS(svgNs, 'rect');
-  Object.entries({ width: String(side), height: String(side), fill: '#fff' }).forEach(([k, v]) => background.setAttribute(k, v));
-  const modules = document.createElementNS(svgNs, 'path');
-  modules.setAttribute('d', path);
-  modules.setAttribute('fill', '#000');
-  svg.replaceChildren(background, modules);
-}
 
 function historyRow(row: PrivateHistoryRow): HTMLTableRowElement {
   const tr = document.createElement('tr');
@@ -52,7 +40,7 @@ function wireReceiveToggle(stealthAddress: string): void {
   const standard = byId('receive-standard');
   const hidden = byId('receive-private');
   byId('receive-private-text').textContent = stealthAddress;
-  drawQr(document.getElementById('receive-private-qr') as unknown as SVGSVGElement, stealthAddress);
+  drawAddressQr(document.getElementById('receive-private-qr') as unknown as SVGSVGElement, stealthAddress);
   for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="receive-kind"]')) {
     radio.onchange = () => {
       const priv = radio.value === 'private' && radio.checked;

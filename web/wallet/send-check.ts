@@ -7,7 +7,7 @@
  */
 import { decodeAddress } from '../../src/crypto/address.ts';
 import { coinDecimals, formatUnits, supplyUnitsMax, unitsPerCoin } from '../../src/crypto/amount.ts';
-import { FieldError } from './form-errors.ts';
+import { FieldError, fieldErrors } from './form-errors.ts';
 
 export type SendField = 'to' | 'amount' | 'fee';
 
@@ -75,15 +75,7 @@ export function checkSendDraft(
   options: { readonly hrp: string; readonly balance: bigint | undefined; readonly fields?: ReadonlySet<SendField> },
 ): DraftCheck {
   const fields = options.fields ?? new Set<SendField>(['to', 'amount', 'fee']);
-  const errors: Partial<Record<SendField, string>> = {};
-  const attempt = <T>(field: SendField, parse: () => T): T | undefined => {
-    try {
-      return parse();
-    } catch (error) {
-      if (fields.has(field)) errors[field] = (error as Error).message;
-      return undefined;
-    }
-  };
+  const { errors, attempt } = fieldErrors(fields);
   attempt('to', () => parseRecipient(draft.to, options.hrp));
   const amount = attempt('amount', () => parseCoinText(draft.amount, 'amount'));
   const fee = attempt('fee', () => parseCoinText(draft.fee, 'fee', true));

@@ -3,22 +3,14 @@
  * accessible name that says whose address it is. Copying uses the async Clipboard API and says so; where the
  * browser refuses it (no permission, an insecure origin), the address text is selected for the user to copy.
  */
-import { addressQrSvgPath } from './address-qr.ts';
+import { drawAddressQr } from './address-qr.ts';
 import { byId } from '../lib/dom.ts';
 
-const svgNs = 'http://www.w3.org/2000/svg';
 
 /** Draws the QR code of `address` into the (empty) `svg`. */
 function drawQr(svg: SVGSVGElement, address: string): void {
-  const { side, path } = addressQrSvgPath(address);
-  svg.setAttribute('viewBox', `0 0 ${side} ${side}`);
+  drawAddressQr(svg, address);
   svg.setAttribute('aria-label', `QR code of the address ${address}`);
-  const background = document.createElementNS(svgNs, 'rect');
-  Object.entries({ width: String(side), height: String(side), fill: '#fff' }).forEach(([k, v]) => background.setAttribute(k, v));
-  const modules = document.createElementNS(svgNs, 'path');
-  modules.setAttribute('d', path);
-  modules.setAttribute('fill', '#000');
-  svg.replaceChildren(background, modules);
 }
 
 export interface ReceiveCard {
