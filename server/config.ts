@@ -5,7 +5,7 @@
 import { decodeAddress } from '../src/crypto/address.ts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ErrorCode, WeftError } from '../src/errors.ts';
+import { WeftError } from '../src/errors.ts';
 import { getNetworkParams, type NetworkParams } from '../src/consensus/params.ts';
 import { regtestDepthBounds, regtestParamsWith, RegtestOverrideError } from '../src/consensus/regtest-overrides.ts';
 import { cacheMbDefault, cacheMbMin } from '../src/limits.ts';

@@ -10,7 +10,7 @@ import type { KvStore } from '../../src/storage/kv.ts';
 import type { Clock } from '../../src/util/clock.ts';
 import { apiKeyLabelCharsMax, apiKeyRecheckMs, apiKeysMax } from '../../src/auth/auth-limits.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
-import { ErrorCode, WeftError } from '../../src/errors.ts';
+import { WeftError } from '../../src/errors.ts';
 import { jsonTable } from './json-table.ts';
 import { constantTimeEqual, newId, newSecret, sha256Hex } from './secrets.ts';
 

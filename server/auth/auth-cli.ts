@@ -7,7 +7,7 @@
 import { loadConfig } from '../config.ts';
 import { parseScopes, scopes as allScopes, type Scope } from '../../src/auth/scopes.ts';
 import { systemClock } from '../../src/util/clock.ts';
-import { WeftError, ErrorCode } from '../../src/errors.ts';
+import { WeftError } from '../../src/errors.ts';
 import { createApiKeyStore, type ApiKeyInfo } from './api-keys.ts';
 import { openAuthStore } from './access-control.ts';
 import { createOAuthClientStore } from './oauth-clients.ts';

@@ -14,7 +14,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { ErrorCode, WeftError } from '../../src/errors.ts';
+import { WeftError } from '../../src/errors.ts';
 import { publicKeyBytes, signatureBytes } from '../../src/crypto/keys.ts';
 import { cachedAsyncWitnessVerifier } from '../../src/crypto/cached-witness-verifier.ts';
 import { asyncWitnessVerifierOver, checkWitnesses, type AsyncWitnessVerifier, type WitnessCheck } from '../../src/crypto/witness-check.ts';

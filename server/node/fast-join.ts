@@ -23,7 +23,7 @@ import { genesisHash } from '../../src/consensus/params.ts';
 import { asWitnessVerifier, type WitnessVerifier } from '../../src/crypto/witness-check.ts';
 import { addressKey } from '../../src/p2p/address-book.ts';
 import { createP2pNode, type P2pNode } from '../../src/p2p/p2p-node.ts';
-import { joinFromPeers, type JoinPhase, type JoinProgress } from '../../src/p2p/join-from-peers.ts';
+import { joinFromPeers, type JoinProgress } from '../../src/p2p/join-from-peers.ts';
 import { buildPruningProof } from '../../src/pruning-proof/build-proof.ts';
 import { proofParamsOf } from '../../src/pruning-proof/level-dag.ts';
 import { verifyPruningProof, type VerifiedProof } from '../../src/pruning-proof/verify-proof.ts';
@@ -49,8 +49,6 @@ const fastJoinSettleMs = 3_000;
 const fastJoinRoundsMax = 5;
 /** State download progress is logged every this many chunks. */
 const chunkLogEvery = 64;
-
-type FastJoinPhase = JoinPhase;
 
 export interface FastJoinOptions {
   readonly config: NodeConfig;

@@ -9,8 +9,6 @@
  * The service's state is one NodeMempoolState (mempool/state.ts); its operations are free functions in
  * server/node/mempool/ (follow-chain.ts, journal.ts). This file is the wiring.
  */
-import type { Ledger } from '../../src/state/ledger.ts';
-import type { MiningRewardReader } from '../../src/mining/mining-events.ts';
 import type { PoolEntry } from '../../src/mempool/entry.ts';
 import { mempoolOwnTxRebroadcastMs } from '../../src/mempool/mempool-limits.ts';
 import type { Mempool } from '../../src/mempool/mempool.ts';
@@ -57,21 +55,6 @@ export function startNodeMempool(options: NodeMempoolOptions): NodeMempool {
       clearInterval(rebroadcastTimer);
       for (const stop of unsubscribe) stop();
       await state.verifier.close();
-    },
-  };
-}
-
-/** What a block paid its own miner, read from the acceptance record of the chain block that merged it. */
-function ledgerRewardReader(ledger: Ledger): MiningRewardReader {
-  return {
-    source: 'ledger',
-    rewardOf(block) {
-      const merger = ledger.mergedBy(block.id);
-      if (merger === null) return undefined;
-      const entry = ledger.acceptanceOf(merger)?.merged.find((m) => m.id === block.id);
-      if (!entry) return undefined;
-      // Kaspa's rule (docs/state.md): a red block's subsidy and fees go to the merging block's miner instead.
-      return entry.blue ? entry.subsidy + entry.fees : 0n;
     },
   };
 }

@@ -56,7 +56,6 @@ export const taskNotFound = (id: string) => new A2aError('task_not_found', `task
 export const invalidParams = (message: string, field?: string) => new A2aError('invalid_params', message, field === undefined ? {} : { field });
 export const unsupportedOperation = (message: string) => new A2aError('unsupported_operation', message);
 export const unauthenticated = (message: string) => new A2aError('unauthorized', message);
-const permissionDenied = (message: string) => new A2aError('forbidden', message);
 /** An executor broke the protocol or the task lifecycle (the runner refuses the event). */
 export const invalidAgentResponse = (message: string) => new A2aError('invalid_agent_response', message);
 

@@ -75,7 +75,6 @@ export const a2aMethods = {
   DeleteTaskPushNotificationConfig: { op: 'deleteTaskPushNotificationConfig', stream: false },
   GetExtendedAgentCard: { op: 'getExtendedAgentCard', stream: false },
 } as const satisfies Record<string, { op: keyof A2aHandler; stream: boolean }>;
-type A2aMethod = keyof typeof a2aMethods;
 
 export function createA2aHandler(options: A2aHandlerOptions): A2aHandler {
   const { store, card, newId } = options;

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { invalidParams } from './errors.ts';
 import { a2aIdCharsMax, a2aPartsMax } from './limits.ts';
-import { taskStates, type JsonObject, type Part, type Role, type TaskState } from './types.ts';
+import { taskStates, type Part, type Role, type TaskState } from './types.ts';
 
 const roleAliases: Record<string, Role> = { role_user: 'ROLE_USER', user: 'ROLE_USER', '1': 'ROLE_USER', role_agent: 'ROLE_AGENT', agent: 'ROLE_AGENT', '2': 'ROLE_AGENT' };
 
@@ -177,13 +177,6 @@ export function parseParams<T extends z.ZodType>(schema: T, input: unknown): z.o
   const issue = result.error.issues[0]!;
   const field = issue.path.join('.');
   throw invalidParams(field ? `${field}: ${issue.message}` : issue.message, field || undefined);
-}
-
-/** Drops undefined members so that serialized output carries only present fields. */
-function compact<T extends object>(value: T): T {
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
-  return out as T;
 }
 
 /** ISO 8601 UTC with milliseconds and a Z suffix (A2A 1.0 §5.6.1). */

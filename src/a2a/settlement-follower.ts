@@ -22,8 +22,6 @@ import { resumeTask, watchTerminal } from './follower/watch.ts';
 import type { FollowerState, SettlementFollowerPorts } from './follower/state.ts';
 import type { JsonObject, Task } from './types.ts';
 
-type ClaimStatus = 'waiting' | 'pending' | 'confirmed' | 'refused';
-
 export interface SettlementFollower {
   /** The terminal hook of the task runner: the anchor as the final status update carries it. */
   onTerminal(task: Task): JsonObject | undefined;

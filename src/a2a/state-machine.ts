@@ -4,7 +4,6 @@
  * the client (INPUT_REQUIRED: a message with the same taskId; AUTH_REQUIRED: credentials in band or out of band)
  * and resume as WORKING, and anything not yet terminal may be canceled, failed or rejected.
  */
-import { AssertionError } from '../errors.ts';
 import type { TaskState } from './types.ts';
 
 const terminalStates: ReadonlySet<TaskState> = new Set([
@@ -34,11 +33,6 @@ export const transitions: Readonly<Record<TaskState, readonly TaskState[]>> = {
 
 export function canTransition(from: TaskState, to: TaskState): boolean {
   return (from === to && !isTerminal(from)) || transitions[from].includes(to);
-}
-
-/** An executor that breaks the lifecycle has a bug: the runner turns this into InvalidAgentResponse. */
-function assertTransition(from: TaskState, to: TaskState): void {
-  if (!canTransition(from, to)) throw new AssertionError(`task state ${from} → ${to} is not a transition`);
 }
 
 /** Streams close after a terminal or interrupted state (docs/a2a.md "Streams"). */

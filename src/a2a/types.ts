@@ -105,66 +105,11 @@ export interface TaskPushNotificationConfig {
   readonly authentication?: AuthenticationInfo;
 }
 
-interface SendMessageConfiguration {
-  readonly acceptedOutputModes?: readonly string[];
-  readonly taskPushNotificationConfig?: TaskPushNotificationConfig;
-  readonly historyLength?: number;
-  readonly returnImmediately?: boolean;
-}
-
-interface SendMessageRequest {
-  readonly tenant?: string;
-  readonly message: Message;
-  readonly configuration?: SendMessageConfiguration;
-  readonly metadata?: JsonObject;
-}
-
-interface GetTaskRequest {
-  readonly tenant?: string;
-  readonly id: string;
-  readonly historyLength?: number;
-}
-
-interface ListTasksRequest {
-  readonly tenant?: string;
-  readonly contextId?: string;
-  readonly status?: TaskState;
-  readonly pageSize?: number;
-  readonly pageToken?: string;
-  readonly historyLength?: number;
-  readonly statusTimestampAfter?: string;
-  readonly includeArtifacts?: boolean;
-}
-
 export interface ListTasksResponse {
   readonly tasks: readonly Task[];
   readonly nextPageToken: string;
   readonly pageSize: number;
   readonly totalSize: number;
-}
-
-interface CancelTaskRequest {
-  readonly tenant?: string;
-  readonly id: string;
-  readonly metadata?: JsonObject;
-}
-
-interface SubscribeToTaskRequest {
-  readonly tenant?: string;
-  readonly id: string;
-}
-
-interface TaskPushConfigRef {
-  readonly tenant?: string;
-  readonly taskId: string;
-  readonly id: string;
-}
-
-interface ListTaskPushNotificationConfigsRequest {
-  readonly tenant?: string;
-  readonly taskId: string;
-  readonly pageSize?: number;
-  readonly pageToken?: string;
 }
 
 export interface ListTaskPushNotificationConfigsResponse {

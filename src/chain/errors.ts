@@ -4,7 +4,7 @@
  * Every rule error carries the JSON-RPC code -32000 (Server error, the seed's "network-specific") and a ban score
  * that the p2p layer applies to the peer that relayed the block.
  */
-import { ErrorCode, WeftError } from '../errors.ts';
+import { WeftError } from '../errors.ts';
 
 export type ValidationStage = 'header' | 'pow' | 'context' | 'body';
 

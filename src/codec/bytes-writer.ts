@@ -3,7 +3,7 @@
  * p2p messages). Integers are range-checked before they are written, so an encoder can never emit bytes that its
  * decoder (src/codec/bytes-reader.ts) would read back as a different value.
  */
-import { ErrorCode, WeftError } from '../errors.ts';
+import { WeftError } from '../errors.ts';
 
 /** A value handed to an encoder is out of range for its field (a caller bug or unchecked input). */
 export class EncodeError extends WeftError {

@@ -3,7 +3,7 @@
  * block) carry `MiningError` (-40005), the code `submit_block` answers with; unknown blocks carry `BlockNotFound`
  * (-40004); a misuse of the engine API carries `InvalidParams` (-32602).
  */
-import { ErrorCode, WeftError } from '../errors.ts';
+import { WeftError } from '../errors.ts';
 
 /** The mergeset (selected parent included) has more blocks than the limit (Kaspa `MergeSetTooBig`). */
 export class MergesetTooLargeError extends WeftError {

@@ -6,7 +6,7 @@
 import { emptyMerkleRoot } from '../codec/merkle.ts';
 import { headerVersionGenesis, type BlockHeader } from '../codec/header.ts';
 import { neverActivates, type Activations } from './activation.ts';
-import { ErrorCode, WeftError } from '../errors.ts';
+import { WeftError } from '../errors.ts';
 import { headerParentsMax } from '../limits.ts';
 import { blockHash } from './pow.ts';
 

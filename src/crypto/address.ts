@@ -15,7 +15,7 @@
  * (QR codes), so decoding accepts those; mixed case is refused.
  */
 import { bech32m } from '@scure/base';
-import { ErrorCode, WeftError } from '../errors.ts';
+import { WeftError } from '../errors.ts';
 import { compareBytes, concatBytes, equalBytes } from '../util/bytes.ts';
 import { blake3 } from './blake3.ts';
 import { InvalidKeyError, isValidPublicKey, publicKeyBytes } from './keys.ts';

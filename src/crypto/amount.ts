@@ -11,7 +11,7 @@
  * Why the cap matters for exactness: below 2^26 coins (~67.1 M) the gap between neighbouring doubles is under
  * 10^-8, so distinct unit amounts map to distinct doubles and the round trip is exact. The supply cap is far below.
  */
-import { ErrorCode, WeftError } from '../errors.ts';
+import { WeftError } from '../errors.ts';
 
 export const unitsPerCoin = 100_000_000n;
 export const coinDecimals = 8;

@@ -7,7 +7,7 @@
  * string). Each takes an output length for BLAKE3's extendable output; the default is the 32-byte digest.
  */
 import { blake3 as nobleBlake3 } from '@noble/hashes/blake3.js';
-import { WeftError, ErrorCode } from '../errors.ts';
+import { WeftError } from '../errors.ts';
 
 /** The default (and hash-id) output length. */
 const blake3HashBytes = 32;

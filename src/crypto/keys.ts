@@ -12,7 +12,7 @@
  *   SHA-256 prehash): callers hash their message with a domain-tagged BLAKE3 first.
  */
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
-import { ErrorCode, WeftError } from '../errors.ts';
+import { WeftError } from '../errors.ts';
 import { bigIntToBytesBE, bytesToBigIntBE } from '../util/bytes.ts';
 
 const privateKeyBytes = 32;

@@ -1,5 +1,5 @@
 /** Errors of transaction kinds: a value that cannot be encoded, and a tag no kind module claims. */
-import { DecodeError, ErrorCode, WeftError } from '../errors.ts';
+import { DecodeError, WeftError } from '../errors.ts';
 import { txKindName } from '../codec/transaction-kinds.ts';
 import type { InvalidAddressError } from '../crypto/address.ts';
 

@@ -16,10 +16,10 @@ import type { SignatureVerifier } from '../crypto/verifier.ts';
 import { txBytesMax } from '../limits.ts';
 import { InvalidTransactionError, UnknownTxKindError } from './errors.ts';
 import type { AnyTransaction } from './kind.ts';
-import type { MultisigTransferTransaction, UnsignedMultisigTransfer } from './multisig-transfer.ts';
+import type { MultisigTransferTransaction } from './multisig-transfer.ts';
 import { kindOf, txKindModule } from './registry.ts';
 import { signingHashOfBody } from './signing.ts';
-import type { TransferTransaction, UnsignedTransfer } from './transfer.ts';
+import type { TransferTransaction } from './transfer.ts';
 
 export { InvalidTransactionError } from './errors.ts';
 export type { AnyTransaction } from './kind.ts';
@@ -35,7 +35,6 @@ export {
 } from './multisig-transfer.ts';
 
 /** The built-in value-transfer kinds: what wallets build and sign. */
-type UnsignedTransaction = UnsignedTransfer | UnsignedMultisigTransfer;
 export type Transaction = TransferTransaction | MultisigTransferTransaction;
 
 /** The module of an encodable transaction; an unregistered kind is an encoding error (the value is wrong). */

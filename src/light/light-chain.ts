@@ -19,9 +19,8 @@
 import type { IndexedBlock } from '../chain/block-index.ts';
 import type { BlockHeader } from '../codec/header.ts';
 import type { BlockId, GhostdagEngine } from '../consensus/ghostdag.ts';
-import { genesisHash, type NetworkParams } from '../consensus/params.ts';
+import type { NetworkParams } from '../consensus/params.ts';
 import type { VerifiedProof } from '../pruning-proof/verify-proof.ts';
-import { equalBytes } from '../util/bytes.ts';
 import type { Clock } from '../util/clock.ts';
 import { addHeaders } from './chain/add-headers.ts';
 import { graphFromGenesis } from './chain/graph.ts';
@@ -104,9 +103,4 @@ export async function openLightChain(options: LightChainOptions): Promise<LightC
     join: (checked) => joinChain(state, checked),
     commitmentsDeferred: () => state.deferred,
   };
-}
-
-/** True when `hash` is this network's genesis (a peer on another network is refused before any header). */
-function isGenesisOf(params: NetworkParams, hash: Uint8Array): boolean {
-  return equalBytes(hash, genesisHash(params));
 }

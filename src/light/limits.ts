@@ -1,13 +1,9 @@
 /** Bounds of the light client (src/light/, web/light/; docs/web.md "Light node"). */
 
-/** Headers written to the store in one batch (one IndexedDB transaction). */
-const lightStoreBatchHeadersMax = 2_000;
 /** No answer to a getheaders within this time ends the sync session (the peer is gone or stalled). */
 export const lightHeadersTimeoutMs = 60_000;
 /** No version/verack within this time after the Noise handshake ends the session. */
 export const lightHandshakeTimeoutMs = 15_000;
-/** Verified headers between progress reports (keeps the tab's status line cheap to update). */
-const lightProgressEveryHeaders = 500;
 /**
  * A state proof (account, record) counts as current only against a block on the tab's selected chain at most this
  * many chain blocks below its selected tip (docs/wallet.md "What the tab proves"). A node answers get_proof at its own selected

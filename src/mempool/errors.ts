@@ -6,7 +6,7 @@
  *   virtual state gets -40003 with acceptance's own reason (`ring_member_unknown`, `escrow_unknown`, …), or -40001
  *   when that reason is `balance` or `energy`.
  */
-import { ErrorCode, WeftError } from '../errors.ts';
+import { WeftError } from '../errors.ts';
 
 /** A pool rule, or (`string`) the reason a kind's state rules give (`checkContext`: acceptance's "not accepted" reason). */
 export type RejectReason = PoolRule | (string & {});

@@ -27,9 +27,9 @@ import { candidateRuns, nextNonce, pending, pendingFor, selectForBlock, statusOf
 import { recomputeCandidates } from './pool/recheck.ts';
 import { subscribe } from './pool/remove.ts';
 import { createMempoolState } from './pool/state.ts';
-import type { AdmitResult, BlockUpdate, Mempool, MempoolEvent, MempoolOptions, PoolStatus, RemovalReason } from './pool-api.ts';
+import type { Mempool, MempoolEvent, MempoolOptions } from './pool-api.ts';
 
-export type {   Mempool, MempoolEvent, MempoolOptions,   };
+export type { Mempool, MempoolEvent, MempoolOptions };
 
 export function createMempool(options: MempoolOptions): Mempool {
   const state = createMempoolState(options);

@@ -27,11 +27,6 @@ export interface PoolState extends AccountReader {
   rulesV2?(): boolean;
 }
 
-/** A state with accounts only: every record absent, the DAA score 0 (pools in tests of plain transfers). */
-function accountsOnlyState(accounts: AccountReader): PoolState {
-  return { account: (address) => accounts.account(address), record: () => undefined, daaScore: () => 0 };
-}
-
 /** The key of a record in a read set and in a block's changes: `namespace:hex(id)`. */
 function recordKey(namespace: RecordNamespace, id: Uint8Array): string {
   return `${namespace}:${toHex(id)}`;

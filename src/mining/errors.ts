@@ -1,4 +1,4 @@
-import { ErrorCode, WeftError } from '../errors.ts';
+import { WeftError } from '../errors.ts';
 
 /** -40005 Mining error (the seed's table): a mining operation failed, with the reason. */
 export class MiningError extends WeftError {

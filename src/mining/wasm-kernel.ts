@@ -6,7 +6,7 @@
  * A `PowKernel` runs on the calling thread and is synchronous; server/mining/wasm-pool.ts spreads jobs over worker
  * threads, and web/ over Web Workers. Design and measured rates: docs/mining-kernels.md.
  */
-import { ErrorCode, WeftError } from '../errors.ts';
+import { WeftError } from '../errors.ts';
 import type { PowJob, PowResult } from './job.ts';
 
 /**

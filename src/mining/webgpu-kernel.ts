@@ -4,7 +4,7 @@
  * (GPUBufferUsage and friends exist in browsers but not in Node), so their numeric values from the WebGPU spec are
  * used. The PowBackend on top of it is src/mining/webgpu-backend.ts; the design is in docs/webgpu.md.
  */
-import { ErrorCode, WeftError } from '../errors.ts';
+import { WeftError } from '../errors.ts';
 
 /** WebGPU spec values of GPUBufferUsage, GPUMapMode.READ and GPUShaderStage.COMPUTE. */
 const usage = { mapRead: 0x1, copySrc: 0x4, copyDst: 0x8, uniform: 0x40, storage: 0x80 } as const;

@@ -42,7 +42,7 @@ const joinPeersAskedMax = 16;
 /** How long a proof may take to arrive; a slower peer is left out of this round, unpunished. */
 const joinProofWaitMs = 15_000;
 
-export type JoinPhase = 'proof' | 'trusted-data' | 'state';
+type JoinPhase = 'proof' | 'trusted-data' | 'state';
 
 export interface JoinProgress {
   readonly phase: JoinPhase;

@@ -22,7 +22,6 @@ import {
   createMessageAssembler,
   encodeFrame,
   splitMessage,
-  type FrameDecoder,
 } from './framing.ts';
 import {
   p2pHandshakeFrameBytesMax,

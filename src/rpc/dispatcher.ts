@@ -18,7 +18,7 @@ import { ErrorCode, WeftError, rpcCodeOf } from '../errors.ts';
 import { MethodNotFoundError, toErrorObject, type JsonRpcErrorObject } from './errors.ts';
 import { envelopeId, nodeEnvelopeRules, parseEnvelope, parseEnvelopeText, type CallEntry, type Envelope, type EnvelopeRules, type RpcCall } from './envelope.ts';
 import { stringifyJson } from './json.ts';
-import type { AnyRpcMethod, JsonRpcId, RpcCallContext, RpcScope, RpcTransport, SubscriptionScope } from './method.ts';
+import type { AnyRpcMethod, JsonRpcId, RpcCallContext, RpcTransport, SubscriptionScope } from './method.ts';
 import { rpcMethods } from './method-table.ts';
 import { buildOpenRpc } from './openrpc.ts';
 import { parseParams } from './params.ts';

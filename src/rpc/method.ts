@@ -11,7 +11,7 @@ export type JsonRpcId = string | number | null;
 export type JsonSchema = Readonly<Record<string, unknown>>;
 export type RpcTransport = 'http' | 'rest' | 'ws' | 'grpc';
 /** docs/design.md "Node APIs and access" scopes; `public` needs no credentials. */
-export type RpcScope = 'public' | 'read_balance' | 'send_transactions' | 'mine_blocks';
+type RpcScope = 'public' | 'read_balance' | 'send_transactions' | 'mine_blocks';
 
 /** What a connection that can carry notifications offers to subscribe/unsubscribe. */
 export interface SubscriptionScope {

@@ -17,9 +17,9 @@
  * `account` (its key is exactly the one every existing state root was built with), `agent` and `escrow`
  * (src/kinds/agent, src/kinds/escrow), `contract_code` and `contract_storage` (src/vm/contract-state.ts,
  * docs/contracts.md "State layout"), `key_image` and `confidential_output` (src/kinds/confidential/records.ts) hold
- * records, each written only by its kinds. A reserved namespace (none is, in this version) has its tag and id fixed so that proofs of absence about it are already
- * meaningful, and their codec refuses every value (DecodeError 'namespace-reserved') until the issue that gives
- * them a record layout lands — nothing stores or invents their data before then. A kind that adds state declares
+ * records, each written only by its kinds. A reserved namespace (none is, in this version) would have its tag and id fixed so that proofs of absence about it
+ * are already meaningful, and a codec that refuses every value (DecodeError 'namespace-reserved') until the issue that
+ * gives it a record layout lands — nothing stores or invents their data before then. A kind that adds state declares
  * its namespace here (docs/architecture.md "Adding a transaction kind").
  *
  * Pure: light clients derive keys and decode proven values with it (src/state/proof-verify.ts verifyStateRecord).
@@ -38,10 +38,10 @@ import {
   type KeyImageRecord,
 } from '../kinds/confidential/records.ts';
 import type { RecordNamespace } from '../kinds/kind.ts';
-import { AssertionError, DecodeError, assert } from '../errors.ts';
+import { assert } from '../errors.ts';
 import { accountKey, accountKeyTag, accountRecordVersion, decodeAccount, encodeAccount, type StoredAccount } from './account-codec.ts';
 import { StateError } from './state-errors.ts';
-import { recordVersionOf, stateRecordKey, type StateRecordDecodeReason } from './state-record.ts';
+import { stateRecordKey } from './state-record.ts';
 import { contractRecordVersion, decodeContractValue, encodeContractValue } from '../vm/contract-state.ts';
 
 /** A contract_code or contract_storage value: opaque bytes (the module, or what a contract stored) after the version. */
@@ -138,24 +138,6 @@ const accountCodec: StateRecordCodec<StoredAccount> = {
 
 const agentCodec: StateRecordCodec<AgentRecord> = { versions: [agentRecordVersion], encode: encodeAgentRecord, decode: decodeAgentRecord };
 const escrowCodec: StateRecordCodec<EscrowRecord> = { versions: [escrowRecordVersion], encode: encodeEscrowRecord, decode: decodeEscrowRecord };
-
-/** The codec of a namespace whose records have no layout yet: it refuses every value, and encodes nothing. */
-function reservedCodec(name: string): StateRecordCodec<never> {
-  return {
-    versions: [],
-    encode(): never {
-      throw new AssertionError(`${name} records are reserved: nothing may be stored in that namespace yet`);
-    },
-    decode(value: Uint8Array): never {
-      const version = recordVersionOf(value, name);
-      throw new DecodeError(`${name} record: the namespace is reserved and reads no version yet (got version byte ${version})`, {
-        reason: 'namespace-reserved' satisfies StateRecordDecodeReason,
-        namespace: name,
-        version,
-      });
-    },
-  };
-}
 
 const address = (describes: string): StateNamespaceId => ({ kind: 'address', bytes: addressBytes, describes });
 const opaque = (bytes: number, describes: string): StateNamespaceId => ({ kind: 'bytes', bytes, describes });

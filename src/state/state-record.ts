@@ -16,7 +16,7 @@ import { blake3 } from '../crypto/blake3.ts';
 import { DecodeError } from '../errors.ts';
 
 /** What `details.reason` of a record DecodeError says. */
-export type StateRecordDecodeReason = 'record-empty' | 'record-version-unknown' | 'namespace-reserved';
+type StateRecordDecodeReason = 'record-empty' | 'record-version-unknown' | 'namespace-reserved';
 
 const tagBytes = new Map<string, Uint8Array>();
 const textEncoder = new TextEncoder();

@@ -1,5 +1,5 @@
 /** Wallet errors, each with the seed code its boundary maps to. */
-import { ErrorCode, WeftError } from '../errors.ts';
+import { WeftError } from '../errors.ts';
 
 export type WalletParamReason = 'bad_name' | 'not_in_wallet' | 'not_standard' | 'bad_mnemonic' | 'too_many' | 'bad_request';
 

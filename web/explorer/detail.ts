@@ -33,11 +33,6 @@ const routes = new Map<string, RouteRender>([
   ['contract', async (ctx, arg) => (await import('./contract-view.ts')).renderContract(arg, { client: createHttpClient(ctx.urls.httpUrl), body: ctx.body, title: ctx.title })],
 ]);
 
-/** Adds a page under `#/<name>/<arg>` (or `#/<name>`). */
-function addRoute(name: string, render: RouteRender): void {
-  routes.set(name, render);
-}
-
 /**
  * Height → block, 0x-hash → block (then transaction), anything else with a `1` separator → address; other text →
  * `#/search/<text>`, which says that nothing matches (a search must never just do nothing). Empty → undefined.

@@ -21,15 +21,6 @@ export interface PrivateBalance {
 
 const sum = (outputs: readonly HeldOutput[]) => outputs.reduce((s, o) => s + o.owned.amount, 0n);
 
-/**
- * The DAA score an output counts maturity from: the chain block after its carrier accepts it (a later one in a
- * wide DAG, so a ring member may wait one block longer than counted here; the node then says ring_member_immature).
- */
-const createdDaaScoreOf = (daaScore: number): bigint => BigInt(daaScore) + 1n;
-
-/** Whether an output carried at `daaScore` may be a ring member of a transaction the block after the tip accepts. */
-const matureForNextBlock = (daaScore: number, tipDaaScore: number, chainId: number): boolean => isMature(createdDaaScoreOf(daaScore), tipDaaScore + 1, chainId);
-
 function pendingKeyImages(state: PrivateState): Set<string> {
   return new Set(state.sends.flatMap((s) => s.keyImages));
 }

@@ -12,7 +12,7 @@
  */
 import { concatBytes } from '../../util/bytes.ts';
 import { PrivacyEncodingError, PrivacyProofError } from './errors.ts';
-import { G, decodeSubgroupExt, encodePoint, mulBase, mulSecret, type Point } from './point.ts';
+import { G, decodeSubgroupExt, encodePoint, mulBase, mulSecret } from './point.ts';
 import { cachedHashToEc, cachedHashToEcExt, cachedPublicExt, cachedPublicPoint, cachedSubgroupExt } from './decoded-points.ts';
 import { decodeScalar, encodeScalar, hashToScalar, invEight, mod, paddedDomain, randomScalar, type RandomBytes } from './scalar.ts';
 import { add, cached, encodeAll, fromPoint, mulEightExt, negate, oddMultiples, straus, strausTerm, wnafDigits, type Cached, type Ext } from './vartime.ts';

@@ -69,10 +69,6 @@ export function feToBigint(a: Fe): bigint {
   return v;
 }
 
-function copy(o: Fe, a: Fe): void {
-  o.set(a);
-}
-
 export function add(o: Fe, a: Fe, b: Fe): void {
   for (let i = 0; i < limbCount; i++) o[i] = a[i]! + b[i]!;
 }
@@ -224,8 +220,8 @@ export function mul(o: Fe, a: Fe, b: Fe): void {
 /** a² (about half the products of `mul`: each cross term once, doubled). */
 export function sqr(o: Fe, a: Fe): void {
   const a0 = a[0]!, a1 = a[1]!, a2 = a[2]!, a3 = a[3]!, a4 = a[4]!, a5 = a[5]!, a6 = a[6]!, a7 = a[7]!, a8 = a[8]!, a9 = a[9]!, a10 = a[10]!, a11 = a[11]!, a12 = a[12]!, a13 = a[13]!, a14 = a[14]!;
-  const d0 = 2 * a0, d1 = 2 * a1, d2 = 2 * a2, d3 = 2 * a3, d4 = 2 * a4, d5 = 2 * a5, d6 = 2 * a6, d7 = 2 * a7, d8 = 2 * a8, d9 = 2 * a9, d10 = 2 * a10, d11 = 2 * a11, d12 = 2 * a12, d13 = 2 * a13, d14 = 2 * a14;
-  const e1 = 19 * a1, e2 = 19 * a2, e3 = 19 * a3, e4 = 19 * a4, e5 = 19 * a5, e6 = 19 * a6, e7 = 19 * a7, e8 = 19 * a8, e9 = 19 * a9, e10 = 19 * a10, e11 = 19 * a11, e12 = 19 * a12, e13 = 19 * a13, e14 = 19 * a14;
+  const d0 = 2 * a0, d1 = 2 * a1, d2 = 2 * a2, d3 = 2 * a3, d4 = 2 * a4, d5 = 2 * a5, d6 = 2 * a6, d7 = 2 * a7, d8 = 2 * a8, d9 = 2 * a9, d10 = 2 * a10, d11 = 2 * a11, d12 = 2 * a12, d13 = 2 * a13;
+  const e8 = 19 * a8, e9 = 19 * a9, e10 = 19 * a10, e11 = 19 * a11, e12 = 19 * a12, e13 = 19 * a13, e14 = 19 * a14;
   let c0 = a0 * a0 + d1 * e14 + d2 * e13 + d3 * e12 + d4 * e11 + d5 * e10 + d6 * e9 + d7 * e8;
   let c1 = d0 * a1 + d2 * e14 + d3 * e13 + d4 * e12 + d5 * e11 + d6 * e10 + d7 * e9 + a8 * e8;
   let c2 = d0 * a2 + a1 * a1 + d3 * e14 + d4 * e13 + d5 * e12 + d6 * e11 + d7 * e10 + d8 * e9;

@@ -14,7 +14,7 @@ import { InvalidTransactionError } from '../errors.ts';
 import type { TxStateView } from '../kind.ts';
 import { sessionKeysMax, sessionScopeMask, type AgentRecord, type SessionKey } from './agent-record.ts';
 import { mustReadAgent, writeAgent } from './agent-state.ts';
-import { defineAgentKind, type AgentTransaction } from './envelope.ts';
+import { defineAgentKind } from './envelope.ts';
 
 export interface AgentAddSessionKeyPayload {
   readonly publicKey: Uint8Array;
@@ -23,7 +23,6 @@ export interface AgentAddSessionKeyPayload {
   readonly totalCap: bigint;
   readonly expiryDaaScore: bigint;
 }
-type AgentAddSessionKeyTransaction = AgentTransaction<typeof TxKind.AgentAddSessionKey, AgentAddSessionKeyPayload>;
 
 /** The keys that stay when a full account adds one: live ones (unrevoked, unexpired at `now`). */
 function keysWithRoom(record: AgentRecord, now: bigint): readonly SessionKey[] {

@@ -10,13 +10,12 @@ import { publicKeyBytes } from '../../crypto/keys.ts';
 import { toHex } from '../../util/bytes.ts';
 import { identityProofHashBytes } from './agent-record.ts';
 import { readAgent, writeAgent } from './agent-state.ts';
-import { defineAgentKind, readFlag, type AgentTransaction } from './envelope.ts';
+import { defineAgentKind, readFlag } from './envelope.ts';
 
 export interface AgentCreatePayload {
   readonly controller: Uint8Array;
   readonly identityProofHash: Uint8Array | undefined;
 }
-type AgentCreateTransaction = AgentTransaction<typeof TxKind.AgentCreate, AgentCreatePayload>;
 
 export const agentCreateKind = defineAgentKind<typeof TxKind.AgentCreate, AgentCreatePayload>({
   tag: TxKind.AgentCreate,

@@ -7,12 +7,11 @@
  */
 import { TxKind } from '../../codec/transaction-kinds.ts';
 import { mustReadAgent, writeAgent } from './agent-state.ts';
-import { defineAgentKind, readFlag, type AgentTransaction } from './envelope.ts';
+import { defineAgentKind, readFlag } from './envelope.ts';
 
 export interface AgentFreezePayload {
   readonly frozen: boolean;
 }
-type AgentFreezeTransaction = AgentTransaction<typeof TxKind.AgentFreeze, AgentFreezePayload>;
 
 export const agentFreezeKind = defineAgentKind<typeof TxKind.AgentFreeze, AgentFreezePayload>({
   tag: TxKind.AgentFreeze,

@@ -10,13 +10,12 @@ import { TxKind } from '../../codec/transaction-kinds.ts';
 import { addressBytes, encodeAddress } from '../../crypto/address.ts';
 import { formatUnits } from '../../crypto/amount.ts';
 import { mustReadAgent, readAgent, writeAgent } from './agent-state.ts';
-import { defineAgentKind, readAddress, type AgentTransaction } from './envelope.ts';
+import { defineAgentKind, readAddress } from './envelope.ts';
 
 export interface AgentFundEnergyPoolPayload {
   readonly agent: Uint8Array;
   readonly amount: bigint;
 }
-type AgentFundEnergyPoolTransaction = AgentTransaction<typeof TxKind.AgentFundEnergyPool, AgentFundEnergyPoolPayload>;
 
 export const agentFundEnergyPoolKind = defineAgentKind<typeof TxKind.AgentFundEnergyPool, AgentFundEnergyPoolPayload>({
   tag: TxKind.AgentFundEnergyPool,

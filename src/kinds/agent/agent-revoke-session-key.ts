@@ -8,12 +8,11 @@
 import { TxKind } from '../../codec/transaction-kinds.ts';
 import { sessionKeyOf } from './agent-record.ts';
 import { mustReadAgent, writeAgent } from './agent-state.ts';
-import { defineAgentKind, type AgentTransaction } from './envelope.ts';
+import { defineAgentKind } from './envelope.ts';
 
 export interface AgentRevokeSessionKeyPayload {
   readonly revokedKeyId: bigint;
 }
-type AgentRevokeSessionKeyTransaction = AgentTransaction<typeof TxKind.AgentRevokeSessionKey, AgentRevokeSessionKeyPayload>;
 
 export const agentRevokeSessionKeyKind = defineAgentKind<typeof TxKind.AgentRevokeSessionKey, AgentRevokeSessionKeyPayload>({
   tag: TxKind.AgentRevokeSessionKey,

@@ -8,12 +8,11 @@ import { TxKind } from '../../codec/transaction-kinds.ts';
 import { publicKeyBytes } from '../../crypto/keys.ts';
 import { toHex } from '../../util/bytes.ts';
 import { mustReadAgent, writeAgent } from './agent-state.ts';
-import { defineAgentKind, type AgentTransaction } from './envelope.ts';
+import { defineAgentKind } from './envelope.ts';
 
 export interface AgentSetControllerPayload {
   readonly controller: Uint8Array;
 }
-type AgentSetControllerTransaction = AgentTransaction<typeof TxKind.AgentSetController, AgentSetControllerPayload>;
 
 export const agentSetControllerKind = defineAgentKind<typeof TxKind.AgentSetController, AgentSetControllerPayload>({
   tag: TxKind.AgentSetController,

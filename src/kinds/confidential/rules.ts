@@ -7,9 +7,6 @@
  * tests stay fast without weakening the public networks.
  */
 
-/** `high`: rings, stealth outputs and hidden amounts; `medium`: stealth outputs with public amounts (docs/api.md). */
-type PrivacyLevel = 'high' | 'medium';
-
 /** Monero's ring size since HF v15: one size for everyone, so the size itself is no fingerprint. */
 export const highRingSize = 16;
 /** Chains whose rings are fixed at `highRingSize`: the public networks. */

@@ -10,7 +10,7 @@ import { TxKind } from '../../codec/transaction-kinds.ts';
 import { AddressType } from '../../crypto/address.ts';
 import { publicKeyBytes, signatureBytes } from '../../crypto/keys.ts';
 import { equalBytes, toHex } from '../../util/bytes.ts';
-import { defineAgentKind, readFlag, type AgentTransaction } from '../agent/envelope.ts';
+import { defineAgentKind, readFlag } from '../agent/envelope.ts';
 import { completionReceiptHash } from './completion-receipt.ts';
 import { escrowIdBytes, EscrowStatus } from './escrow-record.ts';
 import { mustReadEscrow, readEscrow, settleEscrow } from './escrow-state.ts';
@@ -24,7 +24,6 @@ export interface EscrowClaimPayload {
   readonly escrowId: Uint8Array;
   readonly receipt: CompletionReceipt | undefined;
 }
-type EscrowClaimTransaction = AgentTransaction<typeof TxKind.EscrowClaim, EscrowClaimPayload>;
 
 export const escrowClaimKind = defineAgentKind<typeof TxKind.EscrowClaim, EscrowClaimPayload>({
   tag: TxKind.EscrowClaim,

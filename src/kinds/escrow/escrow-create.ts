@@ -13,7 +13,7 @@ import { TxKind } from '../../codec/transaction-kinds.ts';
 import { addressBytes, encodeAddress } from '../../crypto/address.ts';
 import { equalBytes, toHex } from '../../util/bytes.ts';
 import { readAgent } from '../agent/agent-state.ts';
-import { defineAgentKind, readAddress, readFlag, type AgentTransaction } from '../agent/envelope.ts';
+import { defineAgentKind, readAddress, readFlag } from '../agent/envelope.ts';
 import { escrowIdOf, EscrowStatus, taskHashBytes } from './escrow-record.ts';
 import { arbiterCanSign } from './escrow-rules-v2.ts';
 import { writeEscrow } from './escrow-state.ts';
@@ -26,7 +26,6 @@ export interface EscrowCreatePayload {
   readonly disputeWindow: bigint;
   readonly arbiter: Uint8Array | undefined;
 }
-type EscrowCreateTransaction = AgentTransaction<typeof TxKind.EscrowCreate, EscrowCreatePayload>;
 
 export const escrowCreateKind = defineAgentKind<typeof TxKind.EscrowCreate, EscrowCreatePayload>({
   tag: TxKind.EscrowCreate,

@@ -7,12 +7,11 @@
  */
 import { TxKind } from '../../codec/transaction-kinds.ts';
 import { equalBytes } from '../../util/bytes.ts';
-import { defineAgentKind, type AgentTransaction } from '../agent/envelope.ts';
+import { defineAgentKind } from '../agent/envelope.ts';
 import { EscrowStatus } from './escrow-record.ts';
 import { escrowIdPayload, escrowIdView, type EscrowIdPayload } from './escrow-id-payload.ts';
 import { mustReadEscrow, readEscrow, writeEscrow } from './escrow-state.ts';
 
-type EscrowDisputeTransaction = AgentTransaction<typeof TxKind.EscrowDispute, EscrowIdPayload>;
 
 export const escrowDisputeKind = defineAgentKind<typeof TxKind.EscrowDispute, EscrowIdPayload>({
   tag: TxKind.EscrowDispute,

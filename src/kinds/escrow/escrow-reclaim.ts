@@ -7,13 +7,12 @@
  */
 import { TxKind } from '../../codec/transaction-kinds.ts';
 import { equalBytes } from '../../util/bytes.ts';
-import { defineAgentKind, type AgentTransaction } from '../agent/envelope.ts';
+import { defineAgentKind } from '../agent/envelope.ts';
 import { EscrowStatus } from './escrow-record.ts';
 import { escrowIdPayload, escrowIdView, type EscrowIdPayload } from './escrow-id-payload.ts';
 import { disputeDeadline } from './escrow-rules-v2.ts';
 import { readEscrow, settleEscrow } from './escrow-state.ts';
 
-type EscrowReclaimTransaction = AgentTransaction<typeof TxKind.EscrowReclaim, EscrowIdPayload>;
 
 export const escrowReclaimKind = defineAgentKind<typeof TxKind.EscrowReclaim, EscrowIdPayload>({
   tag: TxKind.EscrowReclaim,

@@ -9,7 +9,7 @@
 import { TxKind } from '../../codec/transaction-kinds.ts';
 import { formatUnits } from '../../crypto/amount.ts';
 import { equalBytes, toHex } from '../../util/bytes.ts';
-import { defineAgentKind, type AgentTransaction } from '../agent/envelope.ts';
+import { defineAgentKind } from '../agent/envelope.ts';
 import { escrowIdBytes, EscrowStatus } from './escrow-record.ts';
 import { disputeDeadline } from './escrow-rules-v2.ts';
 import { readEscrow, settleEscrow } from './escrow-state.ts';
@@ -18,7 +18,6 @@ export interface EscrowResolvePayload {
   readonly escrowId: Uint8Array;
   readonly agentShare: bigint;
 }
-type EscrowResolveTransaction = AgentTransaction<typeof TxKind.EscrowResolve, EscrowResolvePayload>;
 
 export const escrowResolveKind = defineAgentKind<typeof TxKind.EscrowResolve, EscrowResolvePayload>({
   tag: TxKind.EscrowResolve,
