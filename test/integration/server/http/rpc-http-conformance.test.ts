@@ -3,7 +3,7 @@
 // error code, with fixtures mined on the chain through submit_block.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeTransaction, txHash } from '../../../../src/kinds/transaction-codec.ts';
-import { decodeAddress, encodeAddress } from '../../../../src/crypto/address.ts';
+import { encodeAddress } from '../../../../src/crypto/address.ts';
 import { unitsPerCoin } from '../../../../src/crypto/amount.ts';
 import { proofFromJson } from '../../../../src/state/proof.ts';
 import { verifyProof } from '../../../../src/state/proof-verify.ts';
