@@ -18,7 +18,7 @@
  * is durable. A failed write poisons the chain: in-memory state may be ahead of disk, so the node must restart.
  */
 import type { BlockId } from '../consensus/ghostdag.ts';
-import { fromHex, toHex } from '../util/bytes.ts';
+import { fromHex, strip0x, toHex } from '../util/bytes.ts';
 import { addBlock } from './add-block.ts';
 import { finishOpen } from './chain-join.ts';
 import { childRules, childState, finalityPointOf, ghostdagOf, listen, pruningPointRecord, storedBlock, tipBlocks } from './chain-reads.ts';
@@ -77,6 +77,5 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
 
 /** Parses a `0x`-prefixed or bare 64-digit hash into a BlockId. */
 export function blockIdFromHex(hex: string): BlockId {
-  const bare = hex.startsWith('0x') ? hex.slice(2) : hex;
-  return toHex(fromHex(bare.toLowerCase()));
+  return toHex(fromHex(strip0x(hex).toLowerCase()));
 }

@@ -13,6 +13,7 @@ import { query } from '../lib/dom.ts';
 import { createHttpClient } from '../lib/node-client.ts';
 import { fieldsTable, type PageContext } from './page-context.ts';
 import { columns, transactionsTable, type TransactionColumn } from './transactions-table.ts';
+import { strip0x } from '../../src/util/bytes.ts';
 
 /** History rows per page. */
 export const historyPageSize = 20;
@@ -81,7 +82,7 @@ ${isContractAddress(address) ? `<p><a id="contract-viewer-link" href="#/contract
   query('#account-box', ctx.body).innerHTML = balance.ok
     ? `${fieldsTable([
       ['Balance', `<strong id="verified-balance">${formatCoins(balance.account.balance)}</strong>`],
-      ['Proof', `<span class="ok">✓ checked against verified block ${linkHtml('block', `0x${balance.account.blockHash.replace(/^0x/, '')}`, { label: formatInteger(balance.account.blockHeight), copy: false })}</span>`],
+      ['Proof', `<span class="ok">✓ checked against verified block ${linkHtml('block', `0x${strip0x(balance.account.blockHash)}`, { label: formatInteger(balance.account.blockHeight), copy: false })}</span>`],
       ['Nonce', formatInteger(Number(balance.account.nonce))],
       ['Energy', `${formatInteger(Number(balance.account.energy))} units`],
       ['Seen by the chain', balance.account.exists ? 'yes' : 'no (never used)'],

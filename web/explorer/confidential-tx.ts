@@ -8,7 +8,7 @@
  */
 import { formatUnits } from '../../src/crypto/amount.ts';
 import { verifyRecordProof } from '../../src/light/verify-account.ts';
-import { fromHex } from '../../src/util/bytes.ts';
+import { fromHex, strip0x } from '../../src/util/bytes.ts';
 import { getProof } from '../../packages/client/src/index.ts';
 import { escapeHtml, formatCoins, formatInteger, linkHtml } from '../lib/format.ts';
 import { checkWhenHeaderKnown } from '../light/proof-wait.ts';
@@ -31,7 +31,7 @@ interface StealthOutput {
   readonly amount_exact?: unknown;
 }
 
-const hex = (value: unknown): string => (typeof value === 'string' && /^(0x)?[0-9a-f]+$/.test(value) ? `0x${value.replace(/^0x/, '')}` : '');
+const hex = (value: unknown): string => (typeof value === 'string' && /^(0x)?[0-9a-f]+$/.test(value) ? `0x${strip0x(value)}` : '');
 const mono = (value: unknown): string => `<span class="mono wrap">${escapeHtml(hex(value) || '–')}</span>`;
 const outputLink = (key: unknown): string => {
   const k = hex(key);

@@ -7,6 +7,7 @@ import { escapeHtml, refreshTimes } from '../lib/format.ts';
 import type { LightNode } from '../light/light-node.ts';
 import { createHttpClient, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
 import { showNothingFound, type PageContext } from './page-context.ts';
+import { strip0x } from '../../src/util/bytes.ts';
 
 // Each page's module loads when a route first needs it (dynamic import): the explorer home loads none of them, nor
 // the proof, VM and curve code they pull in (issue 32, docs/performance.md "Lighthouse").
@@ -40,7 +41,7 @@ const routes = new Map<string, RouteRender>([
 export function routeSearch(text: string): string | undefined {
   if (text === '') return undefined;
   if (/^\d+$/.test(text)) return `#/block/${text}`;
-  if (/^(0x)?[0-9a-fA-F]{64}$/.test(text)) return `#/hash/0x${text.replace(/^0x/, '').toLowerCase()}`;
+  if (/^(0x)?[0-9a-fA-F]{64}$/.test(text)) return `#/hash/0x${strip0x(text).toLowerCase()}`;
   if (/^[a-z]+1[02-9ac-hj-np-z]+$/.test(text)) return `#/address/${text}`;
   return `#/search/${encodeURIComponent(text)}`;
 }

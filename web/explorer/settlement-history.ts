@@ -13,7 +13,7 @@
  */
 import { decodeAddress } from '../../src/crypto/address.ts';
 import { escrowIdOf } from '../../src/kinds/escrow/escrow-record.ts';
-import { toHash0x } from '../../src/util/bytes.ts';
+import { strip0x, toHash0x } from '../../src/util/bytes.ts';
 import { type GetEscrowReturnType, getTransactionHistory } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 
@@ -26,7 +26,7 @@ export const scanPageSize = 200;
 /** Reads per scan: an address's newest 1,000 transactions. */
 export const scanPagesMax = 5;
 
-const normalHash = (hex: string): string => `0x${hex.replace(/^0x/, '').toLowerCase()}`;
+const normalHash = (hex: string): string => `0x${strip0x(hex).toLowerCase()}`;
 
 /** The escrow a transaction of an escrow kind names: its `escrow_id`, or for a create the id its client and nonce make. */
 export function escrowIdOfTransaction(tx: Tx): string | undefined {

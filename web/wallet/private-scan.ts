@@ -12,7 +12,7 @@ import { zeroCommit } from '../../src/crypto/monero/commitment.ts';
 import { generateKeyImage } from '../../src/crypto/monero/key-image.ts';
 import type { MoneroKeys } from '../../src/crypto/monero/keys.ts';
 import { encodePoint } from '../../src/crypto/monero/point.ts';
-import { fromHex, toHex } from '../../src/util/bytes.ts';
+import { fromHex, strip0x, toHex } from '../../src/util/bytes.ts';
 import { scanOutput, type OwnedOutput } from '../../src/wallet/confidential.ts';
 import { parseCoinText } from './send-check.ts';
 
@@ -83,7 +83,7 @@ interface JsonTransaction {
 
 const confidentialKinds = new Set(['shield', 'confidential_transfer', 'unshield']);
 const hexOf = (value: unknown, bytes: number): string | undefined =>
-  typeof value === 'string' && new RegExp(`^(0x)?[0-9a-f]{${2 * bytes}}$`).test(value) ? value.replace(/^0x/, '') : undefined;
+  typeof value === 'string' && new RegExp(`^(0x)?[0-9a-f]{${2 * bytes}}$`).test(value) ? strip0x(value) : undefined;
 
 /**
  * Scans one block's JSON (get_block with transactions). Malformed entries are skipped, never trusted: a node that

@@ -3,7 +3,7 @@
  * verify a signed message against an address.
  */
 import { decodeAddress } from '../../src/crypto/address.ts';
-import { fromHex, toHex } from '../../src/util/bytes.ts';
+import { fromHex, strip0x, toHex } from '../../src/util/bytes.ts';
 import { verifyMessage, type MessageSignatureType } from '../../src/wallet/message.ts';
 import { byId } from '../lib/dom.ts';
 import { clearErrors, FieldError, showError } from './form-errors.ts';
@@ -36,7 +36,7 @@ export function wireSignForms({ wallet }: UnlockedWallet): void {
     } catch (error) {
       throw new FieldError('address', `address: not a ${wallet.network.hrp} address (${(error as Error).message})`, 'invalid_address');
     }
-    const sigText = byId<HTMLInputElement>('verify-signature').value.trim().replace(/^0x/, '');
+    const sigText = strip0x(byId<HTMLInputElement>('verify-signature').value.trim());
     const signature = /^([0-9a-f]{2})+$/i.test(sigText) ? fromHex(sigText.toLowerCase()) : new Uint8Array(0);
     const valid = verifyMessage(address, byId<HTMLTextAreaElement>('verify-message').value, signature, byId<HTMLSelectElement>('verify-type').value as MessageSignatureType);
     byId('verify-result').textContent = valid ? 'valid signature' : 'invalid signature';
