@@ -12,12 +12,12 @@ import { ErrorCode } from '../../../../src/errors.ts';
 import { blockSubsidyUnits } from '../../../../src/consensus/emission.ts';
 import { unitsToCoins } from '../../../../src/crypto/amount.ts';
 import { toHex } from '../../../../src/util/bytes.ts';
-import { loadConfig } from '../../../../server/config.ts';
-import { createLogger } from '../../../../server/logger.ts';
-import { startNode, type RunningNode } from '../../../../server/node/start-node.ts';
+import type { RunningNode } from '../../../../server/node/start-node.ts';
 import { makeBlock, testMiner } from '../../../helpers/chain-fixtures.ts';
+import { startRpcTestNode, type RpcTestNode } from '../../../helpers/rpc-node.ts';
 
 let datadir: string;
+let testNode: RpcTestNode;
 let node: RunningNode;
 const minerKey = publicKeyFromPrivate(generatePrivateKey((n) => crypto.getRandomValues(new Uint8Array(n))));
 const minerBytes = standardAddress(minerKey);
@@ -34,7 +34,9 @@ async function until(condition: () => boolean, timeoutMs: number, what: string):
 
 beforeAll(async () => {
   datadir = mkdtempSync(join(tmpdir(), 'weft-mining-'));
-  node = await startNode(loadConfig(['--network', 'regtest', '--datadir', datadir, '--rpc-port', '0']), createLogger('silent'));
+  // The shared set-up (test/helpers/rpc-node.ts): every port 0, the node's own ports; the datadir is ours to restart on.
+  testNode = await startRpcTestNode([], false, datadir);
+  node = testNode.node;
   node.mining.onEvent((event) => events.push(event));
   // Two blocks by someone else first (regtest genesis is at the pow limit, so the JS grinder finds them at once),
   // stamped now so that they fall in the statistics' periods.
@@ -42,7 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await node?.close();
+  await testNode?.close();
   rmSync(datadir, { recursive: true, force: true });
 });
 
@@ -134,8 +136,9 @@ describe('mining control on a regtest node', () => {
 
   it('statistics are rebuilt from the chain when the node restarts', async () => {
     const before = node.mining.stats('24h');
-    await node.close();
-    node = await startNode(loadConfig(['--network', 'regtest', '--datadir', datadir, '--rpc-port', '0', '--miner-address', minerAddress]), createLogger('silent'));
+    await testNode.close();
+    testNode = await startRpcTestNode(['--miner-address', minerAddress], false, datadir);
+    node = testNode.node;
     const after = node.mining.stats('24h');
     expect(after.blocks).toEqual(before.blocks);
     expect(after.blocks_found).toEqual(before.blocks_found); // the configured address is this node's
