@@ -64,57 +64,65 @@ export const Op = {
 export const ValType = { i32: 0x7f, i64: 0x7e } as const;
 export const emptyBlockType = 0x40;
 
-const table: (OpInfo | undefined)[] = new Array(256).fill(undefined);
+/** Whitelisted single opcodes: [opcode, name, immediate, pops, pushes]. A pure table; `opInfo` reads it by opcode. */
+const singleOps: readonly (readonly [number, string, Immediate, number, number])[] = [
+  [0x00, 'unreachable', 'none', 0, 0],
+  [0x01, 'nop', 'none', 0, 0],
+  [0x02, 'block', 'blocktype', 0, 0],
+  [0x03, 'loop', 'blocktype', 0, 0],
+  [0x04, 'if', 'blocktype', 1, 0],
+  [0x05, 'else', 'none', 0, 0],
+  [0x0b, 'end', 'none', 0, 0],
+  [0x0c, 'br', 'label', 0, 0],
+  [0x0d, 'br_if', 'label', 1, 0],
+  [0x0e, 'br_table', 'br_table', 1, 0],
+  [0x0f, 'return', 'none', 0, 0],
+  [0x10, 'call', 'func', 0, 0],
+  [0x11, 'call_indirect', 'call_indirect', 1, 0],
+  [0x1a, 'drop', 'none', 1, 0],
+  [0x1b, 'select', 'none', 3, 1],
+  [0x20, 'local.get', 'local', 0, 1],
+  [0x21, 'local.set', 'local', 1, 0],
+  [0x22, 'local.tee', 'local', 1, 1],
+  [0x23, 'global.get', 'global', 0, 1],
+  [0x24, 'global.set', 'global', 1, 0],
+  [0x28, 'i32.load', 'memarg', 1, 1],
+  [0x29, 'i64.load', 'memarg', 1, 1],
+  [0x36, 'i32.store', 'memarg', 2, 0],
+  [0x37, 'i64.store', 'memarg', 2, 0],
+  [0x3f, 'memory.size', 'memory_index', 0, 1],
+  [0x40, 'memory.grow', 'memory_index', 1, 1],
+  [0x41, 'i32.const', 'i32', 0, 1],
+  [0x42, 'i64.const', 'i64', 0, 1],
+  [0x45, 'i32.eqz', 'none', 1, 1],
+  [0x50, 'i64.eqz', 'none', 1, 1],
+  [0xa7, 'i32.wrap_i64', 'none', 1, 1],
+  [0xac, 'i64.extend_i32_s', 'none', 1, 1],
+  [0xad, 'i64.extend_i32_u', 'none', 1, 1],
+];
 
-function def(op: number, name: string, immediate: Immediate, pops: number, pushes: number): void {
-  table[op] = { name, immediate, pops, pushes };
-}
-function range(from: number, to: number, name: string, immediate: Immediate, pops: number, pushes: number): void {
-  for (let op = from; op <= to; op++) def(op, `${name}.0x${op.toString(16)}`, immediate, pops, pushes);
-}
+/** Whitelisted opcode ranges of one shape: [first, last, name, immediate, pops, pushes]. */
+const opRanges: readonly (readonly [number, number, string, Immediate, number, number])[] = [
+  [0x2c, 0x35, 'load', 'memarg', 1, 1], // i32.load8_s … i64.load32_u
+  [0x3a, 0x3e, 'store', 'memarg', 2, 0], // i32.store8 … i64.store32
+  [0x46, 0x4f, 'i32.compare', 'none', 2, 1],
+  [0x51, 0x5a, 'i64.compare', 'none', 2, 1],
+  [0x67, 0x69, 'i32.unary', 'none', 1, 1], // clz ctz popcnt
+  [0x6a, 0x78, 'i32.binary', 'none', 2, 1],
+  [0x79, 0x7b, 'i64.unary', 'none', 1, 1],
+  [0x7c, 0x8a, 'i64.binary', 'none', 2, 1],
+  [0xc0, 0xc4, 'sign_extend', 'none', 1, 1], // i32.extend8_s … i64.extend32_s
+];
 
-def(0x00, 'unreachable', 'none', 0, 0);
-def(0x01, 'nop', 'none', 0, 0);
-def(0x02, 'block', 'blocktype', 0, 0);
-def(0x03, 'loop', 'blocktype', 0, 0);
-def(0x04, 'if', 'blocktype', 1, 0);
-def(0x05, 'else', 'none', 0, 0);
-def(0x0b, 'end', 'none', 0, 0);
-def(0x0c, 'br', 'label', 0, 0);
-def(0x0d, 'br_if', 'label', 1, 0);
-def(0x0e, 'br_table', 'br_table', 1, 0);
-def(0x0f, 'return', 'none', 0, 0);
-def(0x10, 'call', 'func', 0, 0);
-def(0x11, 'call_indirect', 'call_indirect', 1, 0);
-def(0x1a, 'drop', 'none', 1, 0);
-def(0x1b, 'select', 'none', 3, 1);
-def(0x20, 'local.get', 'local', 0, 1);
-def(0x21, 'local.set', 'local', 1, 0);
-def(0x22, 'local.tee', 'local', 1, 1);
-def(0x23, 'global.get', 'global', 0, 1);
-def(0x24, 'global.set', 'global', 1, 0);
-def(0x28, 'i32.load', 'memarg', 1, 1);
-def(0x29, 'i64.load', 'memarg', 1, 1);
-range(0x2c, 0x35, 'load', 'memarg', 1, 1); // i32.load8_s … i64.load32_u
-def(0x36, 'i32.store', 'memarg', 2, 0);
-def(0x37, 'i64.store', 'memarg', 2, 0);
-range(0x3a, 0x3e, 'store', 'memarg', 2, 0); // i32.store8 … i64.store32
-def(0x3f, 'memory.size', 'memory_index', 0, 1);
-def(0x40, 'memory.grow', 'memory_index', 1, 1);
-def(0x41, 'i32.const', 'i32', 0, 1);
-def(0x42, 'i64.const', 'i64', 0, 1);
-def(0x45, 'i32.eqz', 'none', 1, 1);
-range(0x46, 0x4f, 'i32.compare', 'none', 2, 1);
-def(0x50, 'i64.eqz', 'none', 1, 1);
-range(0x51, 0x5a, 'i64.compare', 'none', 2, 1);
-range(0x67, 0x69, 'i32.unary', 'none', 1, 1); // clz ctz popcnt
-range(0x6a, 0x78, 'i32.binary', 'none', 2, 1);
-range(0x79, 0x7b, 'i64.unary', 'none', 1, 1);
-range(0x7c, 0x8a, 'i64.binary', 'none', 2, 1);
-def(0xa7, 'i32.wrap_i64', 'none', 1, 1);
-def(0xac, 'i64.extend_i32_s', 'none', 1, 1);
-def(0xad, 'i64.extend_i32_u', 'none', 1, 1);
-range(0xc0, 0xc4, 'sign_extend', 'none', 1, 1); // i32.extend8_s … i64.extend32_s
+/** The whitelist indexed by opcode, built from the two tables (no registry is filled by side effect). */
+const table: readonly (OpInfo | undefined)[] = (() => {
+  const byOp: (OpInfo | undefined)[] = new Array(256).fill(undefined);
+  for (const [op, name, immediate, pops, pushes] of singleOps) byOp[op] = { name, immediate, pops, pushes };
+  for (const [from, to, name, immediate, pops, pushes] of opRanges) {
+    for (let op = from; op <= to; op++) byOp[op] = { name: `${name}.0x${op.toString(16)}`, immediate, pops, pushes };
+  }
+  return byOp;
+})();
 
 /** The whitelisted instruction with this opcode, or undefined. */
 export function opInfo(op: number): OpInfo | undefined {
