@@ -30,12 +30,12 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => node?.stop());
 
-/** Restores `phrase` on a fresh browser profile, opened on the Private view; `restoreHeight` typed as given. */
+/** Restores `phrase` on a fresh browser profile, opened on the Confidential view; `restoreHeight` typed as given. */
 async function restore(browser: Browser, phrase: string, restoreHeight: string, opens = true) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   const errors = collectConsoleErrors(page);
-  await page.goto(new URL('wallet.html#private', node.url).href);
+  await page.goto(new URL('wallet.html#confidential', node.url).href);
   await page.getByLabel('My recovery phrase (restore)').check();
   await page.locator('#create-password').fill('restore password');
   await page.getByRole('textbox', { name: /^Recovery phrase/ }).fill(phrase);

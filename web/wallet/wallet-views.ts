@@ -1,11 +1,11 @@
 /**
- * The unlocked wallet's views — Activity, Send, Receive, Escrow, Private, More — one at a time, chosen by the
+ * The unlocked wallet's views — Activity, Send, Receive, Escrow, Confidential, More — one at a time, chosen by the
  * page's hash (#send, #receive, ...), so each is a short page on a phone, a link can open one, and Back returns to
  * the previous one. The tabs are links; the current one carries aria-current="page".
  */
 import { byId } from '../lib/dom.ts';
 
-const walletViews = ['activity', 'send', 'receive', 'escrow', 'private', 'more'] as const;
+const walletViews = ['activity', 'send', 'receive', 'escrow', 'confidential', 'more'] as const;
 type WalletView = (typeof walletViews)[number];
 
 /** The view a hash names; anything else (empty, unknown) is Activity. */
