@@ -33,6 +33,12 @@ import { InvalidBlockRelayedError } from './protocol-errors.ts';
 
 /** A peer's proof is asked for at most once in this long (a peer on another chain sends many such blocks). */
 const joinGuardProofCooldownMs = 60_000;
+/**
+ * A poison check that could not be made (the reporter's answer timed out, it was busy with another request, it left)
+ * is tried again on a later refusal of the suspected block's descendants, at most this often: the block itself is
+ * remembered as invalid, so its state-root refusal never comes again to start a check.
+ */
+const joinGuardPoisonRetryMs = 2_000;
 
 export type RejoinVerdict =
   | { readonly reason: 'heavier-proof'; readonly peer: string; readonly proof: VerifiedProof }
@@ -70,7 +76,9 @@ export function createJoinGuard(options: JoinGuardOptions): JoinGuard {
   let decided = false;
   let poisonCheck: string | undefined;
   /** A state-root refusal right after the join was spared: until it is judged, its descendants are spared too. */
-  let suspected = false;
+  let suspected: BlockRuleError | undefined;
+  /** When the last poison check could not be made (a retry waits joinGuardPoisonRetryMs after it). */
+  let uncheckedAt: number | undefined;
 
   const track = (task: Promise<void>): void => {
     pending.add(task);
@@ -117,14 +125,16 @@ export function createJoinGuard(options: JoinGuardOptions): JoinGuard {
         return;
       }
     } catch (failure) {
-      // No second opinion to be had (the peer moved its point, or answered badly): the block keeps its refusal, unpunished.
+      // No second opinion this time (the peer timed out, was busy, moved its point, or answered badly): the block keeps
+      // its refusal, unpunished, and a later refusal of its descendants asks again (joinGuardPoisonRetryMs).
+      uncheckedAt = options.nowMs();
       log.info({ event: 'join_guard_poison_unchecked', peer: peer.slice(0, 16), err: errorText(failure) }, 'could not compare the join record with this peer');
       return;
     } finally {
       poisonCheck = undefined;
     }
     // Same totals: our join was not the cause; the block is invalid and its sender pays as for any invalid block.
-    suspected = false;
+    suspected = undefined;
     options.node().disconnectPeer(peer, new InvalidBlockRelayedError(error.rule, error.banScore, error.message));
   };
 
@@ -132,7 +142,7 @@ export function createJoinGuard(options: JoinGuardOptions): JoinGuard {
     blockRefused(peer, error) {
       if (chain.joinedAt === undefined) return false;
       // Once the join is judged poisoned the chain is to be thrown away: what it refuses for its bad state costs nobody.
-      if (decided) return suspected && (error.rule === 'body.state-root.mismatch' || error.rule === 'context.parents.invalid');
+      if (decided) return suspected !== undefined && (error.rule === 'body.state-root.mismatch' || error.rule === 'context.parents.invalid');
       if (error.rule === 'context.pruning-point.violated') {
         const last = askedAt.get(peer);
         if (last === undefined || options.nowMs() - last >= joinGuardProofCooldownMs) {
@@ -143,14 +153,22 @@ export function createJoinGuard(options: JoinGuardOptions): JoinGuard {
       }
       const fresh = chain.selectedTip().id === chain.joinedAt.id;
       if (!fresh || peer === options.joinedFrom) return false;
-      // The descendants of a block spared while the join is in doubt are refused for their parent: spared alike.
-      if (error.rule === 'context.parents.invalid') return poisonCheck !== undefined || suspected;
-      if (error.rule !== 'body.state-root.mismatch') return false;
-      suspected = true;
-      if (poisonCheck === undefined) {
+      const startCheck = (suspect: BlockRuleError): void => {
         poisonCheck = peer;
-        track(checkPoisoned(peer, error));
+        uncheckedAt = undefined;
+        track(checkPoisoned(peer, suspect));
+      };
+      // The descendants of a block spared while the join is in doubt are refused for their parent: spared alike, and
+      // a check that could not be made is asked again of their sender.
+      if (error.rule === 'context.parents.invalid') {
+        if (suspected !== undefined && poisonCheck === undefined && uncheckedAt !== undefined && options.nowMs() - uncheckedAt >= joinGuardPoisonRetryMs) {
+          startCheck(suspected);
+        }
+        return poisonCheck !== undefined || suspected !== undefined;
       }
+      if (error.rule !== 'body.state-root.mismatch') return false;
+      suspected = error;
+      if (poisonCheck === undefined) startCheck(error);
       return true;
     },
     async idle() {
