@@ -32,7 +32,9 @@ export function fail(what: string, detail?: unknown): never {
 
 export async function startNode(checkout: string, name: string, extra: readonly string[]): Promise<BenchNode> {
   const dir = mkdtempSync(join(tmpdir(), `weft-throughput-${name}-`));
-  const child = spawn(process.execPath, [join(checkout, 'bin/weft.mjs'), 'node', '--network', 'regtest', '--datadir', dir,
+  // WEFT_BENCH_NODE_FLAGS: Node.js flags for the node processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them).
+  const nodeFlags = (process.env.WEFT_BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
+  const child = spawn(process.execPath, [...nodeFlags, join(checkout, 'bin/weft.mjs'), 'node', '--network', 'regtest', '--datadir', dir,
     '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0', '--rate-limits=false', '--log-level', 'info', ...extra],
   { cwd: checkout, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';

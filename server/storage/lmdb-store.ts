@@ -33,8 +33,9 @@ export function openLmdbStore(path: string, options: { mapSizeBytes?: number } =
   return {
     path,
     get(key) {
+      // getBinary already answers a copy of lmdb-js's shared read buffer: a view of it, not a second copy.
       const value = db.getBinary(asBuffer(key));
-      return value === undefined ? undefined : asBytes(Buffer.from(value));
+      return value === undefined ? undefined : asBytes(value);
     },
     has(key) {
       return db.doesExist(asBuffer(key));

@@ -13,3 +13,9 @@ export const ledgerHistoryLimitMax = 1_000;
 export const ledgerPreviewCacheMax = 4;
 /** Inclusions of one transaction id read by `getTransaction` (the same bytes in many parallel blocks). */
 export const ledgerInclusionsMax = 64;
+/**
+ * Decoded state-trie nodes kept in memory per generation (src/state/trie-node-cache.ts; at most twice this many held,
+ * a few hundred bytes each): the live top of the trie and the nodes the last blocks wrote, so account reads of the
+ * mempool, templates and acceptance walk memory, not LMDB.
+ */
+export const ledgerTrieNodeCacheMax = 131_072;

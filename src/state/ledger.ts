@@ -38,6 +38,8 @@ import type { ContractReceipt } from '../kinds/contract-receipt.ts';
 import { stateKey, stateNamespace, type StateNamespaceName, type StateRecord } from './namespaces.ts';
 import type { StateProof } from './proof.ts';
 import { createStateTrie } from './trie.ts';
+import { createTrieNodeCache } from './trie-node-cache.ts';
+import { ledgerTrieNodeCacheMax } from './ledger-limits.ts';
 import {
   countAddressHistory,
   countAddressRewards,
@@ -149,7 +151,7 @@ function virtualSupply(state: LedgerState): SupplyFigures {
 
 function openLedgerState(context: { readonly chain: Chain; readonly store: KvStore; readonly pruning?: boolean }): LedgerState {
   const { chain, store } = context;
-  const trie = createStateTrie({ store, prefix: ledgerKeys.trieprefix });
+  const trie = createStateTrie({ store, prefix: ledgerKeys.trieprefix, nodeCache: createTrieNodeCache(ledgerTrieNodeCacheMax) });
   const reads = createLedgerReads(chain, store);
   const pruning = createStatePruning(store, reads);
   return { chain, store, trie, reads, pruning, pruningOn: context.pruning === true, listeners: new Set(), pendingEvents: new Map(), previews: [], virtualView: undefined };

@@ -18,6 +18,7 @@ import type { KvOp, KvStore } from '../storage/kv.ts';
 import { StateError } from './state-errors.ts';
 import type { StateProof } from './proof.ts';
 import { decodeTrieNode, type TrieNode } from './trie-node.ts';
+import type { TrieNodeCache } from './trie-node-cache.ts';
 import { computeUpdate, type UpdateItem } from './trie-update.ts';
 import {
   defaultStateHash,
@@ -52,6 +53,8 @@ export interface StateTrieOptions {
   /** BLAKE3 by default; any faster implementation of the same function may be plugged in. */
   readonly hash?: StateHash;
   readonly overlay?: StateOverlay;
+  /** Decoded nodes kept in memory by hash (trie-node-cache.ts): the node's ledger trie has one; nodes never go stale. */
+  readonly nodeCache?: TrieNodeCache;
 }
 
 export interface StateTrie {
@@ -75,7 +78,7 @@ export function createStateOverlay(): StateOverlay {
 }
 
 export function createStateTrie(options: StateTrieOptions): StateTrie {
-  const { store, overlay } = options;
+  const { store, overlay, nodeCache } = options;
   const prefix = options.prefix.slice();
   const hash = options.hash ?? defaultStateHash;
 
@@ -87,11 +90,15 @@ export function createStateTrie(options: StateTrieOptions): StateTrie {
   };
 
   const readNode = (nodeHash: Uint8Array): TrieNode => {
+    const cached = nodeCache?.get(nodeHash);
+    if (cached !== undefined) return cached;
     const bytes = overlay?.get(toHex(nodeHash)) ?? store.get(storeKey(nodeHash));
     if (bytes === undefined) {
       throw new StateError('node-missing', `state node ${toHex(nodeHash)} is in neither the overlay nor the store`);
     }
-    return decodeTrieNode(bytes, nodeHash);
+    const node = decodeTrieNode(bytes, nodeHash);
+    nodeCache?.set(nodeHash, node);
+    return node;
   };
 
   /** Walks from `root` toward `key`; calls `onSibling` per level; returns the leaf met, or undefined for empty. */
@@ -145,6 +152,8 @@ export function createStateTrie(options: StateTrieOptions): StateTrie {
       const emit = (nodeHash: Uint8Array, encoded: Uint8Array): void => {
         ops.push({ type: 'put', key: storeKey(nodeHash), value: encoded });
         overlay?.set(toHex(nodeHash), encoded);
+        // The next block and the virtual read what this update wrote.
+        nodeCache?.set(nodeHash, decodeTrieNode(encoded, nodeHash));
       };
       const newRoot = computeUpdate({ hash, readNode, emit }, root, sortedItems(updates));
       return { root: newRoot, ops };

@@ -14,13 +14,20 @@ export function fromHex(hex: string): Uint8Array {
   if (hex.length % 2 !== 0) throw new DecodeError(`hex string has odd length ${hex.length}`);
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) {
-    const byte = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-    if (Number.isNaN(byte) || !/^[0-9a-fA-F]{2}$/.test(hex.slice(2 * i, 2 * i + 2))) {
-      throw new DecodeError(`invalid hex digit near offset ${2 * i}`);
-    }
-    out[i] = byte;
+    const hi = hexNibble(hex.charCodeAt(2 * i));
+    const lo = hexNibble(hex.charCodeAt(2 * i + 1));
+    if (hi < 0 || lo < 0) throw new DecodeError(`invalid hex digit near offset ${2 * i}`);
+    out[i] = (hi << 4) | lo;
   }
   return out;
+}
+
+/** The value of a hex digit's char code (either case), or -1. */
+function hexNibble(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 102) return code - 87;
+  if (code >= 65 && code <= 70) return code - 55;
+  return -1;
 }
 
 /** The hex digits of the API's `0x…` form: `text` without a leading `0x`, or as it is when it has none. */

@@ -4,6 +4,7 @@ import { blake3 } from '@noble/hashes/blake3.js';
 import { createMemoryStore } from '../../../src/storage/memory-store.ts';
 import { createStateOverlay, createStateTrie, type StateTrie } from '../../../src/state/trie.ts';
 import { StateError } from '../../../src/state/state-errors.ts';
+import { createTrieNodeCache } from '../../../src/state/trie-node-cache.ts';
 import { emptyStateRoot, stateValueBytesMax, type StateHash } from '../../../src/state/trie-hash.ts';
 import { concatBytes, toHex } from '../../../src/util/bytes.ts';
 
@@ -137,6 +138,33 @@ describe('state trie: batched updates', () => {
         for (const past of history) expect(entriesHex(trie, past.root)).toEqual(modelHex(past.model));
       }),
       { numRuns: 120 },
+    );
+  });
+
+  it('a node cache of any size changes no root and no read, however its generations turn over', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(batchArb, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 64 }), async (batches, cacheNodes) => {
+        const plain = newTrie();
+        const store = createMemoryStore();
+        const nodeCache = createTrieNodeCache(cacheNodes);
+        const cached = createStateTrie({ store, prefix, nodeCache });
+        let [a, b] = [emptyStateRoot, emptyStateRoot];
+        for (const batch of batches) {
+          const [ua, ub] = [plain.trie.applyUpdates(a, batch), cached.applyUpdates(b, batch)];
+          await plain.store.write(ua.ops);
+          await store.write(ub.ops);
+          [a, b] = [ua.root, ub.root];
+          expect(toHex(b)).toBe(toHex(a));
+          expect(entriesHex(cached, b)).toEqual(entriesHex(plain.trie, a));
+          for (const key of batch.keys()) {
+            const k = Uint8Array.from(Buffer.from(key, 'hex'));
+            expect(cached.get(b, k)).toEqual(plain.trie.get(a, k));
+            expect(cached.prove(b, k)).toEqual(plain.trie.prove(a, k));
+          }
+        }
+        expect(nodeCache.size()).toBeLessThanOrEqual(2 * cacheNodes);
+      }),
+      { numRuns: 80 },
     );
   });
 
