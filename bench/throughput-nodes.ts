@@ -153,3 +153,15 @@ export function cpuSince(pid: number, before: Map<number, number>, miningTid?: n
 export function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 }
+
+/** The node's Prometheus figures (name with its labels → value), e.g. weft_sig_cache_misses, weft_x_sum{stage="total"}. */
+export async function metricsOf(node: BenchNode): Promise<Map<string, number>> {
+  const res = await fetch(`http://127.0.0.1:${node.http}/metrics`);
+  if (res.status !== 200) fail(`${node.name} /metrics answered HTTP ${res.status}`, await res.text());
+  const out = new Map<string, number>();
+  for (const line of (await res.text()).split('\n')) {
+    const match = /^([a-z_]+(?:\{[^}]*\})?) ([0-9.e+-]+)$/.exec(line);
+    if (match) out.set(match[1]!, Number(match[2]));
+  }
+  return out;
+}

@@ -29,7 +29,7 @@ import { resolve } from 'node:path';
 import { regtestParams } from '../src/consensus/params.ts';
 import { encodeAddress } from '../src/crypto/address.ts';
 import { fanout, fee, transfer, wallet, type Wallet } from './load-generator.ts';
-import { blocksOf, cpuSince, fail, rpc, rssMb, sendRaw, startNode, stopNodes, threadCpu, watchConfirmations, type BenchNode, type CpuSplit } from './throughput-nodes.ts';
+import { blocksOf, cpuSince, fail, metricsOf, rpc, rssMb, sendRaw, startNode, stopNodes, threadCpu, watchConfirmations, type BenchNode, type CpuSplit } from './throughput-nodes.ts';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
@@ -96,6 +96,7 @@ async function runStep(a: BenchNode, b: BenchNode, senders: Wallet[], rate: numb
   const raws = Array.from({ length: count }, (_, k) => transfer(senders[k % senders.length]!, sink, 1n));
   const cpuA0 = threadCpu(a.pid);
   const cpuB0 = threadCpu(b.pid);
+  const metrics0 = await Promise.all([metricsOf(a), metricsOf(b)]);
   const blocks0 = await blocksOf(a);
   const submitted: { hash: string; at: number }[] = [];
   const posts: Promise<void>[] = [];
@@ -127,6 +128,13 @@ async function runStep(a: BenchNode, b: BenchNode, senders: Wallet[], rate: numb
   const confirmed = latencies.length;
   const blocks = (await blocksOf(a)) - blocks0;
   const [x, y] = await Promise.all([blocksOf(a), blocksOf(b)]);
+  const metrics1 = await Promise.all([metricsOf(a), metricsOf(b)]);
+  const delta = (node: 0 | 1, name: string) => (metrics1[node].get(name) ?? 0) - (metrics0[node].get(name) ?? 0);
+  const counters = (node: 0 | 1) =>
+    `sig cache ${delta(node, 'weft_sig_cache_hits')} hits / ${delta(node, 'weft_sig_cache_misses')} misses; ` +
+    `${delta(node, 'weft_template_build_seconds_count')} templates, ${(1000 * delta(node, 'weft_template_build_seconds_sum')).toFixed(0)} ms; ` +
+    `block stages (ms) ${['preverify', 'body', 'header', 'acceptance', 'commit', 'total'].map((stage) => `${stage} ${(1000 * delta(node, `weft_block_stage_seconds_sum{stage="${stage}"}`)).toFixed(0)}`).join(', ')}`;
+  console.log(`  A: ${counters(0)}\n  B: ${counters(1)}`);
   return {
     offered: count / (offeringMs / 1000), admitted: submitted.length / (answeredMs / 1000), confirmed: confirmed / ((endedAt - began) / 1000),
     confirmedCount: confirmed, left: count - confirmed, seconds: (endedAt - began) / 1000, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), max: quantile(latencies, 1),

@@ -21,8 +21,8 @@ export function bundleIsFresh(root = repoRoot) {
   }
 }
 
-/** What the Wasm kernels, the web app and the widget are built from (the bundle lists its own sources). */
-export const buildInputs = ['assembly', 'web', 'src', 'shaders', 'bin', 'vite.config.ts', 'vite.widget.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+/** What the Wasm kernels, the native verifier, the web app and the widget are built from (the bundle lists its own sources). */
+export const buildInputs = ['assembly', 'web', 'src', 'shaders', 'bin', 'server/crypto/native', 'vite.config.ts', 'vite.widget.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 /** What a finished build leaves; a missing one means it must run. */
 export const buildOutputs = ['build/wasm/blake3-pow-simd.wasm', 'build/node/weft.mjs', 'dist/web/web/index.html', 'dist/web/weft-wallet.js'];
 export const buildStampPath = 'build/build-stamp.json';

@@ -8,8 +8,12 @@
  * A backend with a `continuous` port (the Wasm worker pool) is not driven in batches: the loop pushes each new
  * template to it and the threads hash it until the next one, so a main thread busy with blocks, RPC or the mempool
  * never leaves them idle (issue 29: the batch-driven pool idled ~70% of the time at 300 tx/s). The loop wakes
- * on a winner, on invalidate(), and every `batchMs` to check staleness; a template whose only change is the
- * mempool is rebuilt at most once per `batchMs`, as the batch loop did.
+ * on a winner, on invalidate(), and every `batchMs` to check staleness.
+ *
+ * A template whose only change is the mempool is rebuilt at most once per `mempoolRefreshMs` (both loops), as
+ * Kaspa's mining manager keeps a block template for a while rather than rebuild it per transaction: under load the
+ * pool changes with every admission, and a full template (thousands of transactions selected, their merkle root)
+ * rebuilt every 100 ms cost a producing node ~0.9 core at 400 tx/s (issue 29). A new block still rebuilds at once.
  *
  * The loop's state is miner/state.ts; the two loops are miner/batch-loop.ts and miner/continuous-loop.ts, started
  * and stopped by miner/lifecycle.ts; this file wires them into a `Miner`.
@@ -21,6 +25,9 @@ import type { PowBackend } from './job.ts';
 import { minerStats, startMiner, stopMiner } from './miner/lifecycle.ts';
 import { createMinerState } from './miner/state.ts';
 import { buildBlockTemplate, type BlockTemplate } from './template.ts';
+
+/** How often, at most, a template is rebuilt for mempool changes alone (new blocks rebuild it at once). */
+const minerMempoolRefreshMs = 500;
 
 /** What the loop asks a template builder for; the node's builder adds mempool transactions and the state root. */
 interface MinerTemplateRequest {
@@ -41,6 +48,8 @@ export interface MinerOptions {
   readonly randomNonce: () => bigint;
   readonly batchMs?: number;
   readonly templateRefreshMs?: number;
+  /** Default minerMempoolRefreshMs. */
+  readonly mempoolRefreshMs?: number;
   readonly onError?: (error: unknown) => void;
   /** Builds the template to grind on; default: buildBlockTemplate over the chain alone (no transactions). */
   readonly buildTemplate?: (request: MinerTemplateRequest) => BlockTemplate;
@@ -80,6 +89,7 @@ export function createMiner(options: MinerOptions): Miner {
     randomNonce: options.randomNonce,
     batchMs: options.batchMs ?? 100,
     templateRefreshMs: options.templateRefreshMs ?? 1_000,
+    mempoolRefreshMs: options.mempoolRefreshMs ?? minerMempoolRefreshMs,
     onError: options.onError,
     build: options.buildTemplate ?? ((request) => buildBlockTemplate(chain, request)),
   });

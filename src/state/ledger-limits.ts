@@ -19,3 +19,5 @@ export const ledgerInclusionsMax = 64;
  * mempool, templates and acceptance walk memory, not LMDB.
  */
 export const ledgerTrieNodeCacheMax = 131_072;
+/** Accounts remembered per virtual view (cleared with it at every block): the pool reads each sender several times. */
+export const ledgerVirtualAccountsMax = 65_536;

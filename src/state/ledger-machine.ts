@@ -4,7 +4,7 @@
  */
 import { rulesV2Active } from '../consensus/activation.ts';
 import type { IndexedBlock } from '../chain/block-index.ts';
-import type { ChainStateMachine, PreparedBlockState } from '../chain/state-port.ts';
+import type { BlockStateInput, ChainStateMachine, PreparedBlockState } from '../chain/state-port.ts';
 import { TrustedDataError } from '../chain/trusted-errors.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import type { KvOp, KvStore } from '../storage/kv.ts';
@@ -15,7 +15,7 @@ import { emptyStoredAccount } from './account-codec.ts';
 import { checkJoinRecord, committedTotals } from './join-record.ts';
 import { ledgerPreviewCacheMax } from './ledger-limits.ts';
 import { ledgerKeys } from './ledger-rows.ts';
-import { acceptOnto, publicAccount, readAccountAt, type LedgerState } from './ledger-virtual.ts';
+import { acceptOnto, publicAccount, readAccountAt, type Acceptance, type LedgerState } from './ledger-virtual.ts';
 import { receiptRows } from './receipt-rows.ts';
 import { isEmptyHash } from './trie-hash.ts';
 import type { StateTrie } from './trie.ts';
@@ -36,12 +36,25 @@ function joinRows(store: KvStore, trie: StateTrie, params: NetworkParams, block:
   return [{ type: 'put', key: ledgerKeys.acceptance(block.hash), value }];
 }
 
-/** A block's acceptance as the rows of its batch: trie nodes, its record, inclusions, receipts, the pruning log. */
+/**
+ * Everything a block's state depends on, as the previews' cache key: the mergeset in order (selected parent first),
+ * its blues, the miner, the DAA score. prepareBlock trusts a hit for consensus, so nothing acceptOnto reads is left out.
+ */
+const previewKey = (input: BlockStateInput): string =>
+  `${input.mergeset.join(',')}|${input.ghostdag.mergesetBlues.join(',')}|${input.miner ? toHex(input.miner) : '-'}|${input.daaScore}`;
+
+/**
+ * A block's acceptance as the rows of its batch: trie nodes, its record, inclusions, receipts, the pruning log. A
+ * block this node mined has the input of the template it was built from: the preview's acceptance and trie update
+ * are taken as they are (the state depends on the input alone) instead of computed a second time.
+ */
 function prepareBlock(state: LedgerState, ...[input, block]: Parameters<ChainStateMachine['prepareBlock']>): PreparedBlockState {
   const { reads } = state;
   reads.rememberTransactions(block.id, block.transactions);
-  const { parentRoot, result, record, updates } = acceptOnto(state, input);
-  const { root, ops } = state.trie.applyUpdates(parentRoot, updates);
+  const { acceptance, trieUpdate } = state.previews.find((p) => p.key === previewKey(input))?.value ?? acceptAndUpdate(state, input);
+  const { result, record } = acceptance;
+  const { root } = trieUpdate;
+  const ops = [...trieUpdate.ops];
   reads.rememberRecord(block.id, record);
   ops.push({ type: 'put', key: ledgerKeys.acceptance(block.hash), value: encodeAcceptanceRecord(record) });
   ops.push(...inclusionRows(block.hash, block.transactions));
@@ -51,19 +64,23 @@ function prepareBlock(state: LedgerState, ...[input, block]: Parameters<ChainSta
   return { stateRoot: root, ops };
 }
 
-/** A would-be block's state root and accounts (block templates), cached for repeated identical asks. */
-function previewBlock(state: LedgerState, input: Parameters<ChainStateMachine['previewBlock']>[0]): ReturnType<ChainStateMachine['previewBlock']> {
-  const key = `${input.mergeset.join(',')}|${input.miner ? toHex(input.miner) : '-'}|${input.daaScore}`;
+function acceptAndUpdate(state: LedgerState, input: BlockStateInput): { acceptance: Acceptance; trieUpdate: { root: Uint8Array; ops: readonly KvOp[] } } {
+  const acceptance = acceptOnto(state, input);
+  return { acceptance, trieUpdate: state.trie.applyUpdates(acceptance.parentRoot, acceptance.updates) };
+}
+
+/** A would-be block's state root and accounts (block templates), cached for repeated identical asks and for prepareBlock. */
+function previewBlock(state: LedgerState, input: BlockStateInput): ReturnType<ChainStateMachine['previewBlock']> {
+  const key = previewKey(input);
   const cached = state.previews.find((p) => p.key === key);
   if (cached) return cached.value;
-  const { parentRoot, result, updates } = acceptOnto(state, input);
-  const { root } = state.trie.applyUpdates(parentRoot, updates);
-  const read = readAccountAt(state, parentRoot);
+  const { acceptance, trieUpdate } = acceptAndUpdate(state, input);
+  const read = readAccountAt(state, acceptance.parentRoot);
   const accounts = {
     account: (address: Uint8Array): Account =>
-      publicAccount(result.changes.get(toHex(address))?.account ?? read(address) ?? emptyStoredAccount, input.daaScore),
+      publicAccount(acceptance.result.changes.get(toHex(address))?.account ?? read(address) ?? emptyStoredAccount, input.daaScore),
   };
-  const value = { stateRoot: root, accounts };
+  const value = { stateRoot: trieUpdate.root, accounts, acceptance, trieUpdate };
   state.previews.unshift({ key, value });
   state.previews.length = Math.min(state.previews.length, ledgerPreviewCacheMax);
   return value;

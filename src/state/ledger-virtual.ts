@@ -7,7 +7,7 @@ import { rulesV2Active } from '../consensus/activation.ts';
 import type { Chain } from '../chain/chain.ts';
 import type { BlockStateInput, ChainStateMachine } from '../chain/state-port.ts';
 import type { BlockId } from '../consensus/ghostdag.ts';
-import type { KvStore } from '../storage/kv.ts';
+import type { KvOp, KvStore } from '../storage/kv.ts';
 import { equalBytes, toHex } from '../util/bytes.ts';
 import { acceptMergeset, type AcceptanceResult } from './acceptance.ts';
 import type { AcceptanceRecord, AcceptanceTotals } from './acceptance-record.ts';
@@ -15,6 +15,7 @@ import type { Account } from './account.ts';
 import { accountKey, decodeAccount, emptyStoredAccount, encodeAccount, isEmptyAccount, type StoredAccount } from './account-codec.ts';
 import { consensusTotalsKey, encodeConsensusTotals } from './consensus-totals.ts';
 import { settleEnergy } from './energy.ts';
+import { ledgerVirtualAccountsMax } from './ledger-limits.ts';
 import { committedTotals } from './join-record.ts';
 import type { LedgerReads } from './ledger-rows.ts';
 import type { StatePruning } from './state-pruning.ts';
@@ -34,6 +35,8 @@ interface VirtualView {
   readonly result: AcceptanceResult;
   readonly updates: Map<string, Uint8Array | null>;
   readonly totals: AcceptanceRecord;
+  /** Accounts read at this view (address hex → public account): the pool reads each sender several times a block. */
+  readonly accounts: Map<string, Account>;
 }
 
 /** Everything the ledger holds between calls. */
@@ -48,9 +51,15 @@ export interface LedgerState {
   readonly listeners: Set<(event: AcceptanceEvent) => void>;
   /** Acceptance events held until the block that moved the chain is durable. */
   readonly pendingEvents: Map<BlockId, AcceptanceEvent>;
-  /** Recent previewBlock answers, newest first, at most ledgerPreviewCacheMax. */
-  readonly previews: Array<{ key: string; value: ReturnType<ChainStateMachine['previewBlock']> }>;
+  /** Recent previewBlock answers with the acceptance behind them, newest first, at most ledgerPreviewCacheMax. */
+  readonly previews: Array<{ key: string; value: LedgerPreview }>;
   virtualView: VirtualView | undefined;
+}
+
+/** A previewBlock answer and what computed it: prepareBlock takes the acceptance and trie update of a block mined from it. */
+interface LedgerPreview extends ReturnType<ChainStateMachine['previewBlock']> {
+  readonly acceptance: Acceptance;
+  readonly trieUpdate: { readonly root: Uint8Array; readonly ops: readonly KvOp[] };
 }
 
 export interface Acceptance {
@@ -135,14 +144,21 @@ export function virtualOf(state: LedgerState): VirtualView {
   const sp = chain.get(ghostdag.selectedParent!)!;
   const daaScore = sp.header.daaScore + ghostdag.mergesetSize;
   const { parentRoot, result, record, updates } = acceptOnto(state, { ghostdag, mergeset: chain.orderedMergeset(ghostdag), miner: null, daaScore });
-  state.virtualView = { version, info: { parents, daaScore, blueScore: ghostdag.blueScore }, parentRoot, result, updates, totals: record };
+  state.virtualView = { version, info: { parents, daaScore, blueScore: ghostdag.blueScore }, parentRoot, result, updates, totals: record, accounts: new Map() };
   return state.virtualView;
 }
 
 export function virtualAccount(state: LedgerState, address: Uint8Array): Account {
   const v = virtualOf(state);
-  const stored = v.result.changes.get(toHex(address))?.account ?? readAccountAt(state, v.parentRoot)(address) ?? emptyStoredAccount;
-  return publicAccount(stored, v.info.daaScore);
+  const key = toHex(address);
+  const known = v.accounts.get(key);
+  if (known !== undefined) return known;
+  const stored = v.result.changes.get(key)?.account ?? readAccountAt(state, v.parentRoot)(address) ?? emptyStoredAccount;
+  const account = Object.freeze(publicAccount(stored, v.info.daaScore));
+  // Bounded: an RPC client asking for many addresses between two blocks only empties the memo sooner.
+  if (v.accounts.size >= ledgerVirtualAccountsMax) v.accounts.clear();
+  v.accounts.set(key, account);
+  return account;
 }
 
 /** Rewards the virtual's acceptance credits to `address` (the tips'), newest first. */

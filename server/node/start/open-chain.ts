@@ -12,6 +12,8 @@ import { systemClock } from '../../../src/util/clock.ts';
 import type { NodeConfig } from '../../config.ts';
 import { createNodeBlockVerifiers } from '../../crypto/node-verifier.ts';
 import { installWasmBlake3 } from '../../crypto/wasm-blake3.ts';
+import { fastVerifier } from '../../crypto/fast-verifier.ts';
+import { nativeSchnorrStatus } from '../../crypto/native-verifier.ts';
 import { nodeVersion } from '../../http/start-api.ts';
 import type { Logger } from '../../logger.ts';
 import { compactStoreIfSparse } from '../../storage/compact-store.ts';
@@ -26,6 +28,7 @@ export async function openNodeChain(config: NodeConfig, logger: Logger, hooks: J
   mkdirSync(config.datadir, { recursive: true });
   const hashBackend = await installWasmBlake3();
   logger.debug({ hashBackend }, 'blake3 backend');
+  logger.info({ event: 'signature_backend', backend: fastVerifier.name, native: nativeSchnorrStatus }, 'signature verification backend');
   // A store pruning left mostly free is copied compacted first (LMDB never shrinks its file; compact-store.ts).
   await compactStoreIfSparse(chainStoreDir(config.datadir), logger);
   const store: LmdbStore = openLmdbStore(chainStoreDir(config.datadir));

@@ -17,7 +17,8 @@ const loopYieldIntervalMs = 200;
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 function stale(st: MinerState, template: BlockTemplate, builtAtMs: number, version: number): boolean {
-  return st.chain.blockCount() !== template.chainVersion || version !== st.inputsVersion || st.clock.nowMs() - builtAtMs >= st.templateRefreshMs;
+  const age = st.clock.nowMs() - builtAtMs;
+  return st.chain.blockCount() !== template.chainVersion || age >= st.templateRefreshMs || (version !== st.inputsVersion && age >= st.mempoolRefreshMs);
 }
 
 /** Grinds one template until it wins, goes stale or the loop stops. */

@@ -2,7 +2,7 @@
  * The continuous loop (src/mining/miner.ts) for a backend with a `continuous` port (the Wasm worker pool): one
  * template at a time pushed to the backend's threads, which hash it until the next one; winners submitted as they
  * come. The loop wakes on a winner, on invalidate() and every batchMs to check staleness; a template whose only
- * change is the mempool is rebuilt at most once per batchMs.
+ * change is the mempool is rebuilt at most once per mempoolRefreshMs.
  */
 import type { ContinuousPow, PowFound } from '../job.ts';
 import type { BlockTemplate } from '../template.ts';
@@ -31,7 +31,7 @@ function sleepUntilWoken(st: MinerState, ms: number): Promise<void> {
 
 function needsRebuild(st: MinerState, c: CurrentJob): boolean {
   const age = st.clock.nowMs() - c.builtAtMs;
-  return st.chain.blockCount() !== c.template.chainVersion || age >= st.templateRefreshMs || (c.version !== st.inputsVersion && age >= st.batchMs);
+  return st.chain.blockCount() !== c.template.chainVersion || age >= st.templateRefreshMs || (c.version !== st.inputsVersion && age >= st.mempoolRefreshMs);
 }
 
 /** Builds a template and makes it the threads' job. */

@@ -19,6 +19,8 @@ export interface MinerDeps {
   readonly randomNonce: () => bigint;
   readonly batchMs: number;
   readonly templateRefreshMs: number;
+  /** A template whose only change is the mempool is rebuilt at most this often (miner.ts). */
+  readonly mempoolRefreshMs: number;
   readonly onError: ((error: unknown) => void) | undefined;
   readonly build: (request: Pick<TemplateRequest, 'miner' | 'gpuMining' | 'nowMs'>) => BlockTemplate;
 }

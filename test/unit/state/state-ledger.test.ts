@@ -11,7 +11,8 @@ import { verifyProof } from '../../../src/state/proof-verify.ts';
 import { encodeProof, decodeProof } from '../../../src/state/proof.ts';
 import { toHex } from '../../../src/util/bytes.ts';
 import { openLmdbStore } from '../../../server/storage/lmdb-store.ts';
-import { makeBlock } from '../../helpers/chain-fixtures.ts';
+import { makeBlock, type MakeBlockOptions } from '../../helpers/chain-fixtures.ts';
+import { blockHash } from '../../../src/consensus/pow.ts';
 import { buildBlockTemplate, type TransactionSelection } from '../../../src/mining/template.ts';
 import { searchNonce } from '../../../src/consensus/pow.ts';
 import { ledgerChain, transfer, wallet } from '../../helpers/ledger-fixtures.ts';
@@ -132,6 +133,38 @@ describe('block templates', () => {
     expect(result.status).toBe('accepted');
     await f.mine();
     expect(f.ledger.account(bob.address).balance).toBe(10n);
+  });
+});
+
+describe('a block mined from a template', () => {
+  it('reuses the template preview’s acceptance, and a node that never previewed computes the same state from its blocks', async () => {
+    const miner = await ledgerChain();
+    const follower = await ledgerChain();
+    const ids: string[] = [];
+    /** Mines from a template (makeBlock previews its state), with other previews asked for in between, as a node's RPC and miner do. */
+    const mine = async (options: MakeBlockOptions): Promise<void> => {
+      const block = makeBlock(miner.chain, options);
+      const tips = miner.chain.tips().map((t) => t.id);
+      miner.chain.childState(tips, carol.address);
+      if (tips.length > 1) miner.chain.childState(tips.slice(0, 1), alice.address);
+      expect((await miner.chain.addBlock(block)).status).toBe('accepted');
+      ids.push(toHex(blockHash(block.header)));
+    };
+    for (let i = 0; i < 3; i++) await mine({ miner: alice.address });
+    // A fork (two blocks on one parent), then a merge of both carrying a transfer: a mergeset of two.
+    const base = miner.chain.selectedTip().id;
+    await mine({ miner: bob.address, parents: [base] });
+    await mine({ miner: carol.address, parents: [base], transactions: [transfer(alice, bob.address, 7n, 0n)] });
+    await mine({ miner: bob.address, transactions: [transfer(alice, carol.address, 9n, 1n)] });
+    await mine({ miner: bob.address });
+    for (const id of ids) {
+      const block = miner.chain.getBlock(id)!;
+      expect((await follower.chain.addBlock(block)).status).toBe('accepted');
+      expect(toHex(follower.chain.get(id)!.header.stateRoot)).toBe(toHex(block.header.stateRoot));
+    }
+    for (const who of [alice, bob, carol]) expect(follower.ledger.account(who.address)).toEqual(miner.ledger.account(who.address));
+    expect(toHex(follower.ledger.virtualStateRoot())).toBe(toHex(miner.ledger.virtualStateRoot()));
+    expect(follower.ledger.supply()).toEqual(miner.ledger.supply());
   });
 });
 

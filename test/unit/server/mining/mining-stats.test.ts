@@ -122,15 +122,18 @@ describe('template refresh', () => {
     let built = 0;
     const miner = createMiner({
       chain, backend: createReferencePowBackend(), clock: systemClock, miner: testMiner, submit: async () => undefined,
-      randomNonce: () => 0n, templateRefreshMs: 600_000, batchMs: 5,
+      randomNonce: () => 0n, templateRefreshMs: 600_000, batchMs: 5, mempoolRefreshMs: 400,
       // A target no hash meets, so only a refresh ends a template.
-      buildTemplate: (request) => { built++; return { ...buildBlockTemplate(chain, request), target: 0n }; },
+      buildTemplate: (request) => { built++; builtAt.push(Date.now()); return { ...buildBlockTemplate(chain, request), target: 0n }; },
     });
+    const builtAt: number[] = [];
     miner.start();
     try {
       await until(() => built === 1 && miner.stats().hashes > 0, 5_000, 'the first template');
       miner.invalidate();
+      // A mempool change alone rebuilds once the template is mempoolRefreshMs old, not at the next batch (5 ms).
       await until(() => built === 2, 5_000, 'a rebuild after invalidate()');
+      expect(builtAt[1]! - builtAt[0]!).toBeGreaterThanOrEqual(400);
       await chain.addBlock(makeBlock(chain, { timestampMs: Date.now() }));
       await until(() => built === 3, 5_000, 'a rebuild after the tips moved');
       expect(miner.stats()).toMatchObject({ templatesBuilt: 3, templatesDropped: 2, templateBuiltAtMs: expect.any(Number) });
