@@ -76,14 +76,17 @@ export function createLedgerPort(ledger: Ledger, chain: Chain): LedgerView {
     counters: () => ({ totalTransactions: Number(ledger.supply().acceptedTransactions) }),
     onAccepted(listener) {
       return ledger.onAcceptance((event) => {
-        const records: TransactionRecord[] = [];
-        for (const block of event.added) {
-          for (const ref of block.accepted) {
-            const record = ledger.getTransaction(ref.hash);
-            if (record) records.push(toRecord(record));
+        if (!event.added.some((block) => block.accepted.length > 0)) return;
+        listener(() => {
+          const records: TransactionRecord[] = [];
+          for (const block of event.added) {
+            for (const ref of block.accepted) {
+              const record = ledger.getTransaction(ref.hash);
+              if (record) records.push(toRecord(record));
+            }
           }
-        }
-        if (records.length > 0) listener(records);
+          return records;
+        });
       });
     },
   };

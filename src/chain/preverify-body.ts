@@ -10,13 +10,14 @@
 import type { Block } from '../codec/block.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import type { AsyncWitnessVerifier } from '../crypto/witness-check.ts';
-import { proofChecksOf, validateBodyShape } from './validate-body.ts';
+import { bodyProofChecks } from './validate-body.ts';
 
 export function createBodyPreverifier(params: NetworkParams, verifier: AsyncWitnessVerifier): (block: Block) => Promise<void> {
   return async (block) => {
     let checks;
     try {
-      checks = proofChecksOf(validateBodyShape(block, params)).checks;
+      // Shaped once: the stages find this block's decoded body and checks again (validate-body.ts).
+      checks = bodyProofChecks(block, params);
     } catch {
       return; // the stages throw the same rule error, with nothing verified
     }

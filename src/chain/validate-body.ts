@@ -64,7 +64,7 @@ function checkMass(txs: readonly BlockTransaction[]): void {
 }
 
 /** Every proof check the block's transactions ask for, with the index of the transaction that owes each. */
-export function proofChecksOf(txs: readonly BlockTransaction[]): { checks: WitnessCheck[]; owner: number[] } {
+function proofChecksOf(txs: readonly BlockTransaction[]): { checks: WitnessCheck[]; owner: number[] } {
   const checks: WitnessCheck[] = [];
   const owner: number[] = [];
   txs.forEach(({ tx, bytes }, i) => {
@@ -80,27 +80,49 @@ export function proofChecksOf(txs: readonly BlockTransaction[]): { checks: Witne
 }
 
 /** Every proof of every transaction in one batch, so a fast verifier can amortise its setup. */
-function checkWitnesses(txs: readonly BlockTransaction[], verifier: WitnessVerifier): void {
-  const { checks, owner } = proofChecksOf(txs);
+function checkWitnesses(shaped: ShapedBody, verifier: WitnessVerifier): void {
+  const { checks, owner } = shaped.proofs;
   const results = checks.length === 0 ? [] : verifier.verifyWitnesses(checks);
   const bad = results.findIndex((ok) => !ok);
   if (bad >= 0) throw new BlockRuleError('body.tx.invalid', `transaction ${owner[bad]}: invalid signature`);
 }
 
-/** The body's checks short of proofs (sizes, decoding, mass, merkle root); its transactions decoded. */
-export function validateBodyShape(block: Block, params: NetworkParams): BlockTransaction[] {
+/** A body whose checks short of proofs passed: its transactions decoded, and the proofs they ask for. */
+interface ShapedBody {
+  readonly txs: BlockTransaction[];
+  readonly proofs: { readonly checks: WitnessCheck[]; readonly owner: number[] };
+}
+
+/**
+ * Bodies already shaped, by block object: the node's preverify hook (preverify-body.ts) shapes a block to send its
+ * proofs to the worker pool, then the stages shape the same object again; this keeps that to one decode and one
+ * signing hash per transaction. Keyed by identity (a Block is never mutated once received) and weakly, so it holds
+ * nothing past the block's own lifetime; only bodies that passed are kept (a refusal is recomputed, and throws again).
+ */
+const shapedBodies = new WeakMap<Block, ShapedBody>();
+
+function shapeBody(block: Block, params: NetworkParams): ShapedBody {
+  const known = shapedBodies.get(block);
+  if (known !== undefined && known.txs.length === block.transactions.length) return known;
   checkSizes(block);
   const txs = decodeAll(block, params);
   checkMass(txs);
   if (!equalBytes(merkleRoot(txs.map((t) => t.hash)), block.header.txRoot)) {
     throw new BlockRuleError('body.tx-root.mismatch', 'transaction merkle root does not match the header');
   }
-  return txs;
+  const shaped = { txs, proofs: proofChecksOf(txs) };
+  shapedBodies.set(block, shaped);
+  return shaped;
+}
+
+/** The proofs a body that passed its shape checks asks for (throws the shape's rule error otherwise). */
+export function bodyProofChecks(block: Block, params: NetworkParams): WitnessCheck[] {
+  return shapeBody(block, params).proofs.checks;
 }
 
 /** Validates the body and returns its transactions decoded, with their ids. */
 export function validateBodyInIsolation(block: Block, params: NetworkParams, verifier: WitnessVerifier): BlockTransaction[] {
-  const txs = validateBodyShape(block, params);
-  checkWitnesses(txs, verifier);
-  return txs;
+  const shaped = shapeBody(block, params);
+  checkWitnesses(shaped, verifier);
+  return shaped.txs;
 }

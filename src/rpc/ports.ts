@@ -122,8 +122,11 @@ export interface LedgerView {
   };
   /** Chain-wide counters for the explorer; activeAddresses may be left out (the stats window's count is used). */
   counters(): { readonly totalTransactions: number; readonly activeAddresses?: number };
-  /** Fires after transactions were accepted by a chain block (confirmed_transactions, address_transactions). */
-  onAccepted(listener: (records: readonly TransactionRecord[]) => void): () => void;
+  /**
+   * Fires after transactions were accepted by a chain block (confirmed_transactions, address_transactions). The records
+   * come on demand (`read`): under load a chain block accepts thousands, and nobody may be listening.
+   */
+  onAccepted(listener: (read: () => readonly TransactionRecord[]) => void): () => void;
 }
 
 interface SubmitResult {

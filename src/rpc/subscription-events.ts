@@ -60,25 +60,34 @@ function addressEvent(state: HubState, record: TransactionRecord, extra: Record<
 }
 
 export function onTransactionAdmitted(state: HubState, record: TransactionRecord): void {
-  const { hash, from, to, amount, fee } = transactionFields(record.tx, record.hash, state.hrp);
-  publish(state, 'pending_transactions', { hash, from, to, amount, fee });
+  // Every admission comes here: the JSON view is built only when someone listens (it was ~5% of a node's admission).
+  if (wanted(state, 'pending_transactions')) {
+    const { hash, from, to, amount, fee } = transactionFields(record.tx, record.hash, state.hrp);
+    publish(state, 'pending_transactions', { hash, from, to, amount, fee });
+  }
   addressEvent(state, record, {});
 }
 
-export function onTransactionsAccepted(state: HubState, records: readonly TransactionRecord[]): void {
+export function onTransactionsAccepted(state: HubState, read: () => readonly TransactionRecord[]): void {
   const { chain } = state.services;
-  for (const record of records) {
+  // A chain block accepts thousands under load: nothing is read or rendered for topics nobody listens to.
+  const confirmed = wanted(state, 'confirmed_transactions');
+  const events = wanted(state, 'contract_events');
+  if (!confirmed && !events && !wanted(state, 'address_transactions')) return;
+  for (const record of read()) {
     const carrier = record.blockHash ? chain.get(toHex(record.blockHash)) : undefined;
-    const accepting = record.acceptingBlockHash ? chain.get(toHex(record.acceptingBlockHash)) : undefined;
     const blockHeight = carrier?.height ?? null;
-    publish(state, 'confirmed_transactions', {
-      hash: toHash0x(record.hash),
-      block_height: blockHeight,
-      block_hash: record.blockHash ? toHash0x(record.blockHash) : null,
-      confirmations: confirmationsOf(chain, accepting?.header.blueScore),
-    });
+    if (confirmed) {
+      const accepting = record.acceptingBlockHash ? chain.get(toHex(record.acceptingBlockHash)) : undefined;
+      publish(state, 'confirmed_transactions', {
+        hash: toHash0x(record.hash),
+        block_height: blockHeight,
+        block_hash: record.blockHash ? toHash0x(record.blockHash) : null,
+        confirmations: confirmationsOf(chain, accepting?.header.blueScore),
+      });
+    }
     addressEvent(state, record, { block_height: blockHeight });
-    if (record.receipt && record.receipt.events.length > 0 && wanted(state, 'contract_events')) contractEvents(state, record, record.receipt, blockHeight);
+    if (events && record.receipt && record.receipt.events.length > 0) contractEvents(state, record, record.receipt, blockHeight);
   }
 }
 

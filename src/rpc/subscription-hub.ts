@@ -72,7 +72,7 @@ export function createSubscriptionHub(services: RpcServices): SubscriptionHub {
   const detach = [
     services.chain.onBlockAccepted((event) => onBlockAccepted(state, event)),
     services.mempool?.onAdmitted((record) => onTransactionAdmitted(state, record)),
-    services.ledger?.onAccepted((records) => onTransactionsAccepted(state, records)),
+    services.ledger?.onAccepted((read) => onTransactionsAccepted(state, read)),
     services.mining?.onEvent((event) => publish(state, 'mining_events', event)),
   ];
   return {

@@ -14,7 +14,9 @@
  * 65th byte costs a second compression: 5.7 µs instead of 3.3 µs per call with @noble/hashes on the dev machine,
  * and internal nodes are ~70% of the hashes of a batch.
  */
-import { blake3 } from '@noble/hashes/blake3.js';
+// The routed BLAKE3 (src/crypto/blake3.ts): the Wasm kernel's once the node or the tab installed it, ~9x noble on
+// the 64- and 65-byte preimages that are nearly every hash of a state update.
+import { blake3 } from '../crypto/blake3.ts';
 
 /** A 32-byte hash function over bytes; BLAKE3 unless a faster backend of the same function is plugged in. */
 export type StateHash = (data: Uint8Array) => Uint8Array;

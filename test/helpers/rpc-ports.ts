@@ -43,7 +43,7 @@ export function createMemoryLedger(tipHash: () => Uint8Array): MemoryLedger {
   const accounts = new Map<string, Account>();
   const records = new Map<string, TransactionRecord>();
   const byAddress = new Map<string, TransactionRecord[]>();
-  const listeners = new Set<(records: readonly TransactionRecord[]) => void>();
+  const listeners = new Set<(read: () => readonly TransactionRecord[]) => void>();
   const trie = createStateTrie({ store: createMemoryStore(), prefix: Uint8Array.of(0x10), overlay: new Map() });
   let root: Uint8Array = emptyStateRoot.slice();
   let issued = 0n;
@@ -89,7 +89,7 @@ export function createMemoryLedger(tipHash: () => Uint8Array): MemoryLedger {
       records.set(toHex(record.hash), record);
       index(tx.from, record);
       if (!equalBytes(tx.from, tx.to)) index(tx.to, record);
-      for (const l of listeners) l([record]);
+      for (const l of listeners) l(() => [record]);
       return record;
     },
   };
