@@ -1,6 +1,8 @@
 /**
  * One `weft node` of the network lab, as shipped (bin/weft.mjs, regtest, its own temp datadir, every port chosen by
- * the OS), read back through its JSON log lines: the ports it bound, and when it committed each block.
+ * the OS), read back through its JSON log lines: the ports it bound, and when it committed each block. It dials only
+ * its addnode targets (`--connect-only`): each is a link emulator's port, so every path between lab nodes runs through
+ * a link (an address learned by `addr` is the neighbour's bare port on 127.0.0.1, which would bypass it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -37,7 +39,7 @@ export async function startLabNode(index: number, addnodes: readonly string[], e
   let child: ChildProcess;
   let ports = new Map<string, number>();
   const spawnNode = (portArgs: readonly string[]): Promise<void> => {
-    const args = ['node', '--network', 'regtest', '--datadir', datadir, ...portArgs, '--log-level', 'info', '--rate-limits=false', ...addnodes.flatMap((a) => ['--addnode', a]), ...extraArgs];
+    const args = ['node', '--network', 'regtest', '--datadir', datadir, ...portArgs, '--log-level', 'info', '--rate-limits=false', '--connect-only', ...addnodes.flatMap((a) => ['--addnode', a]), ...extraArgs];
     child = spawn(process.execPath, [resolve(repoRoot, 'bin/weft.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stderr!.resume();
     ports = new Map();

@@ -58,6 +58,8 @@ export interface P2pNodeOptions {
   readonly listenPort: number;
   /** addnode peers: always reconnected, never banned. */
   readonly seeds?: readonly SeedEndpoint[];
+  /** Dial only `seeds`, never the address book's entries (`--connect-only`; dialer.ts); inbound and addr work as ever. */
+  readonly connectOnly?: boolean;
   readonly dial?: (host: string, port: number) => Promise<DuplexPort>;
   readonly peerStore?: PeerStore;
   readonly txPort?: TxRelayPort;
@@ -327,7 +329,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
   };
 
   const dialer = createDialer({
-    book, clock, timer, log, peers, outboundMax, randomInt, persist, seeds: options.seeds ?? [], ownNodeId: options.staticKey.publicKey,
+    book, clock, timer, log, peers, outboundMax, randomInt, persist, seeds: options.seeds ?? [], connectOnly: options.connectOnly ?? false, ownNodeId: options.staticKey.publicKey,
     ...(options.dial ? { dial: options.dial } : {}),
     startPeer: (port, host, portNumber, manual, pinned) => startPeer(port, { host, port: portNumber, transport: 'tcp' }, 'outbound', manual, pinned),
     isClosed: () => closed,
