@@ -8,7 +8,7 @@ import { createLabNode, startLabNode, type LabNode } from './lab-node.ts';
 import { noteJoin, startLateJoiner, type LateJoin, type LateJoinRecord } from './late-join.ts';
 import { startLink, type Link, type LinkShape } from './link.ts';
 import { attack } from './attacker.ts';
-import { startLoad, type LoadShape, type TxLoad } from './load.ts';
+import { startLoad, type LoadShape, type TxLoad, type WireMark } from './load.ts';
 import { eclipseAttempt, linksOf, type EclipseOutcome } from './events.ts';
 import { labMinerAddress, startMiners, type MinedBlock, type MinerShare } from './miners.ts';
 import { diameter, randomRegularGraph, seededRandom, type Edge } from './topology.ts';
@@ -49,10 +49,9 @@ export interface Scenario {
   readonly lateJoin?: LateJoin;
 }
 
-/** Wire bytes of every link when mining started and at the end. */
+/** Wire bytes of every link at the end (the load marks its own windows). */
 export interface WireMarks {
-  readonly miningAt: { readonly atMs: number; readonly bytes: number };
-  end?: { readonly atMs: number; readonly bytes: number };
+  end?: WireMark;
 }
 
 export interface TipPoll {
@@ -154,7 +153,7 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
     const startedAtMs = Date.now();
     const miners = startMiners(nodes, scenario.miners, { blockIntervalMs: scenario.blockIntervalMs, templateRefreshMs: scenario.templateRefreshMs, random });
     const wireBytesNow = () => [...links.values()].reduce((sum, l) => sum + l.bytes(), 0);
-    const wireMarks: WireMarks = { miningAt: { atMs: startedAtMs, bytes: wireBytesNow() } };
+    const wireMarks: WireMarks = {};
     const polls: TipPoll[] = [];
     let healedAtMs: number | undefined;
     // The links a partition cuts: between the halves, or every link of a withholding (selfish) miner.

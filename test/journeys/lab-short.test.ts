@@ -28,6 +28,9 @@ describe('network lab', () => {
       expect(figures.load?.submitted).toBeGreaterThan(0);
       expect(figures.load?.confirmedTxPerS).toBeGreaterThan(0);
       expect(figures.load?.propagationAllMs.p50).toBeGreaterThanOrEqual(scenario.link.delayMs * (1 - scenario.link.jitter));
+      // The wire-bytes baseline: a window of mining alone that held blocks, and transfers that cost bytes beyond it.
+      expect(figures.load?.baseline.blocks).toBeGreaterThan(0);
+      expect(figures.load?.wireBytesPerTxPerNode).toBeGreaterThan(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
