@@ -165,7 +165,7 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
       });
     let eclipsed: Awaited<ReturnType<typeof eclipseAttempt>> | undefined;
     const endAt = startedAtMs + scenario.durationS * 1000;
-    const load = scenario.load && startLoad(nodes, scenario.load, scenario.miners[0]!.node, endAt, seededRandom(scenario.seed + 1), wireBytesNow, log);
+    const load = scenario.load && startLoad(nodes, scenario.load, scenario.miners[0]!.node, endAt, seededRandom(scenario.seed + 1), { wireBytes: wireBytesNow, blocksMined: () => miners.mined.length }, log);
     const attackerIds: string[] = [];
     const restarts: { node: number; killedAtMs: number; restartedAtMs?: number }[] = [];
     const mining = new Set(scenario.miners.map((m) => m.node));
