@@ -50,6 +50,8 @@ export interface NodeConfig {
   readonly tlsClientCa: string | undefined;
   readonly host: string;
   readonly addnode: readonly string[];
+  /** Dial only the addnode peers, never the address book's (`--connect-only`, docs/operations.md); default false. */
+  readonly connectOnly: boolean;
   /** Dandelion++ stem length for our own transactions (0 = plain diffusion; docs/p2p.md "mixnet_hops"). */
   readonly mixnetHops: number;
   readonly logLevel: string;
@@ -110,6 +112,7 @@ const keys = {
   'tls-client-ca': 'string',
   host: 'string',
   addnode: 'list',
+  'connect-only': 'boolean',
   'mixnet-hops': 'integer',
   'log-level': 'string',
   'log-format': 'string',
@@ -266,6 +269,7 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
     tlsClientCa: str('tls-client-ca') === undefined ? undefined : resolve(cwd, str('tls-client-ca')!),
     host: str('host') ?? '127.0.0.1',
     addnode: (raw.addnode as string[]) ?? [],
+    connectOnly: str('connect-only') === undefined ? false : boolean('connect-only', str('connect-only')!),
     mixnetHops: str('mixnet-hops') === undefined ? 0 : integer('mixnet-hops', str('mixnet-hops')!, 0, 16),
     logLevel: str('log-level') ?? 'info',
     logFormat: logFormat(str('log-format')),

@@ -26,6 +26,7 @@ const nodeFlagHelp: Readonly<Record<string, readonly [string, string]>> = {
   'widget-frame-ancestors': ['ORIGIN,...', 'sites that may frame /widget.html (default any site; the other pages never)'],
   host: ['ADDR', 'address every port binds to (default 127.0.0.1)'],
   addnode: ['HOST:PORT', 'a peer to connect to (repeatable)'],
+  'connect-only': ['', 'dial only the --addnode peers, never addresses other peers tell of (default off)'],
   'mixnet-hops': ['N', 'Dandelion++ stem hops for this node’s own transactions, 0–16 (default 0)'],
   'log-level': ['LEVEL', 'trace, debug, info, warn, error or fatal (default info)'],
   'log-format': ['FORMAT', 'json, pretty or auto: pretty on a terminal, JSON when piped (default auto)'],

@@ -1,6 +1,8 @@
 /**
  * One `weft node` of the network lab, as shipped (bin/weft.mjs, regtest, its own temp datadir, every port chosen by
- * the OS), read back through its JSON log lines: the ports it bound, and when it committed each block.
+ * the OS), read back through its JSON log lines: the ports it bound, and when it committed each block. It dials only
+ * its addnode targets (`--connect-only`): each is a link emulator's port, so every path between lab nodes runs through
+ * a link (an address learned by `addr` is the neighbour's bare port on 127.0.0.1, which would bypass it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,6 +15,7 @@ const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 export interface LabNode {
   readonly index: number;
+  /** The ports it bound at its first start (NaN before); a restart binds the same ones. */
   readonly p2pPort: number;
   readonly httpPort: number;
   readonly wsPort: number;
@@ -20,31 +23,47 @@ export interface LabNode {
   readonly committedAt: Map<string, number>;
   /** Log lines of the given event. */
   events(event: string): Record<string, unknown>[];
+  /** The first log line with this message (`chain loaded`, …). */
+  firstLine(msg: string): Record<string, unknown> | undefined;
   rpc(method: string, params?: unknown): Promise<any>;
   cpuSeconds(): number;
   rssBytes(): number;
   kill(): void;
-  /** Starts the node again on its datadir and ports after a kill (churn). */
-  restart(): Promise<void>;
+  /**
+   * Starts the node: the first time on ports the OS chooses, after a kill (churn) on its datadir and ports again.
+   * Resolves once it listens on all three; a start already under way is the one awaited.
+   */
+  start(): Promise<void>;
+  /** Up and listening (started, not killed since). */
   isRunning(): boolean;
   stop(): Promise<void>;
 }
 
 export async function startLabNode(index: number, addnodes: readonly string[], extraArgs: readonly string[] = []): Promise<LabNode> {
+  const node = createLabNode(index, addnodes, extraArgs);
+  await node.start();
+  return node;
+}
+
+/** A lab node not yet started (a node that joins mid-run is created with the others and started later). */
+export function createLabNode(index: number, addnodes: readonly string[], extraArgs: readonly string[] = []): LabNode {
   const datadir = mkdtempSync(join(tmpdir(), `weft-lab-${index}-`));
   const lines: Record<string, unknown>[] = [];
   const committedAt = new Map<string, number>();
-  let child: ChildProcess;
+  let child: ChildProcess | undefined;
   let ports = new Map<string, number>();
+  let starting: Promise<void> | undefined;
+  let listening = false;
   const spawnNode = (portArgs: readonly string[]): Promise<void> => {
-    const args = ['node', '--network', 'regtest', '--datadir', datadir, ...portArgs, '--log-level', 'info', '--rate-limits=false', ...addnodes.flatMap((a) => ['--addnode', a]), ...extraArgs];
-    child = spawn(process.execPath, [resolve(repoRoot, 'bin/weft.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stderr!.resume();
+    const args = ['node', '--network', 'regtest', '--datadir', datadir, ...portArgs, '--log-level', 'info', '--rate-limits=false', '--connect-only', ...addnodes.flatMap((a) => ['--addnode', a]), ...extraArgs];
+    const spawned = spawn(process.execPath, [resolve(repoRoot, 'bin/weft.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawned;
+    spawned.stderr!.resume();
     ports = new Map();
     return new Promise<void>((done, fail) => {
       const timer = setTimeout(() => fail(new Error(`lab node ${index} did not start within 90 s`)), 90_000);
-      child.once('exit', (code) => fail(new Error(`lab node ${index} exited (${code}) while starting`)));
-      createInterface({ input: child.stdout! }).on('line', (text) => {
+      spawned.once('exit', (code) => fail(new Error(`lab node ${index} exited (${code}) while starting`)));
+      createInterface({ input: spawned.stdout! }).on('line', (text) => {
         let line: Record<string, unknown>;
         try {
           line = JSON.parse(text) as Record<string, unknown>;
@@ -62,21 +81,33 @@ export async function startLabNode(index: number, addnodes: readonly string[], e
       });
     });
   };
-  await spawnNode(['--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0']);
-  const p2pPort = ports.get('p2p listening')!;
-  const httpPort = ports.get('http listening')!;
-  const wsPort = ports.get('websocket listening')!;
-  const running = () => child.exitCode === null && child.signalCode === null;
+  let p2pPort = Number.NaN;
+  let httpPort = Number.NaN;
+  let wsPort = Number.NaN;
+  const alive = () => child !== undefined && child.exitCode === null && child.signalCode === null;
   const apiKey = () => readFileSync(join(datadir, 'api.cookie'), 'utf8').trim();
-  const stat = (): string[] => readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const stat = (): string[] => readFileSync(`/proc/${child!.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   let cpuBeforeRestarts = 0;
+  const firstStart = async (): Promise<void> => {
+    await spawnNode(['--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0']);
+    p2pPort = ports.get('p2p listening')!;
+    httpPort = ports.get('http listening')!;
+    wsPort = ports.get('websocket listening')!;
+  };
   return {
     index,
-    p2pPort,
-    httpPort,
-    wsPort,
+    get p2pPort() {
+      return p2pPort;
+    },
+    get httpPort() {
+      return httpPort;
+    },
+    get wsPort() {
+      return wsPort;
+    },
     committedAt,
     events: (event) => lines.filter((l) => l.event === event),
+    firstLine: (msg) => lines.find((l) => l.msg === msg),
     async rpc(method, params = {}) {
       const res = await fetch(`http://127.0.0.1:${httpPort}/api/v1/rpc`, {
         method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey() }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
@@ -86,28 +117,32 @@ export async function startLabNode(index: number, addnodes: readonly string[], e
       return body.result;
     },
     cpuSeconds() {
-      if (!running()) return cpuBeforeRestarts;
+      if (!alive()) return cpuBeforeRestarts;
       const f = stat();
       return cpuBeforeRestarts + (Number(f[11]) + Number(f[12])) / 100; // utime + stime in clock ticks (100 Hz)
     },
-    rssBytes: () => (running() ? Number(stat()[21]) * 4096 : 0),
+    rssBytes: () => (alive() ? Number(stat()[21]) * 4096 : 0),
     kill() {
-      if (!running()) return;
+      if (!alive()) return;
       const f = stat();
       cpuBeforeRestarts += (Number(f[11]) + Number(f[12])) / 100;
-      child.kill('SIGKILL');
+      listening = false;
+      child!.kill('SIGKILL');
     },
-    async restart() {
-      if (running()) return;
-      await spawnNode(['--rpc-port', String(httpPort), '--ws-port', String(wsPort), '--p2p-port', String(p2pPort)]);
+    start() {
+      if (starting !== undefined) return starting;
+      if (alive()) return Promise.resolve();
+      const run = Number.isNaN(p2pPort) ? firstStart() : spawnNode(['--rpc-port', String(httpPort), '--ws-port', String(wsPort), '--p2p-port', String(p2pPort)]);
+      starting = run.then(() => void (listening = true)).finally(() => void (starting = undefined));
+      return starting;
     },
-    isRunning: running,
+    isRunning: () => listening && alive(),
     async stop() {
-      if (running()) {
-        const exited = new Promise((done) => child.once('exit', done));
-        child.kill('SIGTERM');
+      if (alive()) {
+        const exited = new Promise((done) => child!.once('exit', done));
+        child!.kill('SIGTERM');
         await Promise.race([exited, new Promise((done) => setTimeout(done, 15_000))]);
-        if (running()) child.kill('SIGKILL');
+        if (alive()) child!.kill('SIGKILL');
       }
       rmSync(datadir, { recursive: true, force: true });
     },

@@ -4,10 +4,11 @@
  * scenario's events (a partition, …) applied on schedule; it measures block propagation, tip agreement, red ratio,
  * convergence after a heal, wire bytes, CPU, RSS and bans, and writes a report (report.ts).
  */
-import { startLabNode, type LabNode } from './lab-node.ts';
+import { createLabNode, startLabNode, type LabNode } from './lab-node.ts';
+import { noteJoin, startLateJoiner, type LateJoin, type LateJoinRecord } from './late-join.ts';
 import { startLink, type Link, type LinkShape } from './link.ts';
 import { attack } from './attacker.ts';
-import { startLoad, type LoadShape, type TxLoad } from './load.ts';
+import { startLoad, type LoadShape, type TxLoad, type WireMark } from './load.ts';
 import { eclipseAttempt, linksOf, type EclipseOutcome } from './events.ts';
 import { labMinerAddress, startMiners, type MinedBlock, type MinerShare } from './miners.ts';
 import { diameter, randomRegularGraph, seededRandom, type Edge } from './topology.ts';
@@ -39,17 +40,25 @@ export interface Scenario {
   readonly withhold?: { readonly node: number; readonly atS: number; readonly forS: number };
   /** At `atS`, `connections` Sybil connections to `victim` hold its inbound slots until the run ends. */
   readonly eclipse?: { readonly victim: number; readonly atS: number; readonly connections: number };
+  /** Flags every node starts with (a version 2 regtest with short depths, so a pruning point lies behind the tip). */
+  readonly nodeFlags?: readonly string[];
+  /**
+   * `node` starts `atS` seconds into the mining with an empty datadir, dialling every neighbour itself, and joins by
+   * proof (late-join.ts). It may not mine, and the scenario has no load (the load subscribes to every node at once).
+   */
+  readonly lateJoin?: LateJoin;
 }
 
-/** Wire bytes of every link when mining started and at the end. */
+/** Wire bytes of every link at the end (the load marks its own windows). */
 export interface WireMarks {
-  readonly miningAt: { readonly atMs: number; readonly bytes: number };
-  end?: { readonly atMs: number; readonly bytes: number };
+  end?: WireMark;
 }
 
 export interface TipPoll {
   readonly atMs: number;
   readonly agree: boolean;
+  /** The nodes that were up, and the selected tip each named. */
+  readonly nodes: readonly number[];
   readonly tips: readonly string[];
 }
 
@@ -70,6 +79,7 @@ export interface LabRun {
   readonly healedAtMs?: number;
   readonly load?: TxLoad;
   readonly eclipse?: EclipseOutcome;
+  readonly lateJoin?: LateJoinRecord;
   readonly wireMarks: WireMarks;
   readonly errors: readonly string[];
 }
@@ -78,51 +88,72 @@ const pollEveryMs = 250;
 
 const settleMs = 3_000;
 
+/** An edge's link key: its lower-numbered node first (`a-b`), whichever end dials it. */
+const linkKey = (a: number, b: number): string => `${Math.min(a, b)}-${Math.max(a, b)}`;
+
 async function startNetwork(scenario: Scenario, edges: readonly Edge[], random: () => number): Promise<{ nodes: LabNode[]; links: Map<string, Link> }> {
   const nodes: LabNode[] = new Array(scenario.nodes);
   const links = new Map<string, Link>();
-  // Node i dials its higher-numbered neighbours through a link in front of each; those start first.
+  const late = scenario.lateJoin?.node;
+  const flags = scenario.nodeFlags ?? [];
+  /** A link in front of `to`, for `from` to dial. */
+  const linkTo = async (from: number, to: number): Promise<string> => {
+    const slow = scenario.slowNode !== undefined && (from === scenario.slowNode.node || to === scenario.slowNode.node);
+    const link = await startLink(nodes[to]!.p2pPort, slow ? scenario.slowNode!.link : scenario.link, random);
+    links.set(linkKey(from, to), link);
+    return `127.0.0.1:${link.port}`;
+  };
+  // Node i dials its higher-numbered neighbours through a link in front of each; those start first. A late joiner
+  // dials all its neighbours itself: no node has it as an addnode target, so it is absent until it starts.
   for (let i = scenario.nodes - 1; i >= 0; i--) {
+    if (i === late) continue;
     const addnodes: string[] = [];
-    for (const [a, b] of edges) {
-      if (a !== i) continue;
-      const slow = scenario.slowNode !== undefined && (a === scenario.slowNode.node || b === scenario.slowNode.node);
-      const link = await startLink(nodes[b]!.p2pPort, slow ? scenario.slowNode!.link : scenario.link, random);
-      links.set(`${a}-${b}`, link);
-      addnodes.push(`127.0.0.1:${link.port}`);
-    }
-    nodes[i] = await startLabNode(i, addnodes);
+    for (const [a, b] of edges) if (a === i && b !== late) addnodes.push(await linkTo(a, b));
+    nodes[i] = await startLabNode(i, addnodes, flags);
+  }
+  if (late !== undefined) {
+    const addnodes: string[] = [];
+    for (const [a, b] of edges) if (a === late || b === late) addnodes.push(await linkTo(late, a === late ? b : a));
+    nodes[late] = createLabNode(late, addnodes, flags);
   }
   return { nodes, links };
+}
+
+/** Waits until every node that is up holds its degree of peers (the late joiner's links left out). */
+async function waitForLinks(nodes: readonly LabNode[], edges: readonly Edge[], late: number | undefined): Promise<void> {
+  const degree = (i: number) => (i === late ? 0 : edges.filter(([a, b]) => (a === i || b === i) && a !== late && b !== late).length);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const counts = await Promise.all(nodes.map((n) => (n.index === late ? 0 : n.rpc('get_info').then((i) => Number(i.peer_count)))));
+    if (counts.every((c, i) => c >= degree(i))) return;
+    if (Date.now() > deadline) throw new Error(`links not all up after 60 s: peer counts ${counts.join(',')}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 async function pollTips(nodes: readonly LabNode[]): Promise<TipPoll> {
   // A node down for churn is left out: agreement is among the nodes that are up.
   const up = nodes.filter((n) => n.isRunning());
   const tips = await Promise.all(up.map((n) => n.rpc('get_info').then((i) => String(i.selected_tip), () => 'unreachable')));
-  return { atMs: Date.now(), agree: tips.every((t) => t === tips[0]), tips };
+  return { atMs: Date.now(), agree: tips.every((t) => t === tips[0]), nodes: up.map((n) => n.index), tips };
 }
 
 export async function runScenario(scenario: Scenario, log: (line: string) => void = () => undefined): Promise<LabRun> {
   const random = seededRandom(scenario.seed);
   const edges = randomRegularGraph(scenario.nodes, scenario.degree, random);
   log(`${scenario.name}: ${scenario.nodes} nodes, degree ${scenario.degree}, diameter ${diameter(scenario.nodes, edges)}, links ${scenario.link.delayMs} ms ±${scenario.link.jitter * 100}%`);
+  if (scenario.lateJoin && (scenario.load || scenario.miners.some((m) => m.node === scenario.lateJoin!.node))) {
+    throw new Error(`${scenario.name}: the late joiner may not mine, and a late join takes no load`);
+  }
   const { nodes, links } = await startNetwork(scenario, edges, random);
   const errors: string[] = [];
   try {
-    // Wait for every link to be up: each node holds its degree of peers.
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const counts = await Promise.all(nodes.map((n) => n.rpc('get_info').then((i) => Number(i.peer_count))));
-      if (counts.every((c, i) => c >= edges.filter(([a, b]) => a === i || b === i).length)) break;
-      if (Date.now() > deadline) throw new Error(`links not all up after 60 s: peer counts ${counts.join(',')}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitForLinks(nodes, edges, scenario.lateJoin?.node);
     log('network up; mining');
     const startedAtMs = Date.now();
     const miners = startMiners(nodes, scenario.miners, { blockIntervalMs: scenario.blockIntervalMs, templateRefreshMs: scenario.templateRefreshMs, random });
     const wireBytesNow = () => [...links.values()].reduce((sum, l) => sum + l.bytes(), 0);
-    const wireMarks: WireMarks = { miningAt: { atMs: startedAtMs, bytes: wireBytesNow() } };
+    const wireMarks: WireMarks = {};
     const polls: TipPoll[] = [];
     let healedAtMs: number | undefined;
     // The links a partition cuts: between the halves, or every link of a withholding (selfish) miner.
@@ -134,14 +165,16 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
       });
     let eclipsed: Awaited<ReturnType<typeof eclipseAttempt>> | undefined;
     const endAt = startedAtMs + scenario.durationS * 1000;
-    const load = scenario.load && startLoad(nodes, scenario.load, scenario.miners[0]!.node, endAt, seededRandom(scenario.seed + 1), wireBytesNow, log);
+    const load = scenario.load && startLoad(nodes, scenario.load, scenario.miners[0]!.node, endAt, seededRandom(scenario.seed + 1), { wireBytes: wireBytesNow, blocksMined: () => miners.mined.length }, log);
     const attackerIds: string[] = [];
     const restarts: { node: number; killedAtMs: number; restartedAtMs?: number }[] = [];
     const mining = new Set(scenario.miners.map((m) => m.node));
     let nextChurnS = scenario.churn?.everyS ?? Number.POSITIVE_INFINITY;
     let attacked = false;
+    let lateJoin: LateJoinRecord | undefined;
     while (Date.now() < endAt) {
       const t = (Date.now() - startedAtMs) / 1000;
+      if (scenario.lateJoin && lateJoin === undefined && t >= scenario.lateJoin.atS) lateJoin = startLateJoiner(nodes[scenario.lateJoin.node]!, nodes, errors, log);
       if (scenario.attacker && !attacked && t >= scenario.attacker.atS) {
         attacked = true;
         const template = await nodes[0]!.rpc('get_block_template', { miner_address: labMinerAddress(0) });
@@ -158,7 +191,7 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
           restarts.push(record);
           victim.kill();
           log(`churn: kill -9 node ${victim.index} at ${t.toFixed(1)} s`);
-          setTimeout(() => void victim.restart().then(() => void (record.restartedAtMs = Date.now()), (e: unknown) => errors.push(String(e))), scenario.churn.downS * 1000);
+          setTimeout(() => void victim.start().then(() => void (record.restartedAtMs = Date.now()), (e: unknown) => errors.push(String(e))), scenario.churn.downS * 1000);
         }
       }
       if (scenario.eclipse && eclipsed === undefined && t >= scenario.eclipse.atS) {
@@ -181,7 +214,8 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
     eclipsed?.attempt.close();
     // A miner's node down for churn refuses its calls: not an error of the network.
     errors.push(...miners.errors);
-    for (const n of nodes) if (!n.isRunning()) await n.restart();
+    for (const n of nodes) if (!n.isRunning()) await n.start();
+    if (lateJoin) noteJoin(lateJoin, nodes[lateJoin.node]!);
     await new Promise((r) => setTimeout(r, settleMs)); // the last blocks propagate
     polls.push(await pollTips(nodes));
     load?.stop();
@@ -195,7 +229,8 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
     wireMarks.end = { atMs: Date.now(), bytes: wireBytes };
     return {
       scenario, edges, diameter: diameter(scenario.nodes, edges), startedAtMs, mined: miners.mined, polls, nodes: summaries, wireBytes, wireMarks, attackerIds, restarts,
-      ...(healedAtMs === undefined ? {} : { healedAtMs }), ...(load === undefined ? {} : { load }), ...(eclipsed === undefined ? {} : { eclipse: eclipsed.outcome }), errors,
+      ...(healedAtMs === undefined ? {} : { healedAtMs }), ...(load === undefined ? {} : { load }), ...(eclipsed === undefined ? {} : { eclipse: eclipsed.outcome }),
+      ...(lateJoin === undefined ? {} : { lateJoin }), errors,
     };
   } finally {
     await Promise.all(nodes.map((n) => n?.stop()));

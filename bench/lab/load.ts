@@ -17,11 +17,28 @@ export interface LoadShape {
   readonly txPerS: number;
   /** Funded senders (≤ 4096); each holds at most 64 transactions in the pool at once. */
   readonly senders: number;
+  /**
+   * Seconds of mining alone measured for the wire-bytes baseline, from 2 s after mining starts (default 10), and
+   * longer until it holds 3 blocks; the funding waits for its end. Too short a window (the funding began a second or
+   * two in) over-subtracted.
+   */
+  readonly baselineS?: number;
+  /**
+   * A Dandelion++ stem of `hops` (`send_raw_transaction`'s `mixnet_hops`) for a random `share` of the transfers; the
+   * rest go with 0 hops, announced at once by the node they reach. Propagation is then reported for each.
+   */
+  readonly stem?: { readonly share: number; readonly hops: number };
+}
+
+/** Link bytes at a moment. */
+export interface WireMark {
+  readonly atMs: number;
+  readonly bytes: number;
 }
 
 export interface TxLoad {
-  /** Transaction hash → when and where it was submitted. */
-  readonly submitted: Map<string, { readonly atMs: number; readonly node: number }>;
+  /** Transaction hash → when and where it was submitted, and whether it went by stem. */
+  readonly submitted: Map<string, { readonly atMs: number; readonly node: number; readonly stem: boolean }>;
   /** Hash → ms of each node's first sight of it (its pending_transactions topic). */
   readonly seenAt: Map<string, number[]>;
   /** Hash → ms node 0 confirmed it (a chain block accepted it). */
@@ -30,14 +47,19 @@ export interface TxLoad {
   txBytes: number;
   offerStartedAtMs?: number;
   offerEndedAtMs?: number;
-  /** Link bytes when the funding began (the end of the mining-only baseline) and when the offering began. */
-  fundingWire?: { readonly atMs: number; readonly bytes: number };
-  offerWire?: { readonly atMs: number; readonly bytes: number };
+  /** Link bytes over the mining-only baseline window, and when the offering began. */
+  baseline?: { readonly from: WireMark; readonly to: WireMark };
+  offerWire?: WireMark;
   readonly errors: string[];
   stop(): void;
 }
 
 const tickMs = 100;
+/** The links' first exchanges after mining starts (templates, first blocks) are left out of the baseline. */
+const baselineSettleMs = 2_000;
+const baselineSDefault = 10;
+/** Poisson mining leaves a 5 s window empty once in 150 runs, and a loaded box's miners slower still. */
+const baselineBlocksMin = 3;
 const unitsPerCoin = 100_000_000n;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const text = (address: Uint8Array) => encodeAddress(regtestParams.hrp, address);
@@ -71,20 +93,20 @@ async function untilFunded(node: LabNode, wallets: readonly Wallet[], units: big
 
 /**
  * Funder → distributors → senders (or funder → senders for fewer than 64), each round confirmed before the next;
- * `began` runs before the first send.
+ * `began` runs (and is awaited) before the first send.
  */
-async function fund(node: LabNode, funder: Wallet, senders: readonly Wallet[], perSender: bigint, live: () => boolean, began: () => void): Promise<void> {
+async function fund(node: LabNode, funder: Wallet, senders: readonly Wallet[], perSender: bigint, live: () => boolean, began: () => Promise<void>): Promise<void> {
   if (senders.length < fanout) {
     // Few senders: the funder pays them directly (one confirmation round instead of two).
     await untilFunded(node, [funder], BigInt(senders.length) * (perSender + fee), live);
-    began();
+    await began();
     for (const s of senders) await node.rpc('send_raw_transaction', { transaction: transfer(funder, s.address, perSender) });
     return untilFunded(node, senders, perSender, live);
   }
   const distributors = Array.from({ length: Math.ceil(senders.length / fanout) }, (_, i) => wallet(1_000_000 + i));
   const perDistributor = BigInt(fanout) * (perSender + fee) + fee;
   await untilFunded(node, [funder], BigInt(distributors.length) * (perDistributor + fee), live);
-  began();
+  await began();
   for (const d of distributors) await node.rpc('send_raw_transaction', { transaction: transfer(funder, d.address, perDistributor) });
   await untilFunded(node, distributors, perDistributor, live);
   for (const [i, s] of senders.entries()) await node.rpc('send_raw_transaction', { transaction: transfer(distributors[Math.floor(i / fanout)]!, s.address, perSender) });
@@ -93,8 +115,10 @@ async function fund(node: LabNode, funder: Wallet, senders: readonly Wallet[], p
 
 /** Starts the load: funds from `funderNode`'s miner key, then offers until `endAtMs`. Resolves nothing; read the record. */
 export function startLoad(
-  nodes: readonly LabNode[], shape: LoadShape, funderNode: number, endAtMs: number, random: () => number, wireBytes: () => number, log: (line: string) => void,
+  nodes: readonly LabNode[], shape: LoadShape, funderNode: number, endAtMs: number, random: () => number,
+  counters: { readonly wireBytes: () => number; readonly blocksMined: () => number }, log: (line: string) => void,
 ): TxLoad {
+  const { wireBytes, blocksMined } = counters;
   let live = true;
   const load: TxLoad = { submitted: new Map(), seenAt: new Map(), confirmedAt: new Map(), txBytes: 0, errors: [], stop: () => void (live = false) };
   const sockets = nodes.map((node, i) =>
@@ -114,11 +138,24 @@ export function startLoad(
   const sink = wallet(9_999_998).address;
   const expected = Math.ceil((shape.txPerS * (endAtMs - Date.now())) / 1000);
   const perSender = BigInt(Math.ceil(expected / shape.senders) + 1) * (fee + 1n);
+  const mark = (): WireMark => ({ atMs: Date.now(), bytes: wireBytes() });
   void (async () => {
     const funder = walletOfKey(labMinerKey(funderNode));
-    await fund(nodes[funderNode]!, funder, senders, perSender, () => live, () => void (load.fundingWire = { atMs: Date.now(), bytes: wireBytes() }));
+    await sleep(baselineSettleMs);
+    const from = mark();
+    const blocksAtFrom = blocksMined();
+    const baselineEndMs = from.atMs + (shape.baselineS ?? baselineSDefault) * 1000;
+    // The funder's coinbase matures meanwhile: the window costs the offering little time.
+    const baselineEnds = async () => {
+      while (Date.now() < baselineEndMs || blocksMined() - blocksAtFrom < baselineBlocksMin) {
+        if (!live) throw new Error('load stopped during the baseline');
+        await sleep(tickMs);
+      }
+      load.baseline = { from, to: mark() };
+    };
+    await fund(nodes[funderNode]!, funder, senders, perSender, () => live, baselineEnds);
     log(`load: ${shape.senders} senders funded; offering ${shape.txPerS} tx/s`);
-    load.offerWire = { atMs: Date.now(), bytes: wireBytes() };
+    load.offerWire = mark();
     await offer(nodes, shape, senders, sink, endAtMs, random, load, () => live);
   })().catch((error: unknown) => void (live && load.errors.push(`load: ${String(error)}`)));
   return load;
@@ -136,9 +173,10 @@ async function offer(nodes: readonly LabNode[], shape: LoadShape, senders: reado
       load.txBytes = (raw.length - 2) / 2;
       const at = nodes.filter((n) => n.isRunning());
       const node = at[Math.floor(random() * at.length)]!;
+      const stem = shape.stem !== undefined && random() < shape.stem.share;
       const atMs = Date.now();
-      posts.push(node.rpc('send_raw_transaction', { transaction: raw }).then(
-        (r: { hash: string }) => void load.submitted.set(r.hash, { atMs, node: node.index }),
+      posts.push(node.rpc('send_raw_transaction', { transaction: raw, mixnet_hops: stem ? shape.stem!.hops : 0 }).then(
+        (r: { hash: string }) => void load.submitted.set(r.hash, { atMs, node: node.index, stem }),
         (error: unknown) => void (live() && load.errors.push(String(error))),
       ));
     }

@@ -13,17 +13,30 @@ export interface LoadFigures {
   readonly submitToConfirmedMs: { readonly p50: number; readonly p95: number };
   /** ms from submission until every node (up) had it in its pool, p50 / p95 over transactions. */
   readonly propagationAllMs: { readonly p50: number; readonly p95: number };
+  /** The same for the transfers sent by Dandelion++ stem and for those announced at once, when the load stems some. */
+  readonly propagationByRoute?: { readonly stem: RouteFigures; readonly fluff: RouteFigures; readonly hops: number };
   readonly txBytes: number;
   /**
-   * Link bytes from the offering's start to the end beyond the mining-only rate (before the funding), per submitted transaction per node
-   * (each link counted in both directions, so this is what one node receives and sends on average).
+   * Link bytes from the offering's start to the end beyond what the blocks mined meanwhile cost without transactions
+   * (the baseline), per submitted transaction per node (every byte on a link is received by one node).
    */
   readonly wireBytesPerTxPerNode: number;
-  /**
-   * The same without subtracting the baseline (an upper bound: blocks and pings included). The baseline window is
-   * short (mining start until the funder is paid) and can hold the nodes' first sync, which then over-subtracts.
-   */
+  /** The same without subtracting the baseline (an upper bound: blocks and pings included). */
   readonly grossWireBytesPerTxPerNode: number;
+  /**
+   * The baseline: link bytes per block mined while the network only mined (a window of `baselineS` before the
+   * funding), and that window's blocks and seconds. Per block, not per second: Poisson mining puts anywhere from a
+   * few to many blocks in ten seconds, and blocks are what the bytes pay for.
+   */
+  readonly baseline: { readonly bytesPerBlock: number; readonly blocks: number; readonly seconds: number };
+}
+
+export interface RouteFigures {
+  readonly transfers: number;
+  /** Those that reached every node by the end: the p50 / p95 are over them. */
+  readonly everywhere: number;
+  readonly p50: number;
+  readonly p95: number;
 }
 
 const quantile = (xs: readonly number[], q: number) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!);
@@ -31,20 +44,28 @@ const quantile = (xs: readonly number[], q: number) => (xs.length === 0 ? NaN : 
 export function loadFigures(run: LabRun): LoadFigures | undefined {
   const load = run.load;
   const marks = run.wireMarks;
-  const { fundingWire, offerWire } = load ?? {};
-  if (load === undefined || load.offerStartedAtMs === undefined || fundingWire === undefined || offerWire === undefined || marks.end === undefined) return undefined;
+  const { baseline, offerWire } = load ?? {};
+  if (load === undefined || load.offerStartedAtMs === undefined || baseline === undefined || offerWire === undefined || marks.end === undefined) return undefined;
   const offerS = ((load.offerEndedAtMs ?? marks.end.atMs) - load.offerStartedAtMs) / 1000;
   const confirmed: number[] = [];
   const everywhere: number[] = [];
-  for (const [hash, { atMs }] of load.submitted) {
+  const byRoute = { stem: { transfers: 0, ms: [] as number[] }, fluff: { transfers: 0, ms: [] as number[] } };
+  for (const [hash, { atMs, stem }] of load.submitted) {
     const c = load.confirmedAt.get(hash);
     if (c !== undefined) confirmed.push(c - atMs);
+    const route = byRoute[stem ? 'stem' : 'fluff'];
+    route.transfers++;
     const seen = load.seenAt.get(hash);
-    if (seen !== undefined && seen.every((t) => !Number.isNaN(t))) everywhere.push(Math.max(...seen) - atMs);
+    if (seen === undefined || seen.some((t) => Number.isNaN(t))) continue;
+    everywhere.push(Math.max(...seen) - atMs);
+    route.ms.push(Math.max(...seen) - atMs);
   }
-  // The baseline: mining alone, from its start until the funding's first transaction.
-  const baselinePerMs = (fundingWire.bytes - marks.miningAt.bytes) / Math.max(1, fundingWire.atMs - marks.miningAt.atMs);
-  const txWire = marks.end.bytes - offerWire.bytes - baselinePerMs * (marks.end.atMs - offerWire.atMs);
+  const routeFigures = (r: { transfers: number; ms: number[] }): RouteFigures => ({ transfers: r.transfers, everywhere: r.ms.length, p50: quantile(r.ms, 0.5), p95: quantile(r.ms, 0.95) });
+  const stemShape = run.scenario.load?.stem;
+  const minedBetween = (fromMs: number, toMs: number) => run.mined.filter((b) => b.submittedAtMs >= fromMs && b.submittedAtMs < toMs).length;
+  const baselineBlocks = minedBetween(baseline.from.atMs, baseline.to.atMs);
+  const bytesPerBlock = baselineBlocks === 0 ? NaN : (baseline.to.bytes - baseline.from.bytes) / baselineBlocks;
+  const txWire = marks.end.bytes - offerWire.bytes - bytesPerBlock * minedBetween(offerWire.atMs, marks.end.atMs);
   const n = run.scenario.nodes;
   return {
     offeredTxPerS: load.submitted.size / Math.max(offerS, 1e-3),
@@ -53,9 +74,11 @@ export function loadFigures(run: LabRun): LoadFigures | undefined {
     unconfirmed: load.submitted.size - confirmed.length,
     submitToConfirmedMs: { p50: quantile(confirmed, 0.5), p95: quantile(confirmed, 0.95) },
     propagationAllMs: { p50: quantile(everywhere, 0.5), p95: quantile(everywhere, 0.95) },
+    ...(stemShape === undefined ? {} : { propagationByRoute: { stem: routeFigures(byRoute.stem), fluff: routeFigures(byRoute.fluff), hops: stemShape.hops } }),
     txBytes: load.txBytes,
     wireBytesPerTxPerNode: load.submitted.size === 0 ? NaN : txWire / load.submitted.size / n,
     grossWireBytesPerTxPerNode: load.submitted.size === 0 ? NaN : (marks.end.bytes - offerWire.bytes) / load.submitted.size / n,
+    baseline: { bytesPerBlock, blocks: baselineBlocks, seconds: (baseline.to.atMs - baseline.from.atMs) / 1000 },
   };
 }
 
@@ -64,6 +87,13 @@ export function loadMarkdown(f: LoadFigures): string[] {
     `| load: offered / confirmed tx/s (unconfirmed at the end) | ${f.offeredTxPerS.toFixed(1)} / ${f.confirmedTxPerS.toFixed(1)} (${f.unconfirmed} of ${f.submitted}) |`,
     `| load: submit → confirmed, ms (p50 / p95) | ${f.submitToConfirmedMs.p50.toFixed(0)} / ${f.submitToConfirmedMs.p95.toFixed(0)} |`,
     `| load: transaction reaches every node, ms (p50 / p95) | ${f.propagationAllMs.p50.toFixed(0)} / ${f.propagationAllMs.p95.toFixed(0)} |`,
+    ...(f.propagationByRoute === undefined ? [] : routeMarkdown(f.propagationByRoute)),
+    `| load: baseline, link bytes per block while only mining (its blocks in its seconds) | ${f.baseline.bytesPerBlock.toFixed(0)} (${f.baseline.blocks} in ${f.baseline.seconds.toFixed(1)} s) |`,
     `| load: wire bytes per tx per node, net of baseline / gross (tx ${f.txBytes} bytes) | ${f.wireBytesPerTxPerNode.toFixed(0)} (${(f.wireBytesPerTxPerNode / f.txBytes).toFixed(2)}×) / ${f.grossWireBytesPerTxPerNode.toFixed(0)} (${(f.grossWireBytesPerTxPerNode / f.txBytes).toFixed(2)}×) |`,
   ];
+}
+
+function routeMarkdown(r: NonNullable<LoadFigures['propagationByRoute']>): string[] {
+  const row = (name: string, f: RouteFigures) => `| load: ${name}: reaches every node, ms (p50 / p95; of transfers, reached every node) | ${f.p50.toFixed(0)} / ${f.p95.toFixed(0)} (${f.everywhere} of ${f.transfers}) |`;
+  return [row(`stem of ${r.hops} hops`, r.stem), row('announced at once', r.fluff)];
 }

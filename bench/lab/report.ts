@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EclipseOutcome } from './events.ts';
 import type { LabRun } from './lab.ts';
+import { lateJoinFigures, lateJoinMarkdown, type LateJoinFigures } from './late-join.ts';
 import { loadFigures, loadMarkdown, type LoadFigures } from './report-load.ts';
 
 export interface LabFigures {
@@ -15,13 +16,16 @@ export interface LabFigures {
   readonly diameter: number;
   readonly linkDelayMs: number;
   readonly blocksMined: number;
-  /** Blocks every node committed. */
+  /** Blocks every node committed (a late joiner counts for the blocks submitted once it listened). */
   readonly blocksEverywhere: number;
   /** ms from submission until 50 / 95 / 100 % of nodes held the block: the p50 and p95 over blocks of each. */
   readonly propagationMs: { readonly reach50: Quantiles; readonly reach95: Quantiles; readonly reach100: Quantiles };
   readonly templateAgeMs: Quantiles;
   readonly tipAgreement: number;
-  /** Red blocks of the DAG at node 0 at the end: (blocks − 1 − blue score − (tips − 1)) / (blocks − 1). */
+  /**
+   * Red blocks of the DAG at node 0 at the end (node 1 when node 0 joined late, holding the DAG from its pruning point
+   * only): (blocks − 1 − blue score − (tips − 1)) / (blocks − 1).
+   */
   readonly redRatio: number;
   readonly convergeAfterHealMs: number | null;
   readonly wireBytesPerBlockPerNode: number;
@@ -33,12 +37,14 @@ export interface LabFigures {
   /** Bans of anyone else: an honest node banned by an honest node. Must be 0. */
   readonly honestBans: number;
   readonly restarts: number;
-  /** Nodes that ended with under 90 % of the most blocks any node held. */
+  /** Nodes that ended under 90 % of the highest blue score any node has (not blocks held: a joined node holds fewer). */
   readonly stalledNodes: readonly number[];
   /** The transaction load's figures, when the scenario offers one. */
   readonly load?: LoadFigures;
   /** What an eclipse attempt left its victim with. */
   readonly eclipse?: EclipseOutcome;
+  /** When a node joining mid-run joined, and whether it reached the network's tip. */
+  readonly lateJoin?: LateJoinFigures;
   readonly errors: readonly string[];
 }
 
@@ -63,21 +69,25 @@ function reachMs(arrivals: readonly number[], nodes: number, share: number): num
 
 export function labFigures(run: LabRun): LabFigures {
   const n = run.scenario.nodes;
+  const late = run.lateJoin;
+  // A late joiner holds the blocks submitted before it listened from its join or its catch-up, not by relay.
+  const counted = (index: number, submittedAtMs: number) => index !== late?.node || (late.listeningAtMs !== undefined && submittedAtMs >= late.listeningAtMs);
   const reach = { reach50: [] as number[], reach95: [] as number[], reach100: [] as number[] };
   let everywhere = 0;
   for (const block of run.mined) {
-    const arrivals = run.nodes.map((node) => node.committed.get(block.hash)).filter((t): t is number => t !== undefined).map((t) => Math.max(0, t - block.submittedAtMs));
-    if (arrivals.length === n) everywhere++;
+    const holders = run.nodes.filter((node) => counted(node.index, block.submittedAtMs));
+    const arrivals = holders.map((node) => node.committed.get(block.hash)).filter((t): t is number => t !== undefined).map((t) => Math.max(0, t - block.submittedAtMs));
+    if (arrivals.length === holders.length) everywhere++;
     for (const [key, share] of [['reach50', 0.5], ['reach95', 0.95], ['reach100', 1]] as const) {
-      const ms = reachMs(arrivals, n, share);
+      const ms = reachMs(arrivals, holders.length, share);
       if (ms !== undefined) reach[key].push(ms);
     }
   }
-  const info = run.nodes[0]!.info;
+  const info = run.nodes[late?.node === 0 ? 1 : 0]!.info;
   const dagBlocks = Number(info.blocks);
   const reds = Math.max(0, dagBlocks - 1 - Number(info.blue_score) - (Number(info.tips) - 1));
-  const counts = run.nodes.map((node) => Number(node.info.blocks));
-  const most = Math.max(...counts);
+  const blueScores = run.nodes.map((node) => Number(node.info.blue_score));
+  const most = Math.max(...blueScores);
   const healPoll = run.healedAtMs === undefined ? undefined : run.polls.find((p) => p.atMs >= run.healedAtMs! && p.agree);
   const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const cpu = run.nodes.map((node) => node.cpuSeconds);
@@ -103,9 +113,10 @@ export function labFigures(run: LabRun): LabFigures {
     targetsThatDidNotBan: (run.scenario.attacker?.targets ?? []).filter((i) => !run.nodes[i]!.bannedPeers.some((p) => run.attackerIds.includes(p))),
     honestBans: run.nodes.reduce((sum, node) => sum + node.bannedPeers.filter((p) => !run.attackerIds.includes(p)).length, 0),
     restarts: run.restarts.length,
-    stalledNodes: run.nodes.filter((node, i) => counts[i]! < 0.9 * most).map((node) => node.index),
+    stalledNodes: run.nodes.filter((node, i) => blueScores[i]! < 0.9 * most).map((node) => node.index),
     ...(load === undefined ? {} : { load }),
     ...(run.eclipse === undefined ? {} : { eclipse: run.eclipse }),
+    ...(late === undefined ? {} : { lateJoin: lateJoinFigures(late, run.polls, run.startedAtMs, blueScores) }),
     errors: run.errors,
   };
 }
@@ -139,6 +150,7 @@ function markdown(f: LabFigures): string {
       `| eclipse: Sybil connections held / attempted | ${f.eclipse.held} / ${f.eclipse.attempted} |`,
       `| eclipse: victim's outbound peers before / during (inbound during) | ${f.eclipse.outboundBefore} / ${f.eclipse.outboundDuring} (${f.eclipse.inboundDuring}) |`,
     ]),
+    ...(f.lateJoin === undefined ? [] : lateJoinMarkdown(f.lateJoin)),
     `| errors | ${f.errors.length} |`,
     '',
   ].join('\n');

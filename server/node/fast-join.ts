@@ -133,7 +133,7 @@ export async function fastJoin(options: FastJoinOptions): Promise<FastJoinResult
   const seeds = config.addnode.map((text) => parseSeed(text, params.ports.p2p));
   const node = createP2pNode({
     chain: placeholder.chain, staticKey: loadOrCreateNodeKey(config.datadir).key, clock: systemClock, timer: nodeTimer,
-    randomBytes: (n) => new Uint8Array(randomBytes(n)), userAgent: `/weft:${options.version}/`, listenPort: 0, seeds, dial: dialTcp,
+    randomBytes: (n) => new Uint8Array(randomBytes(n)), userAgent: `/weft:${options.version}/`, listenPort: 0, seeds, connectOnly: config.connectOnly, dial: dialTcp,
     peerStore: createFilePeerStore(config.datadir), suite: nodeNoiseSuite, log: logger, blockSync: false,
   });
   const seedOrder = seeds.map((s) => addressKey(s.host, s.port));

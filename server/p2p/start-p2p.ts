@@ -110,7 +110,7 @@ export async function startP2p(options: StartP2pOptions): Promise<RunningP2p> {
   const fastSync = { ...(snapshots ? { snapshotChunk: snapshots.snapshotChunk } : {}), ...(pruningProof ? { pruningProof, trustedData } : {}) };
   const node = createP2pNode({
     chain, staticKey: identity.key, clock: systemClock, timer: nodeTimer, randomBytes: (n) => new Uint8Array(randomBytes(n)),
-    userAgent: `/weft:${options.version}/`, listenPort: port, seeds, dial: dialTcp, peerStore: createFilePeerStore(config.datadir),
+    userAgent: `/weft:${options.version}/`, listenPort: port, seeds, connectOnly: config.connectOnly, dial: dialTcp, peerStore: createFilePeerStore(config.datadir),
     suite: nodeNoiseSuite, log: logger, mixnetHops: config.mixnetHops, ...(options.txPort ? { txPort: options.txPort } : {}),
     ...(options.onMisbehaviour ? { onMisbehaviour: options.onMisbehaviour } : {}),
     ...(options.blockRefused ? { blockRefused: options.blockRefused } : {}),

@@ -6,6 +6,10 @@
  * retry due), so one peer's long backoff never delays another's short one. When any peer becomes ready the network
  * is evidently back: every manual peer's backoff is forgotten and they are redialled at once (after a partition,
  * links return as soon as the network does, not a backoff cap later).
+ *
+ * `connectOnly` (Bitcoin Core's `-connect`, `weft node --connect-only`) leaves the address book undialled: the
+ * outbound peers are the manual ones and no others, so an operator (or the network lab, whose links run through an
+ * emulator on their addnode ports) decides every path out of the node. The book still learns and answers getaddr.
  */
 import type { Clock } from '../util/clock.ts';
 import { toHex } from '../util/bytes.ts';
@@ -33,6 +37,8 @@ export interface DialerOptions {
   readonly timer: Timer;
   readonly log: P2pLogger;
   readonly seeds: readonly SeedEndpoint[];
+  /** Dial the seeds only, never an address-book entry. */
+  readonly connectOnly: boolean;
   readonly outboundMax: number;
   readonly ownNodeId: Uint8Array;
   readonly peers: ReadonlySet<Peer>;
@@ -105,6 +111,7 @@ export function createDialer(options: DialerOptions): Dialer {
         },
       );
     }
+    if (options.connectOnly) return;
     const exclude = new Set([...connected, ...pendingDials, ...manualTargets.keys()]);
     // Nodes already connected either way (an inbound peer's listen address) and ourselves are not dialled again.
     const connectedIds = new Set([...peers].map((p) => p.nodeIdHex).concat(toHex(options.ownNodeId)));

@@ -58,6 +58,8 @@ export interface P2pNodeOptions {
   readonly listenPort: number;
   /** addnode peers: always reconnected, never banned. */
   readonly seeds?: readonly SeedEndpoint[];
+  /** Dial only `seeds`, never the address book's entries (`--connect-only`; dialer.ts); inbound and addr work as ever. */
+  readonly connectOnly?: boolean;
   readonly dial?: (host: string, port: number) => Promise<DuplexPort>;
   readonly peerStore?: PeerStore;
   readonly txPort?: TxRelayPort;
@@ -135,6 +137,9 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
   const randomNonce = (): bigint => new DataView(options.randomBytes(8).buffer).getBigUint64(0);
   const book: AddressBook = createAddressBook(options.peerStore?.load());
   const peers = new Set<Peer>();
+  // Inbound connections still in their Noise handshake, by transport. Each holds its slot from `accept` on: counting
+  // only started peers let connections opened at once all pass the cap (the lab's eclipse run held 150 of 117).
+  const handshaking = { tcp: 0, ws: 0 };
   const ownNonces = new Set<bigint>();
   const genesis = genesisHash(chain.params);
   let seq = 0;
@@ -327,7 +332,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
   };
 
   const dialer = createDialer({
-    book, clock, timer, log, peers, outboundMax, randomInt, persist, seeds: options.seeds ?? [], ownNodeId: options.staticKey.publicKey,
+    book, clock, timer, log, peers, outboundMax, randomInt, persist, seeds: options.seeds ?? [], connectOnly: options.connectOnly ?? false, ownNodeId: options.staticKey.publicKey,
     ...(options.dial ? { dial: options.dial } : {}),
     startPeer: (port, host, portNumber, manual, pinned) => startPeer(port, { host, port: portNumber, transport: 'tcp' }, 'outbound', manual, pinned),
     isClosed: () => closed,
@@ -340,14 +345,18 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
     accept(port, endpoint) {
       const now = clock.nowMs();
       const cap = endpoint.transport === 'ws' ? p2pBrowserPeersMax : inboundMax;
-      const inbound = [...peers].filter((p) => p.direction === 'inbound' && p.endpoint.transport === endpoint.transport).length;
-      if (closed || inbound >= cap || (!isLocalHost(endpoint.host) && book.isBanned(`ip:${endpoint.host}`, now))) {
+      const started = [...peers].filter((p) => p.direction === 'inbound' && p.endpoint.transport === endpoint.transport).length;
+      if (closed || started + handshaking[endpoint.transport] >= cap || (!isLocalHost(endpoint.host) && book.isBanned(`ip:${endpoint.host}`, now))) {
         port.close();
         return;
       }
-      startPeer(port, endpoint, 'inbound', false).catch((error: unknown) => {
-        log.debug({ event: 'inbound_failed', address: endpoint.host, err: error instanceof Error ? error.message : String(error) }, 'inbound connection failed');
-      });
+      // Released once the handshake ends either way: a started peer is then in `peers`, counted until it closes.
+      handshaking[endpoint.transport]++;
+      startPeer(port, endpoint, 'inbound', false)
+        .catch((error: unknown) => {
+          log.debug({ event: 'inbound_failed', address: endpoint.host, err: error instanceof Error ? error.message : String(error) }, 'inbound connection failed');
+        })
+        .finally(() => void handshaking[endpoint.transport]--);
     },
     connect: (host, port, manual = false, nodeId) => dialer.dialOnce(host, port, manual, nodeId),
     syncStatus() {

@@ -1,6 +1,6 @@
 // The network lab's own check (bench/lab/, docs/network.md), so the lab cannot rot: the short scenario (4 `weft
-// node` processes as shipped, links through the emulator, Poisson mining, a 10 tx/s load, 30 s) runs and every
-// figure is produced.
+// node` processes as shipped, links through the emulator, Poisson mining, a 10 tx/s load, half of it by Dandelion++
+// stem, 30 s) runs and every figure is produced.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,12 @@ describe('network lab', () => {
       expect(figures.load?.submitted).toBeGreaterThan(0);
       expect(figures.load?.confirmedTxPerS).toBeGreaterThan(0);
       expect(figures.load?.propagationAllMs.p50).toBeGreaterThanOrEqual(scenario.link.delayMs * (1 - scenario.link.jitter));
+      // The wire-bytes baseline: a window of mining alone that held blocks, and transfers that cost bytes beyond it.
+      expect(figures.load?.baseline.blocks).toBeGreaterThan(0);
+      expect(figures.load?.wireBytesPerTxPerNode).toBeGreaterThan(0);
+      // Transfers by Dandelion++ stem and announced at once are reported apart, every transfer on one route.
+      const routes = figures.load?.propagationByRoute;
+      expect((routes?.stem.transfers ?? 0) + (routes?.fluff.transfers ?? 0)).toBe(figures.load?.submitted);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -19,6 +19,8 @@ import { addressOfKey, createTestAccounts, signedTransfer, testKey } from '../..
 import { connectHarness, versionOfChain, type Harness } from '../../helpers/p2p-harness.ts';
 import { createMemoryNet, until, type MemoryNet } from '../../helpers/p2p-memory-net.ts';
 import { regtestBlocks } from '../../helpers/regtest-dag.ts';
+import { createDispatcher } from '../../../src/rpc/dispatcher.ts';
+import { createMempoolPort } from '../../../server/mempool/mempool-port.ts';
 
 let blocks: Block[];
 let net: MemoryNet | undefined;
@@ -75,6 +77,26 @@ describe('Dandelion++ stems', () => {
     const hash = (await pools[0].add(bytes)).hash;
     await until(() => announces(observers[0]!.received, toHex(hash)), 10_000, 'the origin to announce');
     expect(nodes[0].node.peerCount()).toBe(2);
+  }, 30_000);
+
+  it("send_raw_transaction's mixnet_hops stems a transaction signed elsewhere: 2 hops, announced by the last node", async () => {
+    const { nodes, pools, observers } = await line();
+    const origin = nodes[0];
+    const rpc = createDispatcher({
+      services: {
+        chain: origin.chain, node: { version: 't', startedAtMs: 0, clock: systemClock, synced: () => true },
+        mempool: createMempoolPort(pools[0], undefined, (hash, hops) => origin.node.routeOwnTransaction(hash, hops)),
+      },
+      version: 't',
+    });
+    const bytes = signedTransfer({ key: testKey(1), chainId: regtestParams.chainId });
+    const id = toHex(txHash(decodeTransaction(bytes)));
+    const answer = await rpc.handle({ jsonrpc: '2.0', method: 'send_raw_transaction', params: { transaction: `0x${toHex(bytes)}`, mixnet_hops: 2 }, id: 1 }, { transport: 'http' });
+    expect(answer).toMatchObject({ result: { hash: `0x${id}` } });
+    await until(() => announces(observers[2]!.received, id), 10_000, 'the last node to fluff');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(announces(observers[0]!.received, id)).toBe(false);
+    expect(announces(observers[1]!.received, id)).toBe(false);
   }, 30_000);
 
   it("the node's mixnet-hops setting stems its own transactions: 1 hop, announced by the middle node", async () => {

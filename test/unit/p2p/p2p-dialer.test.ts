@@ -49,6 +49,7 @@ function setup(seeds: readonly { host: string; port: number }[]) {
     timer,
     log: silentLogger,
     seeds,
+    connectOnly: false,
     outboundMax: 8,
     ownNodeId: new Uint8Array(32),
     peers,
