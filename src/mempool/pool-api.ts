@@ -52,6 +52,11 @@ export interface MempoolOptions {
   readonly daaScore?: () => number;
   /** Whether rules v2 govern the next acceptance (src/consensus/activation.ts); default: version 1 rules. */
   readonly rulesV2?: () => boolean;
+  /**
+   * A number that changes whenever the virtual state may have (the chain's block count): admission reuses its state
+   * check from before the proofs when neither this nor the sender's queue moved meanwhile. Left out, it checks twice.
+   */
+  readonly stateVersion?: () => number;
   /** Sync (noble, the Wasm verifier) or async (the worker pool), Schnorr-only or a full witness verifier: stage 2 awaits any. */
   readonly verifier: SignatureVerifier | AsyncSignatureVerifier | WitnessVerifier | AsyncWitnessVerifier;
   readonly clock: Clock;

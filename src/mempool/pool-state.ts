@@ -25,6 +25,8 @@ export interface PoolState extends AccountReader {
   daaScore(): number;
   /** Whether rules v2 govern that acceptance (src/consensus/activation.ts); absent: version 1 rules. */
   rulesV2?(): boolean;
+  /** Changes whenever this state may have (MempoolOptions.stateVersion); absent: unknown, never assumed unchanged. */
+  version?(): number;
 }
 
 /** The key of a record in a read set and in a block's changes: `namespace:hex(id)`. */

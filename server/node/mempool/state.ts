@@ -61,6 +61,8 @@ export function createNodeMempoolState(options: NodeMempoolOptions): NodeMempool
     daaScore: () => ledger.virtual().daaScore,
     // The escrow rules of rules v2 (arbiters that can sign, disputes that end) at the next acceptance's DAA score.
     rulesV2: () => rulesV2Active(options.params, ledger.virtual().daaScore),
+    // The version the ledger's virtual view is cached under: a new block, a new virtual state.
+    stateVersion: () => options.chain.blockCount(),
     verifier,
     clock,
     // Pool-paid fees of agent transactions (docs/settlement.md "Fees and the energy pool"), at the virtual state.

@@ -55,12 +55,7 @@ export function stateCheck(state: MempoolState, entry: PoolEntry): StateChecked 
   }
   const current = (state.bySender.get(entry.sender) ?? []).filter((e) => e.spend.nonce >= account.nonce);
   const { queue, replaced } = withEntry(current, entry);
-  for (const key of entry.conflicts) {
-    const holder = state.byConflict.get(key);
-    if (holder !== undefined && holder !== replaced) {
-      throw new TransactionRejectedError('conflict', `conflicts with pending ${holder.id} on ${key}`, { conflictsWith: holder.id });
-    }
-  }
+  checkPoolIndexes(state, entry, replaced);
   if (replaced !== undefined) checkReplacement(state, entry, replaced);
   else if (current.length >= limits.txPerAddressMax) {
     throw new TransactionRejectedError('sender_queue_full', `sender has ${current.length} pending, at most ${limits.txPerAddressMax}`);
@@ -73,6 +68,17 @@ export function stateCheck(state: MempoolState, entry: PoolEntry): StateChecked 
   const result = simulateRun(queue, state.virtualState);
   if (result.failed?.entry === entry) throw stateRuleError(entry, result.failed.reason, account.balance);
   return { queue, replaced, result };
+}
+
+/** What other senders can change under an entry's state check: its id pending already, a conflict key taken. */
+export function checkPoolIndexes(state: MempoolState, entry: PoolEntry, replaced: PoolEntry | undefined): void {
+  if (state.byId.has(entry.id)) throw new TransactionRejectedError('already_known', `${entry.id} is already pending`);
+  for (const key of entry.conflicts) {
+    const holder = state.byConflict.get(key);
+    if (holder !== undefined && holder !== replaced) {
+      throw new TransactionRejectedError('conflict', `conflicts with pending ${holder.id} on ${key}`, { conflictsWith: holder.id });
+    }
+  }
 }
 
 /** A replacement pays at least `replaceBumpPercentMin` more in fee, and no lower fee rate. */

@@ -10,10 +10,23 @@ import { chooseVictims } from '../eviction.ts';
 import type { AdmitResult } from '../pool-api.ts';
 import { withoutRefused } from '../sender-check.ts';
 import type { SenderQueue } from '../sender-queue.ts';
-import { shapeCheck, stateCheck } from './admit-checks.ts';
+import { checkPoolIndexes, shapeCheck, stateCheck, type StateChecked } from './admit-checks.ts';
 import { refusedBy } from './recheck.ts';
 import { emit, removeEntry } from './remove.ts';
 import type { MempoolState } from './state.ts';
+
+/**
+ * What stages 1 and 2 found for one item: its entry (its admission seq reserved), its state check, and what that
+ * check depended on besides the entry — the sender's queue (queues are replaced, never changed in place) and the
+ * state's version — so stage 4 can take the check as it is when neither moved while the proofs were verified.
+ */
+interface Prechecked {
+  readonly parsed: ParsedTransaction;
+  readonly entry: PoolEntry;
+  readonly checked: StateChecked;
+  readonly queue: SenderQueue | undefined;
+  readonly version: number | undefined;
+}
 
 /** Admits many with one verifier call; one result per item, in order. */
 export async function admitBatch(state: MempoolState, items: readonly Uint8Array[]): Promise<AdmitResult[]> {
@@ -23,20 +36,23 @@ export async function admitBatch(state: MempoolState, items: readonly Uint8Array
   }
   const results: AdmitResult[] = new Array(items.length);
   // Shape and state first: what the state refuses costs no proof verification.
-  const parsed: (ParsedTransaction | undefined)[] = items.map((bytes, i) =>
+  const prechecked: (Prechecked | undefined)[] = items.map((bytes, i) =>
     attempt(results, i, () => {
-      const p = shapeCheck(state, bytes);
-      stateCheck(state, toEntry(state, p, state.nextSeq));
-      return p;
+      const parsed = shapeCheck(state, bytes);
+      const entry = toEntry(state, parsed, state.nextSeq);
+      const checked = stateCheck(state, entry);
+      state.nextSeq++;
+      return { parsed, entry, checked, queue: state.bySender.get(entry.sender), version: state.virtualState.version?.() };
     }),
   );
-  const checks = parsed.flatMap((p) => p?.checks ?? []);
+  const checks = prechecked.flatMap((p) => p?.parsed.checks ?? []);
   const verdicts = checks.length === 0 ? [] : await state.verifier.verifyWitnesses(checks);
   let at = 0;
-  parsed.forEach((p, i) => {
+  prechecked.forEach((p, i) => {
     if (p === undefined) return;
-    const ok = p.checks!.every((_, k) => verdicts[at + k] === true);
-    at += p.checks!.length;
+    const owed = p.parsed.checks!.length;
+    const ok = p.parsed.checks!.every((_, k) => verdicts[at + k] === true);
+    at += owed;
     attempt(results, i, () => {
       if (!ok) throw new TransactionRejectedError('bad_signature', 'a signature does not verify');
       results[i] = admitVerified(state, p);
@@ -53,16 +69,28 @@ export async function admitOne(state: MempoolState, bytes: Uint8Array): Promise<
 }
 
 function toEntry(state: MempoolState, parsed: ParsedTransaction, seq: number): PoolEntry {
-  const { checks: _verified, ...fields } = parsed;
-  return { ...fields, size: parsed.bytes.length, addedMs: state.clock.nowMs(), seq };
+  return {
+    tx: parsed.tx, bytes: parsed.bytes, hash: parsed.hash, id: parsed.id, spend: parsed.spend, sender: parsed.sender,
+    conflicts: parsed.conflicts, mass: parsed.mass, rate: parsed.rate, size: parsed.bytes.length, addedMs: state.clock.nowMs(), seq,
+  };
+}
+
+/**
+ * Stage 2 again, authoritative: the precheck as it was when the sender's queue and the state have not moved since
+ * (only the pool-wide indexes it read are looked at again), else the whole check anew.
+ */
+function recheckState(state: MempoolState, p: Prechecked): StateChecked {
+  const unmoved = p.version !== undefined && p.version === state.virtualState.version?.() && state.bySender.get(p.entry.sender) === p.queue;
+  if (!unmoved) return stateCheck(state, p.entry);
+  checkPoolIndexes(state, p.entry, p.checked.replaced);
+  return p.checked;
 }
 
 /** Stage 4: stage 2 again, authoritative, then room and the indexes. Synchronous. */
-function admitVerified(state: MempoolState, parsed: ParsedTransaction): AdmitResult {
-  const entry = toEntry(state, parsed, state.nextSeq);
-  const { queue, replaced, result } = stateCheck(state, entry);
+function admitVerified(state: MempoolState, p: Prechecked): AdmitResult {
+  const { entry } = p;
+  const { queue, replaced, result } = recheckState(state, p);
   const victims = makeRoom(state, entry, queue, replaced);
-  state.nextSeq++;
   for (const stale of (state.bySender.get(entry.sender) ?? []).filter((e) => !queue.includes(e) && e !== replaced)) {
     removeEntry(state, stale, 'invalidated');
   }

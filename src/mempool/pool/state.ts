@@ -54,6 +54,7 @@ export function createMempoolState(options: MempoolOptions): MempoolState {
     record: options.records ?? (() => undefined),
     daaScore: options.daaScore ?? (() => 0),
     ...(options.rulesV2 ? { rulesV2: options.rulesV2 } : {}),
+    ...(options.stateVersion ? { version: options.stateVersion } : {}),
   };
   return {
     limits: { ...defaultMempoolLimits, ...options.limits },
