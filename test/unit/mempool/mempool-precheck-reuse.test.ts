@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { fastVerifier } from '../../../server/crypto/fast-verifier.ts';
 import { regtestParams } from '../../../src/consensus/params.ts';
-import type { WitnessCheck } from '../../../src/crypto/witness-check.ts';
+import type { SchnorrCheck } from '../../../src/crypto/verifier.ts';
 import { WeftError } from '../../../src/errors.ts';
 import { TransactionRejectedError } from '../../../src/mempool/errors.ts';
 import { createMempool } from '../../../src/mempool/mempool.ts';
@@ -27,8 +27,8 @@ function setup(withVersion: boolean) {
     accounts: { account: (address) => accounts.get(toHex(address)) ?? { balance: 0n, nonce: 0n, energy: 0n } },
     ...(withVersion ? { stateVersion: () => version } : {}),
     verifier: {
-      verifyWitnesses: (checks: readonly WitnessCheck[]) =>
-        new Promise<boolean[]>((resolve) => held.push(() => resolve(checks.map((c) => fastVerifier.verifySchnorr(c.signature!, c.message!, c.publicKey!))))),
+      name: 'held',
+      verifySchnorrBatch: (items: readonly SchnorrCheck[]) => new Promise<boolean[]>((resolve) => held.push(() => resolve(fastVerifier.verifySchnorrBatch(items)))),
     },
     clock: createManualClock(1_700_000_000_000),
   });
