@@ -21,3 +21,9 @@ export const ledgerInclusionsMax = 64;
 export const ledgerTrieNodeCacheMax = 131_072;
 /** Accounts remembered per virtual view (cleared with it at every block): the pool reads each sender several times. */
 export const ledgerVirtualAccountsMax = 65_536;
+/**
+ * State values (accounts, records) remembered at the tip's root (src/state/trie-value-cache.ts), emptied past this
+ * many: each new block moves them along with its own batch, so the senders the mempool and acceptance read every block
+ * cost a Map lookup, not a trie walk.
+ */
+export const ledgerTrieValueCacheMax = 262_144;

@@ -39,7 +39,8 @@ import { stateKey, stateNamespace, type StateNamespaceName, type StateRecord } f
 import type { StateProof } from './proof.ts';
 import { createStateTrie } from './trie.ts';
 import { createTrieNodeCache } from './trie-node-cache.ts';
-import { ledgerTrieNodeCacheMax } from './ledger-limits.ts';
+import { createTrieValueCache } from './trie-value-cache.ts';
+import { ledgerTrieNodeCacheMax, ledgerTrieValueCacheMax } from './ledger-limits.ts';
 import {
   countAddressHistory,
   countAddressRewards,
@@ -151,7 +152,12 @@ function virtualSupply(state: LedgerState): SupplyFigures {
 
 function openLedgerState(context: { readonly chain: Chain; readonly store: KvStore; readonly pruning?: boolean }): LedgerState {
   const { chain, store } = context;
-  const trie = createStateTrie({ store, prefix: ledgerKeys.trieprefix, nodeCache: createTrieNodeCache(ledgerTrieNodeCacheMax) });
+  const trie = createStateTrie({
+    store,
+    prefix: ledgerKeys.trieprefix,
+    nodeCache: createTrieNodeCache(ledgerTrieNodeCacheMax),
+    valueCache: createTrieValueCache(ledgerTrieValueCacheMax),
+  });
   const reads = createLedgerReads(chain, store);
   const pruning = createStatePruning(store, reads);
   return { chain, store, trie, reads, pruning, pruningOn: context.pruning === true, listeners: new Set(), pendingEvents: new Map(), previews: [], virtualView: undefined };

@@ -19,6 +19,7 @@ import { StateError } from './state-errors.ts';
 import type { StateProof } from './proof.ts';
 import { decodeTrieNode, type TrieNode } from './trie-node.ts';
 import type { TrieNodeCache } from './trie-node-cache.ts';
+import type { TrieValueCache } from './trie-value-cache.ts';
 import { computeUpdate, type UpdateItem } from './trie-update.ts';
 import {
   defaultStateHash,
@@ -55,6 +56,8 @@ export interface StateTrieOptions {
   readonly overlay?: StateOverlay;
   /** Decoded nodes kept in memory by hash (trie-node-cache.ts): the node's ledger trie has one; nodes never go stale. */
   readonly nodeCache?: TrieNodeCache;
+  /** The values of one root, moved along by each update (trie-value-cache.ts): the ledger's reads at the tip. */
+  readonly valueCache?: TrieValueCache;
 }
 
 export interface StateTrie {
@@ -78,7 +81,7 @@ export function createStateOverlay(): StateOverlay {
 }
 
 export function createStateTrie(options: StateTrieOptions): StateTrie {
-  const { store, overlay, nodeCache } = options;
+  const { store, overlay, nodeCache, valueCache } = options;
   const prefix = options.prefix.slice();
   const hash = options.hash ?? defaultStateHash;
 
@@ -138,8 +141,19 @@ export function createStateTrie(options: StateTrieOptions): StateTrie {
     prefix,
     overlay,
     get(root, key) {
+      if (valueCache === undefined) {
+        const leaf = walk(root, key);
+        return leaf !== undefined && equalBytes(leaf.key, key) ? leaf.value.slice() : undefined;
+      }
+      checkLength(root, stateHashBytes, 'state root');
+      checkLength(key, stateKeyBytes, 'state key');
+      const keyHex = toHex(key);
+      const cached = valueCache.get(root, keyHex);
+      if (cached !== undefined) return cached === null ? undefined : cached.slice();
       const leaf = walk(root, key);
-      return leaf !== undefined && equalBytes(leaf.key, key) ? leaf.value.slice() : undefined;
+      const value = leaf !== undefined && equalBytes(leaf.key, key) ? leaf.value.slice() : undefined;
+      valueCache.set(root, keyHex, value ?? null);
+      return value?.slice();
     },
     entries(root, from) {
       checkLength(root, stateHashBytes, 'state root');
@@ -155,7 +169,13 @@ export function createStateTrie(options: StateTrieOptions): StateTrie {
         // The next block and the virtual read what this update wrote.
         nodeCache?.set(nodeHash, decodeTrieNode(encoded, nodeHash));
       };
-      const newRoot = computeUpdate({ hash, readNode, emit }, root, sortedItems(updates));
+      const items = sortedItems(updates);
+      const newRoot = computeUpdate({ hash, readNode, emit }, root, items);
+      if (valueCache !== undefined) {
+        const batch = new Map<string, Uint8Array | null>();
+        for (const item of items) batch.set(toHex(item.key), item.value);
+        valueCache.updated(root, newRoot, batch);
+      }
       return { root: newRoot, ops };
     },
     prove(root, key) {

@@ -5,6 +5,7 @@ import { createMemoryStore } from '../../../src/storage/memory-store.ts';
 import { createStateOverlay, createStateTrie, type StateTrie } from '../../../src/state/trie.ts';
 import { StateError } from '../../../src/state/state-errors.ts';
 import { createTrieNodeCache } from '../../../src/state/trie-node-cache.ts';
+import { createTrieValueCache } from '../../../src/state/trie-value-cache.ts';
 import { emptyStateRoot, stateValueBytesMax, type StateHash } from '../../../src/state/trie-hash.ts';
 import { concatBytes, toHex } from '../../../src/util/bytes.ts';
 
@@ -165,6 +166,43 @@ describe('state trie: batched updates', () => {
         expect(nodeCache.size()).toBeLessThanOrEqual(2 * cacheNodes);
       }),
       { numRuns: 80 },
+    );
+  });
+
+  it('a value cache answers as the trie at every root, read in any order, however small it is', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(batchArb, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 16 }), fc.array(fc.nat(), { maxLength: 30 }), async (batches, cacheValues, order) => {
+        const plain = newTrie();
+        const store = createMemoryStore();
+        const valueCache = createTrieValueCache(cacheValues, 4);
+        const cached = createStateTrie({ store, prefix, valueCache });
+        const roots: Uint8Array[] = [emptyStateRoot];
+        const keys = new Set<string>();
+        expect(cached.get(emptyStateRoot, base)).toBeUndefined(); // the cache starts at the empty root
+        for (const batch of batches) {
+          const parent = roots[roots.length - 1]!;
+          const [ua, ub] = [plain.trie.applyUpdates(parent, batch), cached.applyUpdates(parent, batch)];
+          await plain.store.write(ua.ops);
+          await store.write(ub.ops);
+          expect(toHex(ub.root)).toBe(toHex(ua.root));
+          roots.push(ub.root);
+          for (const key of batch.keys()) keys.add(key);
+          // Reads at the new root right away (the cache moves along the update), then at random older roots.
+          for (const key of keys) {
+            const k = Uint8Array.from(Buffer.from(key, 'hex'));
+            expect(cached.get(ub.root, k)).toEqual(plain.trie.get(ua.root, k));
+          }
+        }
+        const all = [...keys];
+        for (const pick of order) {
+          const root = roots[pick % roots.length]!;
+          const k = Uint8Array.from(Buffer.from(all[pick % Math.max(1, all.length)] ?? toHex(base), 'hex'));
+          expect(cached.get(root, k)).toEqual(plain.trie.get(root, k));
+        }
+        // Every changed root was first read right after its update: the cache moved there, never walked afresh.
+        if (roots.some((r, i) => i > 0 && toHex(r) !== toHex(roots[i - 1]!))) expect(valueCache.stats.moves).toBeGreaterThan(0);
+      }),
+      { numRuns: 100 },
     );
   });
 
