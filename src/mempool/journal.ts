@@ -9,7 +9,7 @@
  *   key   = 'P' ‖ seq u64be   (admission order survives restarts: seq continues after the highest stored one)
  *   value = the transaction's canonical bytes
  */
-import type { KvStore } from '../storage/kv.ts';
+import type { KvOp, KvStore } from '../storage/kv.ts';
 import { toHex } from '../util/bytes.ts';
 
 const journalTable = 0x50;
@@ -40,9 +40,33 @@ export interface MempoolJournal {
   readonly size: number;
 }
 
+/**
+ * Rows written in the same turn go to the store as one batch: under load a turn admits or removes hundreds of
+ * transactions, and one store write each (a transaction callback and a promise apiece) was a quarter of the pool's
+ * per-block upkeep (issue 29). Every caller gets the batch's durability.
+ */
+function createTurnBatcher(store: KvStore): (op: KvOp) => Promise<void> {
+  let open: { readonly ops: KvOp[]; readonly written: Promise<void> } | undefined;
+  return (op) => {
+    if (open === undefined) {
+      const ops: KvOp[] = [];
+      const written = new Promise<void>((resolve) =>
+        queueMicrotask(() => {
+          open = undefined;
+          resolve(store.write(ops));
+        }),
+      );
+      open = { ops, written };
+    }
+    open.ops.push(op);
+    return open.written;
+  };
+}
+
 export function createMempoolJournal(store: KvStore): MempoolJournal {
   /** Row key and pending write of each journaled transaction, by hex hash. */
   const rows = new Map<string, { readonly key: Uint8Array; written: Promise<void> }>();
+  const write = createTurnBatcher(store);
   let nextSeq = 0;
   return {
     load(hashOf) {
@@ -60,7 +84,7 @@ export function createMempoolJournal(store: KvStore): MempoolJournal {
       const known = rows.get(id);
       if (known) return known.written;
       const key = keyOf(nextSeq++);
-      const row = { key, written: store.write([{ type: 'put', key, value: bytes }]) };
+      const row = { key, written: write({ type: 'put', key, value: bytes }) };
       rows.set(id, row);
       return row.written;
     },
@@ -70,7 +94,7 @@ export function createMempoolJournal(store: KvStore): MempoolJournal {
       if (row === undefined) return Promise.resolve();
       rows.delete(id);
       // Deleting after the put settled keeps the two in order even on a store that reorders concurrent batches.
-      return row.written.then(() => store.write([{ type: 'del', key: row.key }]));
+      return row.written.then(() => write({ type: 'del', key: row.key }));
     },
     durable(hash) {
       return rows.get(toHex(hash))?.written ?? Promise.resolve();
