@@ -7,6 +7,7 @@
  * is ringed. It used to draw selected-chain blocks only (issue 21), which hid what makes the chain a DAG.
  */
 import type { LightChain } from '../../src/light/light-chain.ts';
+import { formatInteger } from '../lib/format.ts';
 
 export interface DagBlock {
   readonly hash: string;
@@ -114,7 +115,7 @@ function heightLabels(chainBlocks: readonly DagBlock[], pos: ReadonlyMap<string,
     if (x === undefined || b.height === undefined || x - lastX < labelGapMin) continue;
     lastX = x;
     const anchor = x < 40 ? 'start' : x > width - 40 ? 'end' : 'middle';
-    labels.push(`<text x="${x}" y="${labelY}" text-anchor="${anchor}" font-size="${font.toFixed(1)}" fill="#8b98a5" data-height="${b.height}">${b.height.toLocaleString('en')}</text>`);
+    labels.push(`<text x="${x}" y="${labelY}" text-anchor="${anchor}" font-size="${font.toFixed(1)}" fill="#8b98a5" data-height="${b.height}">${formatInteger(b.height)}</text>`);
   }
   return labels.length ? `<g class="dag-heights" aria-hidden="true">${labels.join('')}</g>` : '';
 }
