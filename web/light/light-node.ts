@@ -19,8 +19,7 @@ import { createLightNodeRuntime, nodeStatus } from './node/state.ts';
 import type { LightNode, LightNodeStatus } from './node/types.ts';
 import { installWasmBlake3 } from './wasm-blake3.ts';
 
-export { lightReconnectDelayMs } from './node/connect.ts';
-export type { LightNode, LightNodeState, LightNodeStatus } from './node/types.ts';
+export type { LightNode, LightNodeStatus } from './node/types.ts';
 
 /**
  * IndexedDB, or memory when the browser refuses it — Chromium blocks storage in third-party frames in some profiles

@@ -11,7 +11,7 @@ import { openWebSocketPort } from '../ws-duplex-port.ts';
 import { emitStatus, type LightNodeRuntime } from './state.ts';
 
 /** Wait before reconnecting after the bridge dropped (not after a verification failure). */
-export const lightReconnectDelayMs = 3_000;
+const lightReconnectDelayMs = 3_000;
 
 /** Session endings shown and not retried: the node sent something that failed verification. */
 const refusals = new Set(['header-invalid', 'header-disconnected', 'peer-incompatible', 'proof-invalid', 'trusted-invalid']);
