@@ -130,7 +130,7 @@ test('the widget faded or partly covered by the page takes no approval; shown wh
   // The hostile page fades the whole widget to 1% over its own "Claim prize" button, then asks for a payment.
   await page.evaluate(() => ((document.querySelector('weft-wallet') as HTMLElement).style.opacity = '0.01'));
   await page.getByLabel('Pay to').fill(merchant.address);
-  await page.getByLabel('Amount (coins)').fill('0.1');
+  await page.getByLabel('Amount (WEFT)').fill('0.1');
   await page.getByRole('button', { name: 'Request payment' }).click();
   await expect(widget.locator('#w-request-amount')).toHaveText('0.1');
   await showWidget(page);

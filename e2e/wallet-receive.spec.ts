@@ -3,7 +3,7 @@
 // wallet shows in History as pending, then confirmed with its inclusion proven against the tab's own headers, each
 // change announced in a live region. axe-core finds no serious or critical violation; no console error.
 import { expect, test } from '@playwright/test';
-import { addressQrSvgPath } from '../web/wallet/address-qr.ts';
+import { addressQrSvgPath } from '../web/lib/address-qr.ts';
 import { startWalletTestNode, type WalletTestNode } from './helpers/wallet-node.ts';
 import { collectConsoleErrors, createWalletInPage, openView, seriousA11yViolations, walletViewports } from './helpers/wallet-page.ts';
 

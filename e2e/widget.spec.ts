@@ -47,13 +47,13 @@ test('a page on another origin requests a payment; approving it in the widget pa
   const merchant = await node.rpc<{ address: string }>('create_address', {});
   // A request the user rejects is reported to the page as not paid.
   await page.getByLabel('Pay to').fill(merchant.address);
-  await page.getByLabel('Amount (coins)').fill('9');
+  await page.getByLabel('Amount (WEFT)').fill('9');
   await page.getByRole('button', { name: 'Request payment' }).click();
   await expect(widget.getByRole('heading', { name: 'Payment request' })).toBeVisible();
   await widget.getByRole('button', { name: 'Reject' }).click();
   await expect(page.getByRole('status')).toHaveText('not paid: the user rejected the payment');
 
-  await page.getByLabel('Amount (coins)').fill('0.125');
+  await page.getByLabel('Amount (WEFT)').fill('0.125');
   await page.getByRole('button', { name: 'Request payment' }).click();
   await expect(widget.locator('#w-request-origin')).toHaveText(shopUrl);
   await expect(widget.locator('#w-request-amount')).toHaveText('0.125');
@@ -117,7 +117,7 @@ test('Approve waits for funds, a failed approval’s error goes once a retry pay
 
   // No funds: the request is shown, Approve stays disabled and the widget says why.
   await page.getByLabel('Pay to').fill(merchant.address);
-  await page.getByLabel('Amount (coins)').fill('0.15');
+  await page.getByLabel('Amount (WEFT)').fill('0.15');
   await page.getByLabel('Memo (optional)').fill('order #42');
   await page.getByRole('button', { name: 'Request payment' }).click();
   await expect(widget.getByRole('heading', { name: 'Payment request' })).toBeVisible();

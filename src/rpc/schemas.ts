@@ -28,10 +28,7 @@ export function parseAddress(ctx: RpcCallContext, text: string): Uint8Array {
   return decodeAddress(text, ctx.services.chain.params.hrp);
 }
 
-export function parseHash(text: string): Uint8Array {
-  return fromHex(strip0x(text).toLowerCase());
-}
-
+/** Hex text of any case, `0x` or not (a hash, a key, raw bytes; its schema already checked the shape) → bytes. */
 export function parseHex(text: string): Uint8Array {
   return fromHex(strip0x(text).toLowerCase());
 }

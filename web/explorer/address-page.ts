@@ -77,7 +77,7 @@ ${isContractAddress(address) ? `<p><a id="contract-viewer-link" href="#/contract
   const history = renderHistory(ctx, address, historyBox, 0);
   const agent = renderAgentLink(ctx, address, ctx.body.querySelector<HTMLElement>('#agent-box')!);
   const rewards = renderRewards(ctx, address, ctx.body.querySelector<HTMLElement>('#rewards-box')!);
-  const balance = await fetchVerifiedBalance(ctx.light.chain, ctx.client, address);
+  const balance = await fetchVerifiedBalance((await ctx.light).chain, ctx.client, address);
   if (!ctx.current()) return;
   query('#account-box', ctx.body).innerHTML = balance.ok
     ? `${fieldsTable([

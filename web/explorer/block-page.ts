@@ -79,7 +79,8 @@ export async function renderBlockPage(ctx: PageContext, arg: string, strict: boo
   const subsidy = blockSubsidyUnits(block.daa_score);
   const parents = block.parent_hashes.map((p) => `<li>${linkHtml('block', p, { short: true })}${p === block.previous_hash ? ' <span class="muted">(selected parent)</span>' : ''}</li>`);
   ctx.title.textContent = `Block ${String(block.height)}`;
-  const verified = ctx.light.chain.has(id);
+  const light = ctx.lightNow();
+  const verified = light?.chain.has(id) ?? false;
   ctx.body.innerHTML = `<p class="${verified ? 'ok' : 'warn'}" id="verified-line">${verified ? 'header verified by this tab' : 'header not (yet) verified by this tab'}</p>
 ${fieldsTable([
     ['Hash', linkHtml('block', block.hash)],
@@ -100,12 +101,14 @@ ${fieldsTable([
     ['Merkle root', `<span class="mono wrap">${escapeHtml(block.merkle_root)}</span>`],
     ['State root', `<span class="mono wrap">${escapeHtml(block.state_root)}</span>`],
   ], 'block-fields')}
-<h3>Place in the DAG <span class="muted">(this tab’s own GHOSTDAG)</span></h3><div id="dag-place-box">${dagRows(dagPlace(ctx.light.chain, id), block.is_chain_block)}</div>
+<h3>Place in the DAG <span class="muted">(this tab’s own GHOSTDAG)</span></h3><div id="dag-place-box">${dagRows(light && dagPlace(light.chain, id), block.is_chain_block)}</div>
 <h3>Transactions (${txs.length})</h3>${transactionsTable(txs)}`;
-  if (!verified && (await whenVerified(ctx.light, id, 30_000)) && ctx.current()) {
+  // A light node that failed to start says so in the overview's panel; the node's answer above stays.
+  const started = await ctx.light.catch(() => undefined);
+  if (started && !verified && (await whenVerified(started, id, 30_000)) && ctx.current()) {
     query('#verified-line', ctx.body).className = 'ok';
     query('#verified-line', ctx.body).textContent = 'header verified by this tab';
-    query('#dag-place-box', ctx.body).innerHTML = dagRows(dagPlace(ctx.light.chain, id), block.is_chain_block);
+    query('#dag-place-box', ctx.body).innerHTML = dagRows(dagPlace(started.chain, id), block.is_chain_block);
   }
   return true;
 }

@@ -7,6 +7,7 @@
  * is ringed. It used to draw selected-chain blocks only (issue 21), which hid what makes the chain a DAG.
  */
 import type { LightChain } from '../../src/light/light-chain.ts';
+import { formatInteger } from '../lib/format.ts';
 
 export interface DagBlock {
   readonly hash: string;
@@ -56,6 +57,8 @@ function colour(light: LightChain | undefined): Colouring {
 }
 
 export function renderDag(svg: SVGSVGElement, blocks: readonly DagBlock[], light: LightChain | undefined): void {
+  // Read before anything is written: a read after a write forces a layout of the page (issue 32).
+  const labelScale = width / Math.max(1, svg.clientWidth || width);
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
   if (blocks.length === 0) return;
   const { reds, tipMergeset, mergedBy, chain } = colour(light);
@@ -95,7 +98,7 @@ export function renderDag(svg: SVGSVGElement, blocks: readonly DagBlock[], light
     const ring = tipMergeset.has(id) ? ` stroke="#e6edf3" stroke-width="2"` : '';
     nodes.push(`<a href="#/block/${b.hash}" aria-label="${label}"><circle cx="${p.x}" cy="${p.y}" r="${isChain ? 8 : 6}" fill="${fill}"${ring} data-kind="${kind}" data-chain="${isChain}"${tipMergeset.has(id) ? ' data-tip-mergeset="true"' : ''}><title>${label}</title></circle></a>`);
   }
-  svg.innerHTML = edges.join('') + nodes.join('') + heightLabels(blocks.filter(onChain), pos, width / Math.max(1, svg.clientWidth || width));
+  svg.innerHTML = edges.join('') + nodes.join('') + heightLabels(blocks.filter(onChain), pos, labelScale);
 }
 
 /**
@@ -114,7 +117,7 @@ function heightLabels(chainBlocks: readonly DagBlock[], pos: ReadonlyMap<string,
     if (x === undefined || b.height === undefined || x - lastX < labelGapMin) continue;
     lastX = x;
     const anchor = x < 40 ? 'start' : x > width - 40 ? 'end' : 'middle';
-    labels.push(`<text x="${x}" y="${labelY}" text-anchor="${anchor}" font-size="${font.toFixed(1)}" fill="#8b98a5" data-height="${b.height}">${b.height.toLocaleString('en')}</text>`);
+    labels.push(`<text x="${x}" y="${labelY}" text-anchor="${anchor}" font-size="${font.toFixed(1)}" fill="#8b98a5" data-height="${b.height}">${formatInteger(b.height)}</text>`);
   }
   return labels.length ? `<g class="dag-heights" aria-hidden="true">${labels.join('')}</g>` : '';
 }

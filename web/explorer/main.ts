@@ -6,18 +6,21 @@
  */
 import { chartSummary, renderLineChart, pushBounded, formatRate } from '../lib/chart.ts';
 import { byId, query } from '../lib/dom.ts';
+import { afterDrawnAndIdle } from '../lib/idle.ts';
 import { escapeHtml, formatCoins, formatInteger, installCopyButtons, linkHtml, minerHtml, shortHash, timeHtml } from '../lib/format.ts';
-import { getBlock, getInfo, getLatestBlock, getMiningStats } from '../../packages/client/src/index.ts';
+import { getBlock, getInfo, getLatestBlock, getMiningStats, type GetInfoReturnType } from '../../packages/client/src/index.ts';
 import { createNodeClient, discoverNodeUrls, restGet, retryWhileDisconnected, type ConnectionState, type NodeClient, type NodeUrls } from '../lib/node-client.ts';
 import type { LightNode, LightNodeStatus } from '../light/light-node.ts';
 import { renderDag, type DagBlock } from './dag-view.ts';
-import { renderDetail, routeSearch } from './detail.ts';
+import { renderDetail, routeSearch, showRoute } from './detail.ts';
 import { followBlocks } from './follow-blocks.ts';
 import { createLatestTransactions, txScanBlocksMax, type TxRow } from './latest-transactions.ts';
 
 /** Rows in the live lists and points on the charts. */
 const listRowsMax = 20;
 const chartPointsMax = 60;
+/** The light node starts once the page is idle, or after this long if it never is. */
+const lightStartWaitMsMax = 2_000;
 /** Side (non-chain) blocks read by hash at load for the DAG view. */
 const sideBlocksMax = 40;
 /** get_info and the supply are read again at most this often (a visitor's public rate limit is 100 calls a minute). */
@@ -44,12 +47,28 @@ const recent: BlockView[] = [];
 const series = { hash: [] as number[], diff: [] as number[], time: [] as number[], gpu: [] as number[] };
 let light: LightNode | undefined;
 
+/**
+ * One draw of the lists, the DAG view and the block charts per frame. Blocks arrive one answer at a time while the
+ * page loads (60-odd), and each used to redraw everything — forcing a layout of the whole page for the DAG view's
+ * width — which made the explorer's load a row of long tasks on a phone (issue 32, docs/performance.md "Lighthouse").
+ */
+let drawQueued = false;
+function queueDraw(): void {
+  if (drawQueued) return;
+  drawQueued = true;
+  requestAnimationFrame(() => {
+    drawQueued = false;
+    renderBlocks();
+  });
+}
+
 let blocksHtml = '';
 function renderBlocks(): void {
+  // The DAG view first: it reads its own width, which is free only before this frame writes anything.
+  drawDag();
   const rows = recent.slice(0, listRowsMax).map((b) => `<tr><td>${formatInteger(b.height)}${b.is_chain_block ? '' : ' <span class="muted">(dag)</span>'}</td><td>${linkHtml('block', b.hash, { short: true, copy: false })}</td><td>${b.transaction_count}</td><td class="miner" title="${escapeHtml(b.miner)}">${minerHtml(b.miner)}${b.gpu_mining ? ' <span class="muted">GPU</span>' : ''}</td><td>${timeHtml(b.timestamp_ms)}</td></tr>`);
   // Rewritten only when it changed: a link under the pointer is not replaced by an identical one mid-click.
   if (rows.join('') !== blocksHtml) query('#blocks tbody').innerHTML = blocksHtml = rows.join('');
-  drawDag();
   const chain = recent.filter((b) => b.is_chain_block).slice(0, chartPointsMax).reverse();
   series.diff = chain.map((b) => b.difficulty);
   series.time = chain.slice(1).map((b, i) => (b.timestamp_ms - chain[i]!.timestamp_ms) / 1000);
@@ -83,7 +102,7 @@ function addBlock(block: BlockView): void {
   recent.unshift(block);
   recent.sort((a, b) => b.blue_score - a.blue_score);
   recent.length = Math.min(recent.length, 120);
-  renderBlocks();
+  queueDraw();
 }
 
 const percent = (v: number): string => `${v.toFixed(1)} %`;
@@ -156,9 +175,9 @@ function showLight(s: LightNodeStatus): void {
   byId('light-retry').hidden = s.state !== 'rejected';
 }
 
-interface App { client: NodeClient; urls: NodeUrls; light: LightNode }
+interface App { client: NodeClient; urls: NodeUrls; light: Promise<LightNode>; lightNow(): LightNode | undefined }
 
-/** Resolves once the node answered and the light node started: what the detail pages need. */
+/** Resolves once the node answered: what the detail pages need (the light node they await themselves). */
 let markReady: (app: App) => void = () => undefined;
 const ready = new Promise<App>((resolve) => (markReady = resolve));
 
@@ -180,7 +199,10 @@ function installRouting(): void {
     const rest = query.toString();
     history.replaceState(null, '', `${location.pathname}${rest ? `?${rest}` : ''}${routeSearch(typed.trim()) ?? location.hash}`);
   }
-  const route = () => void ready.then((app) => renderDetail(location.hash, { ...app, section: byId('detail'), body: byId('detail-body'), title: byId('detail-h') }));
+  const route = () => {
+    showRoute(location.hash, { section: byId('detail'), body: byId('detail-body') });
+    void ready.then((app) => renderDetail(location.hash, { ...app, section: byId('detail'), body: byId('detail-body'), title: byId('detail-h') }));
+  };
   window.addEventListener('hashchange', route);
   route();
 }
@@ -197,14 +219,18 @@ function showConnection(state: ConnectionState | 'unreachable', retryInMs?: numb
   byId('connection').className = state === 'open' ? 'conn ok' : state === 'connecting' ? 'conn warn' : 'conn bad';
 }
 
-/** The newest blocks, read again after every reconnect so blocks announced while the page was cut off are not missing. */
+/**
+ * The newest blocks, read again after every reconnect so blocks announced while the page was cut off are not missing.
+ * Asked for together and added together: one draw for the lot (queueDraw), not one per answer.
+ */
 async function loadLatest(client: NodeClient): Promise<number> {
   byId('blocks').setAttribute('aria-busy', 'true');
   try {
     const latest = await getLatestBlock(client, { include_transactions: true });
-    addBlock(latest);
     const lowest = Math.max(0, latest.height - listRowsMax);
-    for (let h = latest.height - 1; h >= lowest; h--) addBlock(await getBlock(client, { height: h }));
+    const heights = Array.from({ length: latest.height - lowest }, (_, i) => latest.height - 1 - i);
+    const below = await Promise.all(heights.map((height) => getBlock(client, { height })));
+    for (const block of [latest, ...below]) addBlock(block);
     await loadSideBlocks(client);
     return lowest;
   } finally {
@@ -219,16 +245,37 @@ async function loadLatest(client: NodeClient): Promise<number> {
 async function loadSideBlocks(client: NodeClient): Promise<void> {
   const oldest = Math.min(...recent.map((b) => b.blue_score));
   const known = new Set(recent.map((b) => b.hash));
-  let read = 0;
-  for (const child of [...recent]) {
-    for (const parent of child.parent_hashes) {
-      if (known.has(parent) || read >= sideBlocksMax) continue;
-      known.add(parent);
-      read++;
-      const block = await getBlock(client, { hash: parent });
-      if (block.blue_score >= oldest) addBlock(block);
-    }
-  }
+  const missing = [...new Set(recent.flatMap((b) => b.parent_hashes))].filter((hash) => !known.has(hash)).slice(0, sideBlocksMax);
+  const parents = await Promise.all(missing.map((hash) => getBlock(client, { hash })));
+  for (const block of parents) if (block.blue_score >= oldest) addBlock(block);
+}
+
+/**
+ * The light node (header verification, Noise, curves: most of the app's script) is its own chunk, loaded and started
+ * once the page has drawn and is idle (web/lib/idle.ts): the lists and a detail page show the node's answers first.
+ */
+async function startLight(info: GetInfoReturnType, urls: NodeUrls): Promise<LightNode> {
+  await afterDrawnAndIdle(lightStartWaitMsMax);
+  const [{ startLightNode }, { verifiedNetworkOf }] = await Promise.all([import('../light/light-node.ts'), import('../wallet/wallet-network.ts')]);
+  // `?verify=genesis`: check every header from genesis instead of joining by proof (an archive node keeps them).
+  // The light node verifies with the page origin's network parameters; a node that claims another network is refused.
+  const node = await startLightNode({ params: verifiedNetworkOf(info, urls.network).params, p2pUrl: urls.p2pUrl, fromGenesis: new URLSearchParams(location.search).get('verify') === 'genesis' });
+  light = node;
+  window.weftLight = { status: () => node.status(), node };
+  let lastTip = '';
+  node.onStatus((status) => {
+    showLight(status);
+    // The DAG view's colours are the tab's own GHOSTDAG: redraw when it verified a new tip.
+    if (status.tipHash !== lastTip) (lastTip = status.tipHash), queueDraw();
+  });
+  byId('light-retry').addEventListener('click', () => node.retry());
+  return node;
+}
+
+function showFailure(what: string, error: unknown): void {
+  const box = byId('light-error');
+  box.hidden = false;
+  box.textContent = `${what}: ${(error as Error).message}`;
 }
 
 async function main(): Promise<void> {
@@ -242,26 +289,12 @@ async function main(): Promise<void> {
     if (state === 'open' && opens++ > 0) void loadLatest(client).catch(() => undefined);
   });
   installCopyButtons(document.body);
-  // The light node (header verification, Noise, curves: most of the app's script) is its own chunk, fetched while
-  // the first call is answered rather than before the page can paint (issue 32, docs/performance.md "Lighthouse").
-  const lightModules = Promise.all([import('../light/light-node.ts'), import('../wallet/wallet-network.ts')]);
   const info = await retryWhileDisconnected(client, () => getInfo(client));
   setText('#node-height', String(info.block_height));
   setText('#st-daa', formatInteger(info.daa_score));
-  // `?verify=genesis`: check every header from genesis instead of joining by proof (an archive node keeps them).
-  // The light node verifies with the page origin's network parameters; a node that claims another network is refused.
-  const [{ startLightNode }, { verifiedNetworkOf }] = await lightModules;
-  light = await startLightNode({ params: verifiedNetworkOf(info, urls.network).params, p2pUrl: urls.p2pUrl, fromGenesis: new URLSearchParams(location.search).get('verify') === 'genesis' });
-  const node = light;
-  window.weftLight = { status: () => node.status(), node };
-  let lastTip = '';
-  node.onStatus((status) => {
-    showLight(status);
-    // The DAG view's colours are the tab's own GHOSTDAG: redraw when it verified a new tip.
-    if (status.tipHash !== lastTip) (lastTip = status.tipHash), drawDag();
-  });
-  byId('light-retry').addEventListener('click', () => node.retry());
-  markReady({ client, urls, light: node });
+  const lightStarted = startLight(info, urls);
+  lightStarted.catch((error: unknown) => showFailure('The light node did not start', error));
+  markReady({ client, urls, light: lightStarted, lightNow: () => light });
 
   const lowest = await followBlocks({ subscribe: (add) => client.subscribe<BlockView>('new_blocks', add) }, () => retryWhileDisconnected(client, () => loadLatest(client)), addBlock);
   await client.subscribe<PendingTransaction>('pending_transactions', (e) => {
@@ -279,8 +312,4 @@ async function main(): Promise<void> {
   await loadNodeFigures(client, urls.httpUrl).catch(() => undefined);
 }
 
-void main().catch((error: unknown) => {
-  const box = byId('light-error');
-  box.hidden = false;
-  box.textContent = `Cannot reach the node: ${(error as Error).message}`;
-});
+void main().catch((error: unknown) => showFailure('Cannot reach the node', error));

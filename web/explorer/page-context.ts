@@ -10,7 +10,13 @@ import type { NodeClient, NodeUrls } from '../lib/node-client.ts';
 export interface PageContext {
   readonly client: NodeClient;
   readonly urls: NodeUrls;
-  readonly light: LightNode;
+  /**
+   * The tab's light node, which starts once the page has drawn (docs/performance.md "Lighthouse"): a page shows the
+   * node's answer first and awaits this for what needs verified headers.
+   */
+  readonly light: Promise<LightNode>;
+  /** The light node if it has started: what a page can show at once. */
+  lightNow(): LightNode | undefined;
   readonly section: HTMLElement;
   readonly body: HTMLElement;
   readonly title: HTMLElement;

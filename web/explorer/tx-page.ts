@@ -50,7 +50,7 @@ export async function renderTransactionPage(ctx: PageContext, arg: string, stric
   ctx.title.textContent = 'Transaction';
   let inclusion = '<p class="warn" id="inclusion">pending: in no block yet</p>';
   if (tx.status === 'confirmed' || tx.status === 'final') {
-    const proven = await fetchVerifiedTransaction(ctx.light.chain, ctx.client, String(tx.hash));
+    const proven = await fetchVerifiedTransaction((await ctx.light).chain, ctx.client, String(tx.hash));
     if (!ctx.current()) return true;
     inclusion = proven.ok
       ? `<p class="ok" id="inclusion">✓ inclusion proven against verified block ${formatInteger(proven.transaction.blockHeight)} (${linkHtml('block', proven.transaction.blockHash, { short: true, copy: false })})</p>`

@@ -11,8 +11,12 @@ const coinUnit = 'WEFT';
 
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** 1234567 → "1,234,567" (a plain integer with separators). */
-export const formatInteger = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en') : '–');
+/**
+ * 1234567 → "1,234,567" (a plain integer with separators). Not `toLocaleString`: a tab's first Intl call loads ICU's
+ * locale data, 50–90 ms on a desktop core and a long task on a phone while the explorer opens (issue 32,
+ * docs/performance.md "Lighthouse").
+ */
+export const formatInteger = (n: number): string => (Number.isFinite(n) ? groupDecimal(Math.round(n).toFixed(0)) : '–');
 
 /** "1234567.5" → "1,234,567.5": thousands separators on the whole part of an exact decimal string. */
 function groupDecimal(text: string): string {
@@ -45,8 +49,18 @@ export function relativeTime(thenMs: number, nowMs: number = Date.now()): string
   return `${Math.round(s / 86400)} d ago`;
 }
 
-/** The local date and time of an instant, as the reader's browser writes it. */
-const localDate = (ms: number): string => new Date(ms).toLocaleString();
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * The local date and time of an instant with its offset from UTC, "2027-01-15 08:00:00 UTC+01:00", written without
+ * Intl for the reason formatInteger gives: every list row carries one.
+ */
+export function localDate(ms: number): string {
+  const d = new Date(ms);
+  const offset = -d.getTimezoneOffset();
+  const zone = `UTC${offset < 0 ? '−' : '+'}${pad2(Math.floor(Math.abs(offset) / 60))}:${pad2(Math.abs(offset) % 60)}`;
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())} ${zone}`;
+}
 
 /**
  * A `<time>` showing the relative time, the local date in `title` and the ISO instant in `datetime`. Its

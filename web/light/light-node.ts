@@ -12,14 +12,14 @@ import { openLightChain } from '../../src/light/light-chain.ts';
 import { createMemoryHeaderStore, type LightHeaderStore } from '../../src/light/light-store.ts';
 import { x25519Dh } from '../../src/p2p/noise/suites.ts';
 import { systemClock } from '../../src/util/clock.ts';
+import { formatInteger } from '../lib/format.ts';
 import { openIdbHeaderStore } from './idb-header-store.ts';
 import { browserRandomBytes, connectLightNode } from './node/connect.ts';
 import { createLightNodeRuntime, nodeStatus } from './node/state.ts';
 import type { LightNode, LightNodeStatus } from './node/types.ts';
 import { installWasmBlake3 } from './wasm-blake3.ts';
 
-export { lightReconnectDelayMs } from './node/connect.ts';
-export type { LightNode, LightNodeState, LightNodeStatus } from './node/types.ts';
+export type { LightNode, LightNodeStatus } from './node/types.ts';
 
 /**
  * IndexedDB, or memory when the browser refuses it — Chromium blocks storage in third-party frames in some profiles
@@ -40,7 +40,7 @@ export function describeLightNode(s: LightNodeStatus): string {
   const where = s.storage === 'memory' ? ', kept in memory' : s.storage === 'indexeddb-reader' ? ', stored by another tab' : '';
   if (s.state === 'rejected') return `light node: stopped — ${s.error?.message ?? 'a header failed verification'}`;
   const joined = s.joinedAt ? `, joined at pruning point ${s.joinedAt.slice(0, 10)}…` : '';
-  return `light node: ${s.state}, ${s.headers.toLocaleString('en')} headers verified${joined}${where}, tip height ${s.tipHeight}`;
+  return `light node: ${s.state}, ${formatInteger(s.headers)} headers verified${joined}${where}, tip height ${s.tipHeight}`;
 }
 
 /**

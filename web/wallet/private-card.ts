@@ -8,7 +8,7 @@ import { formatUnits } from '../../src/crypto/amount.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import type { LightNode } from '../light/light-node.ts';
 import { proveInputsSpendable } from './private-proofs.ts';
-import { drawAddressQr } from './address-qr.ts';
+import { drawAddressQr } from '../lib/address-qr.ts';
 import { runForm } from './form-errors.ts';
 import { openPrivateAccount, privateAccountOf, type PrivateAccount, type PrivateHistoryRow, type PrivateState } from './private-account.ts';
 import { openPrivateDb, type PrivateDb } from './private-db.ts';

@@ -1,20 +1,23 @@
 /**
- * The wallet page (web/wallet.html): connects to the node, starts the tab's light node (balances are checked
- * against headers it verified), then either unlocks a sealed wallet from IndexedDB or creates / imports one
+ * The wallet page (web/wallet.html): connects to the node, shows its forms, starts the tab's light node once they
+ * are drawn (balances are checked against headers it verified), then either unlocks a sealed wallet from IndexedDB or creates / imports one
  * (wallet-create.ts: a new phrase confirmed word by word, a restored phrase, or a backup file), and hands the unlocked wallet to wallet-view.ts. Keys exist in this tab's memory only while unlocked;
  * "Lock" reloads the page, dropping them.
  */
+import type { NetworkParams } from '../../src/consensus/params.ts';
 import type { WalletNetwork } from '../../src/wallet/wallet.ts';
 import { createNodeClient, discoverNodeUrls, retryWhileDisconnected, type NodeClient } from '../lib/node-client.ts';
-import { describeLightNode, startLightNode, type LightNode } from '../light/light-node.ts';
+import type { LightNode } from '../light/light-node.ts';
 import { openWalletDb, type WalletDb } from './wallet-db.ts';
 import { unlockBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
 import { wireCreateForm } from './wallet-create.ts';
 import { nodeNetwork } from './wallet-network.ts';
-import { showWallet } from './wallet-view.ts';
 import { FieldError, runForm } from './form-errors.ts';
 import { byId } from '../lib/dom.ts';
+import { afterDrawnAndIdle } from '../lib/idle.ts';
 
+/** The light node starts once the page is idle, or after this long if it never is. */
+const lightStartWaitMsMax = 2_000;
 
 /** What the status line's host means, said where it is shown (docs/web.md "Threat model"). */
 const nodeTrustNote = 'This page talks only to the node that served it. It signs for the chain id built into this network, never one the node names; '
@@ -25,7 +28,7 @@ function asPasswordError(error: unknown): unknown {
   return error instanceof Error && /passphrase|password/i.test(error.message) && !(error instanceof FieldError) ? new FieldError('password', error.message) : error;
 }
 
-async function setup(link: NodeClient, light: LightNode, db: WalletDb, network: WalletNetwork): Promise<void> {
+async function setup(link: NodeClient, light: Promise<LightNode>, db: WalletDb, network: WalletNetwork): Promise<void> {
   const names = await db.keystoreNames();
   const unlockForm = byId<HTMLFormElement>('unlock-form');
   unlockForm.hidden = names.length === 0;
@@ -36,7 +39,8 @@ async function setup(link: NodeClient, light: LightNode, db: WalletDb, network: 
     byId('setup').hidden = true;
     byId('wallet').hidden = false;
     byId('wallet-title').focus();
-    showWallet(link, light, db, unlocked);
+    // The wallet's views (sending, escrows, the confidential account) load when a wallet opens, not with the forms.
+    void Promise.all([light, import('./wallet-view.ts')]).then(([node, { showWallet }]) => showWallet(link, node, db, unlocked), showError);
   };
   unlockForm.onsubmit = (event) => {
     event.preventDefault();
@@ -66,14 +70,28 @@ async function main(): Promise<void> {
     connected = `connected to ${urls.host} · ${network.name} (chain ${network.chainId})`;
     if (link.state() === 'open') byId('node-status').textContent = connected;
     byId('node-status').title = nodeTrustNote;
-    const light = await startLightNode({ params: network.params, p2pUrl: urls.p2pUrl });
-    light.onStatus((s) => (byId('light-status').textContent = describeLightNode(s)));
+    // The forms first; the light node once they are drawn (web/lib/idle.ts). Unlocking waits for it.
+    const light = startLight(network.params, urls.p2pUrl);
+    light.catch(showError);
     await setup(link, light, await openWalletDb(), network);
   } catch (error) {
     byId('node-status').textContent = 'not connected';
-    byId('error').hidden = false;
-    byId('error').textContent = error instanceof Error ? error.message : String(error);
+    showError(error);
   }
+}
+
+/** The light node's module loads and it starts once the forms are drawn and the page is idle (web/lib/idle.ts). */
+async function startLight(params: NetworkParams, p2pUrl: string): Promise<LightNode> {
+  await afterDrawnAndIdle(lightStartWaitMsMax);
+  const { describeLightNode, startLightNode } = await import('../light/light-node.ts');
+  const node = await startLightNode({ params, p2pUrl });
+  node.onStatus((s) => (byId('light-status').textContent = describeLightNode(s)));
+  return node;
+}
+
+function showError(error: unknown): void {
+  byId('error').hidden = false;
+  byId('error').textContent = error instanceof Error ? error.message : String(error);
 }
 
 void main();

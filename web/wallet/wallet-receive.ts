@@ -1,9 +1,9 @@
 /**
- * The receive card: one of the wallet's addresses as text to copy and as a QR code (address-qr.ts), an SVG with an
+ * The receive card: one of the wallet's addresses as text to copy and as a QR code (web/lib/address-qr.ts), an SVG with an
  * accessible name that says whose address it is. Copying uses the async Clipboard API and says so; where the
  * browser refuses it (no permission, an insecure origin), the address text is selected for the user to copy.
  */
-import { drawAddressQr } from './address-qr.ts';
+import { drawAddressQr } from '../lib/address-qr.ts';
 import { byId } from '../lib/dom.ts';
 
 

@@ -34,12 +34,18 @@ function sqrtOfSquare(a: bigint): bigint {
 }
 
 const aTimesAPlus2 = A * (A + 2n);
-const sqrtM1 = powMod(2n, (p - 1n) / 4n);
-// Monero's fe_fffb1..4: square roots of ∓2A(A+2) and ∓√−1·A(A+2).
-const fffb1 = feFromBigint(sqrtOfSquare(-2n * aTimesAPlus2));
-const fffb2 = feFromBigint(sqrtOfSquare(2n * aTimesAPlus2));
-const fffb3 = feFromBigint(sqrtOfSquare(-sqrtM1 * aTimesAPlus2));
-const fffb4 = feFromBigint(sqrtOfSquare(sqrtM1 * aTimesAPlus2));
+let fffb: readonly [Fe, Fe, Fe, Fe] | undefined;
+/**
+ * Monero's fe_fffb1..4: square roots of ∓2A(A+2) and ∓√−1·A(A+2), found on first use rather than at import: their
+ * five BigInt powers ran in every page that imports the transaction codec, the explorer's and wallet's start included
+ * (issue 32, docs/performance.md "Lighthouse").
+ */
+function mapRoots(): readonly [Fe, Fe, Fe, Fe] {
+  if (fffb) return fffb;
+  const sqrtM1 = powMod(2n, (p - 1n) / 4n);
+  fffb = [-2n * aTimesAPlus2, 2n * aTimesAPlus2, -sqrtM1 * aTimesAPlus2, sqrtM1 * aTimesAPlus2].map((a) => feFromBigint(sqrtOfSquare(a))) as [Fe, Fe, Fe, Fe];
+  return fffb;
+}
 const twoASquared = feFromBigint(2n * A * A);
 const minusTwoA = feFromBigint(-2n * A);
 const minusA = feFromBigint(-A);
@@ -79,6 +85,7 @@ function mapToExt(bytes32: Uint8Array): Ext {
   sub(wMinusX, w, x);
   add(wPlusX, w, x);
   const z = fe();
+  const [fffb1, fffb2, fffb3, fffb4] = mapRoots();
   let sign: boolean;
   if (isZero(wMinusX) || isZero(wPlusX)) {
     mul(X, X, isZero(wMinusX) ? fffb2 : fffb1);

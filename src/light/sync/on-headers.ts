@@ -1,27 +1,26 @@
 /** A page of headers from the node: verified, the next asked for, stored in order, and caught up when it ends. */
 import type { Message } from '../../p2p/messages.ts';
 import { toHex } from '../../util/bytes.ts';
+import { forEachInTimeSlices } from '../../util/time-slices.ts';
 import { outgrown } from '../join-from-node.ts';
 import { beginSync } from './join-at-point.ts';
 import { flushInOrder, requestHeaders } from './request-headers.ts';
 import { syncProgress, type LightSyncState } from './state.ts';
 
 /**
- * Headers verified between two yields to the event loop. A page holds up to 2,000 (p2pHeadersPerMessageMax); verified
- * in one go it was one long task that froze a phone's tab for about a second while the explorer opened (Lighthouse's
- * total blocking time, issue 32). Messages are handled strictly in order (handle-message.ts's queue), so nothing
- * else of the session runs in between.
+ * Wall time a page's verification may hold the event loop before it yields. A page holds up to 2,000 headers
+ * (p2pHeadersPerMessageMax); verified in one go it froze a phone's tab for about a second while the explorer opened,
+ * and slices of 100 headers still took 50–250 ms each in a 4×-slowed trace (issue 32, docs/performance.md
+ * "Lighthouse"). 8 ms on a desktop core stays under a long task's 50 ms on a phone 4× slower. Messages are handled
+ * strictly in order (handle-message.ts's queue), so nothing else of the session runs in between.
  */
-export const headersPerSlice = 100;
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+const verifySliceMsMax = 8;
 
-/** Verifies a page a slice at a time; what it throws and returns is chain.addHeaders's for the whole page. */
+/** Verifies a page in time slices; what it throws and returns is chain.addHeaders's for the whole page. */
 async function addHeadersInSlices(state: LightSyncState, headers: Extract<Message, { type: 'headers' }>['headers']): Promise<number> {
   let added = 0;
-  for (let start = 0; start < headers.length; start += headersPerSlice) {
-    if (start > 0) await yieldToEventLoop();
-    added += state.chain.addHeaders(headers.slice(start, start + headersPerSlice));
-  }
+  const { clock, timer } = state.options;
+  await forEachInTimeSlices(headers, (header) => void (added += state.chain.addHeaders([header])), { clock, timer, sliceMsMax: verifySliceMsMax });
   return added;
 }
 

@@ -51,6 +51,8 @@ export interface NoiseSuite {
 }
 
 const x25519KeyBytes = 32;
+/** The base point's u-coordinate, 9 (RFC 7748 §4.1), little-endian. */
+const x25519BasePoint = Uint8Array.from({ length: x25519KeyBytes }, (_, i) => (i === 0 ? 9 : 0));
 
 export const x25519Dh: DhSuite = {
   name: '25519',
@@ -62,7 +64,10 @@ export const x25519Dh: DhSuite = {
     if (privateKey.length !== x25519KeyBytes) {
       throw new HandshakeError(`x25519 private key is ${privateKey.length} bytes, expected ${x25519KeyBytes}`);
     }
-    return { privateKey, publicKey: x25519.getPublicKey(privateKey) };
+    // The ladder on u = 9, not noble's getPublicKey: that one multiplies on ed25519 with a precomputed base table,
+    // and building the table on first use was a 90 ms task in a tab's light-node start (350 ms in a 4×-slowed
+    // trace, issue 32). One ladder is a few ms; a Noise handshake runs three more anyway. Same key (RFC 7748 §6.1).
+    return { privateKey, publicKey: x25519.scalarMult(privateKey, x25519BasePoint) };
   },
   dh(privateKey, publicKey) {
     try {

@@ -6,7 +6,7 @@ import { BlockNotFoundError, DataPrunedError, InvalidParamsError } from '../erro
 import { defineMethod, type RpcCallContext } from '../method.ts';
 import type { ChainView, LedgerView } from '../ports.ts';
 import { blockResult, recordResult } from '../result-schemas.ts';
-import { hashSchema, heightSchema, parseHash } from '../schemas.ts';
+import { hashSchema, heightSchema, parseHex } from '../schemas.ts';
 import { blockJson } from '../views.ts';
 
 /** The block JSON of a known entry; its body is in the store unless the node pruned it (DataPrunedError then). */
@@ -23,7 +23,7 @@ export function renderBlock(chain: ChainView, entry: IndexedBlock, includeTransa
 export function findBlock(ctx: RpcCallContext, by: { height?: number | undefined; hash?: string | undefined }): IndexedBlock {
   const { chain } = ctx.services;
   if (by.hash !== undefined) {
-    const entry = chain.get(toHex(parseHash(by.hash)));
+    const entry = chain.get(toHex(parseHex(by.hash)));
     if (entry === undefined) throw new BlockNotFoundError(`no block with hash ${by.hash.toLowerCase()}`);
     return entry;
   }

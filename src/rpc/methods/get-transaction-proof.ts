@@ -6,7 +6,7 @@ import { assertNotPruned } from '../pruned.ts';
 import { BlockNotFoundError, TransactionNotFoundError, TransactionPendingError } from '../errors.ts';
 import { defineMethod, need } from '../method.ts';
 import { hashResult, transactionStatusResult } from '../result-schemas.ts';
-import { hashSchema, parseHash } from '../schemas.ts';
+import { hashSchema, parseHex } from '../schemas.ts';
 
 /**
  * A transaction's canonical bytes and the Merkle audit path from it to the txRoot of the block that carries it
@@ -29,7 +29,7 @@ export const getTransactionProof = defineMethod({
     status: transactionStatusResult,
   }),
   run(params, ctx) {
-    const hash = parseHash(params.hash);
+    const hash = parseHex(params.hash);
     const ledger = need(ctx, 'ledger', 'get_transaction_proof');
     const record = ledger.getTransaction(hash);
     if (record === undefined) {

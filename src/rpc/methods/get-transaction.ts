@@ -4,7 +4,7 @@ import { TransactionNotFoundError } from '../errors.ts';
 import { defineMethod, need, type RpcCallContext } from '../method.ts';
 import type { TransactionRecord } from '../ports.ts';
 import { recordResult, transactionResult } from '../result-schemas.ts';
-import { hashSchema, parseHash } from '../schemas.ts';
+import { hashSchema, parseHex } from '../schemas.ts';
 import { transactionJson } from '../views.ts';
 
 /** The ledger's record, else the mempool's pending one; -32000 when neither knows the hash. */
@@ -22,6 +22,6 @@ export const getTransaction = defineMethod({
   scope: 'public',
   result: recordResult(transactionResult),
   run(params, ctx) {
-    return transactionJson(ctx.services.chain, lookupTransaction(ctx, parseHash(params.hash), 'get_transaction'));
+    return transactionJson(ctx.services.chain, lookupTransaction(ctx, parseHex(params.hash), 'get_transaction'));
   },
 });

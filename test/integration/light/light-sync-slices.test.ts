@@ -1,13 +1,13 @@
-// A page of headers from the node is verified a slice at a time, with the event loop turning in between: in a
+// A page of headers from the node is verified in slices of wall time, with the event loop turning in between: in a
 // browser tab, one page (up to 2,000 headers) verified in one go was one long task that froze the explorer for about
-// a second while it opened (Lighthouse's total blocking time, issue 32). Real chain, real Noise session, real p2p node.
+// a second while it opened (Lighthouse's total blocking time, issue 32). Real chain, real Noise session, real p2p node;
+// the slicing itself is held by test/unit/util/time-slices.test.ts.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Block } from '../../../src/codec/block.ts';
 import { regtestParams } from '../../../src/consensus/params.ts';
 import { openLightChain } from '../../../src/light/light-chain.ts';
 import { createMemoryHeaderStore } from '../../../src/light/light-store.ts';
 import { startLightSync } from '../../../src/light/light-sync.ts';
-import { headersPerSlice } from '../../../src/light/sync/on-headers.ts';
 import { openLedgerChain } from '../../../src/state/ledger.ts';
 import { createMemoryStore } from '../../../src/storage/memory-store.ts';
 import { systemClock } from '../../../src/util/clock.ts';
@@ -29,13 +29,13 @@ it('verifies a page of headers in slices, letting timers run between them, and s
   net = createMemoryNet();
   const server = await net.addNode(blocks);
   const light = await openLightChain({ params: regtestParams, store: createMemoryHeaderStore(), clock: systemClock });
-  // Record what each verification call got and how many timer turns had run by then (the real method still runs).
+  // Record how many timer turns had run by each verification call (the real method still runs).
   let turns = 0;
   let ticking = true;
   const tick = (): void => void (ticking && (turns++, setTimeout(tick, 0)));
-  const calls: { size: number; turns: number }[] = [];
+  const calls: { turns: number }[] = [];
   const addHeaders = light.addHeaders.bind(light);
-  light.addHeaders = (headers) => (calls.push({ size: headers.length, turns }), addHeaders(headers));
+  light.addHeaders = (headers) => (calls.push({ turns }), addHeaders(headers));
   tick();
   const sync = await startLightSync({ chain: light, port: net.open(server.port), staticKey: newStaticKey(), randomBytes, timer: realTimer, clock: systemClock, userAgent: '/slices-test/' });
   const done = await sync.caughtUp;
@@ -44,11 +44,8 @@ it('verifies a page of headers in slices, letting timers run between them, and s
   await sync.ended;
   expect(done.verified).toBeGreaterThanOrEqual(blockCount - 1);
   expect(light.selectedTip().id).toBe(server.chain.selectedTip().id);
-  // The node sent the headers in one page (fewer than 2,000); the tab verified them in slices.
-  expect(headersPerSlice).toBeLessThan(blockCount / 2);
-  expect(Math.max(...calls.map((c) => c.size))).toBeLessThanOrEqual(headersPerSlice);
-  const slices = calls.filter((c) => c.size > 0);
-  expect(slices.length).toBeGreaterThanOrEqual(3);
-  // Between two slices at least one timer ran: the page was not one task.
-  for (let i = 1; i < slices.length; i++) expect(slices[i]!.turns).toBeGreaterThan(slices[i - 1]!.turns);
+  // The node sent the headers in one page (fewer than 2,000); the tab verified them over several turns of the event
+  // loop: calls made between the same two timer turns are one slice.
+  const slices = new Set(calls.map((c) => c.turns));
+  expect(slices.size).toBeGreaterThanOrEqual(3);
 });

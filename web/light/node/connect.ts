@@ -5,18 +5,36 @@
  */
 import { LightSyncError } from '../../../src/light/errors.ts';
 import { startLightSync } from '../../../src/light/light-sync.ts';
+import type { Timer } from '../../../src/p2p/transport.ts';
 import { systemClock } from '../../../src/util/clock.ts';
 import { openWebSocketPort } from '../ws-duplex-port.ts';
 import { emitStatus, type LightNodeRuntime } from './state.ts';
 
 /** Wait before reconnecting after the bridge dropped (not after a verification failure). */
-export const lightReconnectDelayMs = 3_000;
+const lightReconnectDelayMs = 3_000;
 
 /** Session endings shown and not retried: the node sent something that failed verification. */
 const refusals = new Set(['header-invalid', 'header-disconnected', 'peer-incompatible', 'proof-invalid', 'trusted-invalid']);
 
 export const browserRandomBytes = (n: number): Uint8Array => crypto.getRandomValues(new Uint8Array(n));
-const browserTimer = { setTimeout: (cb: () => void, ms: number) => { const t = setTimeout(cb, ms); return () => clearTimeout(t); } };
+/**
+ * setTimeout, but a zero delay is a message-channel turn: browsers clamp nested zero timers to 4 ms, and the session
+ * yields to the event loop every 8 ms of header verification (src/light/sync/on-headers.ts), which would spend a third
+ * of a sync waiting.
+ */
+const browserTimer: Timer = {
+  setTimeout(cb, ms) {
+    if (ms > 0) {
+      const t = setTimeout(cb, ms);
+      return () => clearTimeout(t);
+    }
+    const { port1, port2 } = new MessageChannel();
+    let live = true;
+    port1.onmessage = () => (port1.close(), live && cb());
+    port2.postMessage(null);
+    return () => void (live = false);
+  },
+};
 
 export async function connectLightNode(node: LightNodeRuntime): Promise<void> {
   if (node.stopped) return;

@@ -41,19 +41,28 @@ export function generators(count: number): { Gi: readonly Point[]; Hi: readonly 
   return { Gi, Hi };
 }
 
-export const initialTranscript: Uint8Array = encodePoint(hashToEc(fastHash(transcriptSalt)));
+let transcript: Uint8Array | undefined;
 
-const fixedG = fixedBaseTable(fromPoint(G));
-const fixedH = fixedBaseTable(fromPoint(H));
+/**
+ * The initial transcript, and below the tables of G and H, are made on first use like the generators: made at import
+ * they ran in every page that imports the transaction codec, the explorer's and wallet's start included (issue 32).
+ */
+export function initialTranscript(): Uint8Array {
+  transcript ??= encodePoint(hashToEc(fastHash(transcriptSalt)));
+  return transcript;
+}
+
+let fixedGH: readonly [Cached[], Cached[]] | undefined;
 const fixedGi: Cached[][] = [];
 const fixedHi: Cached[][] = [];
 
 /** The fixed-base tables of G, H, Gi[0..count) and Hi[0..count), in that order (for vartime.ts `fixedMsm`). */
 export function generatorTables(count: number): readonly (readonly Cached[])[] {
   const { Gi, Hi } = generators(count);
+  fixedGH ??= [fixedBaseTable(fromPoint(G)), fixedBaseTable(fromPoint(H))];
   for (let i = fixedGi.length; i < count; i++) {
     fixedGi.push(fixedBaseTable(fromPoint(Gi[i]!)));
     fixedHi.push(fixedBaseTable(fromPoint(Hi[i]!)));
   }
-  return [fixedG, fixedH, ...fixedGi.slice(0, count), ...fixedHi.slice(0, count)];
+  return [...fixedGH, ...fixedGi.slice(0, count), ...fixedHi.slice(0, count)];
 }

@@ -171,7 +171,7 @@ function proveOnce(outputs: readonly RangeProofOutput[], M: number, random: Rand
   const { Gi, Hi } = generators(MN);
   const { V, bits, alpha, A } = commitToBits(outputs, MN, Gi, Hi, random);
 
-  const transcript = encodeScalar(transcriptUpdate(initialTranscript, encodeScalar(hashToScalar(...V))));
+  const transcript = encodeScalar(transcriptUpdate(initialTranscript(), encodeScalar(hashToScalar(...V))));
   const y = transcriptUpdate(transcript, A);
   if (y === 0n) return undefined;
   const z = hashToScalar(encodeScalar(y));

@@ -53,7 +53,7 @@ function decodeProof(proof: BulletproofPlus, index: number): Decoded {
   // V is the commitment ×8⁻¹: a torsioned V would let two encodings stand for one commitment.
   const V8 = proof.V.map((v, j) => mulEightExt(cachedSubgroupExt(v, `range proof V[${j}]`)));
   const point8 = (b: Uint8Array, what: string): Ext => mulEightExt(decodePointExt(b, `range proof ${what}`));
-  let transcript = encodeScalar(transcriptUpdate(initialTranscript, encodeScalar(hashToScalar(...proof.V))));
+  let transcript = encodeScalar(transcriptUpdate(initialTranscript(), encodeScalar(hashToScalar(...proof.V))));
   const y = transcriptUpdate(transcript, proof.A);
   if (y === 0n) throw new PrivacyProofError('zero_challenge', 'range proof: y is zero');
   const z = hashToScalar(encodeScalar(y));

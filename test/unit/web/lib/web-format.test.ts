@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, formatCoins, formatInteger, linkHtml, minerHtml, minerHue, minerLabel, relativeTime, shortHash, timeHtml } from '../../../../web/lib/format.ts';
+import { escapeHtml, formatCoins, formatInteger, linkHtml, localDate, minerHtml, minerHue, minerLabel, relativeTime, shortHash, timeHtml } from '../../../../web/lib/format.ts';
 import { chartSummary } from '../../../../web/lib/chart.ts';
 
 describe('formatCoins', () => {
@@ -37,8 +37,15 @@ describe('times', () => {
   });
   it('carry the instant and the local date', () => {
     expect(timeHtml(now)).toContain(`datetime="${new Date(now).toISOString()}"`);
-    expect(timeHtml(now)).toContain(`title="${new Date(now).toLocaleString()}"`);
+    expect(timeHtml(now)).toContain(`title="${localDate(now)}"`);
     expect(timeHtml(0)).not.toContain('<time');
+  });
+  it('write the local date with its offset from UTC, the same instant as the ISO one', () => {
+    const text = localDate(now);
+    const [, date, time, sign, hours, minutes] = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) UTC([+−])(\d{2}):(\d{2})$/.exec(text) ?? [];
+    expect(date, text).toBeDefined();
+    const offsetMs = (sign === '−' ? -1 : 1) * (Number(hours) * 60 + Number(minutes)) * 60_000;
+    expect(Date.parse(`${date}T${time}Z`) - offsetMs).toBe(now);
   });
 });
 
@@ -81,6 +88,8 @@ describe('hashes and links', () => {
   });
   it('writes integers with separators', () => {
     expect(formatInteger(1234567)).toBe('1,234,567');
+    for (const n of [0, 7, 999, 1000, -1234, 123_456_789_012, 2.5e6 + 0.4]) expect(formatInteger(n)).toBe(Math.round(n).toLocaleString('en'));
+    expect(formatInteger(Number.NaN)).toBe('–');
   });
 });
 

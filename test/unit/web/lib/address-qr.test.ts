@@ -1,9 +1,9 @@
-// The wallet's address QR code (web/wallet/address-qr.ts): alphanumeric capitals, the standard's finder patterns
-// and quiet zone, one square per dark module.
+// The address QR code of the explorer and the wallet (web/lib/address-qr.ts): alphanumeric capitals, the standard's
+// finder patterns and quiet zone, one square per dark module; the explorer's markup draws the same path.
 import { describe, expect, it } from 'vitest';
 import { decodeAddress, encodeAddress, standardAddress } from '../../../../src/crypto/address.ts';
 import { publicKeyFromPrivate } from '../../../../src/crypto/keys.ts';
-import { addressQrModules, addressQrSvgPath, qrQuietModules, qrTextOf } from '../../../../web/wallet/address-qr.ts';
+import { addressQrModules, addressQrSvg, addressQrSvgPath, qrQuietModules, qrTextOf } from '../../../../web/lib/address-qr.ts';
 
 const address = encodeAddress('rweft', standardAddress(publicKeyFromPrivate(new Uint8Array(32).fill(9))));
 
@@ -40,6 +40,16 @@ describe('address QR code', () => {
     expect(squares.length).toBe(modules.flat().filter(Boolean).length);
     for (const [x, y] of squares) expect(modules[y!]![x!]).toBe(true);
     expect(path.replace(/M\d+ \d+h1v1h-1z/g, '')).toBe('');
+  });
+
+  it('is written as markup for the explorer with the same path, named after the address', () => {
+    const svg = addressQrSvg(address, 120);
+    expect(svg).toContain(`d="${addressQrSvgPath(address).path}"`);
+    expect(svg).toContain(`role="img" aria-label="QR code of address ${address}"`);
+    expect(svg).toContain(`viewBox="0 0 41 41" width="120" height="120"`);
+    // A mistyped route's text is drawn as typed (byte mode), escaped in the markup.
+    expect(addressQrSvg('x"><script>')).not.toContain('<script>');
+    expect(addressQrModules('x"><script>').length).toBeGreaterThan(20);
   });
 
   it('differs for different addresses', () => {
