@@ -45,7 +45,10 @@ import { kindOf } from '../src/kinds/registry.ts';
 import { massOf } from '../src/kinds/mass.ts';
 import { blockBytesMax, blockMassMax, blockTxCountMax } from '../src/limits.ts';
 import { openLmdbStore } from '../server/storage/lmdb-store.ts';
+import { installWasmBlake3 } from '../server/crypto/wasm-blake3.ts';
 
+// As the node runs (server/node/start/open-chain.ts): BLAKE3 on the Wasm kernel for ids, merkle roots and the state trie.
+const hashBackend = await installWasmBlake3();
 const transfers = Number(process.argv[2] ?? 5_000);
 const rounds = Number(process.argv[3] ?? 3);
 type Mode = 'main-thread' | 'unseen' | 'admitted' | 'worst-unseen';
@@ -124,7 +127,7 @@ async function main(): Promise<void> {
   await add([]); // merges the last funding block
   await add([]);
   const funded = wallets.filter((w) => ledger.account(w.address).balance === fundingUnits).length;
-  console.log(`setup: ${accounts} accounts funded (${funded} at ${fundingUnits} units) in ${((performance.now() - setupStart) / 1000).toFixed(1)} s; ${chain.blockCount()} blocks`);
+  console.log(`setup: ${accounts} accounts funded (${funded} at ${fundingUnits} units) in ${((performance.now() - setupStart) / 1000).toFixed(1)} s; ${chain.blockCount()} blocks; blake3 ${hashBackend}, signatures ${fastVerifier.name}`);
 
   const trie = createStateTrie({ store, prefix: Uint8Array.of(ledgerTables.trie) });
   const results = new Map<Mode, { validate: number[]; accept: number[] }>(modes.map((m) => [m, { validate: [], accept: [] }]));

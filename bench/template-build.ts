@@ -37,7 +37,10 @@ import { fastVerifier } from '../server/crypto/fast-verifier.ts';
 import { createLogger } from '../server/logger.ts';
 import { startNodeMempool } from '../server/node/mempool-service.ts';
 import { openLmdbStore } from '../server/storage/lmdb-store.ts';
+import { installWasmBlake3 } from '../server/crypto/wasm-blake3.ts';
 
+// As the node runs (server/node/start/open-chain.ts): BLAKE3 on the Wasm kernel for ids, merkle roots and the state trie.
+const hashBackend = await installWasmBlake3();
 const senderCount = Number(process.argv[2] ?? 5_000);
 const rounds = Number(process.argv[3] ?? 3);
 const fundingUnits = 100_000n;
@@ -142,7 +145,7 @@ async function main(): Promise<void> {
   }
   await add([]);
   await add([]);
-  console.log(`setup: ${senderCount} senders funded, ${chain.blockCount()} blocks, ${((performance.now() - setupStart) / 1000).toFixed(1)} s`);
+  console.log(`setup: ${senderCount} senders funded, ${chain.blockCount()} blocks, ${((performance.now() - setupStart) / 1000).toFixed(1)} s; blake3 ${hashBackend}`);
 
   const request = { maxBytes: 1_000_000 - 200, maxCount: 1_000_000, maxMass: blockMassMax };
   let admitted = 0;

@@ -44,6 +44,7 @@ const nodeFlagHelp: Readonly<Record<string, readonly [string, string]>> = {
   'regtest-merge-depth': ['N', 'regtest only: merge depth, below the finality depth (default 50)'],
   'regtest-pruning-depth': ['N', 'regtest only: pruning depth'],
   'regtest-rules-v2-at': ['N', 'regtest only: the DAA score rules v2 activate at (default never)'],
+  'regtest-rules-v3-at': ['N', 'regtest only: the DAA score rules v3 (mass re-priced) activate at (default never)'],
 };
 
 /** The usage text: a synopsis, then one aligned line per flag. */

@@ -6,7 +6,12 @@
  *
  * Rules v2 (the adversary review, docs/security.md): consensus totals in the state trie under the committed root,
  * escrow arbiters that can sign and disputes that end (src/kinds/escrow/escrow-rules-v2.ts). Mass was measured against
- * every kind's cost (bench/kind-costs.ts) and needed no change.
+ * every kind's cost (bench/kind-costs.ts) and needed no change then.
+ *
+ * Rules v3 (the line rate, issue 29): mass re-priced once BIP340 checks got ~6x cheaper (the native verifier): a
+ * CLSAG ring member (src/kinds/confidential/ring-spend.ts) and a shield output (shield.ts) weigh what they cost a
+ * validator against a Schnorr check, so no kind costs more than twice a transfer's time per unit of mass and a block
+ * at the mass limit stays within the interval's budget (docs/consensus.md "Activations").
  */
 /** A DAA score no chain reaches: the rule set never activates (regtest's default, so its pinned fixtures hold). */
 export const neverActivates = Number.MAX_SAFE_INTEGER;
@@ -14,9 +19,16 @@ export const neverActivates = Number.MAX_SAFE_INTEGER;
 export interface Activations {
   /** DAA score from which rules v2 apply. */
   readonly rulesV2: number;
+  /** DAA score from which rules v3 (mass re-priced) apply. */
+  readonly rulesV3: number;
 }
 
 /** Whether rules v2 govern a block (or an acceptance, or a template) at `daaScore` on this network. */
 export function rulesV2Active(params: { readonly activations: Activations }, daaScore: number): boolean {
   return daaScore >= params.activations.rulesV2;
+}
+
+/** Whether rules v3 (mass re-priced) govern a block (or a template, or the next block's admission) at `daaScore`. */
+export function rulesV3Active(params: { readonly activations: Activations }, daaScore: number): boolean {
+  return daaScore >= params.activations.rulesV3;
 }

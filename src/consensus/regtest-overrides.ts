@@ -14,6 +14,8 @@ export interface RegtestOverrides {
   readonly pruningDepth?: number;
   /** DAA score at which rules v2 activate (src/consensus/activation.ts); default never. */
   readonly rulesV2At?: number;
+  /** DAA score at which rules v3 (mass re-priced) activate; default never. */
+  readonly rulesV3At?: number;
 }
 
 export class RegtestOverrideError extends WeftError {
@@ -50,9 +52,13 @@ export function regtestParamsWith(overrides: RegtestOverrides): NetworkParams {
   if (mergeDepth >= finalityDepth) throw new RegtestOverrideError(`merge depth (${mergeDepth}) must be below finality depth (${finalityDepth})`);
   if (pruningDepth <= finalityDepth) throw new RegtestOverrideError(`pruning depth (${pruningDepth}) must be above finality depth (${finalityDepth})`);
   const rulesV2 = overrides.rulesV2At ?? regtestParams.activations.rulesV2;
-  if (!(Number.isSafeInteger(rulesV2) && rulesV2 >= 0)) throw new RegtestOverrideError(`rules v2 activation must be a DAA score (an integer ≥ 0), got ${String(rulesV2)}`);
+  const rulesV3 = overrides.rulesV3At ?? regtestParams.activations.rulesV3;
+  for (const [name, at] of [['v2', rulesV2], ['v3', rulesV3]] as const) {
+    if (!(Number.isSafeInteger(at) && at >= 0)) throw new RegtestOverrideError(`rules ${name} activation must be a DAA score (an integer ≥ 0), got ${String(at)}`);
+  }
   const same = headerVersion === regtestParams.headerVersion && finalityDepth === regtestParams.finalityDepth
-    && mergeDepth === regtestParams.mergeDepth && pruningDepth === regtestParams.pruningDepth && rulesV2 === regtestParams.activations.rulesV2;
-  const activations = Object.freeze({ ...regtestParams.activations, rulesV2 });
+    && mergeDepth === regtestParams.mergeDepth && pruningDepth === regtestParams.pruningDepth
+    && rulesV2 === regtestParams.activations.rulesV2 && rulesV3 === regtestParams.activations.rulesV3;
+  const activations = Object.freeze({ ...regtestParams.activations, rulesV2, rulesV3 });
   return same ? regtestParams : Object.freeze({ ...regtestParams, headerVersion, finalityDepth, mergeDepth, pruningDepth, activations });
 }

@@ -55,6 +55,12 @@ export interface Party {
   readonly amount: bigint;
 }
 
+/** Which mass rules weigh a transaction: those of the block at its DAA score (src/consensus/activation.ts). */
+export interface MassRules {
+  /** Rules v3: a CLSAG ring member weighs its verification time against a Schnorr check's (docs/consensus.md "Activations"). */
+  readonly rulesV3: boolean;
+}
+
 /** What one transaction weighs against a block's budget (docs/transactions.md "Kinds and mass"). */
 export interface MassParts {
   readonly bytes: number;
@@ -141,8 +147,11 @@ export interface TxKindModule<T extends AnyTransaction = AnyTransaction> {
   spend(tx: T): Spend;
   /** Keys no two pool transactions may share unless one replaces the other (today: sender and nonce). */
   conflictKeys(tx: T): string[];
-  /** Its weight against the block mass budget; `bytes` is its encoded length. */
-  mass(tx: T, bytes: number): MassParts;
+  /**
+   * Its weight against the block mass budget; `bytes` is its encoded length; `rules` the mass rules of the block it is
+   * weighed for (absent: before rules v3). Kinds whose weight never changed ignore it.
+   */
+  mass(tx: T, bytes: number, rules?: MassRules): MassParts;
 
   /** The state rules that decide acceptance (body in context): a reason when it is not accepted, else undefined. */
   checkContext(state: TxStateView, tx: T): string | undefined;

@@ -13,7 +13,7 @@ import type { WitnessCheck } from '../crypto/witness-check.ts';
 import { decodeTransaction, type AnyTransaction } from '../kinds/transaction-codec.ts';
 import { AddressDecodeError } from '../kinds/errors.ts';
 import { PrivacyDecodeError } from '../kinds/confidential/codec.ts';
-import type { Spend } from '../kinds/kind.ts';
+import type { MassRules, Spend } from '../kinds/kind.ts';
 import { massOf } from '../kinds/mass.ts';
 import { kindOf } from '../kinds/registry.ts';
 import { signingHashOfBody } from '../kinds/signing.ts';
@@ -35,6 +35,8 @@ export interface ParsedTransaction {
   readonly conflicts: readonly string[];
   /** Its weight against the block mass budget; the pool orders by fee per unit of it. */
   readonly mass: number;
+  /** Whether `mass` is rules v3's weight (a template under the other rules weighs it again, select.ts). */
+  readonly massRulesV3: boolean;
   /** fee / mass as a float: the fast first comparison of `compareFeeRate` (exact bigint only when two are close). */
   readonly rate: number;
   /** undefined: no proof could make it valid (a multisig script that does not hash to `from`). */
@@ -49,8 +51,11 @@ export interface PoolEntry extends Omit<ParsedTransaction, 'checks'> {
   readonly seq: number;
 }
 
-/** Decodes and hashes received bytes. Throws DecodeError (-32602) or InvalidAddressError (-40002). */
-export function parseTransaction(bytes: Uint8Array): ParsedTransaction {
+/**
+ * Decodes and hashes received bytes; `rules` weigh it for the next block (absent: before rules v3). Throws
+ * DecodeError (-32602) or InvalidAddressError (-40002).
+ */
+export function parseTransaction(bytes: Uint8Array, rules?: MassRules): ParsedTransaction {
   let tx: AnyTransaction;
   try {
     tx = decodeTransaction(bytes);
@@ -64,7 +69,7 @@ export function parseTransaction(bytes: Uint8Array): ParsedTransaction {
   const kind = kindOf(tx);
   const hash = blake3(bytes);
   const spend = kind.spend(tx);
-  const mass = massOf(kind.mass(tx, bytes.length));
+  const mass = massOf(kind.mass(tx, bytes.length, rules));
   return {
     tx,
     bytes,
@@ -74,6 +79,7 @@ export function parseTransaction(bytes: Uint8Array): ParsedTransaction {
     sender: toHex(spend.payer),
     conflicts: kind.conflictKeys(tx),
     mass,
+    massRulesV3: rules?.rulesV3 === true,
     rate: Number(spend.fee) / mass,
     checks: kind.witnessChecks(tx, signingHashOfBody(bytes.subarray(0, kind.bodyBytes(tx)))),
   };

@@ -52,6 +52,8 @@ export interface MempoolOptions {
   readonly daaScore?: () => number;
   /** Whether rules v2 govern the next acceptance (src/consensus/activation.ts); default: version 1 rules. */
   readonly rulesV2?: () => boolean;
+  /** Whether rules v3 (mass re-priced) weigh the next block; default: they do not. Templates weigh again (select.ts). */
+  readonly rulesV3?: () => boolean;
   /**
    * A number that changes whenever the virtual state may have (the chain's block count): admission reuses its state
    * check from before the proofs when neither this nor the sender's queue moved meanwhile. Left out, it checks twice.

@@ -27,6 +27,8 @@ export interface PoolState extends AccountReader {
   rulesV2?(): boolean;
   /** Changes whenever this state may have (MempoolOptions.stateVersion); absent: unknown, never assumed unchanged. */
   version?(): number;
+  /** Whether rules v3 (mass re-priced) weigh the next block; absent: they do not. */
+  rulesV3?(): boolean;
 }
 
 /** The key of a record in a read set and in a block's changes: `namespace:hex(id)`. */

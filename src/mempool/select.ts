@@ -10,6 +10,8 @@
  */
 import { blockTxBytes } from '../codec/block.ts';
 import { blockMassMax } from '../limits.ts';
+import { kindOf } from '../kinds/registry.ts';
+import { massOf } from '../kinds/mass.ts';
 import { compareForBlock, type PoolEntry } from './entry.ts';
 import { createHeap } from './heap.ts';
 
@@ -19,6 +21,11 @@ export interface SelectRequest {
   readonly maxCount: number;
   /** Mass left for transactions (src/kinds/mass.ts); default the whole block budget. */
   readonly maxMass?: number;
+  /**
+   * The block's mass rules (rules v3 or not): an entry admitted under the other rules (the block before an activation)
+   * is weighed again, so a template never breaks the mass rule of the block it is for. Absent: as admitted.
+   */
+  readonly rulesV3?: boolean;
 }
 
 export interface Selection {
@@ -49,10 +56,11 @@ export function selectTransactions(runs: Iterable<readonly PoolEntry[]>, request
     if (head === undefined) break;
     const entry = head.run[head.at]!;
     const footprint = blockTxBytes(entry.size);
-    if (bytes + footprint > request.maxBytes || mass + entry.mass > maxMass) continue;
+    const weight = request.rulesV3 === undefined || request.rulesV3 === entry.massRulesV3 ? entry.mass : massOf(kindOf(entry.tx).mass(entry.tx, entry.size, { rulesV3: request.rulesV3 }));
+    if (bytes + footprint > request.maxBytes || mass + weight > maxMass) continue;
     transactions.push(entry);
     bytes += footprint;
-    mass += entry.mass;
+    mass += weight;
     fees += entry.spend.fee;
     head.at += 1;
     if (head.at < head.run.length) heads.push(head);

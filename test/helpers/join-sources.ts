@@ -19,7 +19,7 @@ import { wallet } from './ledger-fixtures.ts';
 import { buildSourceBlocks, joinParams, openSource, type SourceNode } from './trusted-fixtures.ts';
 
 // A DAA window (8) shorter than a proof's level-0 stretch (about 2M = 16 chain headers): the proof's bits are checkable.
-export const joinV2Params: NetworkParams = Object.freeze({ ...joinParams, headerVersion: 2, pruningProofM: 8, pruningDepth: 60, daaWindowBlocks: 8, activations: { rulesV2: 0 } });
+export const joinV2Params: NetworkParams = Object.freeze({ ...joinParams, headerVersion: 2, pruningProofM: 8, pruningDepth: 60, daaWindowBlocks: 8, activations: { ...joinParams.activations, rulesV2: 0 } });
 /** What a chain checks bodies with by default (src/chain/chain.ts). */
 export const nobleProofVerifier: WitnessVerifier = asWitnessVerifier(nobleVerifier) as WitnessVerifier;
 

@@ -31,7 +31,7 @@ import { logPaddedOutputs } from '../../crypto/monero/bulletproofs-plus/common.t
 import { AddressType, addressBytes } from '../../crypto/address.ts';
 import type { WitnessCheck } from '../../crypto/witness-check.ts';
 import { concatBytes, toHex } from '../../util/bytes.ts';
-import type { Paid, TxKindModule, TxStateView } from '../kind.ts';
+import type { MassRules, Paid, TxKindModule, TxStateView } from '../kind.ts';
 import { createTxReader, failDecode, failEncode, type Fail } from '../value-transfer.ts';
 import {
   checkCount,
@@ -194,10 +194,19 @@ function checkContext(tx: SignedRingSpend, state: TxStateView): ConfidentialReas
   );
 }
 
-/** Signature operations in units of one Schnorr check: ~3 per ring member (CLSAG rounds), 16 per padded BP+ output. */
-function sigOps(tx: RingSpendFields): number {
+/**
+ * Signature operations in units of one Schnorr check, per CLSAG ring member: 3 before rules v3 (its curve operations
+ * counted), 25 from rules v3 (its verification time: ~1.2 ms a member on Weft's own ed25519 code against ~45 µs for a
+ * BIP340 check on the native libsecp256k1, bench/kind-costs.ts, docs/transactions.md "Cost per mass").
+ */
+const sigOpsPerRingMember = 3;
+const sigOpsPerRingMemberV3 = 25;
+
+/** Signature operations in units of one Schnorr check: per ring member (above), 16 per padded BP+ output. */
+function sigOps(tx: RingSpendFields, rules: MassRules | undefined): number {
   const rings = tx.inputs.reduce((sum, input) => sum + input.ring.length, 0);
-  return 3 * rings + (tx.outputs.length === 0 ? 0 : 16 * (1 << logPaddedOutputs(tx.outputs.length)));
+  const perMember = rules?.rulesV3 === true ? sigOpsPerRingMemberV3 : sigOpsPerRingMember;
+  return perMember * rings + (tx.outputs.length === 0 ? 0 : 16 * (1 << logPaddedOutputs(tx.outputs.length)));
 }
 
 function view(shape: Shape, tx: SignedRingSpend, hrp: string): Record<string, unknown> {
@@ -237,7 +246,7 @@ export function ringSpendKind<T extends SignedRingSpend>(shape: Shape, privacyLe
     witnessChecks,
     spend: (tx) => ({ payer: concatBytes(Uint8Array.of(ringPayerType), tx.inputs[0]!.keyImage), nonce: 0n, amount: 0n, fee: tx.fee, useEnergy: false, feeFromCommitments: true }),
     conflictKeys: (tx) => [...tx.inputs.map((i) => `key_image:${toHex(i.keyImage)}`), ...tx.outputs.map((o) => `confidential_output:${toHex(o.oneTimeKey)}`)],
-    mass: (tx, bytes) => ({ bytes, sigOps: sigOps(tx), gas: 0 }),
+    mass: (tx, bytes, rules) => ({ bytes, sigOps: sigOps(tx, rules), gas: 0 }),
     checkContext: (state, tx) => checkContext(tx, state),
     apply(state, tx): Paid {
       markKeyImagesSpent(state, tx.inputs, blake3(module.encode(tx)));

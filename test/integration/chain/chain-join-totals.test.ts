@@ -21,7 +21,7 @@ import { toHex } from '../../../src/util/bytes.ts';
 import { blocksAbove, buildSourceBlocks, copyState, joinClock, joinParams, openSource, type SourceNode } from '../../helpers/trusted-fixtures.ts';
 
 const v1: NetworkParams = joinParams;
-const v2: NetworkParams = Object.freeze({ ...joinParams, activations: { rulesV2: 0 } });
+const v2: NetworkParams = Object.freeze({ ...joinParams, activations: { ...joinParams.activations, rulesV2: 0 } });
 
 async function sourceAt(params: NetworkParams): Promise<{ source: SourceNode; blocks: Block[]; point: string; trusted: TrustedData }> {
   const source = await openSource(false, createMemoryStore(), params);

@@ -64,7 +64,7 @@ async function guardedNode(chain: Chain, joined: Extract<JoinOutcome, { kind: 'j
 describe('a joined node', () => {
   it('undoes a poisoned join: the honest reporters are spared, the liar banned, a re-join follows the honest chain', async () => {
     // Version 1 rules: the record is unproven, so the lie gets through the join itself.
-    const params: NetworkParams = Object.freeze({ ...joinV2Params, activations: { rulesV2: neverActivates } });
+    const params: NetworkParams = Object.freeze({ ...joinV2Params, activations: { ...joinV2Params.activations, rulesV2: neverActivates } });
     const honest = await honestSource(90, params);
     net = createMemoryNet();
     const record = decodeAcceptanceRecord(honest.trusted.stateRecord!);
