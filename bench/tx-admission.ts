@@ -98,5 +98,5 @@ const [noble, single, pooled] = [median(samples.noble), median(samples.single), 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 console.log(`Transaction admission (${txCount} transfers, batches of ${batchTx}, median of ${rounds} alternating rounds of ~${seconds} s, Node ${process.version}, ${availableParallelism()} cores)`);
 console.log(`  @noble/curves BIP340 verify, 1 thread (baseline)      ${fmt(noble)}/s`);
-console.log(`  admission, Wasm verifier on the main thread           ${fmt(single)}/s   ×${(single / noble).toFixed(2)} baseline`);
+console.log(`  admission, ${fastVerifier.name} on the main thread         ${fmt(single)}/s   ×${(single / noble).toFixed(2)} baseline`);
 console.log(`  admission, verify pool ×${pool.workers} + ${inFlight} batches in flight   ${fmt(pooled)}/s   ×${(pooled / noble).toFixed(2)} baseline`);
