@@ -2,9 +2,9 @@
  * Transaction admission rate: decode + hashes + signature verification + state checks (nonce window, balance with
  * pending spends, bounds) through `createMempool().addBatch`, against the raw @noble/curves BIP340 verification
  * rate on one thread, measured in the same run on the same signatures. The admission contenders:
- *   - the node's configuration: the verify pool (libsecp256k1 Wasm on one worker per core), batches kept in flight
+ *   - the node's configuration: the verify pool (libsecp256k1, native or Wasm, on one worker per core), batches kept in flight
  *     so the main thread decodes and checks state while workers verify;
- *   - the Wasm verifier on the main thread alone (for reference).
+ *   - the node's libsecp256k1 verifier on the main thread alone (for reference).
  * Each contender admits the whole corpus into a fresh pool, repeatedly for about `seconds`.
  *
  * Run: npx tsx bench/tx-admission.ts [seconds = 2] [transactions = 4000] [batch = 1000] [in flight = 3] [rounds = 3]
@@ -12,6 +12,7 @@
 import { availableParallelism } from 'node:os';
 import { fastVerifier } from '../server/crypto/fast-verifier.ts';
 import { createVerifyPool } from '../server/crypto/verify-pool.ts';
+import { installWasmBlake3 } from '../server/crypto/wasm-blake3.ts';
 import type { SchnorrWitnessCheck } from '../src/crypto/witness-check.ts';
 import { nobleVerifier, type AsyncSignatureVerifier, type SignatureVerifier } from '../src/crypto/verifier.ts';
 import { createMempool } from '../src/mempool/mempool.ts';
@@ -19,6 +20,8 @@ import { parseTransaction } from '../src/mempool/entry.ts';
 import { systemClock } from '../src/util/clock.ts';
 import { addressOfKey, createTestAccounts, signedTransfer, testChainId, testKey } from '../test/helpers/mempool-fixtures.ts';
 
+// As the node runs (server/node/start/open-chain.ts): BLAKE3 on the Wasm kernel for ids and signing hashes.
+await installWasmBlake3();
 const seconds = Number(process.argv[2] ?? 2);
 const txCount = Number(process.argv[3] ?? 4_000);
 const batchTx = Number(process.argv[4] ?? 1_000);

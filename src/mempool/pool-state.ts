@@ -9,7 +9,7 @@
  * can affect (candidates.ts): the payer's own account, and the records (key images, confidential outputs, escrows,
  * agent accounts, contract code) its transactions looked at.
  */
-import { balanceCost, energyCost, type LedgerAccount, type RecordNamespace, type TxStateView } from '../kinds/kind.ts';
+import { balanceCost, energyCost, type CarrierBlock, type LedgerAccount, type RecordNamespace, type TxStateView } from '../kinds/kind.ts';
 import { kindOf } from '../kinds/registry.ts';
 import { TxKind } from '../codec/transaction-kinds.ts';
 import type { Account, AccountReader } from '../state/account.ts';
@@ -80,50 +80,70 @@ export interface SenderRun {
   readonly account: Account;
 }
 
-/** A read-only overlay over `state` for one sender's simulation: writes stay here; reads of the base are recorded. */
-function overlayView(state: PoolState, payer: string, reads: Set<string>, volatile: { value: boolean }): TxStateView {
-  const daaScore = state.daaScore();
-  const accounts = new Map<string, LedgerAccount>();
+/**
+ * A read-only overlay over `state` for one sender's simulation: writes stay here; reads of the base are recorded. A
+ * class, not an object of closures: admission and every block's recheck make one per sender checked.
+ */
+class OverlayView implements TxStateView {
+  readonly daaScore: number;
+  readonly rulesV2?: boolean;
+  private readonly accounts = new Map<string, LedgerAccount>();
   /** Credits to accounts not otherwise touched: kept as deltas, so a transfer's recipient costs no state read. */
-  const credits = new Map<string, bigint>();
-  const records = new Map<string, Uint8Array | null>();
-  const base = (address: Uint8Array, key: string): LedgerAccount => {
-    const known = accounts.get(key);
+  private readonly credits = new Map<string, bigint>();
+  private readonly records = new Map<string, Uint8Array | null>();
+
+  constructor(
+    private readonly state: PoolState,
+    private readonly payer: string,
+    private readonly reads: Set<string>,
+    private readonly volatile: { value: boolean },
+  ) {
+    this.daaScore = state.daaScore();
+    if (state.rulesV2?.() === true) this.rulesV2 = true;
+  }
+
+  private base(address: Uint8Array, key: string): LedgerAccount {
+    const known = this.accounts.get(key);
     if (known !== undefined) return known;
-    if (key !== payer) reads.add(`account:${key}`);
-    const account = { ...state.account(address), energyDaaScore: daaScore };
-    const credit = credits.get(key);
+    if (key !== this.payer) this.reads.add(`account:${key}`);
+    const account = { ...this.state.account(address), energyDaaScore: this.daaScore };
+    const credit = this.credits.get(key);
     return credit === undefined ? account : { ...account, balance: account.balance + credit };
-  };
-  const rulesV2 = state.rulesV2?.() ?? false;
-  return {
-    daaScore,
-    ...(rulesV2 ? { rulesV2 } : {}),
-    account: (address) => base(address, toHex(address)),
-    setAccount(address, account) {
-      const cap = energyCap(account.balance);
-      accounts.set(toHex(address), account.energy > cap ? { ...account, energy: cap } : account);
-    },
-    credit(address, amount) {
-      // A credit never turns a passing check into a failing one: the account it goes to is no dependency.
-      const key = toHex(address);
-      const known = accounts.get(key);
-      if (known !== undefined) accounts.set(key, { ...known, balance: known.balance + amount });
-      else credits.set(key, (credits.get(key) ?? 0n) + amount);
-    },
-    record(namespace, id) {
-      const key = recordKey(namespace, id);
-      const written = records.get(key);
-      if (written !== undefined) return written ?? undefined;
-      reads.add(key);
-      if (!steadyNamespaces.has(namespace)) volatile.value = true;
-      return state.record(namespace, id);
-    },
-    setRecord(namespace, id, value) {
-      records.set(recordKey(namespace, id), value);
-    },
-    carrier: () => ({ daaScore, timestampMs: 0 }),
-  };
+  }
+
+  account(address: Uint8Array): LedgerAccount {
+    return this.base(address, toHex(address));
+  }
+
+  setAccount(address: Uint8Array, account: LedgerAccount): void {
+    const cap = energyCap(account.balance);
+    this.accounts.set(toHex(address), account.energy > cap ? { ...account, energy: cap } : account);
+  }
+
+  credit(address: Uint8Array, amount: bigint): void {
+    // A credit never turns a passing check into a failing one: the account it goes to is no dependency.
+    const key = toHex(address);
+    const known = this.accounts.get(key);
+    if (known !== undefined) this.accounts.set(key, { ...known, balance: known.balance + amount });
+    else this.credits.set(key, (this.credits.get(key) ?? 0n) + amount);
+  }
+
+  record(namespace: RecordNamespace, id: Uint8Array): Uint8Array | undefined {
+    const key = recordKey(namespace, id);
+    const written = this.records.get(key);
+    if (written !== undefined) return written ?? undefined;
+    this.reads.add(key);
+    if (!steadyNamespaces.has(namespace)) this.volatile.value = true;
+    return this.state.record(namespace, id);
+  }
+
+  setRecord(namespace: RecordNamespace, id: Uint8Array, value: Uint8Array | null): void {
+    this.records.set(recordKey(namespace, id), value);
+  }
+
+  carrier(): CarrierBlock {
+    return { daaScore: this.daaScore, timestampMs: 0 };
+  }
 }
 
 /** The sender's side of a transaction at its most: nonce, amount, and the whole fee from the balance or the energy. */
@@ -147,7 +167,7 @@ export function simulateRun(queue: readonly PoolEntry[], state: PoolState): Send
   if (queue.length === 0) return { run: [], stale: [], failed: undefined, reads: [], volatile: false, account: { balance: 0n, nonce: 0n, energy: 0n } };
   const payer = queue[0]!.spend.payer;
   const account = state.account(payer);
-  const view = overlayView(state, queue[0]!.sender, reads, volatile);
+  const view = new OverlayView(state, queue[0]!.sender, reads, volatile);
   const run: PoolEntry[] = [];
   const stale: PoolEntry[] = [];
   let failed: SenderRun['failed'];
