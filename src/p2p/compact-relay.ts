@@ -11,7 +11,7 @@ import type { BlockHeader } from '../codec/header.ts';
 import { blockHash, compactToTarget, hashMeetsTarget } from '../consensus/pow.ts';
 import { blake3 } from '../crypto/blake3.ts';
 import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
-import { compactNonceBytes, shortIdAt, shortIdBytes, shortIdCount, shortIdKey, shortIdOf, type CompactBlockMessage } from './compact-block-messages.ts';
+import { compactNonceBytes, shortIdAt, shortIdBytes, shortIdCount, shortIdKey, shortIdOf, type CompactBlockMessage } from './messages/compact-block.ts';
 import type { Peer } from './peer.ts';
 
 /** Compact blocks waiting for transactions asked of their sender; the oldest is dropped past this. */

@@ -28,7 +28,7 @@ import {
 } from './limits.ts';
 import { buildLocator } from './locator.ts';
 import type { P2pLogger } from './logger.ts';
-import { InvType, type InvItem } from './messages.ts';
+import { InvType, type InvItem } from './messages/inventory.ts';
 import type { Peer } from './peer.ts';
 import { InvalidBlockRelayedError, PeerTimeoutError, ProtocolViolationError } from './protocol-errors.ts';
 import { createSyncProgress, type SyncStatus } from './sync-progress.ts';

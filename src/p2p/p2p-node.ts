@@ -29,7 +29,9 @@ import {
 } from './limits.ts';
 import { collectHeaders } from './locator.ts';
 import { silentLogger, type P2pLogger } from './logger.ts';
-import { InvType, Services, type Message, type VersionMessage } from './messages.ts';
+import type { Message } from './messages.ts';
+import { InvType } from './messages/inventory.ts';
+import { Services, type VersionMessage } from './messages/version.ts';
 import { createPeer, type Peer, type PeerEndpoint } from './peer.ts';
 import { InvalidBlockRelayedError, PeerBannedError, PeerLimitError, SelfConnectionError } from './protocol-errors.ts';
 import { createStemRoutes } from './dandelion.ts';

@@ -17,8 +17,9 @@ import type { Clock } from '../util/clock.ts';
 import { fromHex, toHex } from '../util/bytes.ts';
 import type { Ibd } from './ibd.ts';
 import { p2pInvItemsMax, p2pKnownInventoryMax, p2pOrphanParentRequestsMax, p2pRequestTimeoutMs } from './limits.ts';
-import { InvType, Services, type InvItem } from './messages.ts';
-import type { CompactBlockMessage } from './compact-block-messages.ts';
+import { InvType, type InvItem } from './messages/inventory.ts';
+import { Services } from './messages/version.ts';
+import type { CompactBlockMessage } from './messages/compact-block.ts';
 import {
   compactBlockOf, compactBlockTxnDepthMax, compactCompletionTimeoutMs, completeCompact, createCompactRelayState, expireCompact, forgetTransaction,
   meetsOwnTarget, rebuildCompact, rememberTransaction, type RebuildResult,
