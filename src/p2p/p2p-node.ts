@@ -17,7 +17,8 @@ import { createFastSync, type FastSync, type FastSyncPorts } from './fast-sync.t
 import type { FetchedPruningProof } from './proof-fetch.ts';
 import type { SnapshotFetchOptions, SnapshotFetchResult } from './snapshot-fetch.ts';
 import type { SnapshotImport } from '../state/snapshot-import.ts';
-import { createIbd, isAhead, type Ibd } from './ibd.ts';
+import { createIbd, type Ibd } from './ibd.ts';
+import { isAhead } from './ibd/state.ts';
 import {
   p2pAddrEntriesMax,
   p2pBanDurationMs,
