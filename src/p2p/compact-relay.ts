@@ -3,8 +3,8 @@
  * compact blocks (service bit `compactBlocks`), as a header plus short transaction ids — one one-way delay a hop
  * instead of inv → getdata → block's three. The receiver rebuilds the block from transactions it holds and asks the
  * sender for the rest by index; the header's transaction root decides whether the rebuilt block is the block, and on
- * any doubt the full block is fetched. Explicit state plus free functions: relay.ts owns a `CompactRelayState` and
- * calls these.
+ * any doubt the full block is fetched. Explicit state plus free functions: relay's state (relay/state.ts) holds a
+ * `CompactRelayState`, and relay's operations (relay/compact.ts, relay/transactions.ts) call these.
  */
 import { transactionsRoot, type Block } from '../codec/block.ts';
 import type { BlockHeader } from '../codec/header.ts';
@@ -99,7 +99,7 @@ export type RebuildResult =
  */
 export function rebuildCompact(
   state: CompactRelayState,
-  message: Extract<CompactBlockMessage, { type: 'cmpctblock' }>,
+  message: CompactBlockMessage,
   hash: Uint8Array,
   peer: Peer,
   nowMs: number,
