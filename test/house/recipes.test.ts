@@ -40,7 +40,7 @@ function recipe(title: string): string {
 describe.each([
   ['Adding a transaction kind', ['src/kinds/registry.ts', 'src/codec/transaction-kinds.ts', 'test/integration/kinds/kinds-extension.test.ts']],
   ['Adding an RPC method', ['src/rpc/method-table.ts', 'src/rpc/methods/send-transaction.ts', 'server/grpc/generate-proto.ts']],
-  ['Adding a P2P message', ['src/p2p/messages/message-codec.ts', 'src/p2p/messages.ts', 'src/p2p/p2p-node.ts', 'test/integration/p2p/p2p-messages.test.ts']],
+  ['Adding a P2P message', ['src/p2p/messages/message-codec.ts', 'src/p2p/messages.ts', 'src/p2p/node/dispatch.ts', 'test/integration/p2p/p2p-messages.test.ts']],
   ['Adding an explorer page', ['web/explorer/detail.ts', 'web/explorer/page-context.ts', 'e2e/explorer-pages.spec.ts']],
 ])('recipe "%s"', (title, mustName) => {
   it('names the files to touch, and they exist', () => {
