@@ -5,7 +5,8 @@
  * a transaction's proofs) is the kinds' table; replies are bounded by the request caps in docs/p2p.md.
  */
 import { regtestParams } from '../src/consensus/params.ts';
-import { decodeMessage, encodeMessage, InvType, messagePayloadBytesMax, type Message } from '../src/p2p/messages.ts';
+import { decodeMessage, encodeMessage, messagePayloadBytesMax, type Message } from '../src/p2p/messages.ts';
+import { InvType } from '../src/p2p/messages/inventory.ts';
 import { p2pAddrEntriesMax, p2pHeadersPerMessageMax, p2pHostBytesMax, p2pInvItemsMax, p2pLocatorHashesMax, p2pPruningProofPageBytesMax, p2pRejectTextBytesMax } from '../src/p2p/limits.ts';
 import { txBytesMax } from '../src/limits.ts';
 

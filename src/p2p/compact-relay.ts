@@ -3,15 +3,15 @@
  * compact blocks (service bit `compactBlocks`), as a header plus short transaction ids — one one-way delay a hop
  * instead of inv → getdata → block's three. The receiver rebuilds the block from transactions it holds and asks the
  * sender for the rest by index; the header's transaction root decides whether the rebuilt block is the block, and on
- * any doubt the full block is fetched. Explicit state plus free functions: relay.ts owns a `CompactRelayState` and
- * calls these.
+ * any doubt the full block is fetched. Explicit state plus free functions: relay's state (relay/state.ts) holds a
+ * `CompactRelayState`, and relay's operations (relay/compact.ts, relay/transactions.ts) call these.
  */
 import { transactionsRoot, type Block } from '../codec/block.ts';
 import type { BlockHeader } from '../codec/header.ts';
 import { blockHash, compactToTarget, hashMeetsTarget } from '../consensus/pow.ts';
 import { blake3 } from '../crypto/blake3.ts';
 import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
-import { compactNonceBytes, shortIdAt, shortIdBytes, shortIdCount, shortIdKey, shortIdOf, type CompactBlockMessage } from './compact-block-messages.ts';
+import { compactNonceBytes, shortIdAt, shortIdBytes, shortIdCount, shortIdKey, shortIdOf, type CompactBlockMessage } from './messages/compact-block.ts';
 import type { Peer } from './peer.ts';
 
 /** Compact blocks waiting for transactions asked of their sender; the oldest is dropped past this. */
@@ -99,7 +99,7 @@ export type RebuildResult =
  */
 export function rebuildCompact(
   state: CompactRelayState,
-  message: Extract<CompactBlockMessage, { type: 'cmpctblock' }>,
+  message: CompactBlockMessage,
   hash: Uint8Array,
   peer: Peer,
   nowMs: number,

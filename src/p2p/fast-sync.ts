@@ -28,7 +28,8 @@ import {
   p2pRequestTimeoutMs,
 } from './limits.ts';
 import type { P2pLogger } from './logger.ts';
-import { InvType, type InvItem, type Message } from './messages.ts';
+import type { Message } from './messages.ts';
+import { InvType, type InvItem } from './messages/inventory.ts';
 import type { Peer } from './peer.ts';
 import { DataUnavailableError, PeerTimeoutError, ProtocolViolationError, SnapshotChunkInvalidError } from './protocol-errors.ts';
 import type { ProofPage } from './paged-fetch.ts';

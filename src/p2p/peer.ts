@@ -21,7 +21,8 @@ import {
   p2pUnsolicitedOrphansBurst,
   p2pVersionTimeoutMs,
 } from './limits.ts';
-import { decodeMessage, encodeMessage, type Message, type VersionMessage } from './messages.ts';
+import { decodeMessage, encodeMessage, type Message } from './messages.ts';
+import type { VersionMessage } from './messages/version.ts';
 import { PeerTimeoutError } from './protocol-errors.ts';
 import type { SecureSession } from './secure-session.ts';
 import { createTokenBucket, type TokenBucket } from './token-bucket.ts';

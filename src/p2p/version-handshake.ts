@@ -9,7 +9,8 @@
  */
 import { equalBytes, toHash0x } from '../util/bytes.ts';
 import { p2pProtocolVersionMin } from './limits.ts';
-import type { Message, VersionMessage } from './messages.ts';
+import type { Message } from './messages.ts';
+import type { VersionMessage } from './messages/version.ts';
 import { PeerIncompatibleError, ProtocolViolationError, SelfConnectionError } from './protocol-errors.ts';
 
 /** What a peer's version must match: ours (network, chain id, genesis). */

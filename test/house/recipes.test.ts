@@ -1,7 +1,8 @@
 // The recipes of docs/architecture.md ("Adding a transaction kind / an RPC method / a P2P message / an explorer
 // page") name files that exist, and what each recipe promises holds: a throw-away RPC method added the documented
-// way is served by the real dispatcher with its params parsed and its scope checked; every P2P message is a row of
-// docs/p2p.md's table and a type an old node does not know is ignored, not fatal; every explorer route is named in
+// way is served by the real dispatcher with its params parsed and its scope checked; a throw-away P2P message added
+// the documented way (one codec module, one table line) is framed, capped and dispatched by the generic codec, every
+// P2P message is a row of docs/p2p.md's table and a type an old node does not know is ignored, not fatal; every explorer route is named in
 // docs/web.md. The kind recipe is performed end to end by test/integration/kinds/kinds-extension.test.ts (a throw-away kind through a
 // real node), which the recipe cites.
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,7 +14,11 @@ import { nodeProtoPath } from '../../server/grpc/grpc-server.ts';
 import type { Identity } from '../../src/auth/identity.ts';
 import { openChain, type Chain } from '../../src/chain/chain.ts';
 import { regtestParams } from '../../src/consensus/params.ts';
-import { decodeMessage, encodeMessage, MessageType, messagePayloadBytesMax } from '../../src/p2p/messages.ts';
+import {
+  decodeMessage, decodeMessageWith, encodeMessage, encodeMessageWith, indexMessageCodecs, messageCodecs, MessageType, messagePayloadBytesMax,
+} from '../../src/p2p/messages.ts';
+import type { MessageCodec } from '../../src/p2p/messages/message-codec.ts';
+import { MessageMalformedError, MessageOverCapError } from '../../src/p2p/protocol-errors.ts';
 import { createDispatcher, type Dispatcher } from '../../src/rpc/dispatcher.ts';
 import { defineMethod } from '../../src/rpc/method.ts';
 import { rpcMethods } from '../../src/rpc/method-table.ts';
@@ -35,7 +40,7 @@ function recipe(title: string): string {
 describe.each([
   ['Adding a transaction kind', ['src/kinds/registry.ts', 'src/codec/transaction-kinds.ts', 'test/integration/kinds/kinds-extension.test.ts']],
   ['Adding an RPC method', ['src/rpc/method-table.ts', 'src/rpc/methods/send-transaction.ts', 'server/grpc/generate-proto.ts']],
-  ['Adding a P2P message', ['src/p2p/messages.ts', 'src/p2p/p2p-node.ts', 'test/integration/p2p/p2p-messages.test.ts']],
+  ['Adding a P2P message', ['src/p2p/messages/message-codec.ts', 'src/p2p/messages.ts', 'src/p2p/node/dispatch.ts', 'test/integration/p2p/p2p-messages.test.ts']],
   ['Adding an explorer page', ['web/explorer/detail.ts', 'web/explorer/page-context.ts', 'e2e/explorer-pages.spec.ts']],
 ])('recipe "%s"', (title, mustName) => {
   it('names the files to touch, and they exist', () => {
@@ -112,6 +117,42 @@ describe('recipe: adding a P2P message', () => {
     const free = [...Array(256).keys()].find((code) => code > 0 && !used.has(code))!;
     expect(decodeMessage(Uint8Array.of(free, 1, 2, 3))).toEqual({ type: 'unknown', code: free });
     expect(decodeMessage(encodeMessage({ type: 'ping', nonce: 7n }))).toEqual({ type: 'ping', nonce: 7n });
+  });
+});
+
+describe('recipe: adding a P2P message, performed on a throw-away message', () => {
+  // Step 1: one module (here, inline): its code, its payload's byte cap, its reader and writer. Step 2: one line in
+  // the table (here, the built-in table and it, indexed as messages.ts indexes its own).
+  const used = new Set<number>(Object.values(MessageType));
+  const code = [...Array(256).keys()].find((c) => c > 0 && !used.has(c))!;
+  const echo: MessageCodec<{ readonly type: 'echo'; readonly text: Uint8Array }> = {
+    type: 'echo',
+    code,
+    payloadBytesMax: 1 + 16,
+    write: (w, m) => w.lengthPrefixed(m.text, 16, 'echo text'),
+    read: (r) => ({ type: 'echo', text: r.lengthPrefixed(16, 'echo text') }),
+  };
+  const table = indexMessageCodecs([...messageCodecs, echo]);
+
+  it('is framed with its type byte and decoded back by the generic dispatch', () => {
+    const bytes = encodeMessageWith(table, { type: 'echo', text: Uint8Array.of(1, 2, 3) });
+    expect([...bytes]).toEqual([code, 3, 1, 2, 3]);
+    expect(decodeMessageWith(table, bytes)).toEqual({ type: 'echo', text: Uint8Array.of(1, 2, 3) });
+  });
+
+  it('has its byte cap checked before its payload is parsed, and trailing bytes refused', () => {
+    expect(() => decodeMessageWith(table, new Uint8Array(1 + 18).fill(code, 0, 1))).toThrow(MessageOverCapError);
+    expect(() => decodeMessageWith(table, Uint8Array.of(code, 1, 9, 9))).toThrow(MessageMalformedError);
+  });
+
+  it('leaves every built-in message as it was, and a node without the line ignores it', () => {
+    expect(encodeMessageWith(table, { type: 'ping', nonce: 7n })).toEqual(encodeMessage({ type: 'ping', nonce: 7n }));
+    expect(decodeMessage(Uint8Array.of(code, 0))).toEqual({ type: 'unknown', code });
+  });
+
+  it('cannot take a code or a name the table already has', () => {
+    expect(() => indexMessageCodecs([...messageCodecs, { ...echo, code: MessageType.ping }])).toThrow(/taken by ping/);
+    expect(() => indexMessageCodecs([...messageCodecs, { ...echo, type: 'ping' } as never])).toThrow(/name is taken/);
   });
 });
 

@@ -5,7 +5,9 @@
  * `getheaders` (empty), takes the header, proof and trusted-data pages it asked for, and follows `inv`s.
  */
 import { genesisHash } from '../../consensus/params.ts';
-import { decodeMessage, InvType, Services, type Message, type VersionMessage } from '../../p2p/messages.ts';
+import { decodeMessage, type Message } from '../../p2p/messages.ts';
+import { InvType } from '../../p2p/messages/inventory.ts';
+import { Services, type VersionMessage } from '../../p2p/messages/version.ts';
 import { p2pProtocolVersion } from '../../p2p/limits.ts';
 import { PeerIncompatibleError, SelfConnectionError } from '../../p2p/protocol-errors.ts';
 import { handshakeComplete, stepHandshake } from '../../p2p/version-handshake.ts';

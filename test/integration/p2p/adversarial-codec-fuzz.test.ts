@@ -1,5 +1,5 @@
 // Attack class: malformed and hostile bytes at every decoder a peer or client reaches (issue 30, "structure-aware
-// fuzzing"). Every p2p message type (messages.ts, fast-sync-messages.ts), the paged payloads inside them (pruning-proof
+// fuzzing"). Every p2p message type (the codecs of messages.ts), the paged payloads inside them (pruning-proof
 // and trusted-data codecs, snapshot chunks), blocks, and every registered transaction kind start from a valid
 // encoding (test/helpers/codec-samples.ts) and are mutated structurally — truncated, extended, bit-flipped, a count
 // or length field inflated to its cap (and past it, and to 2^53-1), spliced with bytes of another sample. Each
@@ -19,7 +19,8 @@ import { DecodeError } from '../../../src/errors.ts';
 import { P2pErrorCode, P2pProtocolError } from '../../../src/p2p/errors.ts';
 import { p2pAddrEntriesMax, p2pHeadersPerMessageMax, p2pInvItemsMax, p2pLocatorHashesMax, p2pMessageBytesMax, p2pPruningProofHeadersMax, p2pPruningProofPageBytesMax } from '../../../src/p2p/limits.ts';
 import { blockTxCountMax } from '../../../src/limits.ts';
-import { decodeMessage, encodeMessage, InvType, MessageType, messagePayloadBytesMax, type Message, type MessageName } from '../../../src/p2p/messages.ts';
+import { decodeMessage, encodeMessage, MessageType, messagePayloadBytesMax, type Message, type MessageName } from '../../../src/p2p/messages.ts';
+import { InvType } from '../../../src/p2p/messages/inventory.ts';
 import { MessageOverCapError } from '../../../src/p2p/protocol-errors.ts';
 import { decodePruningProof, encodePruningProof } from '../../../src/p2p/pruning-proof-codec.ts';
 import { decodeTrustedData, encodeTrustedData } from '../../../src/p2p/trusted-data-codec.ts';

@@ -10,7 +10,7 @@ import { createMempool } from '../../../src/mempool/mempool.ts';
 import { createStemRoutes } from '../../../src/p2p/dandelion.ts';
 import { mempoolRelayPort } from '../../../src/p2p/mempool-relay-port.ts';
 import type { Message } from '../../../src/p2p/messages.ts';
-import { InvType } from '../../../src/p2p/messages.ts';
+import { InvType } from '../../../src/p2p/messages/inventory.ts';
 import type { P2pNodeOptions } from '../../../src/p2p/p2p-node.ts';
 import { toHex } from '../../../src/util/bytes.ts';
 import { systemClock } from '../../../src/util/clock.ts';

@@ -13,7 +13,8 @@ import {
   p2pPruningProofLevelsMax,
   p2pPruningProofPageBytesMax,
 } from '../../../src/p2p/limits.ts';
-import { decodeMessage, encodeMessage, InvType, MessageType, messagePayloadBytesMax, type Message } from '../../../src/p2p/messages.ts';
+import { decodeMessage, encodeMessage, MessageType, messagePayloadBytesMax, type Message } from '../../../src/p2p/messages.ts';
+import { InvType } from '../../../src/p2p/messages/inventory.ts';
 import { p2pMessageBytesMax } from '../../../src/p2p/limits.ts';
 import { decodePruningProof, encodePruningProof } from '../../../src/p2p/pruning-proof-codec.ts';
 import { MessageOverCapError } from '../../../src/p2p/protocol-errors.ts';

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { regtestParams } from '../../../src/consensus/params.ts';
 import { P2pErrorCode, P2pProtocolError } from '../../../src/p2p/errors.ts';
 import { p2pHeadersPerMessageMax, p2pInvItemsMax } from '../../../src/p2p/limits.ts';
-import { decodeMessage, encodeMessage, InvType, MessageType, messagePayloadBytesMax, type Message } from '../../../src/p2p/messages.ts';
+import { decodeMessage, encodeMessage, MessageType, messagePayloadBytesMax, type Message } from '../../../src/p2p/messages.ts';
+import { InvType } from '../../../src/p2p/messages/inventory.ts';
 import { versionFor } from '../../helpers/p2p-harness.ts';
 
 const hash = fc.uint8Array({ minLength: 32, maxLength: 32 });

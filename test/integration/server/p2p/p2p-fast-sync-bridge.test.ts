@@ -9,7 +9,7 @@ import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../../../../src/codec/block.ts';
 import { regtestParams } from '../../../../src/consensus/params.ts';
-import { InvType } from '../../../../src/p2p/messages.ts';
+import { InvType } from '../../../../src/p2p/messages/inventory.ts';
 import { fetchSnapshot, type SnapshotChunkSource } from '../../../../src/p2p/snapshot-fetch.ts';
 import { ledgerKeys } from '../../../../src/state/ledger-rows.ts';
 import { openLedgerChain } from '../../../../src/state/ledger.ts';

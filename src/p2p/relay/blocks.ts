@@ -1,0 +1,94 @@
+/**
+ * Whole blocks in relay (docs/p2p.md "Relay"): an accepted block pushed as a compact block to the peers that asked
+ * for them and announced with `inv` to the others; a relayed block handed to the chain, its missing parents asked
+ * of its sender level by level, or a sync round started when it is far ahead of us.
+ */
+import type { Block } from '../../codec/block.ts';
+import { blockHash } from '../../consensus/pow.ts';
+import { fromHex, toHex } from '../../util/bytes.ts';
+import { compactBlockOf } from '../compact-relay.ts';
+import { p2pOrphanParentRequestsMax } from '../limits.ts';
+import type { CompactBlockMessage } from '../messages/compact-block.ts';
+import { InvType } from '../messages/inventory.ts';
+import { Services } from '../messages/version.ts';
+import type { Peer } from '../peer.ts';
+import { UnsolicitedFloodError } from '../protocol-errors.ts';
+import { requestBlocks } from './block-requests.ts';
+import type { RelayState } from './state.ts';
+
+/** A relayed orphan more than this many blue blocks above our tip starts a headers-first sync with its peer. */
+const orphanResolutionBlueScoreRange = 64;
+
+/** Tells every ready peer not known to have it of block `id`: a compact block to those that want one, else an inv. */
+export function announceBlock(state: RelayState, id: string): void {
+  const hash = fromHex(id);
+  let pushed: CompactBlockMessage | null | undefined;
+  for (const peer of state.readyPeers()) {
+    if (peer.known.has(id)) continue;
+    peer.known.add(id);
+    if (wantsCompact(peer)) {
+      if (pushed === undefined) {
+        const block = state.chain.getBlock(id);
+        pushed = block ? compactBlockOf(block) : null;
+      }
+      if (pushed !== null) {
+        peer.send(pushed);
+        continue;
+      }
+    }
+    peer.send({ type: 'inv', items: [{ kind: InvType.block, hash }] });
+  }
+}
+
+export function onBlock(state: RelayState, peer: Peer, block: Block): void {
+  const id = toHex(blockHash(block.header));
+  peer.known.add(id);
+  if (state.ibd.onBlock(peer, block, id)) return;
+  const solicited = state.requested.get(id)?.peer === peer;
+  state.requested.delete(id);
+  if (!solicited && !block.header.parents.every((p) => knownOrComing(state, toHex(p))) && !peer.orphanAllowance.take()) {
+    throw new UnsolicitedFloodError('too many unsolicited blocks whose parents are unknown');
+  }
+  acceptRelayed(state, peer, block, id);
+}
+
+/**
+ * A parent we hold, or a compact block waiting for its transactions (at most compactPendingMax of them): a pushed
+ * child of it is the normal race of a block a second, not an unsolicited orphan to count against the peer. A
+ * parent merely asked for does not count: a flood of orphans would make its own parents "coming".
+ */
+export function knownOrComing(state: RelayState, id: string): boolean {
+  return state.chain.has(id) || state.compact.pending.has(id);
+}
+
+/** A relayed block, whole: into the chain; an orphan fetches its parents, a heavier one raises the peer's best. */
+export function acceptRelayed(state: RelayState, peer: Peer, block: Block, id: string): void {
+  state.chain.addBlock(block).then(
+    (result) => {
+      const h = block.header;
+      if (result.status === 'orphan') onOrphan(state, peer, block, id, result.missing);
+      else if (h.blueWork > peer.best.blueWork) peer.best = { blueWork: h.blueWork, blueScore: h.blueScore, tip: id };
+    },
+    (error: unknown) => state.onBlockRejected(peer, error),
+  );
+}
+
+function wantsCompact(peer: Peer): boolean {
+  return ((peer.version()?.services ?? 0n) & Services.compactBlocks) !== 0n;
+}
+
+function onOrphan(state: RelayState, peer: Peer, block: Block, id: string, missing: readonly string[]): void {
+  const header = block.header;
+  if (header.blueScore > state.chain.selectedTip().header.blueScore + orphanResolutionBlueScoreRange) {
+    if (header.blueWork > peer.best.blueWork) peer.best = { blueWork: header.blueWork, blueScore: header.blueScore, tip: id };
+    state.ibd.consider(peer);
+    return;
+  }
+  const { orphanLevel } = state;
+  const level = orphanLevel.get(id) ?? 0;
+  orphanLevel.delete(id);
+  if (level >= 1) state.ibd.fetchAncestors(peer);
+  for (const parent of missing) orphanLevel.set(parent, level + 1);
+  while (orphanLevel.size > p2pOrphanParentRequestsMax) orphanLevel.delete(orphanLevel.keys().next().value as string);
+  requestBlocks(state, peer, missing);
+}

@@ -1,0 +1,97 @@
+/**
+ * Compact blocks in relay (docs/p2p.md "Compact blocks"; the rebuilding itself is src/p2p/compact-relay.ts): a
+ * pushed block rebuilt from the transactions relay holds, the rest asked of its sender by index, and the whole block
+ * fetched when they do not come in time; `getblocktxn` answered for recent blocks.
+ */
+import { BlockRuleError } from '../../chain/errors.ts';
+import { blockHash } from '../../consensus/pow.ts';
+import { fromHex, toHex } from '../../util/bytes.ts';
+import {
+  compactBlockTxnDepthMax, compactCompletionTimeoutMs, completeCompact, meetsOwnTarget, rebuildCompact, type RebuildResult,
+} from '../compact-relay.ts';
+import type { CompactBlockMessage } from '../messages/compact-block.ts';
+import { InvType } from '../messages/inventory.ts';
+import type { Peer } from '../peer.ts';
+import { MessageMalformedError, UnsolicitedFloodError } from '../protocol-errors.ts';
+import { defer, requestBlocks } from './block-requests.ts';
+import { acceptRelayed, knownOrComing } from './blocks.ts';
+import type { RelayState } from './state.ts';
+
+/** A pushed compact block: rebuilt from held transactions, the rest asked of its sender. */
+export function onCompactBlock(state: RelayState, peer: Peer, message: CompactBlockMessage): void {
+  const { chain } = state;
+  const hash = blockHash(message.header);
+  const id = toHex(hash);
+  peer.known.add(id);
+  if (chain.has(id) || chain.isInvalid(id)) return;
+  const pending = state.compact.pending.get(id);
+  if (pending !== undefined) {
+    // Already being completed from another peer, which may never answer (a pushed header with ids nobody
+    // holds costs nothing to make): this announcer is asked for the full block, so a stalled claim delays
+    // the block by one round trip instead of until a child arrives.
+    if (pending.peer !== peer) requestBlocks(state, peer, [id]);
+    return;
+  }
+  // One hash before any lookup: a pushed header that does not meet its own target is refused as a bad block.
+  if (!meetsOwnTarget(message.header, hash)) {
+    return state.onBlockRejected(peer, new BlockRuleError('pow.insufficient', 'compact block: hash above the target its bits encode'));
+  }
+  if (state.ibd.running()) return defer(state, id, peer);
+  if (!message.header.parents.every((p) => knownOrComing(state, toHex(p))) && !peer.orphanAllowance.take()) {
+    throw new UnsolicitedFloodError('too many pushed blocks whose parents are unknown');
+  }
+  onRebuilt(state, peer, id, rebuildCompact(state.compact, message, hash, peer, state.clock.nowMs(), (txId) => state.txCache.get(txId)));
+}
+
+export function onGetBlockTxn(state: RelayState, peer: Peer, hash: Uint8Array, indexes: readonly number[]): void {
+  const { chain } = state;
+  // The index lookup (memory) and the depth bound before the block is read from the store.
+  const id = toHex(hash);
+  const indexed = chain.get(id);
+  const deep = indexed !== undefined && chain.selectedTip().header.blueScore - indexed.header.blueScore > compactBlockTxnDepthMax;
+  const block = indexed === undefined || deep ? undefined : chain.getBlock(id);
+  if (!block) return peer.send({ type: 'notfound', items: [{ kind: InvType.block, hash }] });
+  const last = indexes.at(-1);
+  if (last !== undefined && last >= block.transactions.length) {
+    throw new MessageMalformedError(`getblocktxn: index ${last} past the block's ${block.transactions.length} transactions`);
+  }
+  peer.send({ type: 'blocktxn', hash, transactions: indexes.map((i) => block.transactions[i]!) });
+}
+
+export function onBlockTxn(state: RelayState, peer: Peer, hash: Uint8Array, transactions: readonly Uint8Array[]): void {
+  const id = toHex(hash);
+  const result = completeCompact(state.compact, id, peer, transactions);
+  if (result.kind === 'unrequested') return void peer.anomaly('blocktxn for a block we did not ask about');
+  if (result.kind === 'wrong-count') throw new MessageMalformedError(`blocktxn: ${transactions.length} transactions, asked for ${result.expected}`);
+  onRebuilt(state, peer, id, result);
+}
+
+/**
+ * A compact block whose transactions do not come in time (or whose sender closes or answers notfound) is fetched
+ * whole: from its sender while it is connected, else from another peer that announced it.
+ */
+export function fetchWhole(state: RelayState, id: string, sender: Peer): void {
+  if (state.chain.has(id) || state.chain.isInvalid(id)) return;
+  const from = sender.isReady() ? sender : state.readyPeers().find((p) => p !== sender && p.known.has(id));
+  if (from) requestBlocks(state, from, [id]);
+}
+
+function onRebuilt(state: RelayState, peer: Peer, id: string, result: RebuildResult): void {
+  if (result.kind === 'block') acceptRelayed(state, peer, result.block, id);
+  else if (result.kind === 'missing') {
+    peer.send({ type: 'getblocktxn', hash: fromHex(id), indexes: result.indexes });
+    awaitCompletion(state, peer, id);
+  } else requestBlocks(state, peer, [id]); // a short-id collision: the full block decides
+}
+
+function awaitCompletion(state: RelayState, peer: Peer, id: string): void {
+  const { compact, completionTimers } = state;
+  const entry = compact.pending.get(id);
+  completionTimers.get(id)?.();
+  completionTimers.set(id, state.timer.setTimeout(() => {
+    completionTimers.delete(id);
+    if (entry === undefined || compact.pending.get(id) !== entry) return; // completed, refused or displaced
+    compact.pending.delete(id);
+    fetchWhole(state, id, peer);
+  }, compactCompletionTimeoutMs));
+}

@@ -1,0 +1,66 @@
+/**
+ * Inventory in relay (docs/p2p.md "Relay"): `inv` → `getdata` for the blocks and transactions we lack, `getdata`
+ * answered with `block` / `tx` or `notfound`, and a `notfound` for what we asked releases its request.
+ */
+import { toHex } from '../../util/bytes.ts';
+import { InvType, type InvItem } from '../messages/inventory.ts';
+import type { Peer } from '../peer.ts';
+import { defer, requestBlocks } from './block-requests.ts';
+import { fetchWhole } from './compact.ts';
+import type { RelayState } from './state.ts';
+
+export function onInv(state: RelayState, peer: Peer, items: readonly InvItem[]): void {
+  const { chain } = state;
+  const blocks: string[] = [];
+  const txs: InvItem[] = [];
+  for (const item of items) {
+    const id = toHex(item.hash);
+    peer.known.add(id);
+    if (item.kind === InvType.tx) state.stems.seenAnnounced(id);
+    if (item.kind === InvType.block) {
+      if (!chain.has(id) && !chain.isInvalid(id)) blocks.push(id);
+    } else if (state.txPort && !state.txCache.has(id) && !state.txRequested.has(id)) {
+      state.txRequested.add(id);
+      txs.push(item);
+    }
+  }
+  // During a sync round the round fetches blocks; announcements are picked up by requestPeerTips after it.
+  if (blocks.length > 0 && !state.ibd.running()) requestBlocks(state, peer, blocks);
+  else for (const id of blocks) defer(state, id, peer);
+  if (txs.length > 0) peer.send({ type: 'getdata', items: txs });
+}
+
+export function onGetData(state: RelayState, peer: Peer, items: readonly InvItem[]): void {
+  const missing: InvItem[] = [];
+  for (const item of items) {
+    const id = toHex(item.hash);
+    if (item.kind === InvType.block) {
+      const block = state.chain.getBlock(id);
+      if (block) peer.send({ type: 'block', block });
+      else missing.push(item);
+    } else {
+      const raw = state.txCache.get(id);
+      if (raw) peer.send({ type: 'tx', tx: raw });
+      else missing.push(item);
+    }
+  }
+  if (missing.length > 0) peer.send({ type: 'notfound', items: missing });
+}
+
+/** A notfound for the sync round's bodies, a block relay asked for or a compact block's transactions; else an anomaly. */
+export function onNotFound(state: RelayState, peer: Peer, items: readonly InvItem[]): void {
+  const ours = state.ibd.onNotFound(peer, items);
+  let relayed = 0;
+  for (const item of items) {
+    const id = toHex(item.hash);
+    if (state.requested.get(id)?.peer === peer) {
+      state.requested.delete(id);
+      relayed++;
+    } else if (state.compact.pending.get(id)?.peer === peer) {
+      state.compact.pending.delete(id);
+      fetchWhole(state, id, peer);
+      relayed++;
+    }
+  }
+  if (ours + relayed < items.length) peer.anomaly('notfound for items we did not ask for');
+}

@@ -1,0 +1,79 @@
+/**
+ * The state of block and transaction relay (src/p2p/relay.ts): block requests in flight, announcements deferred
+ * during a sync round, the transactions kept to answer getdata and rebuild compact blocks, the compact blocks waiting
+ * for their transactions, and the transaction announcements queued for the end of the turn. The operations are free
+ * functions beside it: block-requests.ts, blocks.ts, compact.ts, inventory.ts, transactions.ts, close.ts.
+ */
+import type { Chain } from '../../chain/chain.ts';
+import { createBoundedSet, type BoundedSet } from '../../util/bounded-set.ts';
+import type { Clock } from '../../util/clock.ts';
+import { createCompactRelayState, type CompactRelayState } from '../compact-relay.ts';
+import type { StemRoutes } from '../dandelion.ts';
+import type { Ibd } from '../ibd.ts';
+import { p2pKnownInventoryMax } from '../limits.ts';
+import type { InvItem } from '../messages/inventory.ts';
+import type { Peer } from '../peer.ts';
+import type { Timer } from '../transport.ts';
+
+/** The mempool as relay sees it. `submitRaw` rejects with an error carrying `banScore` when the tx is invalid. */
+export interface TxRelayPort {
+  submitRaw(bytes: Uint8Array): Promise<unknown>;
+  /** Every transaction admitted (from RPC or from peers): relay announces it. */
+  onAdded(callback: (tx: { readonly hash: Uint8Array; readonly raw: Uint8Array }) => void): () => void;
+}
+
+export interface RelayDeps {
+  readonly chain: Chain;
+  readonly clock: Clock;
+  readonly ibd: Ibd;
+  readonly readyPeers: () => readonly Peer[];
+  readonly onBlockRejected: (peer: Peer, error: unknown) => void;
+  readonly txPort?: TxRelayPort;
+  readonly stems: StemRoutes;
+  readonly randomInt: (n: number) => number;
+  /** Runs the batched transaction announcements at the end of the current turn. */
+  readonly timer: Timer;
+}
+
+export interface RelayState extends RelayDeps {
+  /** Block requests in flight: who was asked and when (an unanswered one may be asked of another peer later). */
+  readonly requested: Map<string, { peer: Peer; atMs: number }>;
+  /** Announced transactions by id, kept to answer getdata and rebuild compact blocks (transactions.ts). */
+  readonly txCache: Map<string, Uint8Array>;
+  /** Transactions asked for with getdata: not asked again of the next peer that announces them. */
+  readonly txRequested: BoundedSet<string>;
+  /** The peer each transaction under admission came from: not announced back to it. */
+  readonly txSources: Map<string, Peer>;
+  /** Block announcements that arrived during a sync round; fetched after it (unmerged tips are in no header page). */
+  readonly deferred: Map<string, Peer>;
+  readonly compact: CompactRelayState;
+  /** The fallback timer of each compact block waiting for its transactions (compact.ts). */
+  readonly completionTimers: Map<string, () => void>;
+  /**
+   * How many orphan levels below a relayed block a requested parent is: a parent that is itself an orphan means a
+   * gap of unknown depth, fetched headers-first in one round trip instead of one level per round trip.
+   */
+  readonly orphanLevel: Map<string, number>;
+  /** Transaction announcements waiting for the end of the turn, a peer's in one inv. */
+  readonly txInvQueue: Map<Peer, InvItem[]>;
+  flushScheduled: boolean;
+  /** Detaches from the mempool's admissions (set once subscribed: relay.ts). */
+  unsubscribeTx: (() => void) | undefined;
+}
+
+export function createRelayState(deps: RelayDeps): RelayState {
+  return {
+    ...deps,
+    requested: new Map(),
+    txCache: new Map(),
+    txRequested: createBoundedSet<string>(p2pKnownInventoryMax),
+    txSources: new Map(),
+    deferred: new Map(),
+    compact: createCompactRelayState(),
+    completionTimers: new Map(),
+    orphanLevel: new Map(),
+    txInvQueue: new Map(),
+    flushScheduled: false,
+    unsubscribeTx: undefined,
+  };
+}

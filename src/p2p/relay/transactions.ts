@@ -1,0 +1,106 @@
+/**
+ * Transactions in relay (docs/p2p.md "Relay" and "Dandelion++ (`mixnet_hops`)"): a peer's transaction goes to the
+ * mempool port; every admitted one is kept for getdata and compact blocks, then either sent along a Dandelion++ stem
+ * to one outbound peer or announced to every relaying peer in one inv a peer at the end of the turn.
+ */
+import { decodeTransaction, txHash } from '../../kinds/transaction-codec.ts';
+import { toHex } from '../../util/bytes.ts';
+import { forgetTransaction, rememberTransaction } from '../compact-relay.ts';
+import { p2pInvItemsMax } from '../limits.ts';
+import { InvType } from '../messages/inventory.ts';
+import type { Peer } from '../peer.ts';
+import { MessageMalformedError } from '../protocol-errors.ts';
+import type { RelayState } from './state.ts';
+
+/**
+ * Transactions kept to answer getdata after they were announced (Bitcoin's mapRelay) and to rebuild compact blocks
+ * from: as many as the pool holds (mempoolTxCountMax), so a block of pooled transactions is rebuilt without asking.
+ */
+const relayedTxCacheMax = 50_000;
+
+/** A `tx` or `stemtx` from a peer: decoded for its id, then handed to the mempool (stemHops: it came on a stem). */
+export function admitFromPeer(state: RelayState, peer: Peer, raw: Uint8Array, what: 'tx' | 'stemtx', stemHops: number | undefined): void {
+  let id: string;
+  try {
+    id = toHex(txHash(decodeTransaction(raw)));
+  } catch (cause) {
+    throw new MessageMalformedError(`${what}: does not decode`, cause);
+  }
+  peer.known.add(id);
+  if (!state.txPort) return;
+  state.txSources.set(id, peer);
+  if (stemHops !== undefined) state.stems.markReceived(id, stemHops);
+  state.txPort.submitRaw(raw).catch((error: unknown) => {
+    state.txSources.delete(id);
+    const score = (error as { banScore?: unknown }).banScore;
+    if (typeof score === 'number' && score > 0) state.onBlockRejected(peer, error);
+    else peer.anomaly('transaction refused by mempool policy');
+  });
+}
+
+/** The mempool admitted a transaction (from RPC or a peer): kept, then stemmed or announced. */
+export function onTxAdded(state: RelayState, hash: Uint8Array, raw: Uint8Array): void {
+  const id = toHex(hash);
+  remember(state, id, raw);
+  const source = state.txSources.get(id);
+  state.txSources.delete(id);
+  const decision = state.stems.decide(id, source === undefined);
+  if (decision !== undefined && decision !== 'fluff' && forwardStem(state, id, raw, decision.forward, source)) {
+    state.stems.embargo(id, () => diffuse(state, id, hash, undefined));
+    return;
+  }
+  diffuse(state, id, hash, source);
+}
+
+function remember(state: RelayState, id: string, raw: Uint8Array): void {
+  const { txCache, compact } = state;
+  txCache.set(id, raw);
+  rememberTransaction(compact, id);
+  while (txCache.size > relayedTxCacheMax) {
+    const oldest = txCache.keys().next().value as string;
+    txCache.delete(oldest);
+    forgetTransaction(compact, oldest);
+  }
+}
+
+function relaying(state: RelayState, source: Peer | undefined): Peer[] {
+  return state.readyPeers().filter((p) => p !== source && p.version()?.relay !== false);
+}
+
+/**
+ * Announces a transaction to every relaying peer but its source (the fluff). Announcements wait for the end of the
+ * current turn and leave as one inv a peer: a batch the pool admits at once (a block's worth from RPC or a peer)
+ * costs each peer one message, not one per transaction.
+ */
+function diffuse(state: RelayState, id: string, hash: Uint8Array, source: Peer | undefined): void {
+  const { txInvQueue } = state;
+  for (const peer of relaying(state, source)) {
+    if (peer.known.has(id)) continue;
+    peer.known.add(id);
+    const queued = txInvQueue.get(peer);
+    if (queued) queued.push({ kind: InvType.tx, hash });
+    else txInvQueue.set(peer, [{ kind: InvType.tx, hash }]);
+  }
+  if (!state.flushScheduled && txInvQueue.size > 0) {
+    state.flushScheduled = true;
+    state.timer.setTimeout(() => flushTxInvs(state), 0);
+  }
+}
+
+function flushTxInvs(state: RelayState): void {
+  state.flushScheduled = false;
+  for (const [peer, items] of state.txInvQueue) {
+    for (let at = 0; at < items.length; at += p2pInvItemsMax) peer.send({ type: 'inv', items: items.slice(at, at + p2pInvItemsMax) });
+  }
+  state.txInvQueue.clear();
+}
+
+/** Sends the transaction on to one outbound peer; false when there is none (the caller fluffs). */
+function forwardStem(state: RelayState, id: string, raw: Uint8Array, hops: number, source: Peer | undefined): boolean {
+  const outbound = relaying(state, source).filter((p) => p.direction === 'outbound');
+  if (outbound.length === 0) return false;
+  const next = outbound[state.randomInt(outbound.length)]!;
+  next.known.add(id);
+  next.send({ type: 'stemtx', hops, tx: raw });
+  return true;
+}
