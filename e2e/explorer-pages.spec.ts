@@ -24,9 +24,11 @@ for (const viewport of viewports) {
   test(`a block clicked in the latest-blocks list is shown in view (${viewport.name})`, async ({ page }, testInfo) => {
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     await openHome(page);
-    const link = page.locator('#blocks tbody tr').nth(10).locator('a').first();
+    // One block's link, named by its href: a block mined meanwhile moves the rows down, not this link away.
+    const href = (await page.locator('#blocks tbody tr').nth(10).locator('a').first().getAttribute('href'))!;
+    const hash = href.replace('#/block/', '');
+    const link = page.locator(`#blocks tbody a[href="${href}"]`);
     await link.scrollIntoViewIfNeeded();
-    const hash = (await link.getAttribute('href'))!.replace('#/block/', '');
     await link.click();
     await expect(page.locator('#detail-h')).toHaveText(/^Block \d+$/);
     await expect(page.locator('#detail-h')).toBeInViewport();

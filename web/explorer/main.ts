@@ -5,7 +5,7 @@
  * `window.weftLight` exposes the light node's status for tests and the benchmark.
  */
 import { chartSummary, renderLineChart, pushBounded, formatRate } from '../lib/chart.ts';
-import { byId, query } from '../lib/dom.ts';
+import { byId, query, renderKeyedRows } from '../lib/dom.ts';
 import { afterDrawnAndIdle } from '../lib/idle.ts';
 import { escapeHtml, formatCoins, formatInteger, installCopyButtons, linkHtml, minerHtml, shortHash, timeHtml } from '../lib/format.ts';
 import { getBlock, getInfo, getLatestBlock, getMiningStats, type GetInfoReturnType } from '../../packages/client/src/index.ts';
@@ -62,13 +62,12 @@ function queueDraw(): void {
   });
 }
 
-let blocksHtml = '';
 function renderBlocks(): void {
   // The DAG view first: it reads its own width, which is free only before this frame writes anything.
   drawDag();
-  const rows = recent.slice(0, listRowsMax).map((b) => `<tr><td>${formatInteger(b.height)}${b.is_chain_block ? '' : ' <span class="muted">(dag)</span>'}</td><td>${linkHtml('block', b.hash, { short: true, copy: false })}</td><td>${b.transaction_count}</td><td class="miner" title="${escapeHtml(b.miner)}">${minerHtml(b.miner)}${b.gpu_mining ? ' <span class="muted">GPU</span>' : ''}</td><td>${timeHtml(b.timestamp_ms)}</td></tr>`);
-  // Rewritten only when it changed: a link under the pointer is not replaced by an identical one mid-click.
-  if (rows.join('') !== blocksHtml) query('#blocks tbody').innerHTML = blocksHtml = rows.join('');
+  const rows = recent.slice(0, listRowsMax).map((b) => ({ key: b.hash, html: `<td>${formatInteger(b.height)}${b.is_chain_block ? '' : ' <span class="muted">(dag)</span>'}</td><td>${linkHtml('block', b.hash, { short: true, copy: false })}</td><td>${b.transaction_count}</td><td class="miner" title="${escapeHtml(b.miner)}">${minerHtml(b.miner)}${b.gpu_mining ? ' <span class="muted">GPU</span>' : ''}</td><td>${timeHtml(b.timestamp_ms)}</td>` }));
+  // Keyed: a new block adds its row and leaves the others (and the link under the pointer) attached mid-click.
+  renderKeyedRows(query<HTMLTableSectionElement>('#blocks tbody'), rows);
   const chain = recent.filter((b) => b.is_chain_block).slice(0, chartPointsMax).reverse();
   series.diff = chain.map((b) => b.difficulty);
   series.time = chain.slice(1).map((b, i) => (b.timestamp_ms - chain[i]!.timestamp_ms) / 1000);

@@ -70,6 +70,18 @@ export function rowsToEvict(rows: readonly HistoryRow[]): HistoryRow[] {
   ];
 }
 
+/**
+ * The row to store when `incoming` is written over `stored`. A row the tab signed carries what only the signer knows
+ * (that it is its own, the payer's nonce, what it spends); a write that lacks it — an address event or a re-check
+ * that read the node's row before the tab's own row was stored — must not erase it, or "available" would stop
+ * counting a pending send out and the next nonce would be reused. Everything else comes from the newer write.
+ */
+export function mergeHistoryRow(stored: HistoryRow | undefined, incoming: HistoryRow): HistoryRow {
+  if (stored?.own !== true || incoming.own === true) return incoming;
+  const { own, payer, payerNonce, nonceSeenBelow, spentUnits, counterparty, amount, type } = stored;
+  return { ...incoming, own, payer, payerNonce, nonceSeenBelow, spentUnits, counterparty, amount, type };
+}
+
 interface WalletSchema extends DBSchema {
   keystores: { key: string; value: KeystoreFile };
   history: { key: [string, string]; value: HistoryRow; indexes: { byWallet: string } };
@@ -104,7 +116,10 @@ export async function openWalletDb(name: string = walletDbName): Promise<WalletD
       return rows.sort((a, b) => b.timeMs - a.timeMs);
     },
     async putHistory(row) {
-      await db.put('history', row);
+      // Read and write in one transaction: no other write can land between the merge's read and its put.
+      const tx = db.transaction('history', 'readwrite');
+      await tx.store.put(mergeHistoryRow(await tx.store.get([row.wallet, row.hash]), row));
+      await tx.done;
       for (const old of rowsToEvict(await db.getAllFromIndex('history', 'byWallet', row.wallet))) await db.delete('history', [old.wallet, old.hash]);
     },
     async deleteHistory(wallet, hash) {
@@ -129,7 +144,8 @@ export function createMemoryWalletDb(): WalletDb {
     },
     history: async (wallet) => [...rows.values()].filter((r) => r.wallet === wallet).sort((a, b) => b.timeMs - a.timeMs),
     async putHistory(row) {
-      rows.set(`${row.wallet}\n${row.hash}`, row);
+      const key = `${row.wallet}\n${row.hash}`;
+      rows.set(key, mergeHistoryRow(rows.get(key), row));
       for (const old of rowsToEvict([...rows.values()].filter((r) => r.wallet === row.wallet))) rows.delete(`${old.wallet}\n${old.hash}`);
     },
     async deleteHistory(wallet, hash) {
