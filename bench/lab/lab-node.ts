@@ -56,7 +56,9 @@ export function createLabNode(index: number, addnodes: readonly string[], extraA
   let listening = false;
   const spawnNode = (portArgs: readonly string[]): Promise<void> => {
     const args = ['node', '--network', 'regtest', '--datadir', datadir, ...portArgs, '--log-level', 'info', '--rate-limits=false', '--connect-only', ...addnodes.flatMap((a) => ['--addnode', a]), ...extraArgs];
-    const spawned = spawn(process.execPath, [resolve(repoRoot, 'bin/weft.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    // WEFT_BENCH_NODE_FLAGS: Node.js flags for the node processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), as the other benches take.
+    const nodeFlags = (process.env.WEFT_BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
+    const spawned = spawn(process.execPath, [...nodeFlags, resolve(repoRoot, 'bin/weft.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     child = spawned;
     spawned.stderr!.resume();
     ports = new Map();

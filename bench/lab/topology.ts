@@ -1,6 +1,6 @@
 /**
- * Topologies for the network lab: a random d-regular graph (the configuration model, redrawn until simple and
- * connected), or a named one. Each undirected edge is dialled by its lower-numbered node, through a link emulator
+ * Topologies for the network lab: a random d-regular graph (a circulant graph shuffled by degree-keeping swaps,
+ * redrawn until connected), or a named one. Each undirected edge is dialled by its lower-numbered node, through a link emulator
  * in front of the higher-numbered one.
  */
 export type Edge = readonly [number, number];
@@ -29,29 +29,38 @@ export function isConnected(n: number, edges: readonly Edge[]): boolean {
   return seen.size === n;
 }
 
-/** A simple connected d-regular graph on n nodes (n·d even, d < n). */
+/**
+ * A simple connected d-regular graph on n nodes (n·d even, d < n): a circulant graph (node i joined to the d/2
+ * nearest on each side, and to its opposite when d is odd) shuffled by degree-keeping double-edge swaps, ten per
+ * edge. The configuration model alone draws a simple graph with probability ~e^-(d²-1)/4: fine for d = 4, never in
+ * practice for d = 8 (~10^-7).
+ */
 export function randomRegularGraph(n: number, d: number, random: () => number): Edge[] {
   if ((n * d) % 2 !== 0 || d >= n) throw new Error(`no ${d}-regular graph on ${n} nodes`);
-  for (let attempt = 0; attempt < 10_000; attempt++) {
-    const stubs = Array.from({ length: n * d }, (_, i) => Math.floor(i / d));
-    for (let i = stubs.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [stubs[i], stubs[j]] = [stubs[j]!, stubs[i]!];
+  const key = (a: number, b: number): string => (a < b ? `${a}-${b}` : `${b}-${a}`);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const edges: [number, number][] = [];
+    for (let i = 0; i < n; i++) {
+      for (let k = 1; k <= Math.floor(d / 2); k++) edges.push([i, (i + k) % n]);
+      if (d % 2 === 1 && i < n / 2) edges.push([i, i + n / 2]);
     }
-    const edges: Edge[] = [];
-    const seen = new Set<string>();
-    let simple = true;
-    for (let i = 0; i < stubs.length; i += 2) {
-      const a = Math.min(stubs[i]!, stubs[i + 1]!);
-      const b = Math.max(stubs[i]!, stubs[i + 1]!);
-      if (a === b || seen.has(`${a}-${b}`)) {
-        simple = false;
-        break;
-      }
-      seen.add(`${a}-${b}`);
-      edges.push([a, b]);
+    const present = new Set(edges.map(([a, b]) => key(a, b)));
+    for (let swap = 0; swap < edges.length * 10; swap++) {
+      const i = Math.floor(random() * edges.length);
+      const j = Math.floor(random() * edges.length);
+      const [a, b] = edges[i]!;
+      const [c, e] = random() < 0.5 ? edges[j]! : [edges[j]![1], edges[j]![0]];
+      // a-b, c-e become a-e, c-b when that keeps the graph simple.
+      if (i === j || a === e || c === b || present.has(key(a, e)) || present.has(key(c, b))) continue;
+      present.delete(key(a, b));
+      present.delete(key(c, e));
+      present.add(key(a, e));
+      present.add(key(c, b));
+      edges[i] = [a, e];
+      edges[j] = [c, b];
     }
-    if (simple && isConnected(n, edges)) return edges;
+    const simple = edges.map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const);
+    if (isConnected(n, simple)) return simple.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   }
   throw new Error(`could not draw a simple connected ${d}-regular graph on ${n} nodes`);
 }
