@@ -154,6 +154,9 @@ export function startLoad(
       load.baseline = { from, to: mark() };
     };
     await fund(nodes[funderNode]!, funder, senders, perSender, () => live, baselineEnds);
+    // Offered at random nodes: each must hold the funding first, or a node the funding block has not reached yet
+    // refuses a sender it sees with no balance (an error of the lab's, not of the node).
+    await Promise.all(nodes.filter((n) => n.isRunning()).map((n) => untilFunded(n, senders, perSender, () => live)));
     log(`load: ${shape.senders} senders funded; offering ${shape.txPerS} tx/s`);
     load.offerWire = mark();
     await offer(nodes, shape, senders, sink, endAtMs, random, load, () => live);

@@ -46,6 +46,11 @@ export interface AgentKindSpec<K extends number, P> extends AuthorityRules<Agent
   amount(payload: P): bigint;
   /** Proofs beyond the signer's signature (a claim's completion receipt); undefined: none could make it valid. */
   extraProofs?(tx: AgentTransaction<K, P>): WitnessCheck[] | undefined;
+  /**
+   * Under rules v3, Schnorr checks' worth of mass the kind's state rules add beyond the envelope's (docs/transactions.md
+   * "Cost per mass"): a claim reads and rewrites an escrow and pays its agent, about a signature's CPU more.
+   */
+  readonly stateSigOpsV3?: number;
   /** The kind's own state rules, after the payer's authority and funds passed: a coded reason, or undefined. */
   check(state: TxStateView, tx: AgentTransaction<K, P>, authority: Authority): string | undefined;
   /** The kind's own transition, after the envelope's (nonce, fee, amount, session-key spend) was applied. */
@@ -164,7 +169,7 @@ export function defineAgentKind<K extends number, P>(spec: AgentKindSpec<K, P>):
     },
     spend: spendOf,
     conflictKeys: (tx) => [`nonce:${toHex(tx.payer)}:${tx.nonce}`],
-    mass: (tx, bytes) => ({ bytes, sigOps: 1 + (spec.extraProofs?.(tx)?.length ?? 0), gas: 0 }),
+    mass: (tx, bytes, rules) => ({ bytes, sigOps: 1 + (spec.extraProofs?.(tx)?.length ?? 0) + (rules?.rulesV3 === true ? spec.stateSigOpsV3 ?? 0 : 0), gas: 0 }),
 
     checkContext(state, tx) {
       const authority = checkAuthority(state, tx, spendOf(tx), spec);

@@ -45,6 +45,7 @@ export const escrowClaimKind = defineAgentKind<typeof TxKind.EscrowClaim, Escrow
     },
   },
   amount: () => 0n,
+  stateSigOpsV3: 1,
   extraProofs: ({ chainId, payload: { escrowId, receipt } }) =>
     receipt === undefined
       ? []

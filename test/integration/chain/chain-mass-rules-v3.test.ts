@@ -1,5 +1,5 @@
 // Rules v3 (src/consensus/activation.ts, docs/consensus.md "Activations"): a CLSAG ring member weighs 25 Schnorr
-// checks instead of 3, a shield output 5 instead of 1, from the activation's DAA score on. The same body — a real confidential transfer (ring of 2,
+// checks instead of 3, a shield output 5 instead of 1, an escrow claim one more, from the activation's DAA score on. The same body — a real confidential transfer (ring of 2,
 // two outputs) repeated — fits the mass budget in a block below the activation and is refused with
 // body.mass.too-large at and above it; the mempool weighs for the next block and a template for its own.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,9 @@ import { blockMassMax } from '../../../src/limits.ts';
 import { createMempool } from '../../../src/mempool/mempool.ts';
 import { createManualClock } from '../../../src/util/clock.ts';
 import { buildRingSpend, buildShield, scanOutput } from '../../../src/wallet/confidential.ts';
+import { client, owner, signed } from '../../helpers/agent-fixtures.ts';
+import { escrowClaimKind } from '../../../src/kinds/escrow/escrow-claim.ts';
+import { escrowReclaimKind } from '../../../src/kinds/escrow/escrow-reclaim.ts';
 import { chainId, createTestLedger, seededRandom, stealthWallet } from '../../helpers/confidential-fixtures.ts';
 import { makeBlock } from '../../helpers/chain-fixtures.ts';
 import { ledgerChain, wallet } from '../../helpers/ledger-fixtures.ts';
@@ -54,6 +57,22 @@ describe('rules v3 mass', () => {
     const shield = decodeTransaction(shieldBytes);
     expect(kindOf(shield).mass(shield, shieldBytes.length, { rulesV3: false }).sigOps).toBe(1 + 2);
     expect(kindOf(shield).mass(shield, shieldBytes.length, { rulesV3: true }).sigOps).toBe(1 + 5 * 2);
+  });
+
+  it('weighs an escrow claim one Schnorr check more (its state rules), every other agent kind as before', () => {
+    const escrowId = new Uint8Array(32).fill(9);
+    const receipt = { clientKey: client.publicKey, signature: new Uint8Array(64).fill(1) };
+    for (const payload of [{ escrowId, receipt: undefined }, { escrowId, receipt }]) {
+      const claim = signed(escrowClaimKind, payload, owner, 3n);
+      const bytes = encodeTransaction(claim).length;
+      const before = escrowClaimKind.mass(claim, bytes, { rulesV3: false });
+      expect(before.sigOps).toBe(payload.receipt === undefined ? 1 : 2);
+      expect(escrowClaimKind.mass(claim, bytes)).toEqual(before);
+      expect(escrowClaimKind.mass(claim, bytes, { rulesV3: true })).toEqual({ ...before, sigOps: before.sigOps + 1 });
+    }
+    const reclaim = signed(escrowReclaimKind, { escrowId }, client, 0n);
+    const bytes = encodeTransaction(reclaim).length;
+    expect(escrowReclaimKind.mass(reclaim, bytes, { rulesV3: true })).toEqual(escrowReclaimKind.mass(reclaim, bytes, { rulesV3: false }));
   });
 
   it('refuses a body over the budget only from the activation on', async () => {
