@@ -70,12 +70,14 @@ export interface LabRun {
   readonly mined: readonly MinedBlock[];
   readonly polls: readonly TipPoll[];
   /** Per node: `get_info` at the end, CPU seconds, RSS, bans it issued. */
-  readonly nodes: readonly { index: number; info: any; cpuSeconds: number; rssBytes: number; bannedPeers: readonly string[]; committed: ReadonlyMap<string, number> }[];
+  readonly nodes: readonly { index: number; info: any; cpuSeconds: number; rssBytes: number; bannedPeers: readonly string[]; banReasons: readonly string[]; committed: ReadonlyMap<string, number> }[];
   /** Node id prefixes (16 hex) the adversary used: a ban of one of these is deserved, any other is an honest ban. */
   readonly attackerIds: readonly string[];
   /** Kill -9s the churn applied, with the restart's time. */
   readonly restarts: readonly { node: number; killedAtMs: number; restartedAtMs?: number }[];
   readonly wireBytes: number;
+  /** When a partition or withholding cut its links, and when they came back. */
+  readonly cutAtMs?: number;
   readonly healedAtMs?: number;
   readonly load?: TxLoad;
   readonly eclipse?: EclipseOutcome;
@@ -156,6 +158,7 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
     const wireMarks: WireMarks = {};
     const polls: TipPoll[] = [];
     let healedAtMs: number | undefined;
+    let cutAtMs: number | undefined;
     // The links a partition cuts: between the halves, or every link of a withholding (selfish) miner.
     const crossing = scenario.withhold
       ? linksOf(links, scenario.withhold.node).map((link) => ['', link] as const)
@@ -202,6 +205,7 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
       if (p && t >= p.atS && t < p.atS + p.forS && !crossing[0]?.[1].isCut()) {
         log(`partition: cutting ${crossing.length} links at ${t.toFixed(1)} s`);
         for (const [, link] of crossing) link.cut();
+        cutAtMs = Date.now();
       } else if (p && t >= p.atS + p.forS && crossing[0]?.[1].isCut()) {
         log(`heal at ${t.toFixed(1)} s`);
         for (const [, link] of crossing) link.restore();
@@ -222,14 +226,15 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
     if (load) errors.push(...load.errors);
     const summaries = await Promise.all(
       nodes.map(async (n) => ({
-        index: n.index, info: await n.rpc('get_info'), cpuSeconds: n.cpuSeconds(), rssBytes: n.rssBytes(), bannedPeers: n.events('peer_banned').map((e) => String(e.peer)), committed: n.committedAt,
+        index: n.index, info: await n.rpc('get_info'), cpuSeconds: n.cpuSeconds(), rssBytes: n.rssBytes(), bannedPeers: n.events('peer_banned').map((e) => String(e.peer)),
+        banReasons: n.events('peer_banned').map((e) => `node ${n.index} banned ${String(e.peer)}: ${String(e.code)} ${String(e.reason)}`), committed: n.committedAt,
       })),
     );
     const wireBytes = wireBytesNow();
     wireMarks.end = { atMs: Date.now(), bytes: wireBytes };
     return {
       scenario, edges, diameter: diameter(scenario.nodes, edges), startedAtMs, mined: miners.mined, polls, nodes: summaries, wireBytes, wireMarks, attackerIds, restarts,
-      ...(healedAtMs === undefined ? {} : { healedAtMs }), ...(load === undefined ? {} : { load }), ...(eclipsed === undefined ? {} : { eclipse: eclipsed.outcome }),
+      ...(cutAtMs === undefined ? {} : { cutAtMs }), ...(healedAtMs === undefined ? {} : { healedAtMs }), ...(load === undefined ? {} : { load }), ...(eclipsed === undefined ? {} : { eclipse: eclipsed.outcome }),
       ...(lateJoin === undefined ? {} : { lateJoin }), errors,
     };
   } finally {

@@ -169,13 +169,18 @@ async function offer(nodes: readonly LabNode[], shape: LoadShape, senders: reado
   load.offerStartedAtMs = began;
   let sent = 0;
   const posts: Promise<void>[] = [];
+  // Each sender keeps to one node, as a wallet keeps to its own: transfers of one sender spread over both sides of a
+  // partition would leave each side a nonce gap that only the other side's pool can fill.
+  const home = senders.map(() => Math.floor(random() * nodes.length));
   while (live() && Date.now() < endAtMs) {
     const due = Math.floor((shape.txPerS * (Date.now() - began)) / 1000);
     for (; sent < due; sent++) {
-      const raw = transfer(senders[sent % senders.length]!, sink, 1n);
+      const senderIndex = sent % senders.length;
+      const raw = transfer(senders[senderIndex]!, sink, 1n);
       load.txBytes = (raw.length - 2) / 2;
       const at = nodes.filter((n) => n.isRunning());
-      const node = at[Math.floor(random() * at.length)]!;
+      const own = nodes[home[senderIndex]!]!;
+      const node = own.isRunning() ? own : at[Math.floor(random() * at.length)]!;
       const stem = shape.stem !== undefined && random() < shape.stem.share;
       const atMs = Date.now();
       posts.push(node.rpc('send_raw_transaction', { transaction: raw, mixnet_hops: stem ? shape.stem!.hops : 0 }).then(

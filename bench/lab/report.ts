@@ -20,6 +20,11 @@ export interface LabFigures {
   readonly blocksEverywhere: number;
   /** ms from submission until 50 / 95 / 100 % of nodes held the block: the p50 and p95 over blocks of each. */
   readonly propagationMs: { readonly reach50: Quantiles; readonly reach95: Quantiles; readonly reach100: Quantiles };
+  /**
+   * With a partition or withholding: reach of 100 % over the blocks submitted while every link was up (before the cut,
+   * or 10 s or more after the heal) — what relay does, apart from what the cut held back.
+   */
+  readonly reach100LinksUpMs?: Quantiles;
   readonly templateAgeMs: Quantiles;
   readonly tipAgreement: number;
   /**
@@ -36,6 +41,8 @@ export interface LabFigures {
   readonly targetsThatDidNotBan: readonly number[];
   /** Bans of anyone else: an honest node banned by an honest node. Must be 0. */
   readonly honestBans: number;
+  /** Each honest ban with its code and reason, as the banning node logged it. */
+  readonly honestBanReasons: readonly string[];
   readonly restarts: number;
   /** Nodes that ended under 90 % of the highest blue score any node has (not blocks held: a joined node holds fewer). */
   readonly stalledNodes: readonly number[];
@@ -67,12 +74,18 @@ function reachMs(arrivals: readonly number[], nodes: number, share: number): num
   return arrivals.length >= need ? [...arrivals].sort((a, b) => a - b)[need - 1] : undefined;
 }
 
+/** After a heal, blocks submitted this soon still meet the catch-up: left out of the links-up propagation. */
+const healSettleMs = 10_000;
+
 export function labFigures(run: LabRun): LabFigures {
   const n = run.scenario.nodes;
   const late = run.lateJoin;
   // A late joiner holds the blocks submitted before it listened from its join or its catch-up, not by relay.
   const counted = (index: number, submittedAtMs: number) => index !== late?.node || (late.listeningAtMs !== undefined && submittedAtMs >= late.listeningAtMs);
   const reach = { reach50: [] as number[], reach95: [] as number[], reach100: [] as number[] };
+  const reach100LinksUp: number[] = [];
+  const cut = run.cutAtMs;
+  const linksUp = (atMs: number): boolean => cut === undefined || atMs < cut || (run.healedAtMs !== undefined && atMs >= run.healedAtMs + healSettleMs);
   let everywhere = 0;
   for (const block of run.mined) {
     const holders = run.nodes.filter((node) => counted(node.index, block.submittedAtMs));
@@ -82,6 +95,8 @@ export function labFigures(run: LabRun): LabFigures {
       const ms = reachMs(arrivals, holders.length, share);
       if (ms !== undefined) reach[key].push(ms);
     }
+    const all = reachMs(arrivals, holders.length, 1);
+    if (cut !== undefined && all !== undefined && linksUp(block.submittedAtMs)) reach100LinksUp.push(all);
   }
   const info = run.nodes[late?.node === 0 ? 1 : 0]!.info;
   const dagBlocks = Number(info.blocks);
@@ -102,6 +117,7 @@ export function labFigures(run: LabRun): LabFigures {
     blocksMined: run.mined.length,
     blocksEverywhere: everywhere,
     propagationMs: { reach50: quantiles(reach.reach50), reach95: quantiles(reach.reach95), reach100: quantiles(reach.reach100) },
+    ...(cut === undefined ? {} : { reach100LinksUpMs: quantiles(reach100LinksUp) }),
     templateAgeMs: quantiles(run.mined.map((b) => b.templateAgeMs)),
     tipAgreement: run.polls.filter((p) => p.agree).length / Math.max(1, run.polls.length),
     redRatio: dagBlocks > 1 ? reds / (dagBlocks - 1) : 0,
@@ -112,6 +128,7 @@ export function labFigures(run: LabRun): LabFigures {
     attackerBans: run.nodes.reduce((sum, node) => sum + node.bannedPeers.filter((p) => run.attackerIds.includes(p)).length, 0),
     targetsThatDidNotBan: (run.scenario.attacker?.targets ?? []).filter((i) => !run.nodes[i]!.bannedPeers.some((p) => run.attackerIds.includes(p))),
     honestBans: run.nodes.reduce((sum, node) => sum + node.bannedPeers.filter((p) => !run.attackerIds.includes(p)).length, 0),
+    honestBanReasons: run.nodes.flatMap((node) => node.banReasons.filter((_, i) => !run.attackerIds.includes(node.bannedPeers[i]!))),
     restarts: run.restarts.length,
     stalledNodes: run.nodes.filter((node, i) => blueScores[i]! < 0.9 * most).map((node) => node.index),
     ...(load === undefined ? {} : { load }),
@@ -134,6 +151,7 @@ function markdown(f: LabFigures): string {
     `| block reaches 50 % of nodes, ms (p50 / p95 / max) | ${q(f.propagationMs.reach50)} |`,
     `| block reaches 95 % of nodes, ms | ${q(f.propagationMs.reach95)} |`,
     `| block reaches 100 % of nodes, ms | ${q(f.propagationMs.reach100)} |`,
+    ...(f.reach100LinksUpMs === undefined ? [] : [`| block reaches 100 % of nodes while every link is up, ms | ${q(f.reach100LinksUpMs)} |`]),
     `| template age at find, ms | ${q(f.templateAgeMs)} |`,
     `| all nodes on one selected tip (share of polls) | ${(f.tipAgreement * 100).toFixed(0)} % |`,
     `| red ratio | ${(f.redRatio * 100).toFixed(1)} % |`,
@@ -142,7 +160,7 @@ function markdown(f: LabFigures): string {
     `| CPU s per node (mean / max) | ${f.cpuSecondsPerNode.mean.toFixed(1)} / ${f.cpuSecondsPerNode.max.toFixed(1)} |`,
     `| RSS MB per node (mean / max) | ${f.rssMbPerNode.mean.toFixed(0)} / ${f.rssMbPerNode.max.toFixed(0)} |`,
     `| bans of the adversary / targets that did not ban it | ${f.attackerBans} / ${f.targetsThatDidNotBan.length === 0 ? 'none' : f.targetsThatDidNotBan.join(', ')} |`,
-    `| honest nodes banned by honest nodes | ${f.honestBans} |`,
+    `| honest nodes banned by honest nodes | ${f.honestBans}${f.honestBanReasons.length === 0 ? '' : ` (${f.honestBanReasons.join('; ')})`} |`,
     `| kill -9 restarts (churn) | ${f.restarts} |`,
     `| stalled nodes | ${f.stalledNodes.length === 0 ? 'none' : f.stalledNodes.join(', ')} |`,
     ...(f.load === undefined ? [] : loadMarkdown(f.load)),

@@ -4,6 +4,7 @@
  * of its sender level by level, or a sync round started when it is far ahead of us.
  */
 import type { Block } from '../../codec/block.ts';
+import type { BlockHeader } from '../../codec/header.ts';
 import { blockHash } from '../../consensus/pow.ts';
 import { fromHex, toHex } from '../../util/bytes.ts';
 import { compactBlockOf } from '../compact-relay.ts';
@@ -47,9 +48,24 @@ export function onBlock(state: RelayState, peer: Peer, block: Block): void {
   const solicited = state.requested.get(id)?.peer === peer;
   state.requested.delete(id);
   if (!solicited && !block.header.parents.every((p) => knownOrComing(state, toHex(p))) && !peer.orphanAllowance.take()) {
+    // A whole block nobody asked for: an honest peer announces (or pushes a compact block) first.
     throw new UnsolicitedFloodError('too many unsolicited blocks whose parents are unknown');
   }
   acceptRelayed(state, peer, block, id);
+}
+
+/**
+ * A pushed compact block whose parents we lack, past the peer's orphan allowance: dropped, nothing stored (its PoW,
+ * one hash, was the only work it cost), an anomaly and not a ban. An honest peer does exactly this after a partition
+ * heals — it pushes each new block of its side while we still lack that side's DAG (the lab's 5-minute cut had honest
+ * nodes ban each other for it) — so the answer is to fetch the gap from it in one headers round (at most one such
+ * round a peer per cooldown), which brings the dropped block along, and to sync from it when it is ahead.
+ */
+export function orphanOverAllowance(state: RelayState, peer: Peer, header: BlockHeader, id: string): void {
+  peer.anomaly('a block whose parents are unknown, past the orphan allowance');
+  if (header.blueWork > peer.best.blueWork) peer.best = { blueWork: header.blueWork, blueScore: header.blueScore, tip: id };
+  state.ibd.consider(peer);
+  state.ibd.fetchAncestors(peer);
 }
 
 /**

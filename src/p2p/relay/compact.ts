@@ -12,9 +12,9 @@ import {
 import type { CompactBlockMessage } from '../messages/compact-block.ts';
 import { InvType } from '../messages/inventory.ts';
 import type { Peer } from '../peer.ts';
-import { MessageMalformedError, UnsolicitedFloodError } from '../protocol-errors.ts';
+import { MessageMalformedError } from '../protocol-errors.ts';
 import { defer, requestBlocks } from './block-requests.ts';
-import { acceptRelayed, knownOrComing } from './blocks.ts';
+import { acceptRelayed, knownOrComing, orphanOverAllowance } from './blocks.ts';
 import type { RelayState } from './state.ts';
 
 /** A pushed compact block: rebuilt from held transactions, the rest asked of its sender. */
@@ -38,7 +38,7 @@ export function onCompactBlock(state: RelayState, peer: Peer, message: CompactBl
   }
   if (state.ibd.running()) return defer(state, id, peer);
   if (!message.header.parents.every((p) => knownOrComing(state, toHex(p))) && !peer.orphanAllowance.take()) {
-    throw new UnsolicitedFloodError('too many pushed blocks whose parents are unknown');
+    return orphanOverAllowance(state, peer, message.header, id);
   }
   onRebuilt(state, peer, id, rebuildCompact(state.compact, message, hash, peer, state.clock.nowMs(), (txId) => state.txCache.get(txId)));
 }

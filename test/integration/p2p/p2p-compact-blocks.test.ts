@@ -2,7 +2,8 @@
 // peers as header + short ids, one one-way delay a hop; the receiver rebuilds it from its pool and asks only for
 // what it lacks; a short-id collision (a rebuilt block the header does not commit to) falls back to the full block;
 // a pushed header that does not meet its own target is a bad block; short ids are salted per pushed block;
-// getblocktxn is answered only when bounded; a compact block whose transactions never come is fetched whole.
+// getblocktxn is answered only when bounded; a compact block whose transactions never come is fetched whole; pushed
+// blocks whose parents are unknown past the orphan allowance (a healed partition) are dropped unpunished.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../../../src/codec/block.ts';
 import { regtestParams } from '../../../src/consensus/params.ts';
@@ -22,8 +23,8 @@ import { fastVerifier } from '../../../server/crypto/fast-verifier.ts';
 import { makeBlock } from '../../helpers/chain-fixtures.ts';
 import { addressOfKey, createTestAccounts, signedTransfer, testKey } from '../../helpers/mempool-fixtures.ts';
 import { connectHarness, newStaticKey, versionFor } from '../../helpers/p2p-harness.ts';
-import { createMemoryNet, until, type MemoryNet } from '../../helpers/p2p-memory-net.ts';
-import { regtestBlocks } from '../../helpers/regtest-dag.ts';
+import { chainWith, createMemoryNet, until, type MemoryNet } from '../../helpers/p2p-memory-net.ts';
+import { extendChain, regtestBlocks } from '../../helpers/regtest-dag.ts';
 
 let blocks: Block[];
 let net: MemoryNet;
@@ -151,6 +152,21 @@ describe('compact block relay', () => {
     expect(asked).toBeDefined();
     harness.send({ type: 'block', block });
     await until(() => chain.has(id), 10_000, 'full block accepted');
+  });
+
+  it('after a heal: pushed blocks of a side it lacks, past the orphan allowance, are dropped unpunished and the side fetched by headers', async () => {
+    const { chain, harness } = await receiver();
+    // The peer's side of a partition: 40 blocks from block 10 that the receiver never saw, pushed as they would be
+    // once the link comes back — each one's parents unknown to the receiver.
+    const side = await extendChain(await chainWith(blocks.slice(0, 11)), 40, 7);
+    for (const block of side.slice(1)) harness.send(compactBlockOf(block));
+    const asked = await harness.next('getheaders');
+    expect(asked.locator.length).toBeGreaterThan(0);
+    harness.send({ type: 'ping', nonce: 7n });
+    await harness.next('pong', (m) => m.nonce === 7n);
+    expect(harness.session.isClosed()).toBe(false);
+    expect(harness.received.some((m) => m.type === 'reject')).toBe(false);
+    expect(chain.orphanCount()).toBeLessThanOrEqual(32);
   });
 
   it('treats a pushed header that misses its own target as a bad block (ban)', async () => {
