@@ -107,57 +107,67 @@ const failEncode = (message: string): never => {
   throw new InvalidTransactionError(message);
 };
 
+type Unsigned<K extends number, P> = Omit<AgentTransaction<K, P>, 'signature'>;
+
+/** The body's length: the envelope and the kind's payload, without the signature. */
+const agentBodyBytes = <K extends number, P>(spec: AgentKindSpec<K, P>, tx: Unsigned<K, P>): number => envelopeBytes + spec.payload.bytes(tx.payload);
+
+/** Writes the signed body (envelope, then payload) after the envelope's range checks. */
+function writeAgentBody<K extends number, P>(spec: AgentKindSpec<K, P>, w: ByteWriter, tx: Unsigned<K, P>): void {
+  checkEnvelope(tx, failEncode);
+  w.u8(spec.tag);
+  w.u32(tx.chainId, 'chain_id');
+  w.bytes(tx.payer, addressBytes, 'payer');
+  w.u8(tx.signerRole, 'signer_role');
+  w.bytes(tx.signer, publicKeyBytes, 'signer');
+  w.u64(tx.sessionKeyId, 'session_key_id');
+  w.u64(tx.fee, 'fee');
+  w.u64(tx.nonce, 'nonce');
+  w.u8(tx.useEnergy ? 1 : 0);
+  spec.payload.write(w, tx.payload);
+}
+
+/** Reads a whole transaction of `spec`'s kind; a trailing byte, a wrong tag or an out-of-range field is a DecodeError. */
+function decodeAgentTransaction<K extends number, P>(spec: AgentKindSpec<K, P>, bytes: Uint8Array): AgentTransaction<K, P> {
+  const r = createByteReader(bytes);
+  const kind = r.u8('transaction kind');
+  if (kind !== spec.tag) failDecode(`transaction kind: got ${kind}, expected ${spec.tag}`);
+  const chainId = r.u32('transaction chain_id');
+  const payer = readAddress(r, 'payer');
+  const signerRole = r.u8('transaction signer_role') as SignerRole;
+  const signer = r.bytes(publicKeyBytes, 'transaction signer');
+  const sessionKeyId = r.u64('transaction session_key_id');
+  const fee = r.u64('transaction fee');
+  const nonce = r.u64('transaction nonce');
+  const useEnergy = readFlag(r, 'use_energy');
+  const payload = spec.payload.read(r);
+  const signature = r.bytes(signatureBytes, 'transaction signature');
+  r.end('transaction');
+  const tx: AgentTransaction<K, P> = { kind: spec.tag, chainId, payer, signerRole, signer, sessionKeyId, fee, nonce, useEnergy, payload, signature };
+  checkEnvelope(tx, failDecode);
+  return tx;
+}
+
 /** Builds the module of an agent or escrow kind from its spec. */
 export function defineAgentKind<K extends number, P>(spec: AgentKindSpec<K, P>): TxKindModule<AgentTransaction<K, P>> {
   type Tx = AgentTransaction<K, P>;
-  const bodyBytes = (tx: Omit<Tx, 'signature'>): number => envelopeBytes + spec.payload.bytes(tx.payload);
-  const writeBody = (w: ByteWriter, tx: Omit<Tx, 'signature'>): void => {
-    checkEnvelope(tx, failEncode);
-    w.u8(spec.tag);
-    w.u32(tx.chainId, 'chain_id');
-    w.bytes(tx.payer, addressBytes, 'payer');
-    w.u8(tx.signerRole, 'signer_role');
-    w.bytes(tx.signer, publicKeyBytes, 'signer');
-    w.u64(tx.sessionKeyId, 'session_key_id');
-    w.u64(tx.fee, 'fee');
-    w.u64(tx.nonce, 'nonce');
-    w.u8(tx.useEnergy ? 1 : 0);
-    spec.payload.write(w, tx.payload);
-  };
+  const bodyBytes = (tx: Unsigned<K, P>): number => agentBodyBytes(spec, tx);
   const spendOf = (tx: Tx) => ({ payer: tx.payer, nonce: tx.nonce, amount: spec.amount(tx.payload), fee: tx.fee, useEnergy: tx.useEnergy, feeFromAgentPool: true });
 
   return {
     tag: spec.tag,
     name: spec.name,
-    decode(bytes) {
-      const r = createByteReader(bytes);
-      const kind = r.u8('transaction kind');
-      if (kind !== spec.tag) failDecode(`transaction kind: got ${kind}, expected ${spec.tag}`);
-      const chainId = r.u32('transaction chain_id');
-      const payer = readAddress(r, 'payer');
-      const signerRole = r.u8('transaction signer_role') as SignerRole;
-      const signer = r.bytes(publicKeyBytes, 'transaction signer');
-      const sessionKeyId = r.u64('transaction session_key_id');
-      const fee = r.u64('transaction fee');
-      const nonce = r.u64('transaction nonce');
-      const useEnergy = readFlag(r, 'use_energy');
-      const payload = spec.payload.read(r);
-      const signature = r.bytes(signatureBytes, 'transaction signature');
-      r.end('transaction');
-      const tx: Tx = { kind: spec.tag, chainId, payer, signerRole, signer, sessionKeyId, fee, nonce, useEnergy, payload, signature };
-      checkEnvelope(tx, failDecode);
-      return tx;
-    },
+    decode: (bytes) => decodeAgentTransaction(spec, bytes),
     encode(tx) {
       if (!(tx.signature instanceof Uint8Array) || tx.signature.length !== signatureBytes) failEncode(`transaction signature: expected ${signatureBytes} bytes`);
       const w = createByteWriter(bodyBytes(tx) + signatureBytes);
-      writeBody(w, tx);
+      writeAgentBody(spec, w, tx);
       w.bytes(tx.signature, signatureBytes, 'signature');
       return w.finish();
     },
     encodeBody(tx) {
       const w = createByteWriter(bodyBytes(tx));
-      writeBody(w, tx);
+      writeAgentBody(spec, w, tx);
       return w.finish();
     },
     bodyBytes,
