@@ -4,7 +4,7 @@
 // chain; a balance proof checks out against those headers; a reload resumes from IndexedDB. A man in the middle on
 // the p2p bridge that edits the proof gets it refused, and the page says why.
 import { expect, test } from '@playwright/test';
-import { routeBridgeTo } from './helpers/bridge-route.ts';
+import { frontWithBridge, type BridgeFront } from './helpers/bridge-route.ts';
 import { lightStatus } from './helpers/light-status.ts';
 import { nodeRpc } from './helpers/node-rpc.ts';
 import { startProofTamperBridge, type ProofTamperBridge } from './helpers/proof-tamper-bridge.ts';
@@ -31,6 +31,13 @@ async function nodeView(): Promise<{ tip: string; height: number; pruningPoint: 
   const health = (await (await fetch(`${node.url}/health`)).json()) as { pruning: { pruning_point: string } };
   return { tip: info.selected_tip, height: info.block_height, pruningPoint: health.pruning.pruning_point };
 }
+
+/** The bridge's man in the middle, for the test that places one. */
+let front: BridgeFront | undefined;
+test.afterEach(async () => {
+  await front?.close();
+  front = undefined;
+});
 
 test('a fresh tab on a chain fifteen pruning windows long joins by proof, shows the verified tip, proves a balance, and resumes', async ({ page }, testInfo) => {
   await page.goto(`${node.url}/`);
@@ -69,8 +76,8 @@ test('a fresh tab on a chain fifteen pruning windows long joins by proof, shows 
 });
 
 test('a pruning-point proof edited by a man in the middle on the bridge is refused and shown', async ({ page }, testInfo) => {
-  await routeBridgeTo(page, bridge.url);
-  await page.goto(`${node.url}/`);
+  front = await frontWithBridge(node, bridge.url);
+  await page.goto(`${front.url}/`);
   await expect(page.locator('#light-state')).toHaveText('rejected', { timeout: 60_000 });
   expect(bridge.tampered()).toBeGreaterThan(0);
   const status = (await lightStatus(page))!;

@@ -1,9 +1,9 @@
 // The tab's light node against a real regtest node (a generated 2,000-block DAG): fresh profile → sync to the
-// node's tip with every header verified in the tab; reload → resume from IndexedDB (a store of the database version
+// node's tip with every header verified in the tab's light-node Worker, mirrored in the page; reload → resume from IndexedDB (a store of the database version
 // before the join store, too); a fake bridge's edited header
 // and a tampered state proof are refused and shown, never used.
 import { expect, test } from '@playwright/test';
-import { routeBridgeTo } from './helpers/bridge-route.ts';
+import { frontWithBridge, type BridgeFront } from './helpers/bridge-route.ts';
 import { startFakeBridge, type FakeBridge } from './helpers/fake-bridge.ts';
 import { lightStatus } from './helpers/light-status.ts';
 import { nodeRpc } from './helpers/node-rpc.ts';
@@ -25,6 +25,13 @@ test.afterAll(async () => {
 
 const nodeInfo = () => nodeRpc<{ selected_tip: string; block_height: number }>(node.url, 'get_info');
 
+/** The bridge's man in the middle, for the test that places one. */
+let front: BridgeFront | undefined;
+test.afterEach(async () => {
+  await front?.close();
+  front = undefined;
+});
+
 test('fresh profile syncs to the node’s tip verifying every header, and resumes from IndexedDB after a reload', async ({ page }, testInfo) => {
   await page.goto(`${node.url}/`);
   await expect(page.locator('#light-state')).toHaveText('synced', { timeout: 60_000 });
@@ -37,6 +44,14 @@ test('fresh profile syncs to the node’s tip verifying every header, and resume
   expect(first.verified).toBe(first.headers - 1);
   expect(first.verified).toBeGreaterThanOrEqual(blocks - 1);
   await expect(page.locator('#light-height')).toHaveText(String(info.block_height));
+  // The node ran in a Worker (web/light/worker/); the page holds its mirror, which answers as the Worker's chain.
+  expect(page.workers().map((w) => new URL(w.url()).pathname)).toContainEqual(expect.stringMatching(/^\/assets\/light-worker-[\w-]+\.js$/));
+  const mirror = await page.evaluate(() => {
+    const chain = window.weftLight!.node.chain;
+    const tip = chain.selectedTip();
+    return { tip: tip.id, count: chain.count(), atTipHeight: chain.blockAtHeight(tip.height)?.id, stateRoot: tip.header.stateRoot.length };
+  });
+  expect(mirror).toEqual({ tip: info.selected_tip.slice(2), count: first.headers, atTipHeight: info.selected_tip.slice(2), stateRoot: 32 });
   await page.screenshot({ path: testInfo.outputPath('light-synced.png'), fullPage: true });
 
   await page.reload();
@@ -124,8 +139,8 @@ test('a second tab resumes from the first tab’s store without writing to it; i
 });
 
 test('a header edited by a fake bridge is refused and shown', async ({ page }, testInfo) => {
-  await routeBridgeTo(page, bridge.url);
-  await page.goto(`${node.url}/`);
+  front = await frontWithBridge(node, bridge.url);
+  await page.goto(`${front.url}/`);
   await expect(page.locator('#light-state')).toHaveText('rejected', { timeout: 60_000 });
   await expect(page.locator('#light-error')).toContainText(/refused/);
   const status = (await lightStatus(page))!;

@@ -18,7 +18,7 @@
  */
 import type { IndexedBlock } from '../chain/block-index.ts';
 import type { BlockHeader } from '../codec/header.ts';
-import type { BlockId, GhostdagEngine } from '../consensus/ghostdag.ts';
+import type { BlockId, GhostdagData, GhostdagEngine } from '../consensus/ghostdag.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import type { VerifiedProof } from '../pruning-proof/verify-proof.ts';
 import type { Clock } from '../util/clock.ts';
@@ -30,11 +30,31 @@ import { genesisBlockOf, type LightChainState } from './chain/state.ts';
 import type { CheckedJoin } from './light-join.ts';
 import type { LightHeaderStore } from './light-store.ts';
 
-export interface LightChain {
+/** What GHOSTDAG said of one block, as pages show it: its selected parent and merge set. */
+export type LightMergeset = Pick<GhostdagData, 'selectedParent' | 'mergesetBlues' | 'mergesetReds'>;
+
+/**
+ * What pages read of a verified header chain: a LightChain itself, or its mirror in the page while the chain runs in
+ * a Worker (web/light/chain-mirror.ts). Every answer is about headers this client verified.
+ */
+export interface LightChainView {
   readonly params: NetworkParams;
+  readonly genesis: IndexedBlock;
+  has(id: BlockId): boolean;
+  get(id: BlockId): IndexedBlock | undefined;
+  selectedTip(): IndexedBlock;
+  /** The block at `height` on the selected chain (undefined below a join's trusted blocks). */
+  blockAtHeight(height: number): IndexedBlock | undefined;
+  /** Headers known: genesis, or a join's trusted blocks, and every header verified above. */
+  count(): number;
+  /** The pruning point this chain joined at; undefined for a chain from genesis. */
+  joinedAt(): IndexedBlock | undefined;
+  mergeset(id: BlockId): LightMergeset | undefined;
+}
+
+export interface LightChain extends LightChainView {
   /** The current engine (a join replaces it). */
   readonly engine: GhostdagEngine;
-  readonly genesis: IndexedBlock;
   /**
    * Verifies headers in order (each header's parents must be known or earlier in the list) and indexes them;
    * known ones are skipped. Throws LightSyncError at the first bad one — the ones before it stay verified.
@@ -43,19 +63,12 @@ export interface LightChain {
   addHeaders(headers: readonly BlockHeader[]): number;
   /** Writes the headers verified since the last flush to the store. */
   flush(): Promise<void>;
-  has(id: BlockId): boolean;
-  get(id: BlockId): IndexedBlock | undefined;
-  selectedTip(): IndexedBlock;
-  /** The block at `height` on the selected chain (undefined below a join's trusted blocks). */
-  blockAtHeight(height: number): IndexedBlock | undefined;
-  /** Headers known: genesis, or a join's trusted blocks, and every header verified above. */
-  count(): number;
+  /** Every block known, parents before children (insertion order): what a mirror is built from. */
+  blocks(): IterableIterator<IndexedBlock>;
   /** Headers replayed from the store at open (verified in an earlier session). */
   readonly resumedCount: number;
   /** Selected-chain hashes, tip first, one apart for ten then doubling, ending at genesis (docs/p2p.md). */
   locator(): Uint8Array[];
-  /** The pruning point this chain joined at; undefined for a chain from genesis. */
-  joinedAt(): IndexedBlock | undefined;
   /** The verified proof of the current join (verified again, once, after a reload); undefined from genesis. */
   joinProof(): VerifiedProof | undefined;
   /**
@@ -97,6 +110,8 @@ export async function openLightChain(options: LightChainOptions): Promise<LightC
     selectedTip: () => state.graph.tip,
     blockAtHeight: (height) => blockAtHeight(state, height),
     count: () => state.graph.index.size,
+    blocks: () => state.graph.index.values(),
+    mergeset: (id) => state.graph.engine.get(id),
     locator: () => chainLocator(state),
     joinedAt: () => state.graph.joined?.point,
     joinProof: () => joinProof(state),

@@ -2,12 +2,10 @@
  * Hash-rate figures, always labelled with how they were obtained (issue #6): `measured` from this node's own
  * counters of hashes actually computed, or `estimated` for the network from difficulty (work) and block times in
  * chain data. A measured figure never stands in for the network, and an estimate never for the local miners.
+ * The network's estimate is network-hash-rate.ts (it reads the chain; this file is also the browser miner's meter).
  */
-import type { Chain } from '../chain/chain.ts';
-import type { IndexedBlock } from '../chain/block-index.ts';
-import { compactToTarget, workFromTarget } from '../consensus/pow.ts';
 import type { HashRate, HashRateSource } from './control.ts';
-import { hashRateSamplesMax, hashRateWindowMs, networkHashRateWindowBlocks } from './mining-limits.ts';
+import { hashRateSamplesMax, hashRateWindowMs } from './mining-limits.ts';
 
 const units = ['H/s', 'kH/s', 'MH/s', 'GH/s', 'TH/s', 'PH/s', 'EH/s'] as const;
 
@@ -64,27 +62,4 @@ export function createHashRateMeter(windowMs: number = hashRateWindowMs): HashRa
     },
     totalHashes: () => (samples.length === 0 || first === null ? 0 : samples.at(-1)!.total - first),
   };
-}
-
-/** Expected hashes behind a block: its target's work (2^256 / (target + 1)). */
-export function blockWork(block: IndexedBlock): bigint {
-  return workFromTarget(compactToTarget(block.header.bits));
-}
-
-/**
- * The network's rate estimated from chain data: the work of every block created over the last `windowBlocks`
- * selected-chain blocks, divided by the time they spanned. Blue work counts blues only, so it is scaled by
- * DAA-score blocks per blue block, as the DAA does (src/consensus/difficulty.ts). 0 until two chain blocks
- * after genesis exist (genesis' timestamp predates the network).
- */
-export function estimateNetworkHashRate(chain: Chain, windowBlocks: number = networkHashRateWindowBlocks): HashRate & { windowMs: number } {
-  const tip = chain.selectedTip();
-  const startHeight = Math.max(1, tip.height - windowBlocks);
-  const start = chain.blockAtHeight(startHeight);
-  if (start === undefined || tip.height <= startHeight) return { hashesPerSecond: 0, source: 'estimated', windowMs: 0 };
-  const blues = tip.header.blueScore - start.header.blueScore;
-  const blocks = tip.header.daaScore - start.header.daaScore;
-  const work = blues > 0 ? ((tip.header.blueWork - start.header.blueWork) * BigInt(blocks)) / BigInt(blues) : 0n;
-  const windowMs = Math.max(1, tip.header.timestampMs - start.header.timestampMs);
-  return { hashesPerSecond: Number((work * 1000n) / BigInt(windowMs)), source: 'estimated', windowMs };
 }

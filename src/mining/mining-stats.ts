@@ -11,7 +11,8 @@ import { compactToTarget, difficultyFromTarget } from '../consensus/pow.ts';
 import { unitsToCoins } from '../crypto/amount.ts';
 import { toHex } from '../util/bytes.ts';
 import type { MiningPeriod } from './control.ts';
-import { blockWork, hashRateView, type HashRateView } from './hash-rate.ts';
+import { hashRateView, type HashRateView } from './hash-rate.ts';
+import { blockWork } from './network-hash-rate.ts';
 import {
   miningStatsBackfillBlocksMax, miningStatsBackfillSlackMs, miningStatsBucketMs, miningStatsHorizonMs, miningStatsSeriesPointsMax,
 } from './mining-limits.ts';

@@ -8,7 +8,7 @@
 import { blockSubsidyUnits } from '../../src/consensus/emission.ts';
 import { coinsToUnits } from '../../src/crypto/amount.ts';
 import { toHex } from '../../src/util/bytes.ts';
-import type { LightChain } from '../../src/light/light-chain.ts';
+import type { LightChainView } from '../../src/light/light-chain.ts';
 import { getBlock, type GetBlockReturnType } from '../../packages/client/src/index.ts';
 import { query } from '../lib/dom.ts';
 import { escapeHtml, formatCoins, formatInteger, linkHtml, timeHtml } from '../lib/format.ts';
@@ -27,16 +27,16 @@ interface DagPlace {
 }
 
 /** The block's merge set, merging block and children in the tab's verified DAG (ids are hex without 0x). */
-function dagPlace(light: LightChain, id: string): DagPlace | undefined {
+function dagPlace(light: LightChainView, id: string): DagPlace | undefined {
   const block = light.get(id);
-  const data = light.engine.get(id);
+  const data = light.mergeset(id);
   if (!block || !data) return undefined;
   const tipHeight = light.selectedTip().height;
   let walk = light.blockAtHeight(Math.min(tipHeight, block.height + childSearchChainBlocks)) ?? light.selectedTip();
   const children = new Set<string>();
   let mergedBy: DagPlace['mergedBy'] = null;
   for (let n = 0; walk && walk.header.blueScore > block.header.blueScore && n <= childSearchChainBlocks * 2; walk = walk.selectedParent!, n++) {
-    const merged = light.engine.get(walk.id);
+    const merged = light.mergeset(walk.id);
     const candidates = [walk.id, ...(merged?.mergesetBlues ?? []), ...(merged?.mergesetReds ?? [])];
     if (merged?.mergesetBlues.includes(id) && merged.selectedParent !== id) mergedBy = { hash: walk.id, colour: 'blue' };
     if (merged?.mergesetReds.includes(id)) mergedBy = { hash: walk.id, colour: 'red' };

@@ -6,7 +6,7 @@
  * merged blue (or is on the chain); blocks the light node has not verified yet are grey. The selected tip's merge set
  * is ringed. It used to draw selected-chain blocks only (issue 21), which hid what makes the chain a DAG.
  */
-import type { LightChain } from '../../src/light/light-chain.ts';
+import type { LightChainView } from '../../src/light/light-chain.ts';
 import { formatInteger } from '../lib/format.ts';
 
 export interface DagBlock {
@@ -36,7 +36,7 @@ interface Colouring {
   readonly chain: ReadonlySet<string>;
 }
 
-function colour(light: LightChain | undefined): Colouring {
+function colour(light: LightChainView | undefined): Colouring {
   const reds = new Set<string>();
   const blues = new Set<string>();
   const mergedBy = new Map<string, string>();
@@ -47,7 +47,7 @@ function colour(light: LightChain | undefined): Colouring {
   for (let walk = tip, n = 0; n < colourWalkBlocksMax && walk; walk = walk.selectedParent!, n++) {
     blues.add(walk.id);
     chain.add(walk.id);
-    const data = light.engine.get(walk.id);
+    const data = light.mergeset(walk.id);
     for (const r of data?.mergesetReds ?? []) (reds.add(r), mergedBy.set(r, walk.id));
     for (const b of data?.mergesetBlues ?? []) (blues.add(b), mergedBy.has(b) || mergedBy.set(b, walk.id));
     if (walk === tip) for (const m of [...(data?.mergesetBlues ?? []), ...(data?.mergesetReds ?? [])]) if (m !== data?.selectedParent) tipMergeset.add(m);
@@ -56,7 +56,7 @@ function colour(light: LightChain | undefined): Colouring {
   return { reds, blues, tipMergeset, mergedBy, chain };
 }
 
-export function renderDag(svg: SVGSVGElement, blocks: readonly DagBlock[], light: LightChain | undefined): void {
+export function renderDag(svg: SVGSVGElement, blocks: readonly DagBlock[], light: LightChainView | undefined): void {
   // Read before anything is written: a read after a write forces a layout of the page (issue 32).
   const labelScale = width / Math.max(1, svg.clientWidth || width);
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
@@ -80,7 +80,7 @@ export function renderDag(svg: SVGSVGElement, blocks: readonly DagBlock[], light
   for (const b of blocks) {
     const p = pos.get(b.hash)!;
     const id = b.hash.slice(2);
-    const selectedParent = light?.engine.get(id)?.selectedParent ?? null;
+    const selectedParent = light?.mergeset(id)?.selectedParent ?? null;
     b.parents.forEach((parent, i) => {
       const q = pos.get(parent);
       if (!q) return;

@@ -250,8 +250,9 @@ async function loadSideBlocks(client: NodeClient): Promise<void> {
 }
 
 /**
- * The light node (header verification, Noise, curves: most of the app's script) is its own chunk, loaded and started
- * once the page has drawn and is idle (web/lib/idle.ts): the lists and a detail page show the node's answers first.
+ * The light node runs in a Worker (web/light/worker/: header verification, Noise, curves, most of the app's script);
+ * the page's side of it (its chain mirror and status) is a small chunk. It starts once the page has drawn and is idle
+ * (web/lib/idle.ts), so its downloads do not compete with the lists', which show the node's answers first.
  */
 async function startLight(info: GetInfoReturnType, urls: NodeUrls): Promise<LightNode> {
   await afterDrawnAndIdle(lightStartWaitMsMax);

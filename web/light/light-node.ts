@@ -1,39 +1,17 @@
 /**
- * The tab's light node: its own header chain (src/light/light-chain.ts) in IndexedDB, synced and kept live over
- * the node's p2p bridge (src/light/light-sync.ts on a WebSocket DuplexPort). It reconnects after the session
- * drops, except when the peer sent a header that failed verification — that is shown and the node stays
- * stopped until the user retries (a lying peer must not be retried in a loop).
- *
- * The node's state is one LightNodeRuntime (node/state.ts); connecting and what follows a session's end is
- * node/connect.ts.
+ * The tab's light node, as pages hold it: the node itself runs in a Worker (worker/light-worker.ts: the header
+ * chain, its IndexedDB store, the p2p session, every header check), and the page keeps a mirror of the verified
+ * chain (chain-mirror.ts) that proofs and DAG views read synchronously, and the node's last status. Nothing a page
+ * does waits on a header page being decrypted, decoded, verified or stored (issue 32, docs/web.md "The light node's
+ * Worker").
  */
 import type { NetworkParams } from '../../src/consensus/params.ts';
-import { openLightChain } from '../../src/light/light-chain.ts';
-import { createMemoryHeaderStore, type LightHeaderStore } from '../../src/light/light-store.ts';
-import { x25519Dh } from '../../src/p2p/noise/suites.ts';
-import { systemClock } from '../../src/util/clock.ts';
 import { formatInteger } from '../lib/format.ts';
-import { openIdbHeaderStore } from './idb-header-store.ts';
-import { browserRandomBytes, connectLightNode } from './node/connect.ts';
-import { createLightNodeRuntime, nodeStatus } from './node/state.ts';
+import { createChainMirror } from './chain-mirror.ts';
 import type { LightNode, LightNodeStatus } from './node/types.ts';
-import { installWasmBlake3 } from './wasm-blake3.ts';
+import type { FromLightWorker, ToLightWorker } from './worker/protocol.ts';
 
 export type { LightNode, LightNodeStatus } from './node/types.ts';
-
-/**
- * IndexedDB, or memory when the browser refuses it — Chromium blocks storage in third-party frames in some profiles
- * (the widget's iframe, docs/widget.md): the light node then verifies from genesis on every load, which is slower
- * but no less safe.
- */
-async function openHeaderStore(network: string): Promise<{ store: LightHeaderStore; storage: LightNodeStatus['storage'] }> {
-  try {
-    const { store, role } = await openIdbHeaderStore(network);
-    return { store, storage: role === 'writer' ? 'indexeddb' : 'indexeddb-reader' };
-  } catch {
-    return { store: createMemoryHeaderStore(), storage: 'memory' };
-  }
-}
 
 /** One line for pages that show the light node beside something else (wallet, widget). */
 export function describeLightNode(s: LightNodeStatus): string {
@@ -43,35 +21,38 @@ export function describeLightNode(s: LightNodeStatus): string {
   return `light node: ${s.state}, ${formatInteger(s.headers)} headers verified${joined}${where}, tip height ${s.tipHeight}`;
 }
 
-/**
- * A fresh tab on a version 2 network joins at the node's proven pruning point (proof and trusted data over the same
- * session, src/light/light-sync.ts); on a version 1 network it syncs from genesis.
- */
-export async function startLightNode(options: { params: NetworkParams; p2pUrl: string; fromGenesis?: boolean }): Promise<LightNode> {
-  const { params } = options;
-  const hashBackend = await installWasmBlake3();
-  const { store, storage } = await openHeaderStore(params.name);
-  const chain = await openLightChain({ params, store, clock: systemClock });
-  const staticKey = x25519Dh.generateKeyPair(browserRandomBytes);
-  const node = createLightNodeRuntime({ params, p2pUrl: options.p2pUrl, fromGenesis: options.fromGenesis, chain, staticKey, hashBackend, storage });
-  void connectLightNode(node);
-  return {
-    chain,
-    status: () => nodeStatus(node),
-    onStatus(listener) {
-      node.listeners.add(listener);
-      listener(nodeStatus(node));
-      return () => node.listeners.delete(listener);
-    },
-    synced: () => node.syncedOnce,
-    retry() {
-      if (node.state !== 'rejected') return;
-      node.error = null;
-      void connectLightNode(node);
-    },
-    close() {
-      node.stopped = true;
-      node.session?.close();
-    },
-  };
+/** Starts the node's Worker; resolves once it has opened its chain (what the store held is in the mirror). */
+export function startLightNode(options: { params: NetworkParams; p2pUrl: string; fromGenesis?: boolean }): Promise<LightNode> {
+  const worker = new Worker(new URL('./worker/light-worker.ts', import.meta.url), { type: 'module', name: 'weft-light-node' });
+  const chain = createChainMirror(options.params);
+  const listeners = new Set<(status: LightNodeStatus) => void>();
+  let status: LightNodeStatus | undefined;
+  let wake!: () => void;
+  const syncedOnce = new Promise<void>((resolve) => (wake = resolve));
+  const command = (message: ToLightWorker): void => worker.postMessage(message);
+  return new Promise((resolve, reject) => {
+    const node: LightNode = {
+      chain,
+      status: () => status!,
+      onStatus(listener) {
+        listeners.add(listener);
+        listener(status!);
+        return () => listeners.delete(listener);
+      },
+      synced: () => syncedOnce,
+      retry: () => command({ type: 'retry' }),
+      close: () => command({ type: 'close' }),
+    };
+    worker.onmessage = ({ data }: MessageEvent<FromLightWorker>) => {
+      if (data.type === 'blocks') return chain.apply(data);
+      if (data.type === 'failed') return (worker.terminate(), reject(new Error(`the light node did not start: ${data.message}`)));
+      const first = status === undefined;
+      status = data.status;
+      if (status.state === 'synced') wake();
+      if (first) return resolve(node);
+      for (const listener of listeners) listener(status);
+    };
+    worker.onerror = (event) => (event.preventDefault(), reject(new Error(`the light node's Worker failed: ${event.message}`)));
+    command({ type: 'start', params: options.params, p2pUrl: options.p2pUrl, ...(options.fromGenesis === undefined ? {} : { fromGenesis: options.fromGenesis }) });
+  });
 }

@@ -9,7 +9,7 @@
  *   if (result.ok) show(formatUnits(result.account.balance)); else showError(result.error.message);
  */
 import { formatUnits } from '../../src/crypto/amount.ts';
-import type { LightChain } from '../../src/light/light-chain.ts';
+import type { LightChainView } from '../../src/light/light-chain.ts';
 import { verifyAccountProof, type VerifiedAccount } from '../../src/light/verify-account.ts';
 import { getProof } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
@@ -19,7 +19,7 @@ export type VerifiedBalance =
   | { readonly ok: true; readonly account: VerifiedAccount; readonly display: string }
   | { readonly ok: false; readonly error: { readonly reason: string; readonly message: string } };
 
-export async function fetchVerifiedBalance(chain: LightChain, client: RpcClient, address: string): Promise<VerifiedBalance> {
+export async function fetchVerifiedBalance(chain: LightChainView, client: RpcClient, address: string): Promise<VerifiedBalance> {
   const outcome = await checkWhenHeaderKnown(async () => verifyAccountProof(chain, address, await getProof(client, { address })));
   return outcome.ok ? { ok: true, account: outcome.value, display: formatUnits(outcome.value.balance) } : outcome;
 }

@@ -20,7 +20,7 @@
 import { decodeAddress, encodeAddress } from '../../src/crypto/address.ts';
 import { formatUnits } from '../../src/crypto/amount.ts';
 import { kindOf } from '../../src/kinds/registry.ts';
-import type { LightChain } from '../../src/light/light-chain.ts';
+import type { LightChainView } from '../../src/light/light-chain.ts';
 import type { VerifiedTransaction } from '../../src/light/verify-transaction.ts';
 import { equalBytes } from '../../src/util/bytes.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
@@ -29,7 +29,7 @@ import type { RpcClient } from '../lib/node-client.ts';
 import type { HistoryRow } from './wallet-db.ts';
 
 /** What the bytes say about the row's address; undefined when they do not name it. */
-function bindRow(chain: Pick<LightChain, 'params'>, row: HistoryRow, verified: VerifiedTransaction) {
+function bindRow(chain: Pick<LightChainView, 'params'>, row: HistoryRow, verified: VerifiedTransaction) {
   const { tx } = verified;
   const kind = kindOf(tx);
   const own = decodeAddress(row.address, chain.params.hrp);
@@ -55,7 +55,7 @@ function bindRow(chain: Pick<LightChain, 'params'>, row: HistoryRow, verified: V
  * account to look at — the bytes are checked against them once proven). Returns the row with `nonceSeenBelow` set
  * when a current proof shows the nonce at or below the transaction's.
  */
-export async function watchPendingPayer(link: RpcClient, chain: LightChain, row: HistoryRow, payer: string | undefined, nonce: bigint | undefined): Promise<HistoryRow> {
+export async function watchPendingPayer(link: RpcClient, chain: LightChainView, row: HistoryRow, payer: string | undefined, nonce: bigint | undefined): Promise<HistoryRow> {
   if (row.nonceSeenBelow || payer === undefined || nonce === undefined) return row;
   const proven = await fetchVerifiedBalance(chain, link, payer);
   if (!proven.ok || proven.account.nonce > nonce) return row;
@@ -63,14 +63,14 @@ export async function watchPendingPayer(link: RpcClient, chain: LightChain, row:
 }
 
 /** Whether the block that proved acceptance is still on the selected chain (a reorganisation takes it back). */
-const stillAccepted = (chain: LightChain, row: HistoryRow): boolean =>
+const stillAccepted = (chain: LightChainView, row: HistoryRow): boolean =>
   row.acceptedAt !== undefined && chain.blockAtHeight(row.acceptedAt.height)?.id === row.acceptedAt.hash.slice(2);
 
 /**
  * Proves a row carried in a block: inclusion, binding, then acceptance. Returns undefined when the bytes do not
  * name the row's address (the caller deletes it), else the row as proven so far.
  */
-export async function proveHistoryRow(link: RpcClient, chain: LightChain, row: HistoryRow): Promise<HistoryRow | undefined> {
+export async function proveHistoryRow(link: RpcClient, chain: LightChainView, row: HistoryRow): Promise<HistoryRow | undefined> {
   let next = row;
   if (next.proof !== 'included' && next.proof !== 'verified') {
     const result = await fetchVerifiedTransaction(chain, link, row.hash);
@@ -98,7 +98,7 @@ export async function proveHistoryRow(link: RpcClient, chain: LightChain, row: H
   return next;
 }
 
-async function proveAcceptance(link: RpcClient, chain: LightChain, row: HistoryRow): Promise<HistoryRow> {
+async function proveAcceptance(link: RpcClient, chain: LightChainView, row: HistoryRow): Promise<HistoryRow> {
   if (row.payer === undefined || row.payerNonce === undefined) {
     return { ...row, status: 'unconfirmed', proofNote: `${row.proofNote ?? ''}; no payer nonce to prove its acceptance by` };
   }

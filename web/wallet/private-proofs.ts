@@ -8,7 +8,7 @@
  * one shuffled sequence, so the reads do not single out the real ring member.
  */
 import { isMature } from '../../src/kinds/confidential/rules.ts';
-import type { LightChain } from '../../src/light/light-chain.ts';
+import type { LightChainView } from '../../src/light/light-chain.ts';
 import { verifyRecordProof } from '../../src/light/verify-account.ts';
 import { fromHex, toHex } from '../../src/util/bytes.ts';
 import { getProof } from '../../packages/client/src/index.ts';
@@ -19,7 +19,7 @@ import type { PrivateOutputRow } from './private-scan.ts';
 
 const short = (hex: string): string => `0x${hex.slice(0, 10)}…`;
 
-async function proven<N extends 'confidential_output' | 'key_image'>(chain: LightChain, link: RpcClient, namespace: N, id: string) {
+async function proven<N extends 'confidential_output' | 'key_image'>(chain: LightChainView, link: RpcClient, namespace: N, id: string) {
   const outcome = await checkWhenHeaderKnown(async () => verifyRecordProof(chain, namespace, fromHex(id), await getProof(link, { namespace, id: `0x${id}` })));
   if (!outcome.ok) throw new Error(`cannot send: the ${namespace} proof of ${short(id)} failed (${outcome.error.reason}: ${outcome.error.message})`);
   return outcome.value;
@@ -40,7 +40,7 @@ function shuffled<T>(items: readonly T[]): T[] {
  * `nextDaaScore`, or an input is spent.
  */
 export async function proveInputsSpendable(
-  chain: LightChain,
+  chain: LightChainView,
   link: RpcClient,
   inputs: readonly PrivateOutputRow[],
   nextDaaScore: number,

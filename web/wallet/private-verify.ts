@@ -13,7 +13,7 @@
  * Candidates are proven in the background as the scan meets them (every output alike, so the reads say nothing
  * about which ones the tab will use), a bounded number per refresh.
  */
-import type { LightChain } from '../../src/light/light-chain.ts';
+import type { LightChainView } from '../../src/light/light-chain.ts';
 import { verifyRecordProof } from '../../src/light/verify-account.ts';
 import { fromHex, toHex } from '../../src/util/bytes.ts';
 import { getProof } from '../../packages/client/src/index.ts';
@@ -38,7 +38,7 @@ export interface PrivateProver {
   tipDaaScore(): number;
 }
 
-export function createPrivateProver(chain: LightChain, link: RpcClient): PrivateProver {
+export function createPrivateProver(chain: LightChainView, link: RpcClient): PrivateProver {
   const prove = async <N extends 'confidential_output' | 'key_image'>(namespace: N, id: string) => {
     const outcome = await checkWhenHeaderKnown(async () => verifyRecordProof(chain, namespace, fromHex(id), await getProof(link, { namespace, id: `0x${id}` })));
     return outcome;

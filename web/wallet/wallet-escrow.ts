@@ -18,7 +18,7 @@ import type { EscrowIdPayload } from '../../src/kinds/escrow/escrow-id-payload.t
 import { escrowReclaimKind } from '../../src/kinds/escrow/escrow-reclaim.ts';
 import { escrowIdOf, escrowStatusName, type EscrowRecord } from '../../src/kinds/escrow/escrow-record.ts';
 import type { TxKindModule } from '../../src/kinds/kind.ts';
-import type { LightChain } from '../../src/light/light-chain.ts';
+import type { LightChainView } from '../../src/light/light-chain.ts';
 import { verifyRecordProof } from '../../src/light/verify-account.ts';
 import type { Wallet } from '../../src/wallet/wallet.ts';
 import { equalBytes, fromHex, toHash0x, toHex } from '../../src/util/bytes.ts';
@@ -61,7 +61,7 @@ export interface SentTransaction {
   readonly status: string;
 }
 
-const daaScoreOf = (chain: Pick<LightChain, 'get'>, blockHash: string): bigint => BigInt(chain.get(blockHash.slice(2))!.header.daaScore);
+const daaScoreOf = (chain: Pick<LightChainView, 'get'>, blockHash: string): bigint => BigInt(chain.get(blockHash.slice(2))!.header.daaScore);
 
 /** An agent account as a verified header commits it: whether it exists and is frozen, and that header's DAA score. */
 export interface VerifiedAgent {
@@ -71,7 +71,7 @@ export interface VerifiedAgent {
 }
 
 /** Reads the agent account with get_agent_account and checks its proof against the light node's headers (throws if it fails). */
-export async function fetchVerifiedAgent(link: NodeClient, chain: LightChain, agentText: string, agent: Uint8Array): Promise<VerifiedAgent> {
+export async function fetchVerifiedAgent(link: NodeClient, chain: LightChainView, agentText: string, agent: Uint8Array): Promise<VerifiedAgent> {
   const outcome = await checkWhenHeaderKnown(async () => verifyRecordProof(chain, 'agent', agent, (await getAgentAccount(link, { agent_account: agentText, proof: true })).proof));
   if (!outcome.ok) throw new Error(`cannot check the agent account: its proof failed (${outcome.error.reason}: ${outcome.error.message})`);
   const { record, blockHash } = outcome.value;
@@ -79,7 +79,7 @@ export async function fetchVerifiedAgent(link: NodeClient, chain: LightChain, ag
 }
 
 /** The agent account proven to exist and not be frozen (FieldError `agent` if not). */
-async function provenAgent(link: NodeClient, chain: LightChain, agentText: string, agent: Uint8Array): Promise<VerifiedAgent> {
+async function provenAgent(link: NodeClient, chain: LightChainView, agentText: string, agent: Uint8Array): Promise<VerifiedAgent> {
   const verified = await fetchVerifiedAgent(link, chain, agentText, agent);
   if (!verified.exists) throw new FieldError('agent', 'agent: no agent account at this address (verified): an escrow needs an existing agent account');
   if (verified.frozen) throw new FieldError('agent', 'agent: this agent account is frozen (verified): no escrow can be created for it now');
@@ -87,7 +87,7 @@ async function provenAgent(link: NodeClient, chain: LightChain, agentText: strin
 }
 
 /** The verified balance of `from`, which must cover `total` (FieldError `amount` if not), and the next nonce. */
-async function provenFunds(link: NodeClient, chain: LightChain, from: string, total: bigint, pendingOwn: PendingOwn) {
+async function provenFunds(link: NodeClient, chain: LightChainView, from: string, total: bigint, pendingOwn: PendingOwn) {
   const proven = await fetchVerifiedBalance(chain, link, from);
   if (!proven.ok) throw new Error(`cannot pay: balance proof failed (${proven.error.message})`);
   const { balance, nonce, blockHash, blockHeight, timestampMs } = proven.account;
@@ -95,7 +95,7 @@ async function provenFunds(link: NodeClient, chain: LightChain, from: string, to
   return { balance, balanceBlock: blockHash, balanceAge: freshnessText(blockHeight, timestampMs, Date.now()), nonce: nextNonce(nonce, pendingOwn) };
 }
 
-export async function prepareEscrow(link: NodeClient, chain: LightChain, wallet: Wallet, request: EscrowRequest, pendingOwn: PendingOwn): Promise<PreparedEscrow> {
+export async function prepareEscrow(link: NodeClient, chain: LightChainView, wallet: Wallet, request: EscrowRequest, pendingOwn: PendingOwn): Promise<PreparedEscrow> {
   const hrp = wallet.network.hrp;
   const from = parseRecipient(request.from, hrp, 'from');
   const parsed = parseEscrowDraft(request, { hrp, client: from });
@@ -138,7 +138,7 @@ export interface VerifiedEscrow extends EscrowStanding {
 }
 
 /** The escrow `id` (0x-hex) as a header the light node verified commits it; a failed proof is `ok: false`. */
-export async function fetchVerifiedEscrow(link: NodeClient, chain: LightChain, id: string): Promise<ProofOutcome<VerifiedEscrow>> {
+export async function fetchVerifiedEscrow(link: NodeClient, chain: LightChainView, id: string): Promise<ProofOutcome<VerifiedEscrow>> {
   return checkWhenHeaderKnown(async () => {
     const verified = verifyRecordProof(chain, 'escrow', fromHex(id.slice(2)), (await getEscrow(link, { escrow_id: id, proof: true })).proof);
     const record = verified.record;
@@ -156,7 +156,7 @@ export async function fetchVerifiedEscrow(link: NodeClient, chain: LightChain, i
  * Reclaims escrow `id` for its client, a wallet address: proven EscrowLocked and timed out just now, the fee
  * covered by the verified balance; then escrow_reclaim is signed in the tab and submitted.
  */
-export async function reclaimEscrow(link: NodeClient, chain: LightChain, wallet: Wallet, id: string, options: { fee: string; pendingOwn: (client: string) => PendingOwn }): Promise<SentTransaction & { client: string; nonce: bigint }> {
+export async function reclaimEscrow(link: NodeClient, chain: LightChainView, wallet: Wallet, id: string, options: { fee: string; pendingOwn: (client: string) => PendingOwn }): Promise<SentTransaction & { client: string; nonce: bigint }> {
   const proven = await fetchVerifiedEscrow(link, chain, id);
   if (!proven.ok) throw new Error(`cannot reclaim: the escrow's proof failed (${proven.error.reason}: ${proven.error.message})`);
   const check = reclaimability(proven.value);

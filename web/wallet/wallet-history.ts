@@ -6,7 +6,7 @@
  * (direction, amount and counterparty read from them), and acceptance by the payer's proven nonce. What the node's
  * events and get_transaction say is only a hint: it picks which rows to look at, never what they show as verified.
  */
-import type { LightChain } from '../../src/light/light-chain.ts';
+import type { LightChainView } from '../../src/light/light-chain.ts';
 import { getTransaction } from '../../packages/client/src/index.ts';
 import type { RpcClient } from '../lib/node-client.ts';
 import { proveHistoryRow, watchPendingPayer } from './history-proof.ts';
@@ -45,7 +45,7 @@ export async function recordAddressEvent(db: WalletDb, wallet: string, event: un
 /** Rows still to prove: not final, not given up on ('unconfirmed' is as far as the tab can get). */
 const open = (row: HistoryRow): boolean => row.status !== 'final' && row.status !== 'unconfirmed';
 
-async function refreshRow(link: RpcClient, chain: LightChain, row: HistoryRow): Promise<HistoryRow | undefined> {
+async function refreshRow(link: RpcClient, chain: LightChainView, row: HistoryRow): Promise<HistoryRow | undefined> {
   if (row.proof === 'included' || row.proof === 'verified') return proveHistoryRow(link, chain, row);
   const tx = await getTransaction(link, { hash: row.hash });
   const next: HistoryRow = { ...row, nodeStatus: tx.status };
@@ -62,7 +62,7 @@ const checkRank = (row: HistoryRow): number => (row.own === true ? 0 : row.proof
  * Re-proves rows not yet final (bounded per refresh, own and proven rows first, so a flood of invented events cannot
  * starve them of checks); a row its bytes do not bind is deleted.
  */
-export async function refreshHistory(link: RpcClient, chain: LightChain, db: WalletDb, wallet: string): Promise<HistoryRow[]> {
+export async function refreshHistory(link: RpcClient, chain: LightChainView, db: WalletDb, wallet: string): Promise<HistoryRow[]> {
   const rows = (await db.history(wallet)).filter(open).sort((a, b) => checkRank(a) - checkRank(b)).slice(0, walletPendingChecksMax);
   for (const row of rows) {
     try {

@@ -9,9 +9,7 @@ import type { WalletNetwork } from '../../src/wallet/wallet.ts';
 import { createNodeClient, discoverNodeUrls, retryWhileDisconnected, type NodeClient } from '../lib/node-client.ts';
 import type { LightNode } from '../light/light-node.ts';
 import { openWalletDb, type WalletDb } from './wallet-db.ts';
-import { unlockBrowserWallet, type UnlockedWallet } from './wallet-keys.ts';
-import { wireCreateForm } from './wallet-create.ts';
-import { nodeNetwork } from './wallet-network.ts';
+import type { UnlockedWallet } from './wallet-keys.ts';
 import { FieldError, runForm } from './form-errors.ts';
 import { byId } from '../lib/dom.ts';
 import { afterDrawnAndIdle } from '../lib/idle.ts';
@@ -28,8 +26,12 @@ function asPasswordError(error: unknown): unknown {
   return error instanceof Error && /passphrase|password/i.test(error.message) && !(error instanceof FieldError) ? new FieldError('password', error.message) : error;
 }
 
+/**
+ * The forms' code (keys, keystore, recovery phrases: curves and hashes) loads once the node has answered, after the
+ * page's first paint, and the forms show once it has: nothing can be submitted before it is wired (issue 32).
+ */
 async function setup(link: NodeClient, light: Promise<LightNode>, db: WalletDb, network: WalletNetwork): Promise<void> {
-  const names = await db.keystoreNames();
+  const [names, { unlockBrowserWallet }, { wireCreateForm }] = await Promise.all([db.keystoreNames(), import('./wallet-keys.ts'), import('./wallet-create.ts')]);
   const unlockForm = byId<HTMLFormElement>('unlock-form');
   unlockForm.hidden = names.length === 0;
   byId<HTMLSelectElement>('unlock-name').replaceChildren(...names.map((n) => new Option(n, n)));
@@ -65,6 +67,8 @@ async function main(): Promise<void> {
     link.onState((state) => {
       byId('node-status').textContent = state === 'open' ? connected : state === 'closed' ? 'node unreachable, reconnecting…' : 'connecting to the node…';
     });
+    // The network's parameters (its genesis header, hashed) load after the first paint, like the forms' code.
+    const { nodeNetwork } = await import('./wallet-network.ts');
     const network = await retryWhileDisconnected(link, () => nodeNetwork(link, urls.network));
     // The host is the page's own origin (node-client.ts): nothing in the URL can point the wallet elsewhere.
     connected = `connected to ${urls.host} · ${network.name} (chain ${network.chainId})`;

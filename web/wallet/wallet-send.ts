@@ -10,7 +10,7 @@
 import { buildTransfer } from '../../src/wallet/transfer.ts';
 import type { Wallet } from '../../src/wallet/wallet.ts';
 import { toHash0x, toHex } from '../../src/util/bytes.ts';
-import type { LightChain } from '../../src/light/light-chain.ts';
+import type { LightChainView } from '../../src/light/light-chain.ts';
 import { freshnessText } from '../../src/light/freshness.ts';
 import { fetchVerifiedBalance } from '../light/verified-balance.ts';
 import { browserRandomBytes } from './wallet-keys.ts';
@@ -51,7 +51,7 @@ export interface PreparedSend {
   readonly nonce: bigint;
 }
 
-export async function prepareSend(link: NodeClient, chain: LightChain, wallet: Wallet, request: SendRequest, pendingOwn: PendingOwn): Promise<PreparedSend> {
+export async function prepareSend(link: NodeClient, chain: LightChainView, wallet: Wallet, request: SendRequest, pendingOwn: PendingOwn): Promise<PreparedSend> {
   const hrp = wallet.network.hrp;
   const from = parseRecipient(request.from, hrp, 'from');
   const to = parseRecipient(request.to, hrp, 'to');
@@ -80,7 +80,7 @@ export async function submitSend(link: NodeClient, wallet: Wallet, send: Prepare
 /** Prepare and submit in one step (the widget, whose approval screen is its review). */
 export async function sendFromTab(
   link: NodeClient,
-  chain: LightChain,
+  chain: LightChainView,
   wallet: Wallet,
   request: SendRequest,
   pendingOwn: PendingOwn,

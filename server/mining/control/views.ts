@@ -1,7 +1,8 @@
 /** The read side of the mining control: get_mining_info, get_mining_stats, the network rate and /health's counters. */
 import { compactToTarget, difficultyFromTarget } from '../../../src/consensus/pow.ts';
 import type { HashRate, MiningPeriod } from '../../../src/mining/control.ts';
-import { estimateNetworkHashRate, formatHashRate, hashRateView } from '../../../src/mining/hash-rate.ts';
+import { formatHashRate, hashRateView } from '../../../src/mining/hash-rate.ts';
+import { estimateNetworkHashRate } from '../../../src/mining/network-hash-rate.ts';
 import type { MinerStats } from '../../../src/mining/miner.ts';
 import { hashRateWindowMs } from '../../../src/mining/mining-limits.ts';
 import { rewardText } from './reward-address.ts';

@@ -14,6 +14,7 @@ import { toHex } from '../../util/bytes.ts';
 import { LightSyncError } from '../errors.ts';
 import { joinedCommitmentDag } from '../join-commitments.ts';
 import type { CheckedJoin } from '../light-join.ts';
+import { moveChainTo } from './move-chain.ts';
 import { newEngine, workOfBits, type ChainGraph } from './state.ts';
 
 export function graphFromGenesis(params: NetworkParams, genesis: IndexedBlock): ChainGraph {
@@ -67,16 +68,6 @@ export function graphFromJoin(params: NetworkParams, genesis: IndexedBlock, chec
   }
   const commitments = joinedCommitmentDag({ params, genesis, get: (id) => index.get(id), engine }, { proven, lowestChain });
   return { engine, index, chainIds, commitments, joined: { point, lowestChain, checked, verified: checked.verified }, tip: point, nextSeq };
-}
-
-/** Moves the selected chain index to end at `next` (a reorganisation rewrites from the fork point). */
-function moveChainTo(graph: ChainGraph, next: IndexedBlock): void {
-  const { chainIds } = graph;
-  chainIds.length = Math.min(chainIds.length, next.height + 1);
-  for (let walk: IndexedBlock | null = next; walk && chainIds[walk.height] !== walk.id; walk = walk.selectedParent) {
-    chainIds[walk.height] = walk.id;
-  }
-  graph.tip = next;
 }
 
 /** Adds a header whose checks passed (or that this client checked before it stored it) to the engine and index. */

@@ -1,5 +1,5 @@
 /** The public shapes of the tab's light node (web/light/light-node.ts): its state, its status line, its handle. */
-import type { LightChain } from '../../../src/light/light-chain.ts';
+import type { LightChainView } from '../../../src/light/light-chain.ts';
 
 export type LightNodeState = 'starting' | 'syncing' | 'synced' | 'disconnected' | 'rejected';
 
@@ -25,7 +25,7 @@ export interface LightNodeStatus {
 }
 
 export interface LightNode {
-  readonly chain: LightChain;
+  readonly chain: LightChainView;
   status(): LightNodeStatus;
   onStatus(listener: (status: LightNodeStatus) => void): () => void;
   /** Resolves when the chain has caught up with the node once (now, if it already has). */

@@ -10,7 +10,8 @@ import { compactToTarget, workFromTarget } from '../../../../src/consensus/pow.t
 import { regtestParams } from '../../../../src/consensus/params.ts';
 import { encodeAddress } from '../../../../src/crypto/address.ts';
 import type { MiningEvent } from '../../../../src/mining/control.ts';
-import { createHashRateMeter, estimateNetworkHashRate, formatHashRate } from '../../../../src/mining/hash-rate.ts';
+import { createHashRateMeter, formatHashRate } from '../../../../src/mining/hash-rate.ts';
+import { estimateNetworkHashRate } from '../../../../src/mining/network-hash-rate.ts';
 import { createMiner } from '../../../../src/mining/miner.ts';
 import { createBlockStatsIndex } from '../../../../src/mining/mining-stats.ts';
 import { miningStatsHorizonMs } from '../../../../src/mining/mining-limits.ts';
