@@ -37,8 +37,10 @@ export function startNodeProcess(args: readonly string[]): NodeProcess {
     }
     for (const wake of waiters) wake();
   });
+  // 'close', not 'exit': at 'exit' the child's stdout may still hold lines it wrote before it died (a SIGKILL mid-sync
+  // left a test reading none of the hundreds of blocks the node had logged as committed).
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
-    child.on('exit', (code, signal) => {
+    child.on('close', (code, signal) => {
       for (const wake of waiters) wake();
       done({ code, signal });
     });
