@@ -27,9 +27,14 @@ function invertLowestOne(n: number): number {
   return n & (n - 1);
 }
 
-export function skipHeight(height: number): number {
+function skipHeight(height: number): number {
   if (height < 2) return 0;
   return height & 1 ? invertLowestOne(invertLowestOne(height - 1)) + 1 : invertLowestOne(height);
+}
+
+/** The skip pointer of a block at `height` whose selected parent is `selectedParent` (null when there is none). */
+export function skipPointer(selectedParent: IndexedBlock | null, height: number): IndexedBlock | null {
+  return selectedParent ? chainAncestorAt(selectedParent, skipHeight(height)) : null;
 }
 
 export function createIndexedBlock(
@@ -40,8 +45,7 @@ export function createIndexedBlock(
   seq: number,
 ): IndexedBlock {
   const height = selectedParent ? selectedParent.height + 1 : 0;
-  const skip = selectedParent ? chainAncestorAt(selectedParent, skipHeight(height)) : null;
-  return { id, hash, header, selectedParent, height, skip, seq };
+  return { id, hash, header, selectedParent, height, skip: skipPointer(selectedParent, height), seq };
 }
 
 /**

@@ -10,7 +10,7 @@ import { assert } from '../errors.ts';
 import type { KvOp, KvStore } from '../storage/kv.ts';
 import { createReadCache, type ReadCacheStats } from '../storage/read-cache.ts';
 import { fromHex, toHex } from '../util/bytes.ts';
-import { chainAncestorAt, skipHeight, type IndexedBlock } from './block-index.ts';
+import { skipPointer, type IndexedBlock } from './block-index.ts';
 import { chainKeys } from './chain-store.ts';
 
 export interface StoredBlockIndex {
@@ -59,7 +59,7 @@ export function createStoredBlockIndex(store: KvStore, engine: GhostdagEngine, n
       const sp = spId === null ? null : lookup(spId)!;
       // A trusted block whose selected parent is below a joined chain's trusted set has its height from the engine.
       const height = sp ? sp.height + 1 : engine.height(id);
-      const skip = sp ? chainAncestorAt(sp, skipHeight(height)) : null;
+      const skip = skipPointer(sp, height);
       const entry = storedBlock(id, hash, header, spId, skip?.id ?? null, height, numberOf(id));
       cache.set(id, entry);
       return { entry, ops: skip ? [{ type: 'put', key: chainKeys.skip(hash), value: skip.hash }] : [] };

@@ -5,7 +5,7 @@
  * Pages read it synchronously (a proof's block, a DAG colouring), so it lives on the main thread; a block's header
  * is decoded when a page first reads it.
  */
-import { chainAncestorAt, skipHeight, type IndexedBlock } from '../../src/chain/block-index.ts';
+import { skipPointer, type IndexedBlock } from '../../src/chain/block-index.ts';
 import { decodeHeader, type BlockHeader } from '../../src/codec/header.ts';
 import type { BlockId } from '../../src/consensus/ghostdag.ts';
 import type { NetworkParams } from '../../src/consensus/params.ts';
@@ -30,7 +30,7 @@ interface MirrorGraph {
 function indexedBlockOf(block: MirrorBlock, selectedParent: IndexedBlock | null): IndexedBlock {
   const { id, hash, headerBytes, height, seq } = block;
   // A joined chain's lowest trusted blocks have their selected parent below the set: their chain starts there.
-  const skip = selectedParent ? chainAncestorAt(selectedParent, skipHeight(height)) : null;
+  const skip = skipPointer(selectedParent, height);
   let header: BlockHeader | undefined;
   return {
     id, hash, selectedParent, height, skip, seq,

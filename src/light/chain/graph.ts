@@ -2,7 +2,7 @@
  * Building and extending a light chain's header DAG: from genesis, or from a join's trusted blocks hung from the
  * engine's virtual origin with the GHOSTDAG data they came with (docs/pruning-proof.md "The tab").
  */
-import { chainAncestorAt, createIndexedBlock, skipHeight, type IndexedBlock } from '../../chain/block-index.ts';
+import { createIndexedBlock, skipPointer, type IndexedBlock } from '../../chain/block-index.ts';
 import type { CommitmentDag } from '../../chain/header-commitments.ts';
 import { checkAroundPoint } from '../../chain/trusted-check.ts';
 import { TrustedDataError } from '../../chain/trusted-errors.ts';
@@ -48,7 +48,7 @@ export function graphFromJoin(params: NetworkParams, genesis: IndexedBlock, chec
   for (const { id, hash, block } of checked.trusted.blocks) {
     const sp = block.ghostdag.selectedParent === null ? null : (index.get(block.ghostdag.selectedParent) ?? null);
     // Real heights: a block whose selected parent is below the set starts its chain there (block-index.ts).
-    const skip = sp ? chainAncestorAt(sp, skipHeight(block.height)) : null;
+    const skip = skipPointer(sp, block.height);
     index.set(id, { id, hash, header: block.header, selectedParent: sp, height: block.height, skip, seq: nextSeq++ });
   }
   const point = index.get(checked.trusted.point.id)!;

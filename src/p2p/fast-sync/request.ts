@@ -21,9 +21,7 @@ import type { ProofPage } from '../paged-fetch.ts';
 import { fetchPruningProof, type FetchedPruningProof } from '../proof-fetch.ts';
 import { fetchSnapshot, type SnapshotFetchOptions, type SnapshotFetchResult } from '../snapshot-fetch.ts';
 import { fetchTrustedData } from '../trusted-data-fetch.ts';
-import { paged, type Answer, type FastSyncState, type PagedKind, type Pending } from './state.ts';
-
-const zeroHash = new Uint8Array(32);
+import { paged, zeroHash, type Answer, type FastSyncState, type PagedKind, type Pending } from './state.ts';
 
 /** Takes `peer`'s request in flight off the books (its timeout cancelled); undefined when there is none. */
 export function settle(state: FastSyncState, peer: Peer): Pending | undefined {

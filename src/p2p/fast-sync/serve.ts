@@ -10,9 +10,7 @@ import { p2pFastSyncQueuedRequestsMax, p2pFastSyncRequestRefillMs, p2pFastSyncRe
 import { InvType } from '../messages/inventory.ts';
 import type { Peer } from '../peer.ts';
 import { createTokenBucket } from '../token-bucket.ts';
-import { pagedAnswer, paged, type FastSyncState, type PagedKind } from './state.ts';
-
-const zeroHash = new Uint8Array(32);
+import { pagedAnswer, paged, zeroHash, type FastSyncState, type PagedKind } from './state.ts';
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

@@ -48,6 +48,9 @@ interface Serving {
 export type PagedKind = 'proof' | 'trusted';
 export type Answer = { kind: PagedKind; page: ProofPage } | { kind: 'snapshot'; root: Uint8Array; from: Uint8Array; chunk: SnapshotChunk };
 
+/** A pruning point of all zeros asks for the peer's current one. */
+export const zeroHash = new Uint8Array(32);
+
 /** Per paged kind: its request and answer messages and the `notfound` inventory kind. */
 export const paged = {
   proof: { ask: 'getpruningproof', answer: 'pruningproof', inv: InvType.pruningProof },
