@@ -29,7 +29,8 @@ export interface AccessControl {
   readonly clients: OAuthClientStore;
   readonly grants: OAuthGrants;
   readonly signatures: SignatureVerifier;
-  readonly limiter: RateLimiter;
+  /** Undefined with `rate-limits=false`: no surface (HTTP, WebSocket, gRPC) meters its callers. */
+  readonly limiter: RateLimiter | undefined;
   readonly authOptions: AuthenticateOptions;
   /** The access step of one request (authenticate, then a rate token): the JSON-RPC listener calls it directly. */
   readonly admit: Admit;
@@ -60,13 +61,13 @@ export function createAccessControl(options: AccessControlOptions): AccessContro
   const clients = createOAuthClientStore(kv, clock);
   const grants = createOAuthGrants(kv, clock);
   const signatures = createSignatureVerifier({ clock });
-  const limiter = createRateLimiter({ clock });
+  const limiter = options.rateLimits === false ? undefined : createRateLimiter({ clock });
   const authOptions: AuthenticateOptions = { keys, grants, signatures, ...(options.trustProxy ? { trustProxy: true } : {}) };
   const admit = createAdmission({
     auth: authOptions,
     explorerPaths: options.explorerPaths ?? [],
     unmetered: isWebAppFile,
-    ...(options.rateLimits === false ? {} : { limiter }),
+    ...(limiter === undefined ? {} : { limiter }),
   });
   const deadline = createDeadline(options.timeoutMs);
   return {

@@ -19,8 +19,8 @@ export function grpcAuthorizer(access: Pick<AccessControl, 'authOptions' | 'limi
     };
     const identity = await resolveIdentity({ header, signedCall: async () => ({ method, params }) }, access.authOptions, anonymousIdentity(peer.replace(/:\d+$/, '')));
     const policy = ratePolicyFor(identity.tier, 'rpc');
-    const decision = access.limiter.take(`grpc|${identity.id}`, policy);
-    if (!decision.allowed) {
+    const decision = access.limiter?.take(`grpc|${identity.id}`, policy);
+    if (decision !== undefined && !decision.allowed) {
       throw new RateLimitedError(policy.name, policy.burst, policy.perMinute, Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
     }
     return identity;

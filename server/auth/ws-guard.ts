@@ -39,7 +39,8 @@ const wsPolicyCloseCode = 1008;
 
 export interface WsGuardOptions {
   readonly identity: Identity;
-  readonly limiter: RateLimiter;
+  /** Undefined: the node runs without rate limits (`rate-limits=false`). */
+  readonly limiter: RateLimiter | undefined;
   /** The dispatcher's method table (its `methods`); the node's by default. */
   readonly methods?: ReadonlyMap<string, AnyRpcMethod>;
 }
@@ -52,9 +53,9 @@ export function createWsGuard(options: WsGuardOptions): WsGuard {
     identity,
     check(text) {
       const envelope = parseEnvelopeText(text, nodeEnvelopeRules);
-      const decision = limiter.take(`ws|${identity.id}`, policy);
+      const decision = limiter?.take(`ws|${identity.id}`, policy);
       let refusal: WeftError | undefined;
-      if (decision.allowed) strikes = 0;
+      if (decision === undefined || decision.allowed) strikes = 0;
       else {
         strikes++;
         if (strikes > wsRateLimitStrikesMax) return { action: 'close', code: wsPolicyCloseCode, reason: 'rate limit exceeded repeatedly' };

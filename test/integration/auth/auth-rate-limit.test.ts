@@ -9,6 +9,10 @@ import { createWsGuard } from '../../../server/auth/ws-guard.ts';
 import { anonymousIdentity } from '../../../src/auth/identity.ts';
 import { wsRateLimitStrikesMax } from '../../../src/auth/auth-limits.ts';
 import { scopes } from '../../../src/auth/scopes.ts';
+import * as grpc from '@grpc/grpc-js';
+import { createAccessControl } from '../../../server/auth/access-control.ts';
+import { grpcAuthorizer } from '../../../server/auth/grpc-authorize.ts';
+import { createMemoryStore } from '../../../src/storage/memory-store.ts';
 import { explorerPath, startAuthApp, type AuthApp } from '../../helpers/auth-app.ts';
 
 let t: AuthApp;
@@ -202,6 +206,20 @@ describe('WebSocket message limits', () => {
     const guard = createWsGuard({ identity: anonymousIdentity('10.0.0.3'), limiter: createRateLimiter({ clock: createManualClock(0) }) });
     const verdict = guard.check(JSON.stringify({ jsonrpc: '2.0', method: 'send_transaction', params: {}, id: 'tx' }));
     expect(JSON.parse((verdict as { text: string }).text)).toMatchObject({ error: { code: -32001, data: { reason: 'authentication_required', scope: 'send_transactions' } }, id: 'tx' });
+  });
+});
+
+describe('rate-limits=false', () => {
+  // A private node or a test network (config `rate-limits=false`): no surface meters its callers. The WebSocket and gRPC
+  // surfaces used to keep theirs, so a browser test's sixteen page loads from one address ran out the WebSocket's.
+  it('meters no WebSocket message and no gRPC call', async () => {
+    const access = createAccessControl({ kv: createMemoryStore(), clock: createManualClock(0), rateLimits: false });
+    expect(access.limiter).toBeUndefined();
+    const guard = createWsGuard({ identity: anonymousIdentity('10.0.0.9'), limiter: access.limiter });
+    const message = JSON.stringify({ jsonrpc: '2.0', method: 'get_block_height', id: 1 });
+    for (let i = 0; i < 2_500; i++) expect(guard.check(message).action).toBe('pass');
+    const authorize = grpcAuthorizer(access);
+    for (let i = 0; i < 150; i++) await expect(authorize(new grpc.Metadata(), '10.0.0.9:5000', 'get_block_height', {})).resolves.toMatchObject({ tier: 'anonymous' });
   });
 });
 
