@@ -83,7 +83,11 @@ export async function sendInPage(page: Page, options: { from?: string; to: strin
   await send.getByLabel('To', { exact: true }).fill(options.to);
   await send.getByLabel('Amount (WEFT)').fill(options.amount);
   await send.getByRole('button', { name: 'Review send' }).click();
-  await expect(page.getByRole('heading', { name: 'Review before signing' })).toBeVisible({ timeout: 30_000 });
+  // The review, or the error the form showed instead: a failure then says what the page said.
+  const review = page.getByRole('heading', { name: 'Review before signing' });
+  const refused = send.getByRole('alert');
+  await expect(review.or(refused).first()).toBeVisible({ timeout: 30_000 });
+  if (await refused.count() > 0) throw new Error(`the send form showed an error instead of the review: ${await refused.allTextContents()}`);
   await page.getByRole('button', { name: 'Sign and send', exact: true }).click();
   await expect(page.locator('#send-result')).toHaveText(/^sent 0x[0-9a-f]{64} \((pending|confirmed|final)\)$/, { timeout: 30_000 });
   const hash = (await page.locator('#send-result').textContent())!.split(' ')[1]!;

@@ -85,7 +85,10 @@ export function confidentialTxSection(tx: Record<string, unknown>): string {
 /** `#/output/0x<one-time key>`: a confidential output's stored record, proven against a verified header. */
 export async function renderOutputPage(ctx: PageContext, arg: string): Promise<void> {
   if (!/^0x[0-9a-f]{64}$/.test(arg)) return showNothingFound(ctx, 'confidential output', arg, 'An output is named by its one-time key: 0x and 64 hex digits.');
-  const outcome = await checkWhenHeaderKnown(async () => verifyRecordProof((await ctx.light).chain, 'confidential_output', fromHex(arg.slice(2)), await getProof(ctx.client, { namespace: 'confidential_output', id: arg })));
+  const outcome = await checkWhenHeaderKnown(
+    async () => ({ chain: (await ctx.light).chain, proof: await getProof(ctx.client, { namespace: 'confidential_output', id: arg }) }),
+    ({ chain, proof }) => verifyRecordProof(chain, 'confidential_output', fromHex(arg.slice(2)), proof),
+  );
   if (!ctx.current()) return;
   ctx.title.textContent = 'Confidential output';
   if (!outcome.ok) {

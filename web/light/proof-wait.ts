@@ -1,9 +1,14 @@
 /**
  * Proofs the tab checks against its light node's headers may name the node's newest block before the light node
  * has verified it (it is one `inv` behind at most), or a sibling of the tab's own tip that the tab's selected chain
- * does not run through until it sees the node's newest block ('proof-stale', src/light/freshness.ts): such a check
+ * does not run through until it sees the node's newest block ('proof-stale', src/light/freshness.ts). Such a check
  * is retried for a few seconds, then reported — an old state replayed as current stays refused. Any other failure
  * is reported at once — callers show the error, never the node's figures as verified.
+ *
+ * An unknown header is waited for with the answer in hand: the same proof is checked again once the light node has
+ * had time to verify its block. Fetching a new proof instead would name the node's newer tip each time, which a
+ * light node lagging by one block on a busy machine never catches while blocks keep coming. Only a stale proof is
+ * fetched again.
  */
 import { LightProofError } from '../../src/light/errors.ts';
 
@@ -15,19 +20,27 @@ export type ProofOutcome<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly error: { readonly reason: string; readonly message: string } };
 
-/** Runs `check` (fetch and verify) until it passes, fails for another reason than an unknown header, or time is up. */
-export async function checkWhenHeaderKnown<T>(check: () => Promise<T>): Promise<ProofOutcome<T>> {
+const reasonOf = (error: unknown): string => (error instanceof LightProofError ? error.reason : 'request-failed');
+const pause = () => new Promise((resolve) => setTimeout(resolve, proofHeaderPollMs));
+
+/**
+ * Fetches an answer and verifies it until it passes, fails for another reason than an unknown header or a stale
+ * proof, or time is up; an unknown header re-verifies the same answer, a stale proof fetches a new one.
+ */
+export async function checkWhenHeaderKnown<A, T>(fetch: () => Promise<A>, verify: (answer: A) => T): Promise<ProofOutcome<T>> {
   const deadline = Date.now() + proofHeaderWaitMs;
+  let answer: { readonly value: A } | undefined;
   for (;;) {
     try {
-      return { ok: true, value: await check() };
+      answer ??= { value: await fetch() };
+      return { ok: true, value: verify(answer.value) };
     } catch (error) {
-      const retryable = error instanceof LightProofError && (error.reason === 'header-unknown' || error.reason === 'proof-stale');
-      if (retryable && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, proofHeaderPollMs));
+      const reason = reasonOf(error);
+      if ((reason === 'header-unknown' || reason === 'proof-stale') && Date.now() < deadline) {
+        if (reason === 'proof-stale') answer = undefined;
+        await pause();
         continue;
       }
-      const reason = error instanceof LightProofError ? error.reason : 'request-failed';
       return { ok: false, error: { reason, message: (error as Error).message } };
     }
   }

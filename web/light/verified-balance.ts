@@ -20,6 +20,6 @@ export type VerifiedBalance =
   | { readonly ok: false; readonly error: { readonly reason: string; readonly message: string } };
 
 export async function fetchVerifiedBalance(chain: LightChainView, client: RpcClient, address: string): Promise<VerifiedBalance> {
-  const outcome = await checkWhenHeaderKnown(async () => verifyAccountProof(chain, address, await getProof(client, { address })));
+  const outcome = await checkWhenHeaderKnown(() => getProof(client, { address }), (proof) => verifyAccountProof(chain, address, proof));
   return outcome.ok ? { ok: true, account: outcome.value, display: formatUnits(outcome.value.balance) } : outcome;
 }

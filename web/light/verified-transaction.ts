@@ -14,6 +14,6 @@ export type VerifiedInclusion =
   | { readonly ok: false; readonly error: { readonly reason: string; readonly message: string } };
 
 export async function fetchVerifiedTransaction(chain: LightChainView, client: RpcClient, hash: string): Promise<VerifiedInclusion> {
-  const outcome = await checkWhenHeaderKnown(async () => verifyTransactionProof(chain, hash, await getTransactionProof(client, { hash })));
+  const outcome = await checkWhenHeaderKnown(() => getTransactionProof(client, { hash }), (proof) => verifyTransactionProof(chain, hash, proof));
   return outcome.ok ? { ok: true, transaction: outcome.value } : outcome;
 }

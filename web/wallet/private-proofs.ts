@@ -20,7 +20,10 @@ import type { PrivateOutputRow } from './private-scan.ts';
 const short = (hex: string): string => `0x${hex.slice(0, 10)}…`;
 
 async function proven<N extends 'confidential_output' | 'key_image'>(chain: LightChainView, link: RpcClient, namespace: N, id: string) {
-  const outcome = await checkWhenHeaderKnown(async () => verifyRecordProof(chain, namespace, fromHex(id), await getProof(link, { namespace, id: `0x${id}` })));
+  const outcome = await checkWhenHeaderKnown(
+      () => getProof(link, { namespace, id: `0x${id}` }),
+      (proof) => verifyRecordProof(chain, namespace, fromHex(id), proof),
+    );
   if (!outcome.ok) throw new Error(`cannot send: the ${namespace} proof of ${short(id)} failed (${outcome.error.reason}: ${outcome.error.message})`);
   return outcome.value;
 }

@@ -40,7 +40,10 @@ export interface PrivateProver {
 
 export function createPrivateProver(chain: LightChainView, link: RpcClient): PrivateProver {
   const prove = async <N extends 'confidential_output' | 'key_image'>(namespace: N, id: string) => {
-    const outcome = await checkWhenHeaderKnown(async () => verifyRecordProof(chain, namespace, fromHex(id), await getProof(link, { namespace, id: `0x${id}` })));
+    const outcome = await checkWhenHeaderKnown(
+      () => getProof(link, { namespace, id: `0x${id}` }),
+      (proof) => verifyRecordProof(chain, namespace, fromHex(id), proof),
+    );
     return outcome;
   };
   const proveRecord = async (oneTimeKey: string, commitment: string): Promise<OutputProof> => {

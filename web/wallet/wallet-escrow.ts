@@ -72,7 +72,10 @@ export interface VerifiedAgent {
 
 /** Reads the agent account with get_agent_account and checks its proof against the light node's headers (throws if it fails). */
 export async function fetchVerifiedAgent(link: NodeClient, chain: LightChainView, agentText: string, agent: Uint8Array): Promise<VerifiedAgent> {
-  const outcome = await checkWhenHeaderKnown(async () => verifyRecordProof(chain, 'agent', agent, (await getAgentAccount(link, { agent_account: agentText, proof: true })).proof));
+  const outcome = await checkWhenHeaderKnown(
+    async () => (await getAgentAccount(link, { agent_account: agentText, proof: true })).proof,
+    (proof) => verifyRecordProof(chain, 'agent', agent, proof),
+  );
   if (!outcome.ok) throw new Error(`cannot check the agent account: its proof failed (${outcome.error.reason}: ${outcome.error.message})`);
   const { record, blockHash } = outcome.value;
   return { exists: record !== null, frozen: record?.frozen ?? false, daaScore: daaScoreOf(chain, blockHash) };
@@ -139,8 +142,8 @@ export interface VerifiedEscrow extends EscrowStanding {
 
 /** The escrow `id` (0x-hex) as a header the light node verified commits it; a failed proof is `ok: false`. */
 export async function fetchVerifiedEscrow(link: NodeClient, chain: LightChainView, id: string): Promise<ProofOutcome<VerifiedEscrow>> {
-  return checkWhenHeaderKnown(async () => {
-    const verified = verifyRecordProof(chain, 'escrow', fromHex(id.slice(2)), (await getEscrow(link, { escrow_id: id, proof: true })).proof);
+  return checkWhenHeaderKnown(async () => (await getEscrow(link, { escrow_id: id, proof: true })).proof, (proof) => {
+    const verified = verifyRecordProof(chain, 'escrow', fromHex(id.slice(2)), proof);
     const record = verified.record;
     return {
       record,
