@@ -30,9 +30,31 @@ export interface Link {
   close(): Promise<void>;
 }
 
+/**
+ * One direction of a link: chunks queue in order with their arrival times and one timer delivers every chunk that is
+ * due, in order, then waits for the next. A timer a chunk would reorder the stream: Node starts every timer of one
+ * event-loop turn at the same cached millisecond, so a later chunk whose arrival was clamped to the one ahead of it
+ * gets the shorter timeout and fires first — under load that corrupted the bytes (Noise refused them:
+ * "authentication failed") and dropped connections several times a minute.
+ */
 function pipeDelayed(from: Socket, to: Socket, shape: LinkShape, random: () => number, count: (n: number) => void): void {
   let lineFreeAt = 0;
   let lastArrival = 0;
+  const queue: { readonly chunk: Buffer; readonly arrival: number }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const deliver = (): void => {
+    timer = undefined;
+    const now = performance.now();
+    while (queue.length > 0 && queue[0]!.arrival <= now) {
+      const { chunk } = queue.shift()!;
+      if (!to.destroyed) to.write(chunk);
+    }
+    schedule();
+  };
+  const schedule = (): void => {
+    if (timer !== undefined || queue.length === 0) return;
+    timer = setTimeout(deliver, Math.max(0, queue[0]!.arrival - performance.now()));
+  };
   from.on('data', (chunk: Buffer) => {
     const now = performance.now();
     const sendDone = shape.rateBytesPerS === undefined ? now : Math.max(now, lineFreeAt) + (chunk.length * 1000) / shape.rateBytesPerS;
@@ -41,9 +63,12 @@ function pipeDelayed(from: Socket, to: Socket, shape: LinkShape, random: () => n
     const arrival = Math.max(lastArrival, sendDone + delay);
     lastArrival = arrival;
     count(chunk.length);
-    setTimeout(() => {
-      if (!to.destroyed) to.write(chunk);
-    }, Math.max(0, arrival - now));
+    queue.push({ chunk, arrival });
+    schedule();
+  });
+  from.on('close', () => {
+    if (timer !== undefined) clearTimeout(timer);
+    queue.length = 0;
   });
 }
 
