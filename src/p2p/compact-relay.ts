@@ -3,7 +3,8 @@
  * compact blocks (service bit `compactBlocks`), as a header plus short transaction ids — one one-way delay a hop
  * instead of inv → getdata → block's three. The receiver rebuilds the block from transactions it holds and asks the
  * sender for the rest by index; the header's transaction root decides whether the rebuilt block is the block, and on
- * any doubt the full block is fetched. Explicit state plus free functions: relay's state (relay/state.ts) holds a
+ * any doubt the full block is fetched. A peer with the `prefilledBlocks` service bit gets `prefilledblock` instead: the
+ * same ids plus the transactions it is not known to hold, so it rarely has anything to ask. Explicit state plus free functions: relay's state (relay/state.ts) holds a
  * `CompactRelayState`, and relay's operations (relay/compact.ts, relay/transactions.ts) call these.
  */
 import { transactionsRoot, type Block } from '../codec/block.ts';
@@ -11,7 +12,9 @@ import type { BlockHeader } from '../codec/header.ts';
 import { blockHash, compactToTarget, hashMeetsTarget } from '../consensus/pow.ts';
 import { blake3 } from '../crypto/blake3.ts';
 import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
+import type { BoundedSet } from '../util/bounded-set.ts';
 import { compactNonceBytes, shortIdAt, shortIdBytes, shortIdCount, shortIdKey, shortIdOf, type CompactBlockMessage } from './messages/compact-block.ts';
+import type { PrefilledBlockMessage, PrefilledTransaction } from './messages/prefilled-block.ts';
 import type { Peer } from './peer.ts';
 
 /** Compact blocks waiting for transactions asked of their sender; the oldest is dropped past this. */
@@ -62,12 +65,44 @@ export function forgetTransaction(state: CompactRelayState, id: string): void {
   state.held.delete(id);
 }
 
-/** The compact form of a block, built once (one random nonce) and sent to every compact peer. */
-export function compactBlockOf(block: Block, nonce: Uint8Array = globalThis.crypto.getRandomValues(new Uint8Array(compactNonceBytes))): CompactBlockMessage {
+/** A pushed block as every compact peer gets it, built once a push (one random nonce), and its transactions' ids. */
+export interface CompactForm {
+  readonly message: CompactBlockMessage;
+  readonly transactions: readonly Uint8Array[];
+  /** Each transaction's id (hex), in block order: what a peer's known set is asked about. */
+  readonly txIds: readonly string[];
+}
+
+const randomNonce = (): Uint8Array => globalThis.crypto.getRandomValues(new Uint8Array(compactNonceBytes));
+
+export function compactFormOf(block: Block, nonce: Uint8Array = randomNonce()): CompactForm {
   const key = shortIdKey(blockHash(block.header), nonce);
   const shortIds = new Uint8Array(block.transactions.length * shortIdBytes);
-  block.transactions.forEach((tx, i) => shortIds.set(shortIdOf(key, blake3(tx)), i * shortIdBytes));
-  return { type: 'cmpctblock', header: block.header, nonce, shortIds };
+  const txIds = block.transactions.map((tx, i) => {
+    const id = blake3(tx);
+    shortIds.set(shortIdOf(key, id), i * shortIdBytes);
+    return toHex(id);
+  });
+  return { message: { type: 'cmpctblock', header: block.header, nonce, shortIds }, transactions: block.transactions, txIds };
+}
+
+/** The `cmpctblock` of a block. */
+export function compactBlockOf(block: Block, nonce?: Uint8Array): CompactBlockMessage {
+  return compactFormOf(block, nonce).message;
+}
+
+/**
+ * The `prefilledblock` for one peer: the compact form plus every transaction `known` (what went to or came from
+ * that peer) does not hold, each then marked known — the peer has it once this message is read.
+ */
+export function prefilledFor(form: CompactForm, known: BoundedSet<string>): PrefilledBlockMessage {
+  const prefilled: PrefilledTransaction[] = [];
+  form.txIds.forEach((id, index) => {
+    if (known.has(id)) return;
+    known.add(id);
+    prefilled.push({ index, tx: form.transactions[index]! });
+  });
+  return { ...form.message, type: 'prefilledblock', prefilled };
 }
 
 /** The held transactions under one block's key: short id (hex) → id (hex), or null when two share it. */
@@ -93,27 +128,32 @@ export type RebuildResult =
   | { readonly kind: 'mismatch' };
 
 /**
- * Rebuilds what it can of a pushed block from known transactions; `lookup` gives a held transaction's bytes.
+ * Rebuilds what it can of a pushed block from the transactions it carries and known ones; `lookup` gives a held
+ * transaction's bytes.
  * Salting the held transactions costs one hash each, paid only for a block with transactions that passed the
  * cheaper checks (own target, parents known or allowed, not already pending).
  */
 export function rebuildCompact(
   state: CompactRelayState,
-  message: CompactBlockMessage,
+  message: CompactBlockMessage | PrefilledBlockMessage,
   hash: Uint8Array,
   peer: Peer,
   nowMs: number,
   lookup: (txId: string) => Uint8Array | undefined,
 ): RebuildResult {
   const count = shortIdCount(message.shortIds);
-  if (count === 0) return finish(message.header, []);
+  const sent = message.type === 'prefilledblock' ? message.prefilled : [];
+  const transactions: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(count);
+  for (const { index, tx } of sent) transactions[index] = tx;
+  // Salting the held transactions (a hash each) only when some position was not sent.
+  if (sent.length === count) return finish(message.header, transactions as Uint8Array[]);
   const salted = saltedHeld(state, shortIdKey(hash, message.nonce));
-  const transactions: (Uint8Array | undefined)[] = [];
   const missing: number[] = [];
   for (let i = 0; i < count; i++) {
+    if (transactions[i] !== undefined) continue;
     const full = salted.get(toHex(shortIdAt(message.shortIds, i)));
     const raw = full == null ? undefined : lookup(full);
-    transactions.push(raw);
+    transactions[i] = raw;
     if (raw === undefined) missing.push(i);
   }
   if (missing.length === 0) return finish(message.header, transactions as Uint8Array[]);

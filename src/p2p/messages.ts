@@ -19,6 +19,7 @@ import { getheadersCodec, headersCodec } from './messages/headers.ts';
 import { getdataCodec, invCodec, notfoundCodec } from './messages/inventory.ts';
 import type { MessageCodec } from './messages/message-codec.ts';
 import { pingCodec, pongCodec } from './messages/ping.ts';
+import { prefilledblockCodec } from './messages/prefilled-block.ts';
 import { getpruningproofCodec, gettrusteddataCodec, pruningproofCodec, trusteddataCodec } from './messages/pruning-point-pages.ts';
 import { rejectCodec } from './messages/reject.ts';
 import { getsnapshotchunkCodec, snapshotchunkCodec } from './messages/snapshot-chunk.ts';
@@ -52,6 +53,7 @@ export const messageCodecs = [
   cmpctblockCodec,
   getblocktxnCodec,
   blocktxnCodec,
+  prefilledblockCodec,
 ] as const;
 
 type MessageOf<C> = C extends MessageCodec<infer M> ? M : never;

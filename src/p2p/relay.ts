@@ -12,6 +12,7 @@
  */
 import type { Block } from '../codec/block.ts';
 import type { CompactBlockMessage } from './messages/compact-block.ts';
+import type { PrefilledBlockMessage } from './messages/prefilled-block.ts';
 import type { InvItem } from './messages/inventory.ts';
 import type { Peer } from './peer.ts';
 import { requestPeerTips } from './relay/block-requests.ts';
@@ -30,8 +31,8 @@ export interface Relay {
   onGetData(peer: Peer, items: readonly InvItem[]): void;
   onNotFound(peer: Peer, items: readonly InvItem[]): void;
   onBlock(peer: Peer, block: Block): void;
-  /** A pushed compact block: rebuilt from held transactions, the rest asked of its sender. */
-  onCompactBlock(peer: Peer, message: CompactBlockMessage): void;
+  /** A pushed compact block (`cmpctblock` or `prefilledblock`): rebuilt from what it carries and held transactions, the rest asked of its sender. */
+  onCompactBlock(peer: Peer, message: CompactBlockMessage | PrefilledBlockMessage): void;
   onGetBlockTxn(peer: Peer, hash: Uint8Array, indexes: readonly number[]): void;
   onBlockTxn(peer: Peer, hash: Uint8Array, transactions: readonly Uint8Array[]): void;
   onTx(peer: Peer, raw: Uint8Array): void;

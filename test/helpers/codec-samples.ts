@@ -131,5 +131,10 @@ export function messageSamples(txs: readonly Uint8Array[]): Message[] {
     { type: 'cmpctblock', header: headerPool[4]!, nonce: hash(12).subarray(0, 8), shortIds: Uint8Array.from([...hash(9).subarray(0, 8), ...hash(10).subarray(0, 8)]) },
     { type: 'getblocktxn', hash: hash(11), indexes: [0, 2, 7] },
     { type: 'blocktxn', hash: hash(11), transactions: txs.slice(0, 2) },
+    {
+      type: 'prefilledblock', header: headerPool[4]!, nonce: hash(13).subarray(0, 8),
+      shortIds: Uint8Array.from([...hash(9).subarray(0, 8), ...hash(10).subarray(0, 8), ...hash(14).subarray(0, 8)]),
+      prefilled: [{ index: 0, tx: txs[0]! }, { index: 2, tx: txs[2]! }],
+    },
   ];
 }

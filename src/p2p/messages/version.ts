@@ -9,8 +9,11 @@ import { p2pNetworkNameBytesMax, p2pUserAgentBytesMax, p2pVersionMessageBytesMax
 import type { MessageCodec } from './message-codec.ts';
 import { readText, writeText } from './text-field.ts';
 
-/** Service bits in `version` and `addr`. `compactBlocks`: send me new blocks as `cmpctblock` (compact-block.ts). */
-export const Services = { full: 1n, ws: 2n, browser: 4n, compactBlocks: 8n } as const;
+/**
+ * Service bits in `version` and `addr`. `compactBlocks`: send me new blocks as `cmpctblock` (compact-block.ts);
+ * `prefilledBlocks`: as `prefilledblock`, with the transactions I am not known to hold (prefilled-block.ts).
+ */
+export const Services = { full: 1n, ws: 2n, browser: 4n, compactBlocks: 8n, prefilledBlocks: 16n } as const;
 
 export interface VersionMessage {
   readonly type: 'version';

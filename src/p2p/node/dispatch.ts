@@ -43,6 +43,7 @@ export function dispatchMessage(state: P2pNodeState, peer: Peer, message: Messag
     case 'block':
       return relay.onBlock(peer, message.block);
     case 'cmpctblock':
+    case 'prefilledblock':
       return state.blockSync ? relay.onCompactBlock(peer, message) : undefined;
     case 'getblocktxn':
       return relay.onGetBlockTxn(peer, message.hash, message.indexes);

@@ -1,15 +1,15 @@
 /**
  * Whole blocks in relay (docs/p2p.md "Relay"): an accepted block pushed as a compact block to the peers that asked
- * for them and announced with `inv` to the others; a relayed block handed to the chain, its missing parents asked
+ * for them (with the transactions each is not known to hold, to those that asked for that) and announced with `inv`
+ * to the others; a relayed block handed to the chain, its missing parents asked
  * of its sender level by level, or a sync round started when it is far ahead of us.
  */
 import type { Block } from '../../codec/block.ts';
 import type { BlockHeader } from '../../codec/header.ts';
 import { blockHash } from '../../consensus/pow.ts';
 import { fromHex, toHex } from '../../util/bytes.ts';
-import { compactBlockOf } from '../compact-relay.ts';
+import { compactFormOf, prefilledFor, type CompactForm } from '../compact-relay.ts';
 import { p2pOrphanParentRequestsMax } from '../limits.ts';
-import type { CompactBlockMessage } from '../messages/compact-block.ts';
 import { InvType } from '../messages/inventory.ts';
 import { Services } from '../messages/version.ts';
 import type { Peer } from '../peer.ts';
@@ -20,20 +20,23 @@ import type { RelayState } from './state.ts';
 /** A relayed orphan more than this many blue blocks above our tip starts a headers-first sync with its peer. */
 const orphanResolutionBlueScoreRange = 64;
 
-/** Tells every ready peer not known to have it of block `id`: a compact block to those that want one, else an inv. */
+/**
+ * Tells every ready peer not known to have it of block `id`: a compact block to those that want one (prefilled
+ * with what each lacks, to those that want that), else an inv.
+ */
 export function announceBlock(state: RelayState, id: string): void {
   const hash = fromHex(id);
-  let pushed: CompactBlockMessage | null | undefined;
+  let form: CompactForm | null | undefined;
   for (const peer of state.readyPeers()) {
     if (peer.known.has(id)) continue;
     peer.known.add(id);
-    if (wantsCompact(peer)) {
-      if (pushed === undefined) {
+    if (wants(peer, Services.compactBlocks)) {
+      if (form === undefined) {
         const block = state.chain.getBlock(id);
-        pushed = block ? compactBlockOf(block) : null;
+        form = block ? compactFormOf(block) : null;
       }
-      if (pushed !== null) {
-        peer.send(pushed);
+      if (form !== null) {
+        peer.send(wants(peer, Services.prefilledBlocks) ? prefilledFor(form, peer.known) : form.message);
         continue;
       }
     }
@@ -89,8 +92,8 @@ export function acceptRelayed(state: RelayState, peer: Peer, block: Block, id: s
   );
 }
 
-function wantsCompact(peer: Peer): boolean {
-  return ((peer.version()?.services ?? 0n) & Services.compactBlocks) !== 0n;
+function wants(peer: Peer, service: bigint): boolean {
+  return ((peer.version()?.services ?? 0n) & service) !== 0n;
 }
 
 function onOrphan(state: RelayState, peer: Peer, block: Block, id: string, missing: readonly string[]): void {

@@ -10,6 +10,7 @@ import {
   compactBlockTxnDepthMax, compactCompletionTimeoutMs, completeCompact, meetsOwnTarget, rebuildCompact, type RebuildResult,
 } from '../compact-relay.ts';
 import type { CompactBlockMessage } from '../messages/compact-block.ts';
+import type { PrefilledBlockMessage } from '../messages/prefilled-block.ts';
 import { InvType } from '../messages/inventory.ts';
 import type { Peer } from '../peer.ts';
 import { MessageMalformedError } from '../protocol-errors.ts';
@@ -17,8 +18,8 @@ import { defer, requestBlocks } from './block-requests.ts';
 import { acceptRelayed, knownOrComing, orphanOverAllowance } from './blocks.ts';
 import type { RelayState } from './state.ts';
 
-/** A pushed compact block: rebuilt from held transactions, the rest asked of its sender. */
-export function onCompactBlock(state: RelayState, peer: Peer, message: CompactBlockMessage): void {
+/** A pushed compact block: rebuilt from the transactions it carries and held ones, the rest asked of its sender. */
+export function onCompactBlock(state: RelayState, peer: Peer, message: CompactBlockMessage | PrefilledBlockMessage): void {
   const { chain } = state;
   const hash = blockHash(message.header);
   const id = toHex(hash);

@@ -226,6 +226,10 @@ function maxSizeMessages(): { name: string; bytes: Uint8Array }[] {
     { type: 'cmpctblock', header: headerPool[0]!, nonce: hash(2).subarray(0, 8), shortIds: new Uint8Array(blockTxCountMax * 8).map((_, i) => (i * 131) & 0xff) },
     { type: 'getblocktxn', hash: hash(1), indexes: Array.from({ length: blockTxCountMax }, (_, i) => i) },
     { type: 'blocktxn', hash: hash(1), transactions: blockTxs },
+    {
+      type: 'prefilledblock', header: headerPool[0]!, nonce: hash(2).subarray(0, 8), shortIds: new Uint8Array(blockTxCountMax * 8).map((_, i) => (i * 131) & 0xff),
+      prefilled: blockTxs.map((tx, i) => ({ index: blockTxCountMax - blockTxs.length + i, tx })),
+    },
   ];
   const valid = built.map((m) => ({ name: `${m.type} (valid, max size)`, bytes: encodeMessage(m) }));
   // The same bytes with the last byte cut: the decoder reads everything before refusing.
