@@ -2,8 +2,9 @@
  * Adding a block (src/chain/chain.ts, docs/chain.md "Pipeline"): admission (header in isolation, PoW, the duplicate,
  * refused and orphan gates), the optional preverify hook, then the stages after PoW in order — body in isolation,
  * header in context, body in context, the commit — synchronously up to the store write, so calls are processed
- * strictly in call order without a lock. A block is reported accepted once its batch is durable; its orphaned
- * children get their turn as soon as it is indexed.
+ * strictly in call order without a lock. A block is reported validated (onBlockValidated: relay tells peers) as soon
+ * as its batch is queued, and accepted once the batch is durable; its orphaned children get their turn as soon as it
+ * is indexed.
  */
 import { encodeBlock, type Block } from '../codec/block.ts';
 import type { BlockId } from '../consensus/ghostdag.ts';
@@ -54,6 +55,7 @@ export async function addBlock(state: ChainState, block: Block): Promise<AddBloc
     throw error;
   }
   const { entry, durable, changed, stages } = processed;
+  for (const listener of state.validatedListeners) listener({ block: entry, body: block });
   adoptOrphans(state, id);
   await durable;
   if (options.onBlockTimings) {

@@ -18,7 +18,7 @@ import type { IndexedBlock } from './block-index.ts';
 import { consensusCacheEntries } from './cache-budget.ts';
 import { openStoredChain } from './chain-open.ts';
 import { chainKeys, storedTips } from './chain-store.ts';
-import type { BlockAcceptedEvent, ChainOptions, FinalityConflictEvent } from './chain-types.ts';
+import type { BlockAcceptedEvent, BlockValidatedEvent, ChainOptions, FinalityConflictEvent } from './chain-types.ts';
 import type { BatchWriter } from './commit-block.ts';
 import type { CommitmentDag } from './header-commitments.ts';
 import { createInvalidBlocks, type InvalidBlocks } from './invalid-blocks.ts';
@@ -45,6 +45,7 @@ export interface ChainState {
   readonly orphans: OrphanPool;
   readonly invalid: InvalidBlocks;
   readonly listeners: Set<(event: BlockAcceptedEvent) => void>;
+  readonly validatedListeners: Set<(event: BlockValidatedEvent) => void>;
   readonly conflictListeners: Set<(event: FinalityConflictEvent) => void>;
   readonly selectedChain: SelectedChainIndex;
   readonly writer: BatchWriter;
@@ -94,6 +95,7 @@ export async function openChainState(options: ChainOptions): Promise<OpenedChain
     orphans: createOrphanPool(options.orphanCapacity),
     invalid: createInvalidBlocks(store),
     listeners: new Set(),
+    validatedListeners: new Set(),
     conflictListeners: new Set(),
     pruner: undefined,
     machine: undefined,

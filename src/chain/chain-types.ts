@@ -27,6 +27,12 @@ export interface FinalityConflictEvent {
   readonly selectedTip: BlockId;
 }
 
+export interface BlockValidatedEvent {
+  readonly block: IndexedBlock;
+  /** The block as it was added: its transactions, without reading it back from the store. */
+  readonly body: Block;
+}
+
 export interface BlockAcceptedEvent {
   readonly block: IndexedBlock;
   readonly ghostdag: GhostdagData;
@@ -74,6 +80,12 @@ export interface Chain {
   /** The state a block with these parents, mined by `miner`, commits to (null miner: the virtual view). */
   childState(parents: readonly BlockId[], miner: Uint8Array | null): ChildState;
   onBlockAccepted(listener: (event: BlockAcceptedEvent) => void): () => void;
+  /**
+   * A block passed every rule and its batch is queued, before it is durable (onBlockAccepted follows once it is):
+   * what a peer may be told of at once. Readers see it already (the store reads queued writes); a kill -9 before the
+   * commit loses it here, not on the network. Called synchronously, in the order blocks are added.
+   */
+  onBlockValidated(listener: (event: BlockValidatedEvent) => void): () => void;
   /** A security event: a heavier chain that leaves the finality point was refused (the node raises an alert). */
   onFinalityConflict(listener: (event: FinalityConflictEvent) => void): () => void;
   /** The virtual's finality point: the selected chain block finalityDepth blue score below the selected tip. */

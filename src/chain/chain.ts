@@ -28,7 +28,7 @@ import { orderedMergesetOf, virtualParentsWithinMergeDepth } from './virtual.ts'
 
 // The chain's public types, named where callers have always found them.
 export type {
-  AddBlockResult, BlockAcceptedEvent, BlockTimings, Chain, ChainOptions,  FinalityConflictEvent,
+  AddBlockResult, BlockAcceptedEvent, BlockTimings, Chain, ChainOptions, FinalityConflictEvent,
 } from './chain-types.ts';
 
 export async function openChain(options: ChainOptions): Promise<Chain> {
@@ -55,6 +55,7 @@ export async function openChain(options: ChainOptions): Promise<Chain> {
     orderedMergeset: (data) => orderedMergesetOf(engine, data),
     childState: (parents, miner) => childState(state, parents, miner),
     onBlockAccepted: (listener) => listen(state.listeners, listener),
+    onBlockValidated: (listener) => listen(state.validatedListeners, listener),
     onFinalityConflict: (listener) => listen(state.conflictListeners, listener),
     finalityPoint: () => finalityPointOf(state),
     settled: writer.settled,

@@ -26,7 +26,8 @@ import { admitFromPeer, onTxAdded } from './relay/transactions.ts';
 export type { TxRelayPort } from './relay/state.ts';
 
 export interface Relay {
-  announceBlock(id: string): void;
+  /** Tells peers of a new valid block; `body` when the caller has it (else it is read from the chain). */
+  announceBlock(id: string, body?: Block): void;
   onInv(peer: Peer, items: readonly InvItem[]): void;
   onGetData(peer: Peer, items: readonly InvItem[]): void;
   onNotFound(peer: Peer, items: readonly InvItem[]): void;
@@ -48,7 +49,7 @@ export function createRelay(deps: RelayDeps): Relay {
   const state = createRelayState(deps);
   state.unsubscribeTx = deps.txPort?.onAdded(({ hash, raw }) => onTxAdded(state, hash, raw));
   return {
-    announceBlock: (id) => announceBlock(state, id),
+    announceBlock: (id, body) => announceBlock(state, id, body),
     onInv: (peer, items) => onInv(state, peer, items),
     onGetData: (peer, items) => onGetData(state, peer, items),
     onNotFound: (peer, items) => onNotFound(state, peer, items),

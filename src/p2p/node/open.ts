@@ -33,10 +33,12 @@ export function openP2pNode(options: P2pNodeOptions): P2pNodeState {
   const fastSync = createFastSync({
     ports: options.fastSync ?? {}, clock, timer, log, pruningPoint: () => (chain.pruning()?.pruningPoint ?? chain.genesis).hash,
   });
-  // Blocks a sync round applies are history the network already has; every other accepted block (mined here,
-  // submitted over RPC, relayed by a peer) is news, announced even while a round runs.
-  const unsubscribeAccepted = chain.onBlockAccepted((event) => {
-    if (!ibd.applies(event.block.id)) relay.announceBlock(event.block.id);
+  // Blocks a sync round applies are history the network already has; every other valid block (mined here,
+  // submitted over RPC, relayed by a peer) is news, announced even while a round runs — as soon as it is validated,
+  // not once its batch is durable: each hop would otherwise add its commit (an fsync) to the block's way across
+  // the network, and a block peers hold is one a crash here cannot lose.
+  const stopAnnouncing = chain.onBlockValidated((event) => {
+    if (!ibd.applies(event.block.id)) relay.announceBlock(event.block.id, event.body);
   });
   const dialer = createDialer({
     book, clock, timer, log, peers, outboundMax: options.outboundMax ?? p2pOutboundPeersMax, randomInt, persist: () => persist(state),
@@ -58,7 +60,7 @@ export function openP2pNode(options: P2pNodeOptions): P2pNodeState {
       onClose: (peer, error) => onPeerClosed(state, peer, error),
       isOwnNonce: (nonce) => state.ownNonces.has(nonce),
     },
-    ibd, stems, relay, fastSync, dialer, unsubscribeAccepted, seq: 0, closed: false,
+    ibd, stems, relay, fastSync, dialer, stopAnnouncing, seq: 0, closed: false,
   };
   return state;
 }
@@ -68,7 +70,7 @@ export async function closeP2pNode(state: P2pNodeState): Promise<void> {
   if (state.closed) return;
   state.closed = true;
   state.dialer.stop();
-  state.unsubscribeAccepted();
+  state.stopAnnouncing();
   state.ibd.close();
   state.relay.close();
   state.fastSync.close();

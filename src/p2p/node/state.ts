@@ -57,7 +57,7 @@ export interface P2pNodeState {
   readonly fastSync: FastSync;
   readonly dialer: Dialer;
   /** Detaches from the chain's accepted blocks. */
-  readonly unsubscribeAccepted: () => void;
+  readonly stopAnnouncing: () => void;
   /** Local connection numbers (logs). */
   seq: number;
   closed: boolean;

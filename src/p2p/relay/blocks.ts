@@ -24,7 +24,7 @@ const orphanResolutionBlueScoreRange = 64;
  * Tells every ready peer not known to have it of block `id`: a compact block to those that want one (prefilled
  * with what each lacks, to those that want that), else an inv.
  */
-export function announceBlock(state: RelayState, id: string): void {
+export function announceBlock(state: RelayState, id: string, body?: Block): void {
   const hash = fromHex(id);
   let form: CompactForm | null | undefined;
   for (const peer of state.readyPeers()) {
@@ -32,7 +32,7 @@ export function announceBlock(state: RelayState, id: string): void {
     peer.known.add(id);
     if (wants(peer, Services.compactBlocks)) {
       if (form === undefined) {
-        const block = state.chain.getBlock(id);
+        const block = body ?? state.chain.getBlock(id);
         form = block ? compactFormOf(block) : null;
       }
       if (form !== null) {

@@ -1,7 +1,8 @@
 // Prefilled compact blocks (src/p2p/messages/prefilled-block.ts, docs/p2p.md "Compact blocks"): to a peer with the
 // prefilledBlocks service bit a new block is pushed with the transactions that peer is not known to hold, so it
 // rebuilds the block without a getblocktxn round trip; a peer without the bit still gets cmpctblock; prefilled bytes
-// that are not the block's fall back to the full block; a malformed prefilled list is refused by the decoder.
+// that are not the block's fall back to the full block; a malformed prefilled list is refused by the decoder; and a
+// block is pushed as soon as it is validated, before its batch is durable.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../../../src/codec/block.ts';
 import { regtestParams } from '../../../src/consensus/params.ts';
@@ -12,6 +13,9 @@ import { mempoolRelayPort } from '../../../src/p2p/mempool-relay-port.ts';
 import { decodeMessage, encodeMessage } from '../../../src/p2p/messages.ts';
 import type { PrefilledBlockMessage } from '../../../src/p2p/messages/prefilled-block.ts';
 import { Services } from '../../../src/p2p/messages/version.ts';
+import { openLedgerChain } from '../../../src/state/ledger.ts';
+import type { KvStore } from '../../../src/storage/kv.ts';
+import { createMemoryStore } from '../../../src/storage/memory-store.ts';
 import { createBoundedSet } from '../../../src/util/bounded-set.ts';
 import { toHex } from '../../../src/util/bytes.ts';
 import { systemClock } from '../../../src/util/clock.ts';
@@ -146,5 +150,54 @@ describe('prefilled block relay', () => {
     await harness.next('getdata', (m) => m.items.some((i) => toHex(i.hash) === nextId));
     harness.send({ type: 'block', block: next });
     await until(() => chain.has(nextId), 10_000, 'full block accepted');
+  });
+});
+
+describe('announcing before the commit', () => {
+  it('pushes a block to peers once it is validated, while its batch is not yet durable', async () => {
+    // A store whose batches become durable only when the test says so (an fsync that takes its time).
+    const store = createMemoryStore();
+    let held = false;
+    const waiting: (() => void)[] = [];
+    const gated: KvStore = {
+      ...store,
+      get: (key) => store.get(key),
+      write: async (ops) => {
+        if (held) await new Promise<void>((resolve) => waiting.push(resolve));
+        return store.write(ops);
+      },
+    };
+    const { chain } = await openLedgerChain({ params: regtestParams, store: gated, clock: systemClock });
+    for (const block of blocks) void chain.addBlock(block);
+    await chain.settled();
+    net = createMemoryNet();
+    const node = await net.addNode([], { chain });
+    const version = versionFor(regtestParams, { services: Services.full | Services.compactBlocks | Services.prefilledBlocks });
+    const harness = await connectHarness(net.open(node.port), { network: 'regtest', version, staticKey: newStaticKey() });
+    await harness.next('inv');
+
+    held = true;
+    const accepted: string[] = [];
+    chain.onBlockAccepted((event) => accepted.push(event.block.id));
+    const block = makeBlock(chain, { transactions: transfers() });
+    const id = toHex(blockHash(block.header));
+    let settled = false;
+    const adding = chain.addBlock(block).then((result) => {
+      settled = true;
+      return result;
+    });
+    const pushed = await harness.next('prefilledblock', (m) => toHex(blockHash(m.header)) === id);
+    expect(pushed.prefilled).toHaveLength(block.transactions.length);
+    expect(settled).toBe(false);
+    expect(accepted).toEqual([]);
+    // The peer can already ask for what the block holds: reads see the queued batch.
+    harness.send({ type: 'getblocktxn', hash: blockHash(block.header), indexes: [0] });
+    const answer = await harness.next('blocktxn');
+    expect(toHex(answer.transactions[0]!)).toBe(toHex(block.transactions[0]!));
+
+    held = false;
+    for (const release of waiting.splice(0)) release();
+    expect((await adding).status).toBe('accepted');
+    expect(accepted).toEqual([id]);
   });
 });
