@@ -55,8 +55,8 @@ export interface AddressBook {
 export const addressKey = (host: string, port: number): string => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
 
 /** The delay before the next dial after `failures` failures in a row. */
-export function backoffMs(failures: number): number {
-  return failures === 0 ? 0 : Math.min(p2pReconnectDelayMaxMs, p2pReconnectDelayMinMs * 2 ** Math.min(failures - 1, 30));
+export function backoffMs(failures: number, maxMs: number = p2pReconnectDelayMaxMs): number {
+  return failures === 0 ? 0 : Math.min(maxMs, p2pReconnectDelayMinMs * 2 ** Math.min(failures - 1, 30));
 }
 
 function shuffle<T>(items: T[], randomInt: (n: number) => number): T[] {

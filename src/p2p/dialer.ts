@@ -1,5 +1,7 @@
 /**
- * The p2p node's outbound side (docs/p2p.md "Peers"): manual peers (`addnode`) redialled with backoff forever,
+ * The p2p node's outbound side (docs/p2p.md "Peers"): manual peers (`addnode`) redialled forever, backing off to
+ * at most 2 s (p2pManualReconnectDelayMaxMs: a partition that heals while each side stays connected inside brings
+ * no peer back to reset the backoff, so the cap is how late a link returns),
  * address-book peers dialled up to the outbound cap each round, and the address book written back every minute.
  *
  * Each manual peer keeps its own backoff, and the one round timer is only ever moved earlier (to the soonest
@@ -14,7 +16,7 @@
 import type { Clock } from '../util/clock.ts';
 import { toHex } from '../util/bytes.ts';
 import { addressKey, backoffMs, type AddressBook } from './address-book.ts';
-import { p2pDialIntervalMs, p2pReconnectDelayMinMs } from './limits.ts';
+import { p2pDialIntervalMs, p2pManualReconnectDelayMaxMs, p2pReconnectDelayMinMs } from './limits.ts';
 import type { P2pLogger } from './logger.ts';
 import type { Peer } from './peer.ts';
 import { PeerLimitError } from './protocol-errors.ts';
@@ -105,7 +107,7 @@ export function createDialer(options: DialerOptions): Dialer {
         () => { target.failures = 0; },
         (error: unknown) => {
           target.failures++;
-          target.nextMs = clock.nowMs() + backoffMs(target.failures);
+          target.nextMs = clock.nowMs() + backoffMs(target.failures, p2pManualReconnectDelayMaxMs);
           log.debug({ event: 'dial_failed', address: key, failures: target.failures, err: String(error) }, 'dial failed');
           scheduleRound(target.nextMs - clock.nowMs());
         },

@@ -75,6 +75,12 @@ export const p2pBanDurationMs = 24 * 60 * 60 * 1000;
 /** Outbound reconnection backoff: first delay, doubled per failure up to the max. */
 export const p2pReconnectDelayMinMs = 1_000;
 export const p2pReconnectDelayMaxMs = 60_000;
+/**
+ * The cap for manual peers (`--addnode`): the operator's own links, a handful, each retry one TCP connect. When a
+ * partition heals while each side stays connected inside, no peer comes back to reset the backoff (dialer.ts), so a
+ * 60 s cap kept the links down for up to a minute (the lab's 60 s cut: 4.5 s) after the network returned.
+ */
+export const p2pManualReconnectDelayMaxMs = 2_000;
 /** How often the peer manager looks for outbound slots to fill. */
 export const p2pDialIntervalMs = 5_000;
 /** Blocks asked for in one getdata during initial sync. */

@@ -1,11 +1,12 @@
 // The dialer's reconnect timing (src/p2p/dialer.ts, docs/p2p.md "Peers"): each manual peer backs off on its own,
 // the round timer only moves earlier, and a peer coming back (the network is up again) redials every manual peer
-// at once. Before, one shared timer was reset by every failure, and nothing reset a backoff when the network came
-// back, so after a partition of minutes every link waited up to the 60 s cap before its first retry.
+// at once, and a manual peer's backoff stops at 2 s (a partition that heals while each side stays connected inside
+// brings no peer back). Before, one shared timer was reset by every failure, and nothing reset a backoff when the
+// network came back, so after a partition of minutes every link waited up to the 60 s cap before its first retry.
 import { describe, expect, it } from 'vitest';
 import { createAddressBook } from '../../../src/p2p/address-book.ts';
 import { createDialer, type Dialer } from '../../../src/p2p/dialer.ts';
-import { p2pReconnectDelayMaxMs } from '../../../src/p2p/limits.ts';
+import { p2pManualReconnectDelayMaxMs } from '../../../src/p2p/limits.ts';
 import { silentLogger } from '../../../src/p2p/logger.ts';
 import type { Peer } from '../../../src/p2p/peer.ts';
 import type { DuplexPort, Timer } from '../../../src/p2p/transport.ts';
@@ -77,10 +78,11 @@ describe('dialer reconnects', () => {
     const last = n.dials.at(-1)!.atMs;
     expect(n.dials.length).toBeGreaterThan(6);
     n.setNetwork(true);
-    // The network is back; an inbound peer connects first. Both manual links are redialled at once.
-    await n.advance(10);
+    // The network is back before the links' next retry is due; an inbound peer connects first. Both manual links are
+    // redialled at once.
+    await n.advance(Math.max(0, last + p2pManualReconnectDelayMaxMs / 2 - n.clock.nowMs()));
     const upAt = n.clock.nowMs();
-    expect(upAt - last).toBeGreaterThan(1_000); // the next retry was still far off
+    expect(last + p2pManualReconnectDelayMaxMs - upAt).toBeGreaterThan(100); // the next retry was still to come
     n.dialer.networkUp();
     await n.advance(10);
     const after = n.dials.filter((d) => d.atMs > last);
@@ -89,20 +91,37 @@ describe('dialer reconnects', () => {
     expect(n.peers.size).toBe(2);
   });
 
+  it('retries a manual peer at least every 2 s however long it has been down: a healed partition brings no peer back', async () => {
+    const n = setup([{ host: '10.0.0.1', port: 2080 }]);
+    n.dialer.start();
+    await n.advance(600_000);
+    const times = n.dials.map((d) => d.atMs);
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    // (The first retry waits for the start's round timer in this manual clock; every later one is the cap.)
+    expect(gaps.length).toBeGreaterThan(250);
+    expect(new Set(gaps.slice(1))).toEqual(new Set([p2pManualReconnectDelayMaxMs]));
+    // The network returns with no peer to announce it: the link is back within the cap.
+    n.setNetwork(true);
+    const upAt = n.clock.nowMs();
+    await n.advance(p2pManualReconnectDelayMaxMs);
+    expect(n.peers.size).toBe(1);
+    expect(n.dials.at(-1)!.atMs - upAt).toBeLessThanOrEqual(p2pManualReconnectDelayMaxMs);
+  });
+
   it('keeps each manual peer on its own backoff: a long one never delays a short one', async () => {
     const n = setup([{ host: '10.0.0.1', port: 2080 }]);
     n.dialer.start();
-    await n.advance(120_000); // 10.0.0.1 at the 60 s cap
-    // A second manual link drops now (a fresh failure: 1 s backoff) — e.g. the node's other addnode.
+    await n.advance(120_000); // 10.0.0.1 at the manual cap (2 s), last tried at 119 s
+    // A second manual link drops now and asks for a round sooner than the capped peer's retry.
     const atCap = n.dials.length;
-    n.dialer.scheduleRound(1_000);
-    await n.advance(1_000);
+    n.dialer.scheduleRound(500);
+    await n.advance(500);
     expect(n.dials.length).toBe(atCap); // nothing due yet for the capped peer: no dial, but the round ran
     // The capped peer is retried when its own backoff ends, not later, however the timer was moved meanwhile.
     const lastAttempt = n.dials.at(-1)!.atMs;
-    await n.advance(p2pReconnectDelayMaxMs + 10);
+    await n.advance(p2pManualReconnectDelayMaxMs + 10);
     const next = n.dials.find((d) => d.atMs > lastAttempt)!;
-    expect(next.atMs - lastAttempt).toBeLessThanOrEqual(p2pReconnectDelayMaxMs + 5);
+    expect(next.atMs - lastAttempt).toBe(p2pManualReconnectDelayMaxMs);
   });
 
   it('does not turn a reconnecting peer into a redial loop', async () => {
