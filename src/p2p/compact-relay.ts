@@ -92,15 +92,26 @@ export function compactBlockOf(block: Block, nonce?: Uint8Array): CompactBlockMe
 }
 
 /**
- * The `prefilledblock` for one peer: the compact form plus every transaction `known` (what went to or came from
- * that peer) does not hold, each then marked known — the peer has it once this message is read.
+ * Transaction bytes one `prefilledblock` carries at most (a tenth of a full block). The known set is bounded
+ * (p2pKnownInventoryMax ids a peer), so at a high transaction rate it forgets what a peer was told seconds ago; past
+ * this budget a peer asks for the rest by index instead of being sent a whole block it mostly holds.
  */
-export function prefilledFor(form: CompactForm, known: BoundedSet<string>): PrefilledBlockMessage {
+export const compactPrefilledBytesMax = 100_000;
+
+/**
+ * The `prefilledblock` for one peer: the compact form plus the transactions `known` (what went to or came from
+ * that peer) does not hold, in block order up to `bytesMax`, each then marked known — the peer has it once this
+ * message is read.
+ */
+export function prefilledFor(form: CompactForm, known: BoundedSet<string>, bytesMax = compactPrefilledBytesMax): PrefilledBlockMessage {
   const prefilled: PrefilledTransaction[] = [];
+  let bytes = 0;
   form.txIds.forEach((id, index) => {
-    if (known.has(id)) return;
+    const tx = form.transactions[index]!;
+    if (known.has(id) || bytes + tx.length > bytesMax) return;
     known.add(id);
-    prefilled.push({ index, tx: form.transactions[index]! });
+    bytes += tx.length;
+    prefilled.push({ index, tx });
   });
   return { ...form.message, type: 'prefilledblock', prefilled };
 }

@@ -8,7 +8,8 @@ import type { Block } from '../../../src/codec/block.ts';
 import { regtestParams } from '../../../src/consensus/params.ts';
 import { blockHash } from '../../../src/consensus/pow.ts';
 import { createMempool, type Mempool } from '../../../src/mempool/mempool.ts';
-import { compactFormOf, prefilledFor } from '../../../src/p2p/compact-relay.ts';
+import { compactFormOf, compactPrefilledBytesMax, prefilledFor } from '../../../src/p2p/compact-relay.ts';
+import { blockBytesMax } from '../../../src/limits.ts';
 import { mempoolRelayPort } from '../../../src/p2p/mempool-relay-port.ts';
 import { decodeMessage, encodeMessage } from '../../../src/p2p/messages.ts';
 import type { PrefilledBlockMessage } from '../../../src/p2p/messages/prefilled-block.ts';
@@ -70,6 +71,18 @@ describe('prefilledblock messages', () => {
     expect(decodeMessage(encodeMessage(message))).toEqual(message);
     // Everything is known now: a second push to the same peer carries no transaction.
     expect(prefilledFor(form, known).prefilled).toEqual([]);
+  });
+
+  it('carry at most their byte budget: past it the peer asks by index', () => {
+    const form = compactFormOf(block());
+    const txBytes = form.transactions[0]!.length;
+    expect(form.transactions.every((tx) => tx.length === txBytes)).toBe(true);
+    const known = createBoundedSet<string>(100);
+    const capped = prefilledFor(form, known, 2 * txBytes + 1);
+    expect(capped.prefilled.map((p) => p.index)).toEqual([0, 1]);
+    // Only what was sent is marked known: the next push carries the next ones.
+    expect(prefilledFor(form, known, 2 * txBytes).prefilled.map((p) => p.index)).toEqual([2, 3]);
+    expect(compactPrefilledBytesMax).toBeLessThan(blockBytesMax / 5);
   });
 
   it('refuse an index out of order or past the block, both ways', () => {
