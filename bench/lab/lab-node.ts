@@ -23,6 +23,8 @@ export interface LabNode {
   readonly committedAt: Map<string, number>;
   /** Log lines of the given event. */
   events(event: string): Record<string, unknown>[];
+  /** Every JSON log line it wrote, across restarts (the report keeps them: why a figure is what it is). */
+  log(): readonly Record<string, unknown>[];
   /** The first log line with this message (`chain loaded`, …). */
   firstLine(msg: string): Record<string, unknown> | undefined;
   rpc(method: string, params?: unknown): Promise<any>;
@@ -109,6 +111,7 @@ export function createLabNode(index: number, addnodes: readonly string[], extraA
     },
     committedAt,
     events: (event) => lines.filter((l) => l.event === event),
+    log: () => lines,
     firstLine: (msg) => lines.find((l) => l.msg === msg),
     async rpc(method, params = {}) {
       const res = await fetch(`http://127.0.0.1:${httpPort}/api/v1/rpc`, {

@@ -70,7 +70,10 @@ export interface LabRun {
   readonly mined: readonly MinedBlock[];
   readonly polls: readonly TipPoll[];
   /** Per node: `get_info` at the end, CPU seconds, RSS, bans it issued. */
-  readonly nodes: readonly { index: number; info: any; cpuSeconds: number; rssBytes: number; bannedPeers: readonly string[]; banReasons: readonly string[]; committed: ReadonlyMap<string, number> }[];
+  readonly nodes: readonly {
+    index: number; info: any; cpuSeconds: number; rssBytes: number; bannedPeers: readonly string[]; banReasons: readonly string[];
+    committed: ReadonlyMap<string, number>; log: readonly Record<string, unknown>[];
+  }[];
   /** Node id prefixes (16 hex) the adversary used: a ban of one of these is deserved, any other is an honest ban. */
   readonly attackerIds: readonly string[];
   /** Kill -9s the churn applied, with the restart's time. */
@@ -228,6 +231,7 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
       nodes.map(async (n) => ({
         index: n.index, info: await n.rpc('get_info'), cpuSeconds: n.cpuSeconds(), rssBytes: n.rssBytes(), bannedPeers: n.events('peer_banned').map((e) => String(e.peer)),
         banReasons: n.events('peer_banned').map((e) => `node ${n.index} banned ${String(e.peer)}: ${String(e.code)} ${String(e.reason)}`), committed: n.committedAt,
+        log: n.log(),
       })),
     );
     const wireBytes = wireBytesNow();

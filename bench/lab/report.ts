@@ -206,6 +206,8 @@ export function writeLabReport(run: LabRun, dir: string): LabFigures {
   writeFileSync(join(dir, 'report.json'), JSON.stringify({ figures, edges: run.edges, mined: run.mined }, null, 2));
   writeFileSync(join(dir, 'report.md'), markdown(figures));
   writeFileSync(join(dir, 'report.svg'), svg(run));
+  // Each node's own log, one JSON line each: the lab's emulator bug showed first as "authentication failed" here.
+  for (const node of run.nodes) writeFileSync(join(dir, `node-${node.index}.jsonl`), node.log.map((line) => JSON.stringify(line)).join('\n') + '\n');
   return figures;
 }
 

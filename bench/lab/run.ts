@@ -1,6 +1,6 @@
 /**
  * `npm run lab -- <scenario>` (bench/lab/scenarios/<scenario>.ts): runs the scenario on this box and writes
- * build/lab/<scenario>-<time>/report.{json,md,svg}. Prints the Markdown table. docs/network.md lists the scenarios.
+ * build/lab/<scenario>-<time>/report.{json,md,svg} and each node's log (node-<i>.jsonl). Prints the Markdown table. docs/network.md lists the scenarios.
  */
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

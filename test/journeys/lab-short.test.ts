@@ -1,6 +1,6 @@
 // The network lab's own check (bench/lab/, docs/network.md), so the lab cannot rot: the short scenario (4 `weft
 // node` processes as shipped, links through the emulator, Poisson mining, a 10 tx/s load, half of it by Dandelion++
-// stem, 30 s) runs and every figure is produced.
+// stem, 30 s) runs, every figure is produced, each node's log is kept, and no session through a link broke.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,11 @@ describe('network lab', () => {
     try {
       const figures = writeLabReport(run, dir);
       for (const file of ['report.json', 'report.md', 'report.svg']) expect(existsSync(join(dir, file))).toBe(true);
+      for (const node of run.nodes) {
+        expect(existsSync(join(dir, `node-${node.index}.jsonl`))).toBe(true);
+        // Bytes through the link emulator arrive in order: no session was refused for bytes out of place.
+        expect(node.log.filter((line) => /authentication failed/.test(String(line.reason)))).toEqual([]);
+      }
       expect(figures.errors).toEqual([]);
       // ~30 Poisson blocks in 30 s; fewer than 12 would mean the miners or the nodes fell behind.
       expect(figures.blocksMined).toBeGreaterThanOrEqual(12);
