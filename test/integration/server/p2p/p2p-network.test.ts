@@ -30,6 +30,17 @@ async function until(predicate: () => boolean, timeoutMs: number, what: string):
   }
 }
 
+/** Polls `check` every 200 ms until it holds; `what` names it in the timeout. */
+async function untilAsync(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const blocksFound = async (p: P2pProcess): Promise<number> => Number(((await p.health()).mining as { blocks_found?: number } | undefined)?.blocks_found ?? 0);
+
 async function withChain<T>(datadir: string, read: (chain: Chain) => T): Promise<T> {
   const store = openLmdbStore(join(datadir, 'chain'));
   try {
@@ -67,6 +78,9 @@ describe('three mining nodes', () => {
     // a and b have theirs, so, as when it started last, its side of the partition carries less work than theirs.
     await mining([a, b]);
     await until(() => a.committed().length >= 12 && b.committed().length >= 12, 90_000, 'phase 1 blocks');
+    // Both have mined (on a loaded box one miner's thread can sit starved through the first dozen blocks), so the
+    // blocks before the partition carry both their keys.
+    await untilAsync(async () => (await blocksFound(a)) >= 1 && (await blocksFound(b)) >= 1, 90_000, 'a block mined by each of a and b');
     await until(() => b.committed().filter((h) => a.committed().includes(h)).length >= 10, 30_000, 'a and b sharing blocks');
     await mining([lonely]);
     await until(() => lonely.committed().length >= 6, 90_000, 'phase 1 blocks of the lonely node');
