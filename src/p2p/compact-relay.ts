@@ -3,9 +3,10 @@
  * compact blocks (service bit `compactBlocks`), as a header plus short transaction ids — one one-way delay a hop
  * instead of inv → getdata → block's three. The receiver rebuilds the block from transactions it holds and asks the
  * sender for the rest by index; the header's transaction root decides whether the rebuilt block is the block, and on
- * any doubt the full block is fetched. A peer with the `prefilledBlocks` service bit gets `prefilledblock` instead: the
- * same ids plus the transactions it is not known to hold, so it rarely has anything to ask. Explicit state plus free functions: relay's state (relay/state.ts) holds a
- * `CompactRelayState`, and relay's operations (relay/compact.ts, relay/transactions.ts) call these.
+ * any doubt the full block is fetched. A peer with the `prefilledBlocks` service bit gets `prefilledblock` instead:
+ * the same ids plus the transactions it is not known to hold, so it rarely has anything to ask. Explicit state plus
+ * free functions: relay's state (relay/state.ts) holds a `CompactRelayState`, and relay's operations
+ * (relay/compact.ts, relay/transactions.ts) call these.
  */
 import { transactionsRoot, type Block } from '../codec/block.ts';
 import type { BlockHeader } from '../codec/header.ts';

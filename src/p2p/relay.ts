@@ -1,5 +1,5 @@
 /**
- * Relay of new blocks and transactions (docs/p2p.md "Relay"): an accepted block is pushed as a compact block
+ * Relay of new blocks and transactions (docs/p2p.md "Relay"): a validated block is pushed as a compact block
  * (compact-relay.ts) to every ready peer that asked for them and announced with `inv` to the others; a peer that
  * lacks an announced item asks with `getdata` and gets `block` / `tx`, or `notfound`. A relayed block whose parents are unknown waits in the chain's orphan pool and its
  * missing parents are asked from the same peer, level by level; one far ahead of us starts a headers-first sync

@@ -1,8 +1,8 @@
 /**
- * Whole blocks in relay (docs/p2p.md "Relay"): an accepted block pushed as a compact block to the peers that asked
+ * Whole blocks in relay (docs/p2p.md "Relay"): a validated block pushed as a compact block to the peers that asked
  * for them (with the transactions each is not known to hold, to those that asked for that) and announced with `inv`
- * to the others; a relayed block handed to the chain, its missing parents asked
- * of its sender level by level, or a sync round started when it is far ahead of us.
+ * to the others; a relayed block handed to the chain, its missing parents asked of its sender level by level, or a
+ * sync round started when it is far ahead of us.
  */
 import type { Block } from '../../codec/block.ts';
 import type { BlockHeader } from '../../codec/header.ts';
