@@ -64,115 +64,135 @@ export interface Dialer {
   stop(): void;
 }
 
+interface ManualTarget {
+  readonly seed: SeedEndpoint;
+  failures: number;
+  nextMs: number;
+}
+
+/** What the dialer changes: its dials in flight, each manual peer's backoff, the one round timer. */
+interface DialerState {
+  readonly options: DialerOptions;
+  readonly pendingDials: Set<string>;
+  readonly manualTargets: Map<string, ManualTarget>;
+  cancelTimer: (() => void) | undefined;
+  roundDueMs: number;
+  savedAtMs: number;
+  backoffResetMs: number;
+}
+
+const outbound = (state: DialerState): Peer[] => [...state.options.peers].filter((p) => p.direction === 'outbound');
+
+async function dialOnce(state: DialerState, host: string, port: number, manual: boolean, pinned?: Uint8Array): Promise<void> {
+  const { options, pendingDials } = state;
+  if (!options.dial) throw new PeerLimitError('this node has no dialer');
+  const key = addressKey(host, port);
+  pendingDials.add(key);
+  options.book.markAttempt(host, port, options.clock.nowMs());
+  try {
+    await options.startPeer(await options.dial(host, port), host, port, manual, pinned);
+  } catch (error) {
+    options.book.markFailure(host, port);
+    throw error;
+  } finally {
+    pendingDials.delete(key);
+  }
+}
+
+/** A manual peer not connected and due: dialled; a failure backs it off and moves the round timer to its retry. */
+function dialManual(state: DialerState, key: string, target: ManualTarget): void {
+  const { clock, log } = state.options;
+  dialOnce(state, target.seed.host, target.seed.port, true, target.seed.nodeId).then(
+    () => { target.failures = 0; },
+    (error: unknown) => {
+      target.failures++;
+      target.nextMs = clock.nowMs() + backoffMs(target.failures, p2pManualReconnectDelayMaxMs);
+      log.debug({ event: 'dial_failed', address: key, failures: target.failures, err: String(error) }, 'dial failed');
+      scheduleRound(state, target.nextMs - clock.nowMs());
+    },
+  );
+}
+
+/** One round: the address book saved when due, manual peers redialled, then book entries up to the outbound cap. */
+function round(state: DialerState): void {
+  const { options, pendingDials, manualTargets } = state;
+  if (options.isClosed()) return;
+  const now = options.clock.nowMs();
+  if (now - state.savedAtMs >= peerStoreSaveIntervalMs) {
+    state.savedAtMs = now;
+    options.persist();
+  }
+  if (!options.dial) return;
+  const connected = new Set(outbound(state).map((p) => addressKey(p.endpoint.host, p.endpoint.port)));
+  for (const [key, target] of manualTargets) {
+    if (!connected.has(key) && !pendingDials.has(key) && now >= target.nextMs) dialManual(state, key, target);
+  }
+  if (options.connectOnly) return;
+  const exclude = new Set([...connected, ...pendingDials, ...manualTargets.keys()]);
+  // Nodes already connected either way (an inbound peer's listen address) and ourselves are not dialled again.
+  const connectedIds = new Set([...options.peers].map((p) => p.nodeIdHex).concat(toHex(options.ownNodeId)));
+  for (const entry of options.book.dialable(now, exclude, options.randomInt)) {
+    if (outbound(state).length + pendingDials.size >= options.outboundMax) break;
+    if (entry.nodeId !== '' && connectedIds.has(entry.nodeId)) continue;
+    dialOnce(state, entry.host, entry.port, false).catch(() => undefined);
+  }
+}
+
+/** The next regular round: the dial interval, or sooner when a manual peer's retry falls due before it. */
+function nextRoundDelayMs(state: DialerState): number {
+  const now = state.options.clock.nowMs();
+  let delay = p2pDialIntervalMs;
+  for (const target of state.manualTargets.values()) if (target.failures > 0) delay = Math.min(delay, Math.max(0, target.nextMs - now));
+  return delay;
+}
+
+function scheduleRound(state: DialerState, delayMs: number = nextRoundDelayMs(state)): void {
+  const { options } = state;
+  if (options.isClosed()) return;
+  const dueMs = options.clock.nowMs() + Math.max(0, delayMs);
+  if (state.cancelTimer !== undefined && dueMs >= state.roundDueMs) return;
+  state.cancelTimer?.();
+  state.roundDueMs = dueMs;
+  state.cancelTimer = options.timer.setTimeout(() => {
+    state.cancelTimer = undefined;
+    state.roundDueMs = Number.POSITIVE_INFINITY;
+    round(state);
+    scheduleRound(state);
+  }, Math.max(0, delayMs));
+}
+
+function networkUp(state: DialerState): void {
+  const now = state.options.clock.nowMs();
+  // At most once per ten shortest backoffs: a peer that reconnects in a loop cannot make us redial in a loop.
+  if (now - state.backoffResetMs < 10 * p2pReconnectDelayMinMs) return;
+  let waiting = false;
+  for (const target of state.manualTargets.values()) {
+    if (target.failures === 0) continue;
+    target.failures = 0;
+    target.nextMs = 0;
+    waiting = true;
+  }
+  if (!waiting) return;
+  state.backoffResetMs = now;
+  state.options.log.debug({ event: 'backoff_reset' }, 'a peer came back: manual peers are redialled now');
+  scheduleRound(state, 0);
+}
+
 export function createDialer(options: DialerOptions): Dialer {
-  const { book, clock, timer, log, peers } = options;
-  const pendingDials = new Set<string>();
-  const manualTargets = new Map<string, { seed: SeedEndpoint; failures: number; nextMs: number }>();
+  const manualTargets = new Map<string, ManualTarget>();
   for (const seed of options.seeds) manualTargets.set(addressKey(seed.host, seed.port), { seed, failures: 0, nextMs: 0 });
-  let cancelTimer: (() => void) | undefined;
-  let roundDueMs = Number.POSITIVE_INFINITY;
-  let savedAtMs = clock.nowMs();
-  let backoffResetMs = Number.NEGATIVE_INFINITY;
-
-  const outbound = (): Peer[] => [...peers].filter((p) => p.direction === 'outbound');
-  const outboundCount = (): number => outbound().length + pendingDials.size;
-
-  const dialOnce = async (host: string, port: number, manual: boolean, pinned?: Uint8Array): Promise<void> => {
-    if (!options.dial) throw new PeerLimitError('this node has no dialer');
-    const key = addressKey(host, port);
-    pendingDials.add(key);
-    book.markAttempt(host, port, clock.nowMs());
-    try {
-      await options.startPeer(await options.dial(host, port), host, port, manual, pinned);
-    } catch (error) {
-      book.markFailure(host, port);
-      throw error;
-    } finally {
-      pendingDials.delete(key);
-    }
+  const state: DialerState = {
+    options, pendingDials: new Set(), manualTargets, cancelTimer: undefined,
+    roundDueMs: Number.POSITIVE_INFINITY, savedAtMs: options.clock.nowMs(), backoffResetMs: Number.NEGATIVE_INFINITY,
   };
-
-  const round = (): void => {
-    if (options.isClosed()) return;
-    const now = clock.nowMs();
-    if (now - savedAtMs >= peerStoreSaveIntervalMs) {
-      savedAtMs = now;
-      options.persist();
-    }
-    if (!options.dial) return;
-    const connected = new Set(outbound().map((p) => addressKey(p.endpoint.host, p.endpoint.port)));
-    for (const [key, target] of manualTargets) {
-      if (connected.has(key) || pendingDials.has(key) || now < target.nextMs) continue;
-      dialOnce(target.seed.host, target.seed.port, true, target.seed.nodeId).then(
-        () => { target.failures = 0; },
-        (error: unknown) => {
-          target.failures++;
-          target.nextMs = clock.nowMs() + backoffMs(target.failures, p2pManualReconnectDelayMaxMs);
-          log.debug({ event: 'dial_failed', address: key, failures: target.failures, err: String(error) }, 'dial failed');
-          scheduleRound(target.nextMs - clock.nowMs());
-        },
-      );
-    }
-    if (options.connectOnly) return;
-    const exclude = new Set([...connected, ...pendingDials, ...manualTargets.keys()]);
-    // Nodes already connected either way (an inbound peer's listen address) and ourselves are not dialled again.
-    const connectedIds = new Set([...peers].map((p) => p.nodeIdHex).concat(toHex(options.ownNodeId)));
-    for (const entry of book.dialable(now, exclude, options.randomInt)) {
-      if (outboundCount() >= options.outboundMax) break;
-      if (entry.nodeId !== '' && connectedIds.has(entry.nodeId)) continue;
-      dialOnce(entry.host, entry.port, false).catch(() => undefined);
-    }
-  };
-
-  /** The next regular round: the dial interval, or sooner when a manual peer's retry falls due before it. */
-  const nextRoundDelayMs = (): number => {
-    const now = clock.nowMs();
-    let delay = p2pDialIntervalMs;
-    for (const target of manualTargets.values()) if (target.failures > 0) delay = Math.min(delay, Math.max(0, target.nextMs - now));
-    return delay;
-  };
-
-  const scheduleRound = (delayMs: number = nextRoundDelayMs()): void => {
-    if (options.isClosed()) return;
-    const dueMs = clock.nowMs() + Math.max(0, delayMs);
-    if (cancelTimer !== undefined && dueMs >= roundDueMs) return;
-    cancelTimer?.();
-    roundDueMs = dueMs;
-    cancelTimer = timer.setTimeout(() => {
-      cancelTimer = undefined;
-      roundDueMs = Number.POSITIVE_INFINITY;
-      round();
-      scheduleRound();
-    }, Math.max(0, delayMs));
-  };
-
-  const networkUp = (): void => {
-    const now = clock.nowMs();
-    // At most once per ten shortest backoffs: a peer that reconnects in a loop cannot make us redial in a loop.
-    if (now - backoffResetMs < 10 * p2pReconnectDelayMinMs) return;
-    let waiting = false;
-    for (const target of manualTargets.values()) {
-      if (target.failures === 0) continue;
-      target.failures = 0;
-      target.nextMs = 0;
-      waiting = true;
-    }
-    if (!waiting) return;
-    backoffResetMs = now;
-    log.debug({ event: 'backoff_reset' }, 'a peer came back: manual peers are redialled now');
-    scheduleRound(0);
-  };
-
   return {
-    dialOnce,
+    dialOnce: (host, port, manual, pinned) => dialOnce(state, host, port, manual, pinned),
     start() {
-      round();
-      scheduleRound();
+      round(state);
+      scheduleRound(state);
     },
-    scheduleRound,
-    networkUp,
-    stop() {
-      cancelTimer?.();
-    },
+    scheduleRound: (delayMs) => scheduleRound(state, delayMs),
+    networkUp: () => networkUp(state),
+    stop: () => state.cancelTimer?.(),
   };
 }
