@@ -7,6 +7,7 @@
  * Bounded by the writes in flight (the store groups them into commits every few milliseconds).
  */
 import { rangeBounds, type KvOp, type KvRange, type KvStore } from '../storage/kv.ts';
+import { byteKey as keyString } from '../util/byte-key.ts';
 import { compareBytes } from '../util/bytes.ts';
 
 interface PendingEntry {
@@ -16,12 +17,6 @@ interface PendingEntry {
   readonly batch: number;
 }
 
-/** A compact map key: one UTF-16 unit per byte (cheaper than hex for the tens of thousands of ops per block). */
-function keyString(key: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < key.length; i++) out += String.fromCharCode(key[i]!);
-  return out;
-}
 
 function inRange(key: Uint8Array, start: Uint8Array | undefined, end: Uint8Array | undefined): boolean {
   return (start === undefined || compareBytes(key, start) >= 0) && (end === undefined || compareBytes(key, end) < 0);

@@ -4,10 +4,12 @@
  * answers are kept (an invalid signature costs its sender the refusal, and caching it would let a flood of junk
  * evict good entries for free).
  *
- * Key = BLAKE3(salt ‖ scheme ‖ message ‖ public key ‖ signature), first 16 bytes, with a salt drawn at random per
- * process: an adversary cannot aim collisions or evictions at a cache whose keys they cannot compute. Bounded in
- * entries; the oldest insertion goes first (a Map keeps insertion order). Isomorphic: the salt comes from Web Crypto.
+ * Key = BLAKE3(salt ‖ scheme ‖ message ‖ public key ‖ signature), first 16 bytes (a character each), with a salt
+ * drawn at random per process: an adversary cannot aim collisions or evictions at a cache whose keys they cannot
+ * compute. Bounded in entries; the oldest insertion goes first (a Map keeps insertion order). Isomorphic: the salt
+ * comes from Web Crypto.
  */
+import { byteKey } from '../util/byte-key.ts';
 import { blake3 } from './blake3.ts';
 import type { WitnessCheck } from './witness-check.ts';
 import type { SchnorrCheck } from './verifier.ts';
@@ -35,12 +37,6 @@ export interface SigCache {
   add(key: string): void;
   stats(): SigCacheStats;
   readonly capacity: number;
-}
-
-function hexOf(bytes: Uint8Array, length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += (bytes[i]! < 16 ? '0' : '') + bytes[i]!.toString(16);
-  return out;
 }
 
 export function createSigCache(capacity: number = sigCacheEntriesDefault, salt?: Uint8Array): SigCache {
@@ -71,7 +67,7 @@ export function createSigCache(capacity: number = sigCacheEntriesDefault, salt?:
       input.set(message, at);
       input.set(publicKey, at + message.length);
       input.set(signature, at + message.length + publicKey.length);
-      return hexOf(blake3(input), keyBytes);
+      return byteKey(blake3(input).subarray(0, keyBytes));
     },
     has(key) {
       const known = entries.has(key);

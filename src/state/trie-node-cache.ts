@@ -9,14 +9,9 @@
  * dropped and the young one becomes old. A node read at least once per generation stays; memory is at most
  * 2 × `maxNodes` nodes.
  */
+import { byteKey as nodeKey } from '../util/byte-key.ts';
 import type { TrieNode } from './trie-node.ts';
 
-/** A compact map key: one UTF-16 unit per byte (cheaper to build than hex on every level of every walk). */
-function nodeKey(hash: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < hash.length; i++) out += String.fromCharCode(hash[i]!);
-  return out;
-}
 
 export interface TrieNodeCache {
   get(hash: Uint8Array): TrieNode | undefined;

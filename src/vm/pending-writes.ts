@@ -6,6 +6,8 @@
  * still costs O(1) per lookup. Building and hashing such a string per host call was, with hex, the largest host
  * cost of a token transfer.
  */
+import { byteKey } from '../util/byte-key.ts';
+
 /** One buffered storage change: a value to store, or `undefined` to remove the entry. */
 export interface StorageWrite {
   readonly variable: string;
@@ -20,9 +22,8 @@ const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 };
-const byteString = (bytes: Uint8Array): string => String.fromCharCode.apply(null, bytes as unknown as number[]);
 /** Variable names hold no 0 (they are [A-Za-z0-9_]), so distinct entries have distinct slots. */
-const slotOf = (variable: string, key: Uint8Array): string => `${variable}\u0000${byteString(key)}`;
+const slotOf = (variable: string, key: Uint8Array): string => `${variable}\u0000${byteKey(key)}`;
 
 export class PendingWrites {
   private readonly list: StorageWrite[] = [];

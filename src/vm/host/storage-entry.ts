@@ -6,6 +6,7 @@
 import { vmStorageKeyBytesMax, vmVariableNameBytesMax } from '../../limits.ts';
 import { HostTrapSignal, type HostCall } from '../host-functions.ts';
 import { region } from './call-memory.ts';
+import { byteKey } from '../../util/byte-key.ts';
 
 /** A storage entry a host call names: the variable and the key (copied out of memory). */
 export interface Entry {
@@ -29,8 +30,6 @@ const storageKeyBytesMax = vmStorageKeyBytesMax;
 /** Bytes allowed in a variable name: [A-Za-z0-9_]. */
 const nameByte = new Uint8Array(256);
 for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_') nameByte[ch.charCodeAt(0)] = 1;
-/** One character per byte, for variable names (checked to be [A-Za-z0-9_] first). */
-const byteString = (bytes: Uint8Array): string => String.fromCharCode.apply(null, bytes as unknown as number[]);
 
 export function createVariableNames(): VariableNames {
   return { kept: [], next: 0 };
@@ -43,7 +42,8 @@ function variableName(names: VariableNames, bytes: Uint8Array): string {
     return kept.name;
   }
   for (let i = 0; i < bytes.length; i++) if (!nameByte[bytes[i]!]) throw new HostTrapSignal('a variable name outside [A-Za-z0-9_]');
-  const name = byteString(bytes);
+  // One character per byte: the name was checked to be [A-Za-z0-9_] above.
+  const name = byteKey(bytes);
   names.kept[names.next] = { bytes: bytes.slice(), name };
   names.next = (names.next + 1) % namesKept;
   return name;
