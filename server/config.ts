@@ -101,6 +101,7 @@ const keys = {
   'regtest-header-version': 'integer',
   'regtest-rules-v2-at': 'integer',
   'regtest-rules-v3-at': 'integer',
+  'regtest-rules-v4-at': 'integer',
   archive: 'boolean',
   'fast-sync': 'boolean',
   'rpc-port': 'port',
@@ -293,7 +294,7 @@ export function loadConfig(argv: readonly string[], cwd: string = process.cwd())
  * network's depths and header version are consensus.
  */
 function regtestOverrides(network: NetworkName, str: (k: Key) => string | undefined): NetworkParams {
-  const names = ['regtest-header-version', 'regtest-finality-depth', 'regtest-merge-depth', 'regtest-pruning-depth', 'regtest-rules-v2-at', 'regtest-rules-v3-at'] as const;
+  const names = ['regtest-header-version', 'regtest-finality-depth', 'regtest-merge-depth', 'regtest-pruning-depth', 'regtest-rules-v2-at', 'regtest-rules-v3-at', 'regtest-rules-v4-at'] as const;
   const given = names.filter((k) => str(k) !== undefined);
   if (given.length === 0) return getNetworkParams(network);
   if (network !== 'regtest') throw new ConfigError(`${given.join(', ')} apply to --network regtest only`);
@@ -306,6 +307,7 @@ function regtestOverrides(network: NetworkName, str: (k: Key) => string | undefi
       pruningDepth: read('regtest-pruning-depth', regtestDepthBounds.pruningDepth),
       rulesV2At: read('regtest-rules-v2-at', [0, Number.MAX_SAFE_INTEGER]),
       rulesV3At: read('regtest-rules-v3-at', [0, Number.MAX_SAFE_INTEGER]),
+      rulesV4At: read('regtest-rules-v4-at', [0, Number.MAX_SAFE_INTEGER]),
     });
   } catch (cause) {
     if (cause instanceof RegtestOverrideError) throw new ConfigError(`regtest: ${cause.message}`);

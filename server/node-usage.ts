@@ -45,6 +45,7 @@ const nodeFlagHelp: Readonly<Record<string, readonly [string, string]>> = {
   'regtest-pruning-depth': ['N', 'regtest only: pruning depth'],
   'regtest-rules-v2-at': ['N', 'regtest only: the DAA score rules v2 activate at (default never)'],
   'regtest-rules-v3-at': ['N', 'regtest only: the DAA score rules v3 (mass re-priced) activate at (default never)'],
+  'regtest-rules-v4-at': ['N', 'regtest only: the DAA score rules v4 (a mass per transaction) activate at (default never)'],
 };
 
 /** The usage text: a synopsis, then one aligned line per flag. */

@@ -13,7 +13,7 @@ import type { PoolEntry } from '../../src/mempool/entry.ts';
 import { mempoolOwnTxRebroadcastMs } from '../../src/mempool/mempool-limits.ts';
 import type { Mempool } from '../../src/mempool/mempool.ts';
 import type { TransactionSelection } from '../../src/mining/template.ts';
-import { rulesV3Active } from '../../src/consensus/activation.ts';
+import { massRulesAt } from '../../src/consensus/activation.ts';
 import { acceptanceApplied, blockAccepted } from './mempool/follow-chain.ts';
 import { journalFollowsPool, restore, submit } from './mempool/journal.ts';
 import { createNodeMempoolState, notify, type NodeMempoolOptions } from './mempool/state.ts';
@@ -51,7 +51,7 @@ export function startNodeMempool(options: NodeMempoolOptions): NodeMempool {
     onRebroadcast: (listener) => rebroadcast.onRebroadcast(listener),
     selectTransactions: (selection) =>
       pool
-        .selectForBlock({ maxBytes: selection.maxBytes, maxCount: selection.maxCount, maxMass: selection.maxMass, rulesV3: rulesV3Active(options.params, selection.daaScore) })
+        .selectForBlock({ maxBytes: selection.maxBytes, maxCount: selection.maxCount, maxMass: selection.maxMass, massRules: massRulesAt(options.params, selection.daaScore) })
         .transactions.map((entry) => entry.bytes),
     onInputsChanged: (listener) => void state.changed.add(listener),
     async close() {

@@ -19,7 +19,7 @@ import type { WitnessCheck, WitnessVerifier } from '../crypto/witness-check.ts';
 import { kindOf } from '../kinds/registry.ts';
 import { massOf } from '../kinds/mass.ts';
 import type { MassRules } from '../kinds/kind.ts';
-import { rulesV3Active } from '../consensus/activation.ts';
+import { massRulesAt } from '../consensus/activation.ts';
 import { signingHashOfBody } from '../kinds/signing.ts';
 import { blockBytesMax, blockMassMax, blockTxCountMax, txBytesMax } from '../limits.ts';
 import { equalBytes } from '../util/bytes.ts';
@@ -56,7 +56,7 @@ function decodeAll(block: Block, params: NetworkParams): BlockTransaction[] {
 /** The block's mass: every transaction's, as its kind weighs it under the block's mass rules (src/kinds/mass.ts). */
 function blockMass(txs: readonly BlockTransaction[], rules: MassRules): number {
   let mass = 0;
-  for (const { tx, bytes } of txs) mass += massOf(kindOf(tx).mass(tx, bytes.length, rules));
+  for (const { tx, bytes } of txs) mass += massOf(kindOf(tx).mass(tx, bytes.length, rules), rules);
   return mass;
 }
 
@@ -108,7 +108,7 @@ function shapeBody(block: Block, params: NetworkParams): ShapedBody {
   if (known !== undefined && known.txs.length === block.transactions.length) return known;
   checkSizes(block);
   const txs = decodeAll(block, params);
-  checkMass(txs, { rulesV3: rulesV3Active(params, block.header.daaScore) });
+  checkMass(txs, massRulesAt(params, block.header.daaScore));
   if (!equalBytes(merkleRoot(txs.map((t) => t.hash)), block.header.txRoot)) {
     throw new BlockRuleError('body.tx-root.mismatch', 'transaction merkle root does not match the header');
   }

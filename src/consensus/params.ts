@@ -151,7 +151,7 @@ export const mainnetParams: NetworkParams = Object.freeze({
   pruningDepth: kaspaPruningDepth(43_200, common.mergesetSizeLimit, common.ghostdagK),
   genesis: genesisHeader(1_767_225_600_000, 0x1e040000, 341_477n),
   // One year of blocks after genesis (2027-01-01 at one block a second): announced ahead, as any hard fork is.
-  activations: Object.freeze({ rulesV2: 31_536_000, rulesV3: 31_536_000 }),
+  activations: Object.freeze({ rulesV2: 31_536_000, rulesV3: 31_536_000, rulesV4: 31_536_000 }),
 });
 
 export const testnetParams: NetworkParams = Object.freeze({
@@ -166,7 +166,7 @@ export const testnetParams: NetworkParams = Object.freeze({
   mergeDepth: 3_600,
   pruningDepth: kaspaPruningDepth(43_200, common.mergesetSizeLimit, common.ghostdagK),
   genesis: genesisHeader(1_767_312_000_000, 0x1e100000, 1_386_759n),
-  activations: Object.freeze({ rulesV2: 0, rulesV3: 0 }),
+  activations: Object.freeze({ rulesV2: 0, rulesV3: 0, rulesV4: 0 }),
 });
 
 export const devnetParams: NetworkParams = Object.freeze({
@@ -181,7 +181,7 @@ export const devnetParams: NetworkParams = Object.freeze({
   mergeDepth: 50,
   pruningDepth: kaspaPruningDepth(100, common.mergesetSizeLimit, common.ghostdagK),
   genesis: genesisHeader(1_767_398_400_000, 0x1f008000, 124_955n),
-  activations: Object.freeze({ rulesV2: 0, rulesV3: 0 }),
+  activations: Object.freeze({ rulesV2: 0, rulesV3: 0, rulesV4: 0 }),
 });
 
 /**
@@ -200,9 +200,9 @@ export const regtestParams: NetworkParams = Object.freeze({
   mergeDepth: 50,
   pruningDepth: kaspaPruningDepth(100, common.mergesetSizeLimit, common.ghostdagK),
   genesis: genesisHeader(1_767_484_800_000, 0x207fffff, 0n),
-  // Pinned fixtures (test/unit/consensus/consensus-fixture.test.ts) keep version 1 rules; `--regtest-rules-v2-at` and
-  // `--regtest-rules-v3-at` opt in.
-  activations: Object.freeze({ rulesV2: neverActivates, rulesV3: neverActivates }),
+  // Pinned fixtures (test/unit/consensus/consensus-fixture.test.ts) keep version 1 rules; `--regtest-rules-v2-at`,
+  // `--regtest-rules-v3-at` and `--regtest-rules-v4-at` opt in.
+  activations: Object.freeze({ rulesV2: neverActivates, rulesV3: neverActivates, rulesV4: neverActivates }),
 });
 
 const byName: Readonly<Record<NetworkName, NetworkParams>> = {

@@ -16,6 +16,8 @@ export interface RegtestOverrides {
   readonly rulesV2At?: number;
   /** DAA score at which rules v3 (mass re-priced) activate; default never. */
   readonly rulesV3At?: number;
+  /** DAA score at which rules v4 (a mass per transaction) activate; default never. */
+  readonly rulesV4At?: number;
 }
 
 export class RegtestOverrideError extends WeftError {
@@ -53,12 +55,14 @@ export function regtestParamsWith(overrides: RegtestOverrides): NetworkParams {
   if (pruningDepth <= finalityDepth) throw new RegtestOverrideError(`pruning depth (${pruningDepth}) must be above finality depth (${finalityDepth})`);
   const rulesV2 = overrides.rulesV2At ?? regtestParams.activations.rulesV2;
   const rulesV3 = overrides.rulesV3At ?? regtestParams.activations.rulesV3;
-  for (const [name, at] of [['v2', rulesV2], ['v3', rulesV3]] as const) {
+  const rulesV4 = overrides.rulesV4At ?? regtestParams.activations.rulesV4;
+  for (const [name, at] of [['v2', rulesV2], ['v3', rulesV3], ['v4', rulesV4]] as const) {
     if (!(Number.isSafeInteger(at) && at >= 0)) throw new RegtestOverrideError(`rules ${name} activation must be a DAA score (an integer ≥ 0), got ${String(at)}`);
   }
   const same = headerVersion === regtestParams.headerVersion && finalityDepth === regtestParams.finalityDepth
     && mergeDepth === regtestParams.mergeDepth && pruningDepth === regtestParams.pruningDepth
-    && rulesV2 === regtestParams.activations.rulesV2 && rulesV3 === regtestParams.activations.rulesV3;
-  const activations = Object.freeze({ ...regtestParams.activations, rulesV2, rulesV3 });
+    && rulesV2 === regtestParams.activations.rulesV2 && rulesV3 === regtestParams.activations.rulesV3
+    && rulesV4 === regtestParams.activations.rulesV4;
+  const activations = Object.freeze({ ...regtestParams.activations, rulesV2, rulesV3, rulesV4 });
   return same ? regtestParams : Object.freeze({ ...regtestParams, headerVersion, finalityDepth, mergeDepth, pruningDepth, activations });
 }

@@ -59,6 +59,8 @@ export interface Party {
 export interface MassRules {
   /** Rules v3: a CLSAG ring member weighs its verification time against a Schnorr check's (docs/consensus.md "Activations"). */
   readonly rulesV3: boolean;
+  /** Rules v4: every transaction weighs a fixed mass besides its parts (src/kinds/mass.ts); absent: false. */
+  readonly rulesV4?: boolean;
 }
 
 /** What one transaction weighs against a block's budget (docs/transactions.md "Kinds and mass"). */

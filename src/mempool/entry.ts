@@ -35,8 +35,8 @@ export interface ParsedTransaction {
   readonly conflicts: readonly string[];
   /** Its weight against the block mass budget; the pool orders by fee per unit of it. */
   readonly mass: number;
-  /** Whether `mass` is rules v3's weight (a template under the other rules weighs it again, select.ts). */
-  readonly massRulesV3: boolean;
+  /** The mass rules `mass` was weighed by (a template under other rules weighs it again, select.ts). */
+  readonly massRules: MassRules;
   /** fee / mass as a float: the fast first comparison of `compareFeeRate` (exact bigint only when two are close). */
   readonly rate: number;
   /** undefined: no proof could make it valid (a multisig script that does not hash to `from`). */
@@ -69,7 +69,8 @@ export function parseTransaction(bytes: Uint8Array, rules?: MassRules): ParsedTr
   const kind = kindOf(tx);
   const hash = blake3(bytes);
   const spend = kind.spend(tx);
-  const mass = massOf(kind.mass(tx, bytes.length, rules));
+  const massRules = normalMassRules(rules);
+  const mass = massOf(kind.mass(tx, bytes.length, massRules), massRules);
   return {
     tx,
     bytes,
@@ -79,7 +80,7 @@ export function parseTransaction(bytes: Uint8Array, rules?: MassRules): ParsedTr
     sender: toHex(spend.payer),
     conflicts: kind.conflictKeys(tx),
     mass,
-    massRulesV3: rules?.rulesV3 === true,
+    massRules,
     rate: Number(spend.fee) / mass,
     checks: kind.witnessChecks(tx, signingHashOfBody(bytes.subarray(0, kind.bodyBytes(tx)))),
   };
@@ -105,4 +106,14 @@ export function compareFeeRate(a: { spend: Spend; mass: number; rate?: number },
 /** Better first: higher fee rate, then earlier admission. The order of templates and of eviction (reversed). */
 export function compareForBlock(a: PoolEntry, b: PoolEntry): number {
   return compareFeeRate(b, a) || a.seq - b.seq;
+}
+
+/** Mass rules with every flag spelled out (absent: the rules before v3). */
+function normalMassRules(rules: MassRules | undefined): MassRules {
+  return { rulesV3: rules?.rulesV3 === true, rulesV4: rules?.rulesV4 === true };
+}
+
+/** Whether two mass rules weigh every transaction alike. */
+export function sameMassRules(a: MassRules, b: MassRules): boolean {
+  return a.rulesV3 === b.rulesV3 && (a.rulesV4 === true) === (b.rulesV4 === true);
 }

@@ -5,7 +5,7 @@ import type { AsyncWitnessVerifier, WitnessVerifier } from '../crypto/witness-ch
 import type { AsyncSignatureVerifier, SignatureVerifier } from '../crypto/verifier.ts';
 import type { NetworkParams } from '../consensus/params.ts';
 import type { WeftError } from '../errors.ts';
-import type { RecordNamespace } from '../kinds/kind.ts';
+import type { MassRules, RecordNamespace } from '../kinds/kind.ts';
 import type { AccountReader } from '../state/account.ts';
 import type { Clock } from '../util/clock.ts';
 import type { StateChange } from './candidates.ts';
@@ -52,8 +52,8 @@ export interface MempoolOptions {
   readonly daaScore?: () => number;
   /** Whether rules v2 govern the next acceptance (src/consensus/activation.ts); default: version 1 rules. */
   readonly rulesV2?: () => boolean;
-  /** Whether rules v3 (mass re-priced) weigh the next block; default: they do not. Templates weigh again (select.ts). */
-  readonly rulesV3?: () => boolean;
+  /** The mass rules of the next block (massRulesAt); default: those before v3. Templates weigh again (select.ts). */
+  readonly massRules?: () => MassRules;
   /**
    * A number that changes whenever the virtual state may have (the chain's block count): admission reuses its state
    * check from before the proofs when neither this nor the sender's queue moved meanwhile. Left out, it checks twice.

@@ -9,7 +9,7 @@
  * can affect (candidates.ts): the payer's own account, and the records (key images, confidential outputs, escrows,
  * agent accounts, contract code) its transactions looked at.
  */
-import { balanceCost, energyCost, type CarrierBlock, type LedgerAccount, type RecordNamespace, type TxStateView } from '../kinds/kind.ts';
+import { balanceCost, energyCost, type CarrierBlock, type LedgerAccount, type MassRules, type RecordNamespace, type TxStateView } from '../kinds/kind.ts';
 import { kindOf } from '../kinds/registry.ts';
 import { TxKind } from '../codec/transaction-kinds.ts';
 import type { Account, AccountReader } from '../state/account.ts';
@@ -27,8 +27,8 @@ export interface PoolState extends AccountReader {
   rulesV2?(): boolean;
   /** Changes whenever this state may have (MempoolOptions.stateVersion); absent: unknown, never assumed unchanged. */
   version?(): number;
-  /** Whether rules v3 (mass re-priced) weigh the next block; absent: they do not. */
-  rulesV3?(): boolean;
+  /** The mass rules of the next block (src/consensus/activation.ts massRulesAt); absent: those before v3. */
+  massRules?(): MassRules;
 }
 
 /** The key of a record in a read set and in a block's changes: `namespace:hex(id)`. */

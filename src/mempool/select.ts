@@ -10,9 +10,10 @@
  */
 import { blockTxBytes } from '../codec/block.ts';
 import { blockMassMax } from '../limits.ts';
+import type { MassRules } from '../kinds/kind.ts';
 import { kindOf } from '../kinds/registry.ts';
 import { massOf } from '../kinds/mass.ts';
-import { compareForBlock, type PoolEntry } from './entry.ts';
+import { compareForBlock, sameMassRules, type PoolEntry } from './entry.ts';
 import { createHeap } from './heap.ts';
 
 export interface SelectRequest {
@@ -22,10 +23,11 @@ export interface SelectRequest {
   /** Mass left for transactions (src/kinds/mass.ts); default the whole block budget. */
   readonly maxMass?: number;
   /**
-   * The block's mass rules (rules v3 or not): an entry admitted under the other rules (the block before an activation)
-   * is weighed again, so a template never breaks the mass rule of the block it is for. Absent: as admitted.
+   * The block's mass rules (src/consensus/activation.ts massRulesAt): an entry admitted under other rules (the block
+   * before an activation) is weighed again, so a template never breaks the mass rule of the block it is for. Absent:
+   * as admitted.
    */
-  readonly rulesV3?: boolean;
+  readonly massRules?: MassRules;
 }
 
 export interface Selection {
@@ -56,7 +58,7 @@ export function selectTransactions(runs: Iterable<readonly PoolEntry[]>, request
     if (head === undefined) break;
     const entry = head.run[head.at]!;
     const footprint = blockTxBytes(entry.size);
-    const weight = request.rulesV3 === undefined || request.rulesV3 === entry.massRulesV3 ? entry.mass : massOf(kindOf(entry.tx).mass(entry.tx, entry.size, { rulesV3: request.rulesV3 }));
+    const weight = weightFor(entry, request.massRules);
     if (bytes + footprint > request.maxBytes || mass + weight > maxMass) continue;
     transactions.push(entry);
     bytes += footprint;
@@ -66,4 +68,10 @@ export function selectTransactions(runs: Iterable<readonly PoolEntry[]>, request
     if (head.at < head.run.length) heads.push(head);
   }
   return { transactions, bytes, mass, fees };
+}
+
+/** The entry's mass under `rules`: as admitted when they are the rules it was weighed by. */
+function weightFor(entry: PoolEntry, rules: MassRules | undefined): number {
+  if (rules === undefined || sameMassRules(rules, entry.massRules)) return entry.mass;
+  return massOf(kindOf(entry.tx).mass(entry.tx, entry.size, rules), rules);
 }

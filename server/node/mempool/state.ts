@@ -5,7 +5,7 @@
  * journal.ts (submit and restore).
  */
 import type { Chain } from '../../../src/chain/chain.ts';
-import { rulesV2Active, rulesV3Active } from '../../../src/consensus/activation.ts';
+import { massRulesAt, rulesV2Active } from '../../../src/consensus/activation.ts';
 import type { BlockId } from '../../../src/consensus/ghostdag.ts';
 import type { NetworkParams } from '../../../src/consensus/params.ts';
 import { decodeAgentRecord } from '../../../src/kinds/agent/agent-record.ts';
@@ -61,8 +61,8 @@ export function createNodeMempoolState(options: NodeMempoolOptions): NodeMempool
     daaScore: () => ledger.virtual().daaScore,
     // The escrow rules of rules v2 (arbiters that can sign, disputes that end) at the next acceptance's DAA score.
     rulesV2: () => rulesV2Active(options.params, ledger.virtual().daaScore),
-    // Mass re-priced from rules v3: admission weighs for the next block's rules.
-    rulesV3: () => rulesV3Active(options.params, ledger.virtual().daaScore),
+    // Mass re-priced from rules v3, a mass per transaction from v4: admission weighs for the next block's rules.
+    massRules: () => massRulesAt(options.params, ledger.virtual().daaScore),
     // The version the ledger's virtual view is cached under: a new block, a new virtual state.
     stateVersion: () => options.chain.blockCount(),
     verifier,

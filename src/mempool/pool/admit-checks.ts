@@ -17,7 +17,7 @@ export function shapeCheck(state: MempoolState, bytes: Uint8Array): ParsedTransa
   if (bytes.length > limits.txBytesMax) {
     throw new TransactionRejectedError('too_large', `got ${bytes.length} bytes, at most ${limits.txBytesMax} relayed`);
   }
-  const parsed = parseTransaction(bytes, { rulesV3: state.virtualState.rulesV3?.() ?? false });
+  const parsed = parseTransaction(bytes, state.virtualState.massRules?.());
   if (parsed.tx.chainId !== state.chainId) {
     throw new TransactionRejectedError('wrong_chain', `chain id ${parsed.tx.chainId}, this network is ${state.chainId}`);
   }

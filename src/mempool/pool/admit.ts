@@ -71,7 +71,7 @@ export async function admitOne(state: MempoolState, bytes: Uint8Array): Promise<
 function toEntry(state: MempoolState, parsed: ParsedTransaction, seq: number): PoolEntry {
   return {
     tx: parsed.tx, bytes: parsed.bytes, hash: parsed.hash, id: parsed.id, spend: parsed.spend, sender: parsed.sender,
-    conflicts: parsed.conflicts, mass: parsed.mass, massRulesV3: parsed.massRulesV3, rate: parsed.rate, size: parsed.bytes.length, addedMs: state.clock.nowMs(), seq,
+    conflicts: parsed.conflicts, mass: parsed.mass, massRules: parsed.massRules, rate: parsed.rate, size: parsed.bytes.length, addedMs: state.clock.nowMs(), seq,
   };
 }
 

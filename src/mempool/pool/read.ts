@@ -11,7 +11,8 @@ import type { MempoolState } from './state.ts';
 
 export function selectForBlock(state: MempoolState, request: SelectRequest): Selection {
   const { candidates, lastSelection } = state;
-  const key = `${request.maxBytes}|${request.maxCount}|${request.maxMass ?? ''}|${request.rulesV3 ?? ''}`;
+  const rules = request.massRules;
+  const key = `${request.maxBytes}|${request.maxCount}|${request.maxMass ?? ''}|${rules === undefined ? '' : `${rules.rulesV3}${rules.rulesV4 === true}`}`;
   if (lastSelection?.key === key && lastSelection.version === candidates.version) return lastSelection.selection;
   const selection = selectTransactions(candidates.runs(), request);
   state.lastSelection = { key, version: candidates.version, selection };

@@ -55,7 +55,7 @@ export function createMempoolState(options: MempoolOptions): MempoolState {
     daaScore: options.daaScore ?? (() => 0),
     ...(options.rulesV2 ? { rulesV2: options.rulesV2 } : {}),
     ...(options.stateVersion ? { version: options.stateVersion } : {}),
-    ...(options.rulesV3 ? { rulesV3: options.rulesV3 } : {}),
+    ...(options.massRules ? { massRules: options.massRules } : {}),
   };
   return {
     limits: { ...defaultMempoolLimits, ...options.limits },

@@ -113,16 +113,16 @@ describe('rules v3 mass', () => {
       accounts: { account: () => ({ balance: 0n, nonce: 0n, energy: 0n }) },
       records: (namespace, id) => ledger.record(namespace as 'key_image' | 'confidential_output', id),
       daaScore: () => ledger.daaScore + 1,
-      rulesV3: () => nextIsV3,
+      massRules: () => ({ rulesV3: nextIsV3 }),
       verifier: fastVerifier,
       clock: createManualClock(1_700_000_000_000),
     });
     const entry = await pool.add(spend);
     expect(entry.mass).toBe(v2);
     // A template for a block under rules v3 weighs the entry again: it no longer fits a budget its old weight fit.
-    expect(pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 10, maxMass: v2!, rulesV3: false }).transactions).toHaveLength(1);
-    expect(pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 10, maxMass: v2!, rulesV3: true }).transactions).toHaveLength(0);
-    expect(pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 10, maxMass: v3!, rulesV3: true }).transactions).toHaveLength(1);
+    expect(pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 10, maxMass: v2!, massRules: { rulesV3: false } }).transactions).toHaveLength(1);
+    expect(pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 10, maxMass: v2!, massRules: { rulesV3: true } }).transactions).toHaveLength(0);
+    expect(pool.selectForBlock({ maxBytes: 1_000_000, maxCount: 10, maxMass: v3!, massRules: { rulesV3: true } }).transactions).toHaveLength(1);
     // Once the next block is under rules v3, admission weighs with them.
     nextIsV3 = true;
     pool.removeAccepted([entry.hash]);
