@@ -125,7 +125,8 @@ describe('template refresh', () => {
       chain, backend: createReferencePowBackend(), clock: systemClock, miner: testMiner, submit: async () => undefined,
       randomNonce: () => 0n, templateRefreshMs: 600_000, batchMs: 5, mempoolRefreshMs: 400,
       // A target no hash meets, so only a refresh ends a template.
-      buildTemplate: (request) => { built++; builtAt.push(Date.now()); return { ...buildBlockTemplate(chain, request), target: 0n }; },
+      // The miner's own build time (request.nowMs): a clock read in here lags it by however long the call took to come.
+      buildTemplate: (request) => { built++; builtAt.push(request.nowMs); return { ...buildBlockTemplate(chain, request), target: 0n }; },
     });
     const builtAt: number[] = [];
     miner.start();
