@@ -32,6 +32,13 @@ const compactPendingPerPeerMax = 4;
  */
 export const compactCompletionTimeoutMs = 3_000;
 /**
+ * A further peer that pushes a block whose transactions another peer is still returning is asked for the whole block
+ * only if they have not come this long after: an honest sender answers within a round trip (~200 ms on the lab's
+ * 100 ms links), and fetching the whole block from every further announcer at once cost the lab ~45 bytes a transfer
+ * a node (docs/network.md "Where a transfer's wire bytes go"). A claimer that never answers delays the block by this.
+ */
+export const compactBackupDelayMs = 500;
+/**
  * `getblocktxn` is answered only for blocks at most this many blue blocks below our selected tip (BIP 152's
  * MAX_BLOCKTXN_DEPTH is 10): an honest peer asks about a block just pushed to it; deeper ones get `notfound`
  * before the block is read, and the asker falls back to `getdata`.

@@ -17,8 +17,10 @@ export function onPeerClosed(state: RelayState, peer: Peer): void {
 }
 
 export function closeRelay(state: RelayState): void {
-  for (const cancel of state.completionTimers.values()) cancel();
-  state.completionTimers.clear();
+  for (const timers of [state.completionTimers, state.backupTimers]) {
+    for (const cancel of timers.values()) cancel();
+    timers.clear();
+  }
   state.unsubscribeTx?.();
   state.stems.close();
 }

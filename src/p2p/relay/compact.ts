@@ -7,7 +7,8 @@ import { BlockRuleError } from '../../chain/errors.ts';
 import { blockHash } from '../../consensus/pow.ts';
 import { fromHex, toHex } from '../../util/bytes.ts';
 import {
-  compactBlockTxnDepthMax, compactCompletionTimeoutMs, completeCompact, meetsOwnTarget, rebuildCompact, type RebuildResult,
+  compactBackupDelayMs, compactBlockTxnDepthMax, compactCompletionTimeoutMs, completeCompact, meetsOwnTarget, rebuildCompact,
+  type RebuildResult,
 } from '../compact-relay.ts';
 import type { CompactBlockMessage } from '../messages/compact-block.ts';
 import type { PrefilledBlockMessage } from '../messages/prefilled-block.ts';
@@ -27,10 +28,10 @@ export function onCompactBlock(state: RelayState, peer: Peer, message: CompactBl
   if (chain.has(id) || chain.isInvalid(id)) return;
   const pending = state.compact.pending.get(id);
   if (pending !== undefined) {
-    // Already being completed from another peer, which may never answer (a pushed header with ids nobody
-    // holds costs nothing to make): this announcer is asked for the full block, so a stalled claim delays
-    // the block by one round trip instead of until a child arrives.
-    if (pending.peer !== peer) requestBlocks(state, peer, [id]);
+    // Already being completed from another peer, which may never answer (a pushed header with ids nobody holds
+    // costs nothing to make): this announcer is asked for the whole block if they are still missing a little
+    // later, so a stalled claim delays the block by compactBackupDelayMs instead of until its completion timer.
+    if (pending.peer !== peer) askWholeUnlessCompleted(state, peer, id);
     return;
   }
   // One hash before any lookup: a pushed header that does not meet its own target is refused as a bad block.
@@ -95,4 +96,16 @@ function awaitCompletion(state: RelayState, peer: Peer, id: string): void {
     compact.pending.delete(id);
     fetchWhole(state, id, peer);
   }, compactCompletionTimeoutMs));
+}
+
+/** One backup announcer a pending block: asked for it whole after compactBackupDelayMs if its completion is still pending. */
+function askWholeUnlessCompleted(state: RelayState, peer: Peer, id: string): void {
+  const { compact, backupTimers } = state;
+  if (backupTimers.has(id)) return;
+  const waiting = compact.pending.get(id);
+  backupTimers.set(id, state.timer.setTimeout(() => {
+    backupTimers.delete(id);
+    if (waiting === undefined || compact.pending.get(id) !== waiting || !peer.isReady()) return; // completed, refused or gone
+    requestBlocks(state, peer, [id]);
+  }, compactBackupDelayMs));
 }

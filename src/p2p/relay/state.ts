@@ -49,6 +49,8 @@ export interface RelayState extends RelayDeps {
   readonly compact: CompactRelayState;
   /** The fallback timer of each compact block waiting for its transactions (compact.ts). */
   readonly completionTimers: Map<string, () => void>;
+  /** The timer of each such block's next announcer, asked for it whole if the transactions stay away (compact.ts). */
+  readonly backupTimers: Map<string, () => void>;
   /**
    * How many orphan levels below a relayed block a requested parent is: a parent that is itself an orphan means a
    * gap of unknown depth, fetched headers-first in one round trip instead of one level per round trip.
@@ -71,6 +73,7 @@ export function createRelayState(deps: RelayDeps): RelayState {
     deferred: new Map(),
     compact: createCompactRelayState(),
     completionTimers: new Map(),
+    backupTimers: new Map(),
     orphanLevel: new Map(),
     txInvQueue: new Map(),
     flushScheduled: false,

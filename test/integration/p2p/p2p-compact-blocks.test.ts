@@ -10,7 +10,7 @@ import { regtestParams } from '../../../src/consensus/params.ts';
 import { blockHash } from '../../../src/consensus/pow.ts';
 import { blake3 } from '../../../src/crypto/blake3.ts';
 import { createMempool, type Mempool } from '../../../src/mempool/mempool.ts';
-import { compactBlockOf, compactBlockTxnDepthMax, compactCompletionTimeoutMs, compactPendingMax } from '../../../src/p2p/compact-relay.ts';
+import { compactBackupDelayMs, compactBlockOf, compactBlockTxnDepthMax, compactCompletionTimeoutMs, compactPendingMax } from '../../../src/p2p/compact-relay.ts';
 import { shortIdKey, shortIdOf } from '../../../src/p2p/messages/compact-block.ts';
 import { P2pErrorCode } from '../../../src/p2p/errors.ts';
 import { mempoolRelayPort } from '../../../src/p2p/mempool-relay-port.ts';
@@ -246,10 +246,31 @@ describe('compact block relay', () => {
     // The real header with an id nobody holds: the node asks the claimer, which never answers.
     claimer.send({ ...compact, shortIds: new Uint8Array(8).fill(7) });
     await claimer.next('getblocktxn', (m) => toHex(m.hash) === id);
+    const pushedAt = Date.now();
     honest.send(compact);
     await honest.next('getdata', (m) => m.items.some((i) => toHex(i.hash) === id), 5_000);
+    // After the grace a sender has to answer in, not at once (and well before the claimer's own 3 s timer).
+    expect(Date.now() - pushedAt).toBeGreaterThanOrEqual(compactBackupDelayMs - 100);
     honest.send({ type: 'block', block });
     await until(() => chain.has(id), 10_000, 'block from the second announcer accepted');
+  });
+
+  it('asks a further announcer for nothing when the sender returns the transactions in time', async () => {
+    const { chain, port, harness: sender } = await receiver();
+    const other = await secondPeer(port);
+    const txs = transfers();
+    const block = makeBlock(chain, { transactions: txs });
+    const id = toHex(blockHash(block.header));
+    sender.send(compactBlockOf(block));
+    const ask = await sender.next('getblocktxn', (m) => toHex(m.hash) === id);
+    other.send(compactBlockOf(block));
+    // The second push handled first (the old rule asked its sender for the whole block at once), then the answer.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    sender.send({ type: 'blocktxn', hash: ask.hash, transactions: ask.indexes.map((i) => txs[i]!) });
+    await until(() => chain.has(id), 5_000, 'block completed from its sender');
+    await new Promise((resolve) => setTimeout(resolve, compactBackupDelayMs + 300));
+    // The whole block was never fetched from the second announcer: each would cost a block's bytes again.
+    expect(other.received.some((m) => m.type === 'getdata' && m.items.some((i) => toHex(i.hash) === id))).toBe(false);
   });
 
   it('a peer pushing blocks it never completes cannot evict another peer\'s pending block', async () => {
