@@ -19,6 +19,18 @@ export function registerChainGauges(state: MetricsState): void {
   gauge('weft_ws_connections', 'Open WebSocket connections', () => state.wsSource?.().connections ?? 0);
   registerCacheGauges(state);
   registerActivityGauges(state);
+  registerWireGauges(state);
+}
+
+/** What the node sent its peers, by message type (src/p2p/wire-tally.ts; docs/network.md "Where a transfer's wire bytes go"). */
+function registerWireGauges(state: MetricsState): void {
+  const { services, registry } = state;
+  const sent = (field: 'messages' | 'bytes') =>
+    function (this: Gauge<'message'>) {
+      for (const [message, count] of services.peers?.sentByMessage?.() ?? []) this.set({ message }, count[field]);
+    };
+  new Gauge({ name: 'weft_p2p_sent_messages', help: 'P2P messages sent to peers since start, by type', labelNames: ['message'] as const, registers: [registry], collect: sent('messages') });
+  new Gauge({ name: 'weft_p2p_sent_bytes', help: 'P2P payload bytes sent to peers since start, by message type (before Noise framing)', labelNames: ['message'] as const, registers: [registry], collect: sent('bytes') });
 }
 
 /** Per-block caches bounded by --cache-mb (docs/storage.md "Caches"): entries, capacity and lookups by outcome. */

@@ -58,7 +58,7 @@ export interface RunningP2p {
   readonly nodeId: string;
   syncStatus(): SyncStatus;
   /** For the RPC `peers` port. */
-  readonly peerView: { peers(): readonly RpcPeerInfo[] };
+  readonly peerView: { peers(): readonly RpcPeerInfo[]; sentByMessage(): ReturnType<P2pNode['sentByMessage']> };
   /** Register with the WebSocket server: `ws.registerUpgradeHandler(p2pBridgePath, p2p.bridge)`. */
   readonly bridge: ReturnType<typeof createBridgeUpgradeHandler>['handle'];
   close(): Promise<void>;
@@ -132,6 +132,7 @@ export async function startP2p(options: StartP2pOptions): Promise<RunningP2p> {
           id: p.nodeId, address: p.address, direction: p.direction, transport: p.transport === 'ws' ? 'websocket' : 'tcp',
           connectedAtMs: systemClock.nowMs() - p.connectedSeconds * 1000, height: p.blueScore, banScore: 0,
         })),
+      sentByMessage: () => node.sentByMessage(),
     },
     bridge: bridge.handle,
     async close() {

@@ -7,6 +7,7 @@
  * The node's state is one P2pNodeState (node/state.ts); each operation is a free function over it in src/p2p/node/
  * (open.ts, connections.ts, dispatch.ts, misbehaviour.ts, views.ts). This file is the wiring.
  */
+import type { WireCount } from './wire-tally.ts';
 import type { TrustedData } from '../chain/trusted-data.ts';
 import type { SnapshotImport } from '../state/snapshot-import.ts';
 import { toHex } from '../util/bytes.ts';
@@ -37,6 +38,8 @@ export interface P2pNode {
   /** Our own transaction `txHash` travels a Dandelion++ stem of `hops` (0: announced at once); before admission. */
   routeOwnTransaction(txHash: Uint8Array, hops: number): void;
   peerCount(): number;
+  /** Messages and payload bytes sent to peers since start, by message type (src/p2p/wire-tally.ts). */
+  sentByMessage(): ReadonlyMap<string, Readonly<WireCount>>;
   isBanned(identity: string): boolean;
   /** Downloads state `target.root` from the ready peer `nodeId` (hex) into `target`, resuming at its cursor; bans a peer that sends a bad chunk. */
   fetchSnapshot(nodeId: string, target: SnapshotImport, options?: SnapshotFetchOptions & { entriesMax?: number }): Promise<SnapshotFetchResult>;
@@ -62,6 +65,7 @@ export function createP2pNode(options: P2pNodeOptions): P2pNode {
     syncStatus: () => syncStatus(state),
     peers: () => peerInfos(state),
     peerCount: () => readyPeers(state).length,
+    sentByMessage: () => state.sent,
     isBanned: (identity) => book.isBanned(identity, clock.nowMs()),
     fetchSnapshot: async (nodeId, target, fetchOptions) => fastSync.fetchSnapshot(readyPeer(state, nodeId), target, fetchOptions),
     fetchPruningProof: async (nodeId) => fastSync.fetchPruningProof(readyPeer(state, nodeId)),

@@ -5,6 +5,7 @@
  * a protocol violation. A P2pProtocolError thrown by the handler disconnects the peer with that error, whose
  * banScore the node applies (docs/p2p.md "Misbehaviour").
  */
+import { tallySent, type WireTally } from './wire-tally.ts';
 import { toHex } from '../util/bytes.ts';
 import { createBoundedSet, type BoundedSet } from '../util/bounded-set.ts';
 import type { Clock } from '../util/clock.ts';
@@ -90,6 +91,8 @@ export interface PeerOptions {
   /** A version is compatible when it names our network, chain id and genesis. */
   readonly handlers: PeerHandlers;
   readonly randomNonce: () => bigint;
+  /** Where every message sent is counted, by type (the node's, shared by its peers). */
+  readonly sent?: WireTally;
 }
 
 export function createPeer(options: PeerOptions): Peer {
@@ -170,7 +173,9 @@ export function createPeer(options: PeerOptions): Peer {
     answeredGetaddr: false,
     send(message) {
       if (closed || session.isClosed()) return;
-      session.send(encodeMessage(message));
+      const encoded = encodeMessage(message);
+      if (options.sent) tallySent(options.sent, message.type, encoded.length);
+      session.send(encoded);
     },
     disconnect(error) {
       if (closed) return;

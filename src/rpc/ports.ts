@@ -233,6 +233,8 @@ export interface RpcPeerInfo {
 
 interface PeerView {
   peers(): readonly RpcPeerInfo[];
+  /** Messages and payload bytes sent to peers since start, by message type (/metrics). */
+  sentByMessage?(): ReadonlyMap<string, { readonly messages: number; readonly bytes: number }>;
 }
 
 /** Builds a template for get_block_template; the node decides its transactions and state root. */

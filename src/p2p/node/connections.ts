@@ -58,7 +58,7 @@ export async function startPeer(
   }
   const peer = createPeer({
     seq: ++state.seq, session, direction, endpoint, manual, clock, timer: state.timer, ownVersion: ownVersion(state), randomNonce: state.randomNonce,
-    handlers: state.peerHandlers,
+    handlers: state.peerHandlers, sent: state.sent,
   });
   if (!peer.isClosed()) state.peers.add(peer);
 }

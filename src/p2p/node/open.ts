@@ -60,7 +60,7 @@ export function openP2pNode(options: P2pNodeOptions): P2pNodeState {
       onClose: (peer, error) => onPeerClosed(state, peer, error),
       isOwnNonce: (nonce) => state.ownNonces.has(nonce),
     },
-    ibd, stems, relay, fastSync, dialer, stopAnnouncing, seq: 0, closed: false,
+    ibd, stems, relay, fastSync, dialer, stopAnnouncing, sent: new Map(), seq: 0, closed: false,
   };
   return state;
 }

@@ -4,6 +4,7 @@
  * The operations are free functions beside it: open.ts (wiring and closing), connections.ts (accepting, starting,
  * readying and dropping peers), dispatch.ts (a ready peer's messages), misbehaviour.ts (bans), views.ts (status).
  */
+import type { WireTally } from '../wire-tally.ts';
 import type { BlockRuleError } from '../../chain/errors.ts';
 import type { Chain } from '../../chain/chain.ts';
 import type { Clock } from '../../util/clock.ts';
@@ -58,6 +59,8 @@ export interface P2pNodeState {
   readonly dialer: Dialer;
   /** Detaches from the chain's accepted blocks. */
   readonly stopAnnouncing: () => void;
+  /** What this node sent its peers, by message type (/metrics). */
+  readonly sent: WireTally;
   /** Local connection numbers (logs). */
   seq: number;
   closed: boolean;

@@ -57,6 +57,12 @@ describe('initial sync', () => {
       throw new Error(`${e.message}: a ${a.chain.blockCount()} b ${b.chain.blockCount()} orphans a ${a.chain.orphanCount()} b ${b.chain.orphanCount()} ${JSON.stringify(b.node.syncStatus())}`);
     });
     expect(b.chain.selectedTip().id).toBe(a.chain.selectedTip().id);
+    // What each sent, by message type: the handshake, and the headers and blocks a served b.
+    const sentByA = a.node.sentByMessage();
+    expect(sentByA.get('version')).toMatchObject({ messages: 1 });
+    expect(sentByA.get('version')!.bytes).toBeGreaterThan(0);
+    expect(sentByA.get('block')?.messages ?? 0).toBeGreaterThanOrEqual(300);
+    expect(b.node.sentByMessage().get('block')?.messages ?? 0).toBeGreaterThanOrEqual(own.length);
   }, 60_000);
   it('syncs a heavier fork from its sync peer while another peer, on a lighter fork, has none of its blocks', async () => {
     // a and b hold one chain; c mined its own from genesis, heavier. Both a and b sync from c: blocks of c's chain

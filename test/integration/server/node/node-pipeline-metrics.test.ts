@@ -33,5 +33,8 @@ describe('block pipeline metrics', () => {
     expect(text).toMatch(/^weft_sig_cache_entries \d+$/m);
     expect(text).toMatch(/^weft_sig_cache_hit_ratio [\d.]+$/m);
     expect(text).toMatch(/^weft_mempool_size \d+$/m);
+    // Sent P2P messages by type (none here: no peers), listed so a scrape config can name them from the start.
+    expect(text).toMatch(/^# TYPE weft_p2p_sent_bytes gauge$/m);
+    expect(text).toMatch(/^# TYPE weft_p2p_sent_messages gauge$/m);
   });
 });
