@@ -57,7 +57,7 @@ function submit(state: IbdState, entry: Entry): void {
   const from = entry.from!;
   state.unsettled++;
   state.applying.add(entry.id);
-  state.chain.addBlock(entry.block!).then(
+  const applied = state.chain.addBlock(entry.block!).then(
     () => {
       state.progress.applied(tipBlueScore(state));
       settled(state, entry.id);
@@ -67,6 +67,8 @@ function submit(state: IbdState, entry: Entry): void {
       state.onBlockRejected(from, error);
     },
   );
+  state.applied.add(applied);
+  void applied.finally(() => state.applied.delete(applied));
 }
 
 /** A handed-over block's store write settled: room for more once half the bound is free. */

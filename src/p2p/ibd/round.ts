@@ -76,8 +76,9 @@ export function abortRound(state: IbdState, reason: string): void {
 /** The round handed over its last block: relay asks for the tips it still lacks, and another round may start. */
 export function finishRound(state: IbdState): void {
   const { chain, log, progress } = state;
-  // Logged once the round's blocks are durable, so the figures are final.
-  void chain.settled().then(() => {
+  // Logged once the round's blocks are applied and durable, so the figures are final: the last ones handed over may
+  // still be in their preverify, with nothing of theirs written yet for chain.settled() to wait on.
+  void Promise.allSettled([...state.applied]).then(() => chain.settled()).then(() => {
     const status = progress.status(tipBlueScore(state), null);
     log.info({ event: 'sync_complete', blocks: status.blocksApplied, headers: status.headersReceived, blueScore: tipBlueScore(state), tip: chain.selectedTip().id }, 'sync complete');
   });

@@ -81,6 +81,8 @@ export interface IbdState extends IbdDeps {
   readonly ancestorRoundAt: WeakMap<Peer, number>;
   /** Blocks handed to the chain by this sync and not yet settled: their acceptance is not news to announce. */
   readonly applying: Set<string>;
+  /** The chain's answers for those blocks: a round is complete once they are all in (round.ts). */
+  readonly applied: Set<Promise<void>>;
 }
 
 export function createIbdState(deps: IbdDeps): IbdState {
@@ -106,6 +108,7 @@ export function createIbdState(deps: IbdDeps): IbdState {
     handedThisTurn: 0,
     ancestorRoundAt: new WeakMap(),
     applying: new Set(),
+    applied: new Set(),
   };
 }
 
