@@ -67,7 +67,10 @@ test('scan progress from the first second, from the restore height, and a paymen
   await bad.context.close();
   const restored = await restore(browser, phrase, String(start));
   const page = restored.page;
-  await expect(page.locator('#private-scan')).toHaveText(new RegExp(`^(scanning: [\\d,]+ of [\\d,]+ blocks \\(from block ${start} to \\d+\\)|scanned through block \\d+).*`), { timeout: 1_000 });
+  // Within the first second the scan says what it is doing, as from genesis above (on a loaded box that can still be
+  // the tip being read); then it names the restore height as where it starts.
+  await expect(page.locator('#private-scan')).toHaveText(new RegExp(`^(scan starting: reading the node's tip…|scanning: [\\d,]+ of [\\d,]+ blocks \\(from block ${start} to \\d+\\)|scanned through block \\d+).*`), { timeout: 1_000 });
+  await expect(page.locator('#private-scan')).toHaveText(new RegExp(`^(scanning: [\\d,]+ of [\\d,]+ blocks \\(from block ${start} to \\d+\\)|scanned through block \\d+).*`), { timeout: 10_000 });
   await expect(page.locator('#private-scan')).toHaveText(/^scanned through block \d+$/, { timeout: 10_000 });
   expect(await page.evaluate(() => localStorage.getItem('weft-wallet/private-scan-start/default'))).toBe(String(start));
   await expect(page.locator('#private-balance')).toHaveText('0 WEFT (0 spendable now)', { timeout: 10_000 });
