@@ -7,6 +7,7 @@
 import { regtestParams } from '../src/consensus/params.ts';
 import { decodeMessage, encodeMessage, messagePayloadBytesMax, type Message } from '../src/p2p/messages.ts';
 import { InvType } from '../src/p2p/messages/inventory.ts';
+import { txShortIdBytes } from '../src/p2p/messages/tx-inventory.ts';
 import { p2pAddrEntriesMax, p2pHeadersPerMessageMax, p2pHostBytesMax, p2pInvItemsMax, p2pLocatorHashesMax, p2pPruningProofPageBytesMax, p2pRejectTextBytesMax } from '../src/p2p/limits.ts';
 import { txBytesMax } from '../src/limits.ts';
 
@@ -28,6 +29,8 @@ function largest(): Message[] {
     { type: 'inv', items: items(p2pInvItemsMax) },
     { type: 'getdata', items: items(p2pInvItemsMax) },
     { type: 'notfound', items: items(p2pInvItemsMax) },
+    { type: 'txinv', shortIds: new Uint8Array(p2pInvItemsMax * txShortIdBytes).fill(1) },
+    { type: 'gettx', shortIds: new Uint8Array(p2pInvItemsMax * txShortIdBytes).fill(1) },
     { type: 'getheaders', locator: Array.from({ length: p2pLocatorHashesMax }, (_, i) => hash(i)), stop: hash(0) },
     { type: 'headers', headers: Array.from({ length: p2pHeadersPerMessageMax }, () => regtestParams.genesis), more: true },
     { type: 'tx', tx: new Uint8Array(txBytesMax).fill(1) },

@@ -28,6 +28,8 @@ export interface LabNode {
   /** The first log line with this message (`chain loaded`, …). */
   firstLine(msg: string): Record<string, unknown> | undefined;
   rpc(method: string, params?: unknown): Promise<any>;
+  /** Payload bytes it sent its peers since its last start, by message type (/metrics `weft_p2p_sent_bytes`). */
+  sentBytesByMessage(): Promise<Record<string, number>>;
   cpuSeconds(): number;
   rssBytes(): number;
   kill(): void;
@@ -120,6 +122,12 @@ export function createLabNode(index: number, addnodes: readonly string[], extraA
       const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
       if (body.error) throw new Error(`node ${index} ${method}: ${body.error.code} ${body.error.message}`);
       return body.result;
+    },
+    async sentBytesByMessage() {
+      const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
+      const sent: Record<string, number> = {};
+      for (const [, message, bytes] of text.matchAll(/^weft_p2p_sent_bytes\{message="([a-z]+)"\} (\d+)$/gm)) sent[message!] = Number(bytes);
+      return sent;
     },
     cpuSeconds() {
       if (!alive()) return cpuBeforeRestarts;

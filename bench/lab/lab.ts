@@ -72,6 +72,8 @@ export interface LabRun {
   /** Per node: `get_info` at the end, CPU seconds, RSS, bans it issued. */
   readonly nodes: readonly {
     index: number; info: any; cpuSeconds: number; rssBytes: number; bannedPeers: readonly string[]; banReasons: readonly string[];
+    /** Payload bytes it sent since its last start, by message type. */
+    sentBytes: Record<string, number>;
     committed: ReadonlyMap<string, number>; log: readonly Record<string, unknown>[];
   }[];
   /** Node id prefixes (16 hex) the adversary used: a ban of one of these is deserved, any other is an honest ban. */
@@ -229,7 +231,7 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
     if (load) errors.push(...load.errors);
     const summaries = await Promise.all(
       nodes.map(async (n) => ({
-        index: n.index, info: await n.rpc('get_info'), cpuSeconds: n.cpuSeconds(), rssBytes: n.rssBytes(), bannedPeers: n.events('peer_banned').map((e) => String(e.peer)),
+        index: n.index, info: await n.rpc('get_info'), sentBytes: await n.sentBytesByMessage(), cpuSeconds: n.cpuSeconds(), rssBytes: n.rssBytes(), bannedPeers: n.events('peer_banned').map((e) => String(e.peer)),
         banReasons: n.events('peer_banned').map((e) => `node ${n.index} banned ${String(e.peer)}: ${String(e.code)} ${String(e.reason)}`), committed: n.committedAt,
         log: n.log(),
       })),

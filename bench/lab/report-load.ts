@@ -28,6 +28,11 @@ export interface LoadFigures {
    * funding), and that window's blocks and seconds. Per block, not per second: Poisson mining puts anywhere from a
    * few to many blocks in ten seconds, and blocks are what the bytes pay for.
    */
+  /**
+   * Payload bytes the nodes sent per submitted transaction per node, by message type, whole run (before Noise's
+   * framing; mining's own messages included): where the wire bytes go. Largest first.
+   */
+  readonly sentPerTxPerNode: readonly (readonly [message: string, bytes: number])[];
   readonly baseline: { readonly bytesPerBlock: number; readonly blocks: number; readonly seconds: number };
 }
 
@@ -78,8 +83,16 @@ export function loadFigures(run: LabRun): LoadFigures | undefined {
     txBytes: load.txBytes,
     wireBytesPerTxPerNode: load.submitted.size === 0 ? NaN : txWire / load.submitted.size / n,
     grossWireBytesPerTxPerNode: load.submitted.size === 0 ? NaN : (marks.end.bytes - offerWire.bytes) / load.submitted.size / n,
+    sentPerTxPerNode: sentPerTx(run, load.submitted.size),
     baseline: { bytesPerBlock, blocks: baselineBlocks, seconds: (baseline.to.atMs - baseline.from.atMs) / 1000 },
   };
+}
+
+function sentPerTx(run: LabRun, submitted: number): [string, number][] {
+  const total = new Map<string, number>();
+  for (const node of run.nodes) for (const [message, bytes] of Object.entries(node.sentBytes)) total.set(message, (total.get(message) ?? 0) + bytes);
+  const perTx = (bytes: number) => (submitted === 0 ? NaN : bytes / submitted / run.scenario.nodes);
+  return [...total].map(([message, bytes]): [string, number] => [message, perTx(bytes)]).sort((a, b) => b[1] - a[1]);
 }
 
 export function loadMarkdown(f: LoadFigures): string[] {
@@ -90,6 +103,7 @@ export function loadMarkdown(f: LoadFigures): string[] {
     ...(f.propagationByRoute === undefined ? [] : routeMarkdown(f.propagationByRoute)),
     `| load: baseline, link bytes per block while only mining (its blocks in its seconds) | ${f.baseline.bytesPerBlock.toFixed(0)} (${f.baseline.blocks} in ${f.baseline.seconds.toFixed(1)} s) |`,
     `| load: wire bytes per tx per node, net of baseline / gross (tx ${f.txBytes} bytes) | ${f.wireBytesPerTxPerNode.toFixed(0)} (${(f.wireBytesPerTxPerNode / f.txBytes).toFixed(2)}×) / ${f.grossWireBytesPerTxPerNode.toFixed(0)} (${(f.grossWireBytesPerTxPerNode / f.txBytes).toFixed(2)}×) |`,
+    `| load: payload bytes sent per tx per node, by message (whole run, before framing) | ${f.sentPerTxPerNode.filter(([, b]) => b >= 0.5).map(([m, b]) => `${m} ${b.toFixed(0)}`).join(', ')} |`,
   ];
 }
 

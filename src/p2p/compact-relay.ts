@@ -16,6 +16,7 @@ import { equalBytes, fromHex, toHex } from '../util/bytes.ts';
 import type { BoundedSet } from '../util/bounded-set.ts';
 import { compactNonceBytes, shortIdAt, shortIdBytes, shortIdCount, shortIdKey, shortIdOf, type CompactBlockMessage } from './messages/compact-block.ts';
 import type { PrefilledBlockMessage, PrefilledTransaction } from './messages/prefilled-block.ts';
+import { txShortKey } from './messages/tx-inventory.ts';
 import type { Peer } from './peer.ts';
 
 /** Compact blocks waiting for transactions asked of their sender; the oldest is dropped past this. */
@@ -116,8 +117,9 @@ export function prefilledFor(form: CompactForm, known: BoundedSet<string>, bytes
   let bytes = 0;
   form.txIds.forEach((id, index) => {
     const tx = form.transactions[index]!;
-    if (known.has(id) || bytes + tx.length > bytesMax) return;
-    known.add(id);
+    const key = txShortKey(id);
+    if (known.has(key) || bytes + tx.length > bytesMax) return;
+    known.add(key);
     bytes += tx.length;
     prefilled.push({ index, tx });
   });

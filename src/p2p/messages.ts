@@ -24,6 +24,7 @@ import { getpruningproofCodec, gettrusteddataCodec, pruningproofCodec, trustedda
 import { rejectCodec } from './messages/reject.ts';
 import { getsnapshotchunkCodec, snapshotchunkCodec } from './messages/snapshot-chunk.ts';
 import { stemtxCodec, txCodec } from './messages/tx.ts';
+import { gettxCodec, txinvCodec } from './messages/tx-inventory.ts';
 import { verackCodec, versionCodec } from './messages/version.ts';
 import { MessageMalformedError, MessageOverCapError } from './protocol-errors.ts';
 
@@ -54,6 +55,8 @@ export const messageCodecs = [
   getblocktxnCodec,
   blocktxnCodec,
   prefilledblockCodec,
+  txinvCodec,
+  gettxCodec,
 ] as const;
 
 type MessageOf<C> = C extends MessageCodec<infer M> ? M : never;

@@ -1,7 +1,8 @@
 /**
  * Relay of new blocks and transactions (docs/p2p.md "Relay"): a validated block is pushed as a compact block
  * (compact-relay.ts) to every ready peer that asked for them and announced with `inv` to the others; a peer that
- * lacks an announced item asks with `getdata` and gets `block` / `tx`, or `notfound`. A relayed block whose parents are unknown waits in the chain's orphan pool and its
+ * lacks an announced item asks with `getdata` and gets `block` / `tx`, or `notfound` (transactions go by short id,
+ * `txinv` → `gettx`, to peers that offer it). A relayed block whose parents are unknown waits in the chain's orphan pool and its
  * missing parents are asked from the same peer, level by level; one far ahead of us starts a headers-first sync
  * instead. Unsolicited blocks that do not connect draw on a small per-peer allowance — a flood of them is
  * misbehaviour. Transactions go through the mempool port; one marked for a Dandelion++ stem (dandelion.ts) goes to
@@ -19,7 +20,7 @@ import { requestPeerTips } from './relay/block-requests.ts';
 import { announceBlock, onBlock } from './relay/blocks.ts';
 import { closeRelay, onPeerClosed } from './relay/close.ts';
 import { onBlockTxn, onCompactBlock, onGetBlockTxn } from './relay/compact.ts';
-import { onGetData, onInv, onNotFound } from './relay/inventory.ts';
+import { onGetData, onGetTx, onInv, onNotFound, onTxInv } from './relay/inventory.ts';
 import { createRelayState, type RelayDeps } from './relay/state.ts';
 import { admitFromPeer, onTxAdded } from './relay/transactions.ts';
 
@@ -31,6 +32,9 @@ export interface Relay {
   onInv(peer: Peer, items: readonly InvItem[]): void;
   onGetData(peer: Peer, items: readonly InvItem[]): void;
   onNotFound(peer: Peer, items: readonly InvItem[]): void;
+  /** A `txinv` (transactions by short id): those we lack asked for with one `gettx`. */
+  onTxInv(peer: Peer, shortIds: Uint8Array): void;
+  onGetTx(peer: Peer, shortIds: Uint8Array): void;
   onBlock(peer: Peer, block: Block): void;
   /** A pushed compact block (`cmpctblock` or `prefilledblock`): rebuilt from what it carries and held transactions, the rest asked of its sender. */
   onCompactBlock(peer: Peer, message: CompactBlockMessage | PrefilledBlockMessage): void;
@@ -53,6 +57,8 @@ export function createRelay(deps: RelayDeps): Relay {
     onInv: (peer, items) => onInv(state, peer, items),
     onGetData: (peer, items) => onGetData(state, peer, items),
     onNotFound: (peer, items) => onNotFound(state, peer, items),
+    onTxInv: (peer, shortIds) => onTxInv(state, peer, shortIds),
+    onGetTx: (peer, shortIds) => onGetTx(state, peer, shortIds),
     onBlock: (peer, block) => onBlock(state, peer, block),
     onCompactBlock: (peer, message) => onCompactBlock(state, peer, message),
     onGetBlockTxn: (peer, hash, indexes) => onGetBlockTxn(state, peer, hash, indexes),

@@ -136,5 +136,7 @@ export function messageSamples(txs: readonly Uint8Array[]): Message[] {
       shortIds: Uint8Array.from([...hash(9).subarray(0, 8), ...hash(10).subarray(0, 8), ...hash(14).subarray(0, 8)]),
       prefilled: [{ index: 0, tx: txs[0]! }, { index: 2, tx: txs[2]! }],
     },
+    { type: 'txinv', shortIds: Uint8Array.from([...hash(15).subarray(0, 8), ...hash(16).subarray(0, 8)]) },
+    { type: 'gettx', shortIds: hash(15).subarray(0, 8) },
   ];
 }

@@ -11,9 +11,10 @@ import { readText, writeText } from './text-field.ts';
 
 /**
  * Service bits in `version` and `addr`. `compactBlocks`: send me new blocks as `cmpctblock` (compact-block.ts);
- * `prefilledBlocks`: as `prefilledblock`, with the transactions I am not known to hold (prefilled-block.ts).
+ * `prefilledBlocks`: as `prefilledblock`, with the transactions I am not known to hold (prefilled-block.ts);
+ * `shortTxInv`: announce transactions to me as `txinv` and take `gettx` (tx-inventory.ts).
  */
-export const Services = { full: 1n, ws: 2n, browser: 4n, compactBlocks: 8n, prefilledBlocks: 16n } as const;
+export const Services = { full: 1n, ws: 2n, browser: 4n, compactBlocks: 8n, prefilledBlocks: 16n, shortTxInv: 32n } as const;
 
 export interface VersionMessage {
   readonly type: 'version';

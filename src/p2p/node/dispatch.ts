@@ -24,6 +24,10 @@ export function dispatchMessage(state: P2pNodeState, peer: Peer, message: Messag
       return state.blockSync ? relay.onInv(peer, message.items) : undefined;
     case 'getdata':
       return relay.onGetData(peer, message.items);
+    case 'txinv':
+      return state.blockSync ? relay.onTxInv(peer, message.shortIds) : undefined;
+    case 'gettx':
+      return relay.onGetTx(peer, message.shortIds);
     case 'notfound': {
       const rest = fastSync.onNotFound(peer, message.items);
       return rest.length > 0 ? relay.onNotFound(peer, rest) : undefined;

@@ -8,14 +8,15 @@ import type { Block } from '../../codec/block.ts';
 import type { BlockHeader } from '../../codec/header.ts';
 import { blockHash } from '../../consensus/pow.ts';
 import { fromHex, toHex } from '../../util/bytes.ts';
-import { compactFormOf, prefilledFor, type CompactForm } from '../compact-relay.ts';
+import { compactFormOf, prefilledFor } from '../compact-relay.ts';
 import { p2pOrphanParentRequestsMax } from '../limits.ts';
 import { InvType } from '../messages/inventory.ts';
+import { txShortKey } from '../messages/tx-inventory.ts';
 import { Services } from '../messages/version.ts';
 import type { Peer } from '../peer.ts';
 import { UnsolicitedFloodError } from '../protocol-errors.ts';
 import { requestBlocks } from './block-requests.ts';
-import type { RelayState } from './state.ts';
+import { wants, type RelayState } from './state.ts';
 
 /** A relayed orphan more than this many blue blocks above our tip starts a headers-first sync with its peer. */
 const orphanResolutionBlueScoreRange = 64;
@@ -26,19 +27,15 @@ const orphanResolutionBlueScoreRange = 64;
  */
 export function announceBlock(state: RelayState, id: string, body?: Block): void {
   const hash = fromHex(id);
-  let form: CompactForm | null | undefined;
+  const block = body ?? state.chain.getBlock(id);
+  const form = block ? compactFormOf(block) : undefined;
+  if (form) for (const txId of form.txIds) state.txConfirmedRecently.add(txShortKey(txId));
   for (const peer of state.readyPeers()) {
     if (peer.known.has(id)) continue;
     peer.known.add(id);
-    if (wants(peer, Services.compactBlocks)) {
-      if (form === undefined) {
-        const block = body ?? state.chain.getBlock(id);
-        form = block ? compactFormOf(block) : null;
-      }
-      if (form !== null) {
-        peer.send(wants(peer, Services.prefilledBlocks) ? prefilledFor(form, peer.known) : form.message);
-        continue;
-      }
+    if (form && wants(peer, Services.compactBlocks)) {
+      peer.send(wants(peer, Services.prefilledBlocks) ? prefilledFor(form, peer.known) : form.message);
+      continue;
     }
     peer.send({ type: 'inv', items: [{ kind: InvType.block, hash }] });
   }
@@ -90,10 +87,6 @@ export function acceptRelayed(state: RelayState, peer: Peer, block: Block, id: s
     },
     (error: unknown) => state.onBlockRejected(peer, error),
   );
-}
-
-function wants(peer: Peer, service: bigint): boolean {
-  return ((peer.version()?.services ?? 0n) & service) !== 0n;
 }
 
 function onOrphan(state: RelayState, peer: Peer, block: Block, id: string, missing: readonly string[]): void {

@@ -1,9 +1,11 @@
 /**
  * Inventory in relay (docs/p2p.md "Relay"): `inv` → `getdata` for the blocks and transactions we lack, `getdata`
- * answered with `block` / `tx` or `notfound`, and a `notfound` for what we asked releases its request.
+ * answered with `block` / `tx` or `notfound`, and a `notfound` for what we asked releases its request; `txinv` →
+ * `gettx` → `tx` is the same for transactions by short id.
  */
 import { toHex } from '../../util/bytes.ts';
 import { InvType, type InvItem } from '../messages/inventory.ts';
+import { txShortIdBytes, txShortKey } from '../messages/tx-inventory.ts';
 import type { Peer } from '../peer.ts';
 import { defer, requestBlocks } from './block-requests.ts';
 import { fetchWhole } from './compact.ts';
@@ -15,12 +17,16 @@ export function onInv(state: RelayState, peer: Peer, items: readonly InvItem[]):
   const txs: InvItem[] = [];
   for (const item of items) {
     const id = toHex(item.hash);
-    peer.known.add(id);
-    if (item.kind === InvType.tx) state.stems.seenAnnounced(id);
     if (item.kind === InvType.block) {
+      peer.known.add(id);
       if (!chain.has(id) && !chain.isInvalid(id)) blocks.push(id);
-    } else if (state.txPort && !state.txCache.has(id) && !state.txRequested.has(id)) {
-      state.txRequested.add(id);
+      continue;
+    }
+    const key = txShortKey(id);
+    peer.known.add(key);
+    state.stems.seenAnnounced(id);
+    if (state.txPort && !state.txCache.has(id) && !state.txConfirmedRecently.has(key) && !state.txRequested.has(key)) {
+      state.txRequested.add(key);
       txs.push(item);
     }
   }
@@ -28,6 +34,38 @@ export function onInv(state: RelayState, peer: Peer, items: readonly InvItem[]):
   if (blocks.length > 0 && !state.ibd.running()) requestBlocks(state, peer, blocks);
   else for (const id of blocks) defer(state, id, peer);
   if (txs.length > 0) peer.send({ type: 'getdata', items: txs });
+}
+
+/** A `txinv`: what we neither hold, nor saw confirmed lately, nor have asked for is asked of this peer in one `gettx`. */
+export function onTxInv(state: RelayState, peer: Peer, shortIds: Uint8Array): void {
+  const wanted: Uint8Array[] = [];
+  for (let at = 0; at < shortIds.length; at += txShortIdBytes) {
+    const shortId = shortIds.subarray(at, at + txShortIdBytes);
+    const key = toHex(shortId);
+    peer.known.add(key);
+    const held = state.txIdByShortKey.get(key);
+    if (held !== undefined) state.stems.seenAnnounced(held);
+    else if (state.txPort && !state.txConfirmedRecently.has(key) && !state.txRequested.has(key)) {
+      state.txRequested.add(key);
+      wanted.push(shortId);
+    }
+  }
+  if (wanted.length === 0) return;
+  const asked = new Uint8Array(wanted.length * txShortIdBytes);
+  wanted.forEach((shortId, i) => asked.set(shortId, i * txShortIdBytes));
+  peer.send({ type: 'gettx', shortIds: asked });
+}
+
+/**
+ * A `gettx`: each held transaction sent as `tx`. One no longer held (evicted, mined) is skipped without a
+ * `notfound`: the asker has another announcer, or the block that mined it.
+ */
+export function onGetTx(state: RelayState, peer: Peer, shortIds: Uint8Array): void {
+  for (let at = 0; at < shortIds.length; at += txShortIdBytes) {
+    const id = state.txIdByShortKey.get(toHex(shortIds.subarray(at, at + txShortIdBytes)));
+    const raw = id === undefined ? undefined : state.txCache.get(id);
+    if (raw) peer.send({ type: 'tx', tx: raw });
+  }
 }
 
 export function onGetData(state: RelayState, peer: Peer, items: readonly InvItem[]): void {

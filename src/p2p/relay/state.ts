@@ -40,7 +40,15 @@ export interface RelayState extends RelayDeps {
   readonly requested: Map<string, { peer: Peer; atMs: number }>;
   /** Announced transactions by id, kept to answer getdata and rebuild compact blocks (transactions.ts). */
   readonly txCache: Map<string, Uint8Array>;
-  /** Transactions asked for with getdata: not asked again of the next peer that announces them. */
+  /** The ids of txCache by short key (messages/tx-inventory.ts), to answer `gettx` and skip a `txinv` we hold. */
+  readonly txIdByShortKey: Map<string, string>;
+  /**
+   * Transactions of the blocks this node validated lately, by short key (Bitcoin's recently-confirmed filter): an
+   * announcement of one is not fetched. A block that carried a transaction this node had not yet fetched (prefilled
+   * or asked by index) would otherwise still draw a fetch from each peer that announces it, and a refusal.
+   */
+  readonly txConfirmedRecently: BoundedSet<string>;
+  /** Transactions asked for (`getdata` or `gettx`), by short key: not asked again of the next peer that announces them. */
   readonly txRequested: BoundedSet<string>;
   /** The peer each transaction under admission came from: not announced back to it. */
   readonly txSources: Map<string, Peer>;
@@ -63,12 +71,22 @@ export interface RelayState extends RelayDeps {
   unsubscribeTx: (() => void) | undefined;
 }
 
+/** Short keys of recently confirmed transactions kept (a minute of blocks at ~800 transactions each). */
+const txConfirmedRecentlyMax = 50_000;
+
+/** Whether the peer's version offers a service bit (messages/version.ts `Services`). */
+export function wants(peer: Peer, service: bigint): boolean {
+  return ((peer.version()?.services ?? 0n) & service) !== 0n;
+}
+
 export function createRelayState(deps: RelayDeps): RelayState {
   return {
     ...deps,
     requested: new Map(),
     txCache: new Map(),
+    txIdByShortKey: new Map(),
     txRequested: createBoundedSet<string>(p2pKnownInventoryMax),
+    txConfirmedRecently: createBoundedSet<string>(txConfirmedRecentlyMax),
     txSources: new Map(),
     deferred: new Map(),
     compact: createCompactRelayState(),

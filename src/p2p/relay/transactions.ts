@@ -8,9 +8,11 @@ import { toHex } from '../../util/bytes.ts';
 import { forgetTransaction, rememberTransaction } from '../compact-relay.ts';
 import { p2pInvItemsMax } from '../limits.ts';
 import { InvType } from '../messages/inventory.ts';
+import { txShortIdBytes, txShortKey } from '../messages/tx-inventory.ts';
+import { Services } from '../messages/version.ts';
 import type { Peer } from '../peer.ts';
 import { MessageMalformedError } from '../protocol-errors.ts';
-import type { RelayState } from './state.ts';
+import { wants, type RelayState } from './state.ts';
 
 /**
  * Transactions kept to answer getdata after they were announced (Bitcoin's mapRelay) and to rebuild compact blocks
@@ -26,7 +28,7 @@ export function admitFromPeer(state: RelayState, peer: Peer, raw: Uint8Array, wh
   } catch (cause) {
     throw new MessageMalformedError(`${what}: does not decode`, cause);
   }
-  peer.known.add(id);
+  peer.known.add(txShortKey(id));
   if (!state.txPort) return;
   state.txSources.set(id, peer);
   if (stemHops !== undefined) state.stems.markReceived(id, stemHops);
@@ -53,12 +55,15 @@ export function onTxAdded(state: RelayState, hash: Uint8Array, raw: Uint8Array):
 }
 
 function remember(state: RelayState, id: string, raw: Uint8Array): void {
-  const { txCache, compact } = state;
+  const { txCache, txIdByShortKey, compact } = state;
   txCache.set(id, raw);
+  txIdByShortKey.set(txShortKey(id), id);
   rememberTransaction(compact, id);
   while (txCache.size > relayedTxCacheMax) {
     const oldest = txCache.keys().next().value as string;
     txCache.delete(oldest);
+    const key = txShortKey(oldest);
+    if (txIdByShortKey.get(key) === oldest) txIdByShortKey.delete(key);
     forgetTransaction(compact, oldest);
   }
 }
@@ -69,14 +74,16 @@ function relaying(state: RelayState, source: Peer | undefined): Peer[] {
 
 /**
  * Announces a transaction to every relaying peer but its source (the fluff). Announcements wait for the end of the
- * current turn and leave as one inv a peer: a batch the pool admits at once (a block's worth from RPC or a peer)
- * costs each peer one message, not one per transaction.
+ * current turn and leave as one message a peer: a batch the pool admits at once (a block's worth from RPC or a
+ * peer) costs each peer one message, not one per transaction. A peer with the `shortTxInv` bit gets `txinv` (8 bytes
+ * a transaction), any other `inv` (33).
  */
 function diffuse(state: RelayState, id: string, hash: Uint8Array, source: Peer | undefined): void {
   const { txInvQueue } = state;
+  const key = txShortKey(id);
   for (const peer of relaying(state, source)) {
-    if (peer.known.has(id)) continue;
-    peer.known.add(id);
+    if (peer.known.has(key)) continue;
+    peer.known.add(key);
     const queued = txInvQueue.get(peer);
     if (queued) queued.push({ kind: InvType.tx, hash });
     else txInvQueue.set(peer, [{ kind: InvType.tx, hash }]);
@@ -90,9 +97,19 @@ function diffuse(state: RelayState, id: string, hash: Uint8Array, source: Peer |
 function flushTxInvs(state: RelayState): void {
   state.flushScheduled = false;
   for (const [peer, items] of state.txInvQueue) {
-    for (let at = 0; at < items.length; at += p2pInvItemsMax) peer.send({ type: 'inv', items: items.slice(at, at + p2pInvItemsMax) });
+    const short = wants(peer, Services.shortTxInv);
+    for (let at = 0; at < items.length; at += p2pInvItemsMax) {
+      const batch = items.slice(at, at + p2pInvItemsMax);
+      peer.send(short ? { type: 'txinv', shortIds: shortIdsOf(batch) } : { type: 'inv', items: batch });
+    }
   }
   state.txInvQueue.clear();
+}
+
+function shortIdsOf(items: readonly { readonly hash: Uint8Array }[]): Uint8Array {
+  const shortIds = new Uint8Array(items.length * txShortIdBytes);
+  items.forEach((item, i) => shortIds.set(item.hash.subarray(0, txShortIdBytes), i * txShortIdBytes));
+  return shortIds;
 }
 
 /** Sends the transaction on to one outbound peer; false when there is none (the caller fluffs). */
@@ -100,7 +117,7 @@ function forwardStem(state: RelayState, id: string, raw: Uint8Array, hops: numbe
   const outbound = relaying(state, source).filter((p) => p.direction === 'outbound');
   if (outbound.length === 0) return false;
   const next = outbound[state.randomInt(outbound.length)]!;
-  next.known.add(id);
+  next.known.add(txShortKey(id));
   next.send({ type: 'stemtx', hops, tx: raw });
   return true;
 }

@@ -230,6 +230,8 @@ function maxSizeMessages(): { name: string; bytes: Uint8Array }[] {
       type: 'prefilledblock', header: headerPool[0]!, nonce: hash(2).subarray(0, 8), shortIds: new Uint8Array(blockTxCountMax * 8).map((_, i) => (i * 131) & 0xff),
       prefilled: blockTxs.map((tx, i) => ({ index: blockTxCountMax - blockTxs.length + i, tx })),
     },
+    { type: 'txinv', shortIds: new Uint8Array(p2pInvItemsMax * 8).map((_, i) => (i * 131) & 0xff) },
+    { type: 'gettx', shortIds: new Uint8Array(p2pInvItemsMax * 8).map((_, i) => (i * 131) & 0xff) },
   ];
   const valid = built.map((m) => ({ name: `${m.type} (valid, max size)`, bytes: encodeMessage(m) }));
   // The same bytes with the last byte cut: the decoder reads everything before refusing.

@@ -111,6 +111,22 @@ describe('compact block relay', () => {
     expect(harness.received.some((m) => m.type === 'inv' && m.items.some((i) => toHex(i.hash) === id))).toBe(false);
   });
 
+  it('fetches no announced transaction that a block it validated carried', async () => {
+    const { chain, harness } = await receiver();
+    const block = makeBlock(chain, { transactions: transfers() });
+    expect((await chain.addBlock(block)).status).toBe('accepted');
+    const carried = block.transactions.map((tx) => blake3(tx).subarray(0, 8));
+    const unknown = new Uint8Array(8).fill(0x5a);
+    // Announced after the block, half by txinv and half by inv: only the transaction no block carried is asked for.
+    harness.send({ type: 'txinv', shortIds: Uint8Array.from([...carried.slice(0, 3).flatMap((id) => [...id]), ...unknown]) });
+    harness.send({ type: 'inv', items: block.transactions.slice(3).map((tx) => ({ kind: InvType.tx, hash: blake3(tx) })) });
+    harness.send({ type: 'ping', nonce: 7n });
+    await harness.next('pong');
+    const gettx = await harness.next('gettx');
+    expect(toHex(gettx.shortIds)).toBe(toHex(unknown));
+    expect(harness.received.some((m) => m.type === 'getdata')).toBe(false);
+  });
+
   it('rebuilds a pushed block from its pool without asking for anything', async () => {
     const { chain, mempool, harness } = await receiver();
     const txs = transfers();

@@ -26,6 +26,8 @@ const message: fc.Arbitrary<Message> = fc.oneof(
   fc.array(item, { maxLength: 10 }).map((items) => ({ type: 'inv' as const, items })),
   fc.array(item, { maxLength: 10 }).map((items) => ({ type: 'getdata' as const, items })),
   fc.array(item, { maxLength: 10 }).map((items) => ({ type: 'notfound' as const, items })),
+  fc.integer({ min: 1, max: 10 }).chain((n) => fc.uint8Array({ minLength: 8 * n, maxLength: 8 * n })).map((shortIds) => ({ type: 'txinv' as const, shortIds })),
+  fc.integer({ min: 1, max: 10 }).chain((n) => fc.uint8Array({ minLength: 8 * n, maxLength: 8 * n })).map((shortIds) => ({ type: 'gettx' as const, shortIds })),
   fc.record({ locator: fc.array(hash, { maxLength: 64 }), stop: hash }).map((m) => ({ type: 'getheaders' as const, ...m })),
   fc.uint8Array({ minLength: 1, maxLength: 300 }).map((tx) => ({ type: 'tx' as const, tx })),
   fc.record({ hops: fc.integer({ min: 0, max: stemHopsMax }), tx: fc.uint8Array({ minLength: 1, maxLength: 300 }) }).map((m) => ({ type: 'stemtx' as const, ...m })),
@@ -84,6 +86,8 @@ describe('p2p messages', () => {
       return bytes;
     };
     expect(codeOf(() => decodeMessage(Uint8Array.from([MessageType.inv, ...over(p2pInvItemsMax + 1)])))).toBe(P2pErrorCode.MessageOverCap);
+    expect(codeOf(() => decodeMessage(Uint8Array.from([MessageType.txinv, ...over(p2pInvItemsMax + 1)])))).toBe(P2pErrorCode.MessageOverCap);
+    expect(codeOf(() => decodeMessage(Uint8Array.from([MessageType.gettx, ...over(p2pInvItemsMax + 1)])))).toBe(P2pErrorCode.MessageOverCap);
     expect(codeOf(() => decodeMessage(Uint8Array.from([MessageType.headers, ...over(p2pHeadersPerMessageMax + 1)])))).toBe(P2pErrorCode.MessageOverCap);
     const bigVersion = new Uint8Array(2 + messagePayloadBytesMax.version);
     bigVersion[0] = MessageType.version;
@@ -95,6 +99,10 @@ describe('p2p messages', () => {
     const ping = encodeMessage({ type: 'ping', nonce: 5n });
     expect(codeOf(() => decodeMessage(ping.subarray(0, 5)))).toBe(P2pErrorCode.MessageMalformed);
     expect(codeOf(() => decodeMessage(Uint8Array.of(MessageType.getdata, 1, 9, ...new Uint8Array(32))))).toBe(P2pErrorCode.MessageMalformed);
+    // A short-id list that is empty, or shorter than its count says.
+    expect(codeOf(() => decodeMessage(Uint8Array.of(MessageType.txinv, 0)))).toBe(P2pErrorCode.MessageMalformed);
+    expect(codeOf(() => decodeMessage(Uint8Array.of(MessageType.gettx, 2, ...new Uint8Array(15))))).toBe(P2pErrorCode.MessageMalformed);
+    expect(() => encodeMessage({ type: 'txinv', shortIds: new Uint8Array(12) })).toThrow(/multiple of 8/);
     const version = encodeMessage(versionFor(regtestParams));
     const badRelay = version.slice();
     badRelay[badRelay.length - 1] = 2;

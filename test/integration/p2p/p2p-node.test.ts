@@ -8,6 +8,7 @@ import { blockHash } from '../../../src/consensus/pow.ts';
 import type { MisbehaviourEvent, P2pNodeOptions } from '../../../src/p2p/p2p-node.ts';
 import { MessageType } from '../../../src/p2p/messages.ts';
 import { InvType } from '../../../src/p2p/messages/inventory.ts';
+import { Services } from '../../../src/p2p/messages/version.ts';
 import { P2pErrorCode } from '../../../src/p2p/errors.ts';
 import { toHex } from '../../../src/util/bytes.ts';
 import { createMempool } from '../../../src/mempool/mempool.ts';
@@ -173,6 +174,10 @@ describe('transaction relay', () => {
     const entry = await pools[0]!.add(signedTransfer({ key: testKey(1), chainId: regtestParams.chainId }));
     await until(() => pools[1]!.get(entry.hash) !== undefined, 10_000, 'tx relay');
     expect(pools[1]!.get(entry.hash)!.bytes).toEqual(entry.bytes);
+    // Both offer short inventory: announced by 8-byte id, asked for by it, never by a 33-byte inv item.
+    expect(a.node.sentByMessage().get('txinv')?.messages).toBe(1);
+    expect(b.node.sentByMessage().get('gettx')?.messages).toBe(1);
+    expect(b.node.sentByMessage().get('getdata')?.messages ?? 0).toBe(0);
   }, 30_000);
 });
 
@@ -192,7 +197,41 @@ describe('transaction announcements', () => {
     expect(inv.items.filter((i) => i.kind === InvType.tx)).toHaveLength(keys.length);
     harness.session.close();
   });
+
+  it('announces to a shortTxInv peer by 8-byte id, and answers its gettx with what it holds', async () => {
+    net = createMemoryNet();
+    const accounts = createTestAccounts();
+    const keys = Array.from({ length: 3 }, (_, i) => testKey(i));
+    for (const key of keys) accounts.set(addressOfKey(key), { balance: 10n ** 12n });
+    const mempool = createMempool({ params: regtestParams, accounts, verifier: fastVerifier, clock: systemClock });
+    const a = await net.addNode(blocks.slice(0, 5), { txPort: mempoolRelayPort(mempool) });
+    const version = versionFor(regtestParams, { services: Services.full | Services.shortTxInv });
+    const harness = await connectHarness(net.open(a.port), { network: 'regtest', version });
+    await harness.next('inv');
+    const txs = keys.map((key) => signedTransfer({ key, chainId: regtestParams.chainId }));
+    expect((await mempool.addBatch(txs)).every((r) => r.ok)).toBe(true);
+    const txinv = await harness.next('txinv');
+    const ids = mempool.pending().map((e) => e.hash);
+    expect(txinv.shortIds).toHaveLength(8 * keys.length);
+    expect(new Set(chunks(txinv.shortIds))).toEqual(new Set(ids.map((id) => toHex(id.subarray(0, 8)))));
+    expect(harness.received.some((m) => m.type === 'inv' && m.items.some((i) => i.kind === InvType.tx))).toBe(false);
+    // Asked for one it holds and one it never had: the one comes back as tx, the other is passed over in silence.
+    harness.send({ type: 'gettx', shortIds: Uint8Array.from([...ids[1]!.subarray(0, 8), ...new Uint8Array(8).fill(0xee)]) });
+    const tx = await harness.next('tx');
+    expect(tx.tx).toEqual(mempool.get(ids[1]!)!.bytes);
+    // A short id it lacks is asked for with gettx; one it holds is not.
+    harness.send({ type: 'txinv', shortIds: Uint8Array.from([...new Uint8Array(8).fill(0xab), ...ids[0]!.subarray(0, 8)]) });
+    const gettx = await harness.next('gettx');
+    expect(toHex(gettx.shortIds)).toBe('ab'.repeat(8));
+    expect(harness.received.filter((m) => m.type === 'tx')).toHaveLength(1);
+    expect(a.node.peerCount()).toBe(1);
+    harness.session.close();
+  });
 });
+
+function chunks(bytes: Uint8Array): string[] {
+  return Array.from({ length: bytes.length / 8 }, (_, i) => toHex(bytes.subarray(8 * i, 8 * i + 8)));
+}
 
 describe('misbehaviour', () => {
   async function victim(options: Partial<P2pNodeOptions> = {}) {

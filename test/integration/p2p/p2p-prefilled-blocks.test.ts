@@ -13,6 +13,7 @@ import { blockBytesMax } from '../../../src/limits.ts';
 import { mempoolRelayPort } from '../../../src/p2p/mempool-relay-port.ts';
 import { decodeMessage, encodeMessage } from '../../../src/p2p/messages.ts';
 import type { PrefilledBlockMessage } from '../../../src/p2p/messages/prefilled-block.ts';
+import { txShortKey } from '../../../src/p2p/messages/tx-inventory.ts';
 import { Services } from '../../../src/p2p/messages/version.ts';
 import { openLedgerChain } from '../../../src/state/ledger.ts';
 import type { KvStore } from '../../../src/storage/kv.ts';
@@ -63,7 +64,7 @@ describe('prefilledblock messages', () => {
   it('round-trip, and carry exactly what the known set lacks, marking it known', () => {
     const form = compactFormOf(block());
     const known = createBoundedSet<string>(100);
-    for (const i of [0, 2, 5]) known.add(toHex(blake3(form.transactions[i]!)));
+    for (const i of [0, 2, 5]) known.add(txShortKey(toHex(blake3(form.transactions[i]!))));
     const message = prefilledFor(form, known);
     expect(message.prefilled.map((p) => p.index)).toEqual([1, 3, 4]);
     expect(message.prefilled.map((p) => toHex(p.tx))).toEqual([1, 3, 4].map((i) => toHex(form.transactions[i]!)));
@@ -134,7 +135,7 @@ describe('prefilled block relay', () => {
     const block = makeBlock(chain, { transactions: txs });
     const id = toHex(blockHash(block.header));
     const known = createBoundedSet<string>(100);
-    for (const i of [0, 2]) known.add(toHex(blake3(txs[i]!)));
+    for (const i of [0, 2]) known.add(txShortKey(toHex(blake3(txs[i]!))));
     harness.send(prefilledFor(compactFormOf(block), known));
     await until(() => chain.has(id), 10_000, 'rebuilt block accepted');
     await new Promise((resolve) => setTimeout(resolve, 100));
