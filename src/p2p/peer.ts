@@ -28,7 +28,7 @@ import { PeerTimeoutError } from './protocol-errors.ts';
 import type { SecureSession } from './secure-session.ts';
 import { createTokenBucket, type TokenBucket } from './token-bucket.ts';
 import type { Timer } from './transport.ts';
-import { createVersionHandshake, handshakeComplete, stepHandshake, type VersionExpectation } from './version-handshake.ts';
+import { createVersionHandshake, handshakeComplete, stepHandshake, type VersionExpectation, type VersionHandshake } from './version-handshake.ts';
 
 type PeerDirection = 'inbound' | 'outbound';
 type PeerTransport = 'tcp' | 'ws';
@@ -95,65 +95,37 @@ export interface PeerOptions {
   readonly sent?: WireTally;
 }
 
+/**
+ * What a peer tracks beside its public face: the handshake, readiness, the close, and the ping in flight with its
+ * timers. The operations below are free functions over it; createPeer wires them to the session.
+ */
+interface PeerState {
+  readonly options: PeerOptions;
+  readonly handshake: VersionHandshake;
+  readonly expected: VersionExpectation;
+  readonly cancelVersionTimeout: () => void;
+  ready: boolean;
+  closed: boolean;
+  closeError: P2pProtocolError | undefined;
+  pingNonce: bigint | undefined;
+  cancelPongTimeout: (() => void) | undefined;
+  cancelPingTimer: (() => void) | undefined;
+}
+
 export function createPeer(options: PeerOptions): Peer {
   const { session, clock, timer, handlers, ownVersion } = options;
-  const handshake = createVersionHandshake();
-  const expected: VersionExpectation = { network: ownVersion.network, chainId: ownVersion.chainId, genesis: ownVersion.genesis, isOwnNonce: (nonce) => handlers.isOwnNonce(nonce) };
-  let ready = false;
-  let closed = false;
-  let closeError: P2pProtocolError | undefined;
-  let pingNonce: bigint | undefined;
-  let cancelPongTimeout: (() => void) | undefined;
-  let cancelPingTimer: (() => void) | undefined;
-
-  const cancelVersionTimeout = timer.setTimeout(() => peer.disconnect(new PeerTimeoutError('version/verack', p2pVersionTimeoutMs)), p2pVersionTimeoutMs);
-
-  const schedulePing = (): void => {
-    cancelPingTimer = timer.setTimeout(() => {
-      if (closed) return;
-      pingNonce = options.randomNonce();
-      peer.send({ type: 'ping', nonce: pingNonce });
-      cancelPongTimeout = timer.setTimeout(() => peer.disconnect(new PeerTimeoutError('pong', p2pPongTimeoutMs)), p2pPongTimeoutMs);
-    }, p2pPingIntervalMs);
+  const state: PeerState = {
+    options,
+    handshake: createVersionHandshake(),
+    expected: { network: ownVersion.network, chainId: ownVersion.chainId, genesis: ownVersion.genesis, isOwnNonce: (nonce) => handlers.isOwnNonce(nonce) },
+    cancelVersionTimeout: timer.setTimeout(() => peer.disconnect(new PeerTimeoutError('version/verack', p2pVersionTimeoutMs)), p2pVersionTimeoutMs),
+    ready: false,
+    closed: false,
+    closeError: undefined,
+    pingNonce: undefined,
+    cancelPongTimeout: undefined,
+    cancelPingTimer: undefined,
   };
-
-  const maybeReady = (): void => {
-    if (ready || !handshakeComplete(handshake)) return;
-    ready = true;
-    cancelVersionTimeout();
-    schedulePing();
-    handlers.onReady(peer);
-  };
-
-  const handle = (message: Message): void => {
-    const step = stepHandshake(handshake, expected, message);
-    if (step === 'version') {
-      const version = handshake.remote!;
-      peer.best = { blueWork: version.bestBlueWork, blueScore: version.bestBlueScore, tip: toHex(version.selectedTip) };
-      peer.known.add(peer.best.tip);
-      peer.send({ type: 'verack' });
-      return maybeReady();
-    }
-    if (step === 'verack') return maybeReady();
-    switch (message.type) {
-      case 'ping':
-        return peer.send({ type: 'pong', nonce: message.nonce });
-      case 'pong':
-        if (pingNonce === undefined || message.nonce !== pingNonce) {
-          peer.anomaly('unexpected pong');
-          return;
-        }
-        pingNonce = undefined;
-        cancelPongTimeout?.();
-        return schedulePing();
-      case 'unknown':
-        peer.anomaly(`unknown message type ${message.code}`);
-        return;
-      default:
-        return handlers.onMessage(peer, message);
-    }
-  };
-
   const peer: Peer = {
     seq: options.seq,
     nodeId: session.remoteStatic,
@@ -162,58 +134,116 @@ export function createPeer(options: PeerOptions): Peer {
     endpoint: options.endpoint,
     manual: options.manual,
     connectedAtMs: clock.nowMs(),
-    version: () => handshake.remote,
-    isReady: () => ready && !closed,
-    isClosed: () => closed,
+    version: () => state.handshake.remote,
+    isReady: () => state.ready && !state.closed,
+    isClosed: () => state.closed,
     best: { blueWork: 0n, blueScore: 0, tip: '' },
     known: createBoundedSet<string>(p2pKnownInventoryMax),
     anomalies: createTokenBucket(clock, p2pAnomaliesBurst, p2pAnomalyRefillMs),
     addrAllowance: createTokenBucket(clock, p2pAddrBurst, p2pAddrRefillMs),
     orphanAllowance: createTokenBucket(clock, p2pUnsolicitedOrphansBurst, p2pUnsolicitedOrphanRefillMs),
     answeredGetaddr: false,
-    send(message) {
-      if (closed || session.isClosed()) return;
-      const encoded = encodeMessage(message);
-      if (options.sent) tallySent(options.sent, message.type, encoded.length);
-      session.send(encoded);
-    },
-    disconnect(error) {
-      if (closed) return;
-      closeError ??= error;
-      if (error && !session.isClosed()) {
-        try {
-          session.send(encodeMessage({ type: 'reject', code: error.code, banScore: Math.min(255, error.banScore), text: error.message }));
-        } catch {
-          // The courtesy message is best effort: the session may be closing under us.
-        }
-      }
-      session.close();
-    },
-    anomaly(what) {
-      if (peer.anomalies.take()) return true;
-      handlers.onAnomalyDropped?.(peer, what);
-      return false;
-    },
+    send: (message) => send(state, message),
+    disconnect: (error) => disconnect(state, error),
+    anomaly: (what) => anomaly(state, peer, what),
   };
-
-  session.onClose((error) => {
-    if (closed) return;
-    closed = true;
-    cancelVersionTimeout();
-    cancelPingTimer?.();
-    cancelPongTimeout?.();
-    handlers.onClose(peer, closeError ?? error);
-  });
+  session.onClose((error) => onSessionClosed(state, peer, error));
   // Our version goes first, so the peer's verack (and thus readiness) can never arrive inside this call.
-  peer.send(ownVersion);
+  send(state, ownVersion);
   session.onMessage((bytes) => {
-    if (closed) return;
+    if (state.closed) return;
     try {
-      handle(decodeMessage(bytes));
+      handle(state, peer, decodeMessage(bytes));
     } catch (error) {
       if (!(error instanceof P2pProtocolError)) throw error;
-      peer.disconnect(error);
+      disconnect(state, error);
     }
   });
   return peer;
+}
+
+function send(state: PeerState, message: Message): void {
+  const { session, sent } = state.options;
+  if (state.closed || session.isClosed()) return;
+  const encoded = encodeMessage(message);
+  if (sent) tallySent(sent, message.type, encoded.length);
+  session.send(encoded);
+}
+
+function disconnect(state: PeerState, error: P2pProtocolError | undefined): void {
+  const { session } = state.options;
+  if (state.closed) return;
+  state.closeError ??= error;
+  if (error && !session.isClosed()) {
+    try {
+      session.send(encodeMessage({ type: 'reject', code: error.code, banScore: Math.min(255, error.banScore), text: error.message }));
+    } catch {
+      // The courtesy message is best effort: the session may be closing under us.
+    }
+  }
+  session.close();
+}
+
+function anomaly(state: PeerState, peer: Peer, what: string): boolean {
+  if (peer.anomalies.take()) return true;
+  state.options.handlers.onAnomalyDropped?.(peer, what);
+  return false;
+}
+
+function onSessionClosed(state: PeerState, peer: Peer, error: P2pProtocolError | undefined): void {
+  if (state.closed) return;
+  state.closed = true;
+  state.cancelVersionTimeout();
+  state.cancelPingTimer?.();
+  state.cancelPongTimeout?.();
+  state.options.handlers.onClose(peer, state.closeError ?? error);
+}
+
+/** The handshake's messages and ping/pong are the peer's own; the rest go to the node once it is ready. */
+function handle(state: PeerState, peer: Peer, message: Message): void {
+  const step = stepHandshake(state.handshake, state.expected, message);
+  if (step === 'version') {
+    const version = state.handshake.remote!;
+    peer.best = { blueWork: version.bestBlueWork, blueScore: version.bestBlueScore, tip: toHex(version.selectedTip) };
+    peer.known.add(peer.best.tip);
+    send(state, { type: 'verack' });
+    return becomeReadyIfShaken(state, peer);
+  }
+  if (step === 'verack') return becomeReadyIfShaken(state, peer);
+  switch (message.type) {
+    case 'ping':
+      return send(state, { type: 'pong', nonce: message.nonce });
+    case 'pong':
+      if (state.pingNonce === undefined || message.nonce !== state.pingNonce) {
+        anomaly(state, peer, 'unexpected pong');
+        return;
+      }
+      state.pingNonce = undefined;
+      state.cancelPongTimeout?.();
+      return schedulePing(state);
+    case 'unknown':
+      anomaly(state, peer, `unknown message type ${message.code}`);
+      return;
+    default:
+      return state.options.handlers.onMessage(peer, message);
+  }
+}
+
+function becomeReadyIfShaken(state: PeerState, peer: Peer): void {
+  if (state.ready || !handshakeComplete(state.handshake)) return;
+  state.ready = true;
+  state.cancelVersionTimeout();
+  schedulePing(state);
+  state.options.handlers.onReady(peer);
+}
+
+/** The next ping after the interval; a pong that does not come within its timeout disconnects. */
+function schedulePing(state: PeerState): void {
+  const { timer, randomNonce } = state.options;
+  state.cancelPingTimer = timer.setTimeout(() => {
+    if (state.closed) return;
+    state.pingNonce = randomNonce();
+    send(state, { type: 'ping', nonce: state.pingNonce });
+    state.cancelPongTimeout = timer.setTimeout(() => disconnect(state, new PeerTimeoutError('pong', p2pPongTimeoutMs)), p2pPongTimeoutMs);
+  }, p2pPingIntervalMs);
 }

@@ -95,3 +95,25 @@ export function makeBlock(chain: Chain, options: MakeBlockOptions = {}): Block {
   if (options.grind !== false) header = { ...header, nonce: grind(header) };
   return { header, transactions };
 }
+
+/**
+ * A block of `transactions` on the chain's tips whose header claims any DAA score: for a rule that activates at a
+ * DAA score, checked on the body in isolation (the header's other fields are the template's, its txRoot the body's).
+ */
+export function blockAtDaaScore(chain: Chain, transactions: readonly Uint8Array[]): (daaScore: number, body?: readonly Uint8Array[]) => Block {
+  const template = makeBlock(chain, { transactions: [...transactions] });
+  return (daaScore, body = transactions) => ({ header: { ...template.header, daaScore, txRoot: transactionsRoot({ transactions: body }) }, transactions: [...body] });
+}
+
+/** A witness verifier that passes every check and counts its calls: whether a body got as far as its proofs. */
+export function countingVerifier(): { readonly name: string; verifyWitnesses(checks: readonly unknown[]): boolean[]; readonly calls: number } {
+  let calls = 0;
+  return {
+    name: 'counting',
+    verifyWitnesses: (checks) => ((calls += 1), checks.map(() => true)),
+    get calls() {
+      return calls;
+    },
+  };
+}
+

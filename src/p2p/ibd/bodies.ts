@@ -56,8 +56,10 @@ export function dropBatch(state: IbdState, batch: Batch): void {
 function submit(state: IbdState, entry: Entry): void {
   const from = entry.from!;
   state.unsettled++;
-  state.applying.add(entry.id);
-  const applied = state.chain.addBlock(entry.block!).then(
+  // Registered before the block is handed over: whatever the chain reports of it from then on is this sync's.
+  let answered!: () => void;
+  state.applying.set(entry.id, new Promise<void>((resolve) => (answered = resolve)));
+  void state.chain.addBlock(entry.block!).then(
     () => {
       state.progress.applied(tipBlueScore(state));
       settled(state, entry.id);
@@ -66,9 +68,7 @@ function submit(state: IbdState, entry: Entry): void {
       settled(state, entry.id);
       state.onBlockRejected(from, error);
     },
-  );
-  state.applied.add(applied);
-  void applied.finally(() => state.applied.delete(applied));
+  ).finally(answered);
 }
 
 /** A handed-over block's store write settled: room for more once half the bound is free. */

@@ -78,7 +78,7 @@ export function finishRound(state: IbdState): void {
   const { chain, log, progress } = state;
   // Logged once the round's blocks are applied and durable, so the figures are final: the last ones handed over may
   // still be in their preverify, with nothing of theirs written yet for chain.settled() to wait on.
-  void Promise.allSettled([...state.applied]).then(() => chain.settled()).then(() => {
+  void Promise.allSettled([...state.applying.values()]).then(() => chain.settled()).then(() => {
     const status = progress.status(tipBlueScore(state), null);
     log.info({ event: 'sync_complete', blocks: status.blocksApplied, headers: status.headersReceived, blueScore: tipBlueScore(state), tip: chain.selectedTip().id }, 'sync complete');
   });

@@ -79,10 +79,11 @@ export interface IbdState extends IbdDeps {
   handedThisTurn: number;
   /** When each peer last started an ancestors round (fetchAncestors). */
   readonly ancestorRoundAt: WeakMap<Peer, number>;
-  /** Blocks handed to the chain by this sync and not yet settled: their acceptance is not news to announce. */
-  readonly applying: Set<string>;
-  /** The chain's answers for those blocks: a round is complete once they are all in (round.ts). */
-  readonly applied: Set<Promise<void>>;
+  /**
+   * Blocks handed to the chain by this sync and not yet settled, each with the chain's answer: their acceptance is
+   * not news to announce, and a round is complete once every answer is in (round.ts).
+   */
+  readonly applying: Map<string, Promise<void>>;
 }
 
 export function createIbdState(deps: IbdDeps): IbdState {
@@ -107,8 +108,7 @@ export function createIbdState(deps: IbdDeps): IbdState {
     cancelNextTurn: undefined,
     handedThisTurn: 0,
     ancestorRoundAt: new WeakMap(),
-    applying: new Set(),
-    applied: new Set(),
+    applying: new Map(),
   };
 }
 

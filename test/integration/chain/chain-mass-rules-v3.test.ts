@@ -4,8 +4,6 @@
 // body.mass.too-large at and above it; the mempool weighs for the next block and a template for its own.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fastVerifier } from '../../../server/crypto/fast-verifier.ts';
-import { transactionsRoot } from '../../../src/codec/block.ts';
-import type { Block } from '../../../src/codec/block.ts';
 import { BlockRuleError } from '../../../src/chain/errors.ts';
 import { validateBodyInIsolation } from '../../../src/chain/validate-body.ts';
 import { regtestParamsWith } from '../../../src/consensus/regtest-overrides.ts';
@@ -20,7 +18,7 @@ import { client, owner, signed } from '../../helpers/agent-fixtures.ts';
 import { escrowClaimKind } from '../../../src/kinds/escrow/escrow-claim.ts';
 import { escrowReclaimKind } from '../../../src/kinds/escrow/escrow-reclaim.ts';
 import { chainId, createTestLedger, seededRandom, stealthWallet } from '../../helpers/confidential-fixtures.ts';
-import { makeBlock } from '../../helpers/chain-fixtures.ts';
+import { blockAtDaaScore, countingVerifier } from '../../helpers/chain-fixtures.ts';
 import { ledgerChain, wallet } from '../../helpers/ledger-fixtures.ts';
 
 const activation = 10;
@@ -84,14 +82,12 @@ describe('rules v3 mass', () => {
     expect(copies * v3!).toBeGreaterThan(blockMassMax);
     const transactions = Array.from({ length: copies }, () => spend);
     const { chain } = await ledgerChain({ params });
-    const template = makeBlock(chain, { transactions });
-    const at = (daaScore: number): Block => ({ header: { ...template.header, daaScore, txRoot: transactionsRoot({ transactions }) }, transactions });
+    const at = blockAtDaaScore(chain, transactions);
     // The mass rule comes before the proofs: a body that passes it reaches the verifier (which here only counts, the
     // CLSAGs of hundreds of copies being the slow part and not what is tested), one that fails never does.
-    let reached = 0;
-    const verifier = { name: 'counting', verifyWitnesses: (checks: readonly unknown[]) => ((reached += 1), checks.map(() => true)) };
+    const verifier = countingVerifier();
     expect(validateBodyInIsolation(at(activation - 1), params, verifier)).toHaveLength(copies);
-    expect(reached).toBe(1);
+    expect(verifier.calls).toBe(1);
     for (const daaScore of [activation, activation + 1]) {
       expect(() => validateBodyInIsolation(at(daaScore), params, verifier)).toThrow(BlockRuleError);
       try {
@@ -100,7 +96,7 @@ describe('rules v3 mass', () => {
         expect((error as BlockRuleError).rule).toBe('body.mass.too-large');
       }
     }
-    expect(reached).toBe(1);
+    expect(verifier.calls).toBe(1);
   });
 
   it('the mempool weighs for the next block, and a template for its own block', async () => {

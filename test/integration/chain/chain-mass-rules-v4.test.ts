@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { fastVerifier } from '../../../server/crypto/fast-verifier.ts';
 import { BlockRuleError } from '../../../src/chain/errors.ts';
 import { validateBodyInIsolation } from '../../../src/chain/validate-body.ts';
-import { transactionsRoot, type Block } from '../../../src/codec/block.ts';
 import { massRulesAt } from '../../../src/consensus/activation.ts';
 import { regtestParamsWith } from '../../../src/consensus/regtest-overrides.ts';
 import { massOf, massPerTransactionV4 } from '../../../src/kinds/mass.ts';
@@ -15,7 +14,7 @@ import { decodeTransaction } from '../../../src/kinds/transaction-codec.ts';
 import { blockMassMax } from '../../../src/limits.ts';
 import { createMempool } from '../../../src/mempool/mempool.ts';
 import { createManualClock } from '../../../src/util/clock.ts';
-import { makeBlock } from '../../helpers/chain-fixtures.ts';
+import { blockAtDaaScore, countingVerifier } from '../../helpers/chain-fixtures.ts';
 import { ledgerChain, transfer, wallet } from '../../helpers/ledger-fixtures.ts';
 
 const activation = 10;
@@ -45,13 +44,11 @@ describe('rules v4 mass', () => {
     expect(copies * weigh(activation - 1)).toBeLessThan(blockMassMax);
     const transactions = Array.from({ length: copies }, () => plain);
     const { chain } = await ledgerChain({ params });
-    const template = makeBlock(chain, { transactions });
-    const at = (daaScore: number): Block => ({ header: { ...template.header, daaScore, txRoot: transactionsRoot({ transactions }) }, transactions });
+    const at = blockAtDaaScore(chain, transactions);
     // The mass rule comes before the proofs: a body that passes it reaches the verifier, one that fails never does.
-    let reached = 0;
-    const verifier = { name: 'counting', verifyWitnesses: (checks: readonly unknown[]) => ((reached += 1), checks.map(() => true)) };
+    const verifier = countingVerifier();
     expect(validateBodyInIsolation(at(activation - 1), params, verifier)).toHaveLength(copies);
-    expect(reached).toBe(1);
+    expect(verifier.calls).toBe(1);
     for (const daaScore of [activation, activation + 1]) {
       let refused: unknown;
       try {
@@ -62,11 +59,9 @@ describe('rules v4 mass', () => {
       expect(refused).toBeInstanceOf(BlockRuleError);
       expect((refused as BlockRuleError).rule).toBe('body.mass.too-large');
     }
-    expect(reached).toBe(1);
+    expect(verifier.calls).toBe(1);
     // One fewer fits under rules v4.
-    const fitting = transactions.slice(1);
-    const block: Block = { header: { ...template.header, daaScore: activation, txRoot: transactionsRoot({ transactions: fitting }) }, transactions: fitting };
-    expect(validateBodyInIsolation(block, params, verifier)).toHaveLength(copies - 1);
+    expect(validateBodyInIsolation(at(activation, transactions.slice(1)), params, verifier)).toHaveLength(copies - 1);
   });
 
   it('the mempool weighs for the next block, and a template for its own block', async () => {
