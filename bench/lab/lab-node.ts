@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -43,14 +44,29 @@ export interface LabNode {
   stop(): Promise<void>;
 }
 
-export async function startLabNode(index: number, addnodes: readonly string[], extraArgs: readonly string[] = []): Promise<LabNode> {
-  const node = createLabNode(index, addnodes, extraArgs);
+export async function startLabNode(index: number, addnodes: readonly string[], extraArgs: readonly string[] = [], p2pPortFirst = 0): Promise<LabNode> {
+  const node = createLabNode(index, addnodes, extraArgs, p2pPortFirst);
   await node.start();
   return node;
 }
 
-/** A lab node not yet started (a node that joins mid-run is created with the others and started later). */
-export function createLabNode(index: number, addnodes: readonly string[], extraArgs: readonly string[] = []): LabNode {
+/** A TCP port free on 127.0.0.1 now: for a node whose neighbours' links must know its P2P port before it starts. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
+}
+
+/**
+ * A lab node not yet started (a node that joins mid-run is created with the others and started later). Its first
+ * start binds `p2pPortFirst` (0: a port the OS chooses); a restart binds the ports of the first start.
+ */
+export function createLabNode(index: number, addnodes: readonly string[], extraArgs: readonly string[] = [], p2pPortFirst = 0): LabNode {
   const datadir = mkdtempSync(join(tmpdir(), `weft-lab-${index}-`));
   const lines: Record<string, unknown>[] = [];
   const committedAt = new Map<string, number>();
@@ -95,7 +111,7 @@ export function createLabNode(index: number, addnodes: readonly string[], extraA
   const stat = (): string[] => readFileSync(`/proc/${child!.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   let cpuBeforeRestarts = 0;
   const firstStart = async (): Promise<void> => {
-    await spawnNode(['--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0']);
+    await spawnNode(['--rpc-port', '0', '--ws-port', '0', '--p2p-port', String(p2pPortFirst)]);
     p2pPort = ports.get('p2p listening')!;
     httpPort = ports.get('http listening')!;
     wsPort = ports.get('websocket listening')!;

@@ -4,14 +4,14 @@
  * scenario's events (a partition, …) applied on schedule; it measures block propagation, tip agreement, red ratio,
  * convergence after a heal, wire bytes, CPU, RSS and bans, and writes a report (report.ts).
  */
-import { createLabNode, startLabNode, type LabNode } from './lab-node.ts';
+import { createLabNode, freePort, startLabNode, type LabNode } from './lab-node.ts';
 import { noteJoin, startLateJoiner, type LateJoin, type LateJoinRecord } from './late-join.ts';
 import { startLink, type Link, type LinkShape } from './link.ts';
 import { attack } from './attacker.ts';
 import { startLoad, type LoadShape, type TxLoad, type WireMark } from './load.ts';
 import { eclipseAttempt, linksOf, type EclipseOutcome } from './events.ts';
 import { labMinerAddress, startMiners, type MinedBlock, type MinerShare } from './miners.ts';
-import { diameter, randomRegularGraph, seededRandom, type Edge } from './topology.ts';
+import { diameter, orientEdges, randomRegularGraph, seededRandom, type Edge } from './topology.ts';
 
 export interface Scenario {
   readonly name: string;
@@ -103,25 +103,31 @@ async function startNetwork(scenario: Scenario, edges: readonly Edge[], random: 
   const links = new Map<string, Link>();
   const late = scenario.lateJoin?.node;
   const flags = scenario.nodeFlags ?? [];
+  // Every node's P2P port is chosen before any starts, so either end of an edge may dial it: a link sits in front
+  // of its target's port before the target listens, and the dialer retries until it does (addnode backoff, ≤ 2 s).
+  const p2pPorts: number[] = [];
+  for (let i = 0; i < scenario.nodes; i++) p2pPorts.push(await freePort());
   /** A link in front of `to`, for `from` to dial. */
   const linkTo = async (from: number, to: number): Promise<string> => {
     const slow = scenario.slowNode !== undefined && (from === scenario.slowNode.node || to === scenario.slowNode.node);
-    const link = await startLink(nodes[to]!.p2pPort, slow ? scenario.slowNode!.link : scenario.link, random);
+    const link = await startLink(p2pPorts[to]!, slow ? scenario.slowNode!.link : scenario.link, random);
     links.set(linkKey(from, to), link);
     return `127.0.0.1:${link.port}`;
   };
-  // Node i dials its higher-numbered neighbours through a link in front of each; those start first. A late joiner
-  // dials all its neighbours itself: no node has it as an addnode target, so it is absent until it starts.
-  for (let i = scenario.nodes - 1; i >= 0; i--) {
+  // Each edge is dialled by a random end (orientEdges), so outbound peers, and Dandelion++ stems, run every way. A
+  // late joiner dials all its neighbours itself: no node has it as an addnode target, so it is absent until it starts.
+  const present = edges.filter(([a, b]) => a !== late && b !== late);
+  const oriented = orientEdges(scenario.nodes, present, random, late);
+  for (let i = 0; i < scenario.nodes; i++) {
     if (i === late) continue;
     const addnodes: string[] = [];
-    for (const [a, b] of edges) if (a === i && b !== late) addnodes.push(await linkTo(a, b));
-    nodes[i] = await startLabNode(i, addnodes, flags);
+    for (const [from, to] of oriented) if (from === i) addnodes.push(await linkTo(from, to));
+    nodes[i] = await startLabNode(i, addnodes, flags, p2pPorts[i]);
   }
   if (late !== undefined) {
     const addnodes: string[] = [];
     for (const [a, b] of edges) if (a === late || b === late) addnodes.push(await linkTo(late, a === late ? b : a));
-    nodes[late] = createLabNode(late, addnodes, flags);
+    nodes[late] = createLabNode(late, addnodes, flags, p2pPorts[late]);
   }
   return { nodes, links };
 }

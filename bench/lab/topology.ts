@@ -1,7 +1,7 @@
 /**
  * Topologies for the network lab: a random d-regular graph (a circulant graph shuffled by degree-keeping swaps,
- * redrawn until connected), or a named one. Each undirected edge is dialled by its lower-numbered node, through a link emulator
- * in front of the higher-numbered one.
+ * redrawn until connected), or a named one, and which end of each edge dials it (orientEdges), through a link
+ * emulator in front of the other end.
  */
 export type Edge = readonly [number, number];
 
@@ -87,4 +87,29 @@ export function diameter(n: number, edges: readonly Edge[]): number {
     worst = Math.max(worst, ...depth.values());
   }
   return worst;
+}
+
+/**
+ * Which end dials each edge, returned as [dialer, target]: drawn at random, then while some node (but `absent`, a
+ * late joiner whose edges are not in `edges`) dials none, one of the edges into it is turned round — which may leave
+ * the node it came from dialling none, so the walk goes on from there until it reaches a node that dialled two.
+ * Dandelion++ forwards a stem to an outbound peer only: with every edge dialled by its lower-numbered end, outbound
+ * peers were all higher-numbered, so every stem ran one way and ended at the top node.
+ */
+export function orientEdges(n: number, edges: readonly Edge[], random: () => number, absent?: number): Edge[] {
+  const oriented = edges.map(([a, b]): Edge => (random() < 0.5 ? [a, b] : [b, a]));
+  const dials = new Array<number>(n).fill(0);
+  for (const [from] of oriented) dials[from]!++;
+  for (let step = 0; step < 100 * n * n; step++) {
+    const idle = dials.findIndex((d, i) => d === 0 && i !== absent);
+    if (idle < 0) return oriented;
+    const incoming = oriented.flatMap(([, to], k) => (to === idle ? [k] : []));
+    if (incoming.length === 0) break;
+    const k = incoming[Math.floor(random() * incoming.length)]!;
+    const from = oriented[k]![0];
+    oriented[k] = [idle, from];
+    dials[idle]!++;
+    dials[from]!--;
+  }
+  throw new Error(`could not orient ${edges.length} edges so that each of ${n} nodes dials one`);
 }
