@@ -54,14 +54,24 @@ interface PendingCompact {
   readonly atMs: number;
 }
 
+/**
+ * A confirmed transaction stays held, to rebuild blocks from, until this many later validated blocks: a block mined
+ * in parallel (a DAG's blocks often are) carries many of the same ones, and a few seconds cover its propagation.
+ * Past that a held transaction only costs a hash a pushed block: relay's cache keeps 50,000 for `gettx`, and salting
+ * all of them for every block was ~100 ms of a validating node's main thread a block at 400 tx/s (docs/performance.md).
+ */
+export const compactHeldConfirmedBlocks = 10;
+
 export interface CompactRelayState {
-  /** The transactions relay holds: id (hex) → id bytes, salted afresh for each pushed block. */
+  /** The transactions relay holds and may see in a block: id (hex) → id bytes, salted afresh for each pushed block. */
   readonly held: Map<string, Uint8Array>;
   readonly pending: Map<string, PendingCompact>;
+  /** The transaction ids of the last validated blocks, oldest first: each leaves `held` once it is the oldest of more than compactHeldConfirmedBlocks. */
+  readonly confirmed: (readonly string[])[];
 }
 
 export function createCompactRelayState(): CompactRelayState {
-  return { held: new Map(), pending: new Map() };
+  return { held: new Map(), pending: new Map(), confirmed: [] };
 }
 
 /** Remembers a transaction relay holds (admitted to the pool), so a compact block naming it can be rebuilt. */
@@ -72,6 +82,12 @@ export function rememberTransaction(state: CompactRelayState, id: string): void 
 /** Forgets a transaction relay no longer holds (evicted from its cache). */
 export function forgetTransaction(state: CompactRelayState, id: string): void {
   state.held.delete(id);
+}
+
+/** A block was validated: its transactions leave `held` compactHeldConfirmedBlocks blocks later. */
+export function confirmTransactions(state: CompactRelayState, txIds: readonly string[]): void {
+  state.confirmed.push(txIds);
+  while (state.confirmed.length > compactHeldConfirmedBlocks) for (const id of state.confirmed.shift()!) state.held.delete(id);
 }
 
 /** A pushed block as every compact peer gets it, built once a push (one random nonce), and its transactions' ids. */

@@ -8,7 +8,7 @@ import type { Block } from '../../codec/block.ts';
 import type { BlockHeader } from '../../codec/header.ts';
 import { blockHash } from '../../consensus/pow.ts';
 import { fromHex, toHex } from '../../util/bytes.ts';
-import { compactFormOf, prefilledFor } from '../compact-relay.ts';
+import { compactFormOf, confirmTransactions, prefilledFor } from '../compact-relay.ts';
 import { p2pOrphanParentRequestsMax } from '../limits.ts';
 import { InvType } from '../messages/inventory.ts';
 import { txShortKey } from '../messages/tx-inventory.ts';
@@ -29,7 +29,10 @@ export function announceBlock(state: RelayState, id: string, body?: Block): void
   const hash = fromHex(id);
   const block = body ?? state.chain.getBlock(id);
   const form = block ? compactFormOf(block) : undefined;
-  if (form) for (const txId of form.txIds) state.txConfirmedRecently.add(txShortKey(txId));
+  if (form) {
+    for (const txId of form.txIds) state.txConfirmedRecently.add(txShortKey(txId));
+    confirmTransactions(state.compact, form.txIds);
+  }
   for (const peer of state.readyPeers()) {
     if (peer.known.has(id)) continue;
     peer.known.add(id);

@@ -10,7 +10,10 @@ import { regtestParams } from '../../../src/consensus/params.ts';
 import { blockHash } from '../../../src/consensus/pow.ts';
 import { blake3 } from '../../../src/crypto/blake3.ts';
 import { createMempool, type Mempool } from '../../../src/mempool/mempool.ts';
-import { compactBackupDelayMs, compactBlockOf, compactBlockTxnDepthMax, compactCompletionTimeoutMs, compactPendingMax } from '../../../src/p2p/compact-relay.ts';
+import {
+  compactBackupDelayMs, compactBlockOf, compactBlockTxnDepthMax, compactCompletionTimeoutMs, compactHeldConfirmedBlocks, compactPendingMax, confirmTransactions,
+  createCompactRelayState, rememberTransaction,
+} from '../../../src/p2p/compact-relay.ts';
 import { shortIdKey, shortIdOf } from '../../../src/p2p/messages/compact-block.ts';
 import { P2pErrorCode } from '../../../src/p2p/errors.ts';
 import { mempoolRelayPort } from '../../../src/p2p/mempool-relay-port.ts';
@@ -77,6 +80,21 @@ describe('compact block messages', () => {
       expect(unsalted).not.toContain(toHex(a.shortIds.subarray(i * 8, i * 8 + 8)));
       expect(toHex(a.shortIds.subarray(i * 8, i * 8 + 8))).not.toBe(toHex(b.shortIds.subarray(i * 8, i * 8 + 8)));
     }
+  });
+});
+
+describe('held transactions', () => {
+  it('keep a confirmed transaction for the blocks a parallel block may take to arrive, then stop salting it', () => {
+    const state = createCompactRelayState();
+    const [a, b, c] = transfers().map((tx) => toHex(blake3(tx)));
+    for (const id of [a!, b!, c!]) rememberTransaction(state, id);
+    confirmTransactions(state, [a!]);
+    for (let i = 1; i < compactHeldConfirmedBlocks; i++) confirmTransactions(state, []);
+    expect(state.held.has(a!)).toBe(true);
+    confirmTransactions(state, [b!]);
+    expect(state.held.has(a!)).toBe(false);
+    expect([...state.held.keys()].sort()).toEqual([b!, c!].sort());
+    expect(state.confirmed).toHaveLength(compactHeldConfirmedBlocks);
   });
 });
 
