@@ -6,9 +6,10 @@
  *
  * Key = BLAKE3(salt ‖ scheme ‖ message ‖ public key ‖ signature), first 16 bytes (a character each), with a salt
  * drawn at random per process: an adversary cannot aim collisions or evictions at a cache whose keys they cannot
- * compute. Bounded in entries; the oldest insertion goes first (a Map keeps insertion order). Isomorphic: the salt
- * comes from Web Crypto.
+ * compute. Bounded in entries; the oldest insertion goes first (util/bounded-set.ts: a plain Set evicting its first
+ * member walked ~65,000 deleted slots an insert once full). Isomorphic: the salt comes from Web Crypto.
  */
+import { createBoundedSet } from '../util/bounded-set.ts';
 import { byteKey } from '../util/byte-key.ts';
 import { blake3 } from './blake3.ts';
 import type { WitnessCheck } from './witness-check.ts';
@@ -42,11 +43,10 @@ export interface SigCache {
 export function createSigCache(capacity: number = sigCacheEntriesDefault, salt?: Uint8Array): SigCache {
   if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`sig cache capacity: expected a positive integer, got ${capacity}`);
   const saltUsed = salt ?? globalThis.crypto.getRandomValues(new Uint8Array(saltBytes));
-  const entries = new Set<string>();
+  const entries = createBoundedSet<string>(capacity);
   let hits = 0;
   let misses = 0;
   let inserted = 0;
-  let evicted = 0;
   return {
     capacity,
     keyOf(check) {
@@ -79,11 +79,8 @@ export function createSigCache(capacity: number = sigCacheEntriesDefault, salt?:
       if (entries.has(key)) return;
       entries.add(key);
       inserted++;
-      if (entries.size > capacity) {
-        entries.delete(entries.values().next().value!);
-        evicted++;
-      }
     },
-    stats: () => ({ entries: entries.size, hits, misses, inserted, evicted }),
+    // Nothing is ever deleted but for room: every insert not held is an eviction.
+    stats: () => ({ entries: entries.size, hits, misses, inserted, evicted: inserted - entries.size }),
   };
 }

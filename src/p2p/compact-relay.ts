@@ -56,11 +56,12 @@ interface PendingCompact {
 
 /**
  * A confirmed transaction stays held, to rebuild blocks from, until this many later validated blocks: a block mined
- * in parallel (a DAG's blocks often are) carries many of the same ones, and a few seconds cover its propagation.
+ * in parallel (a DAG's blocks often are) carries many of the same ones, and arrives within about a block interval.
  * Past that a held transaction only costs a hash a pushed block: relay's cache keeps 50,000 for `gettx`, and salting
- * all of them for every block was ~100 ms of a validating node's main thread a block at 400 tx/s (docs/performance.md).
+ * all of them for every block made the short-id hashing the top of a validating node's main-thread profile at
+ * 400 tx/s (docs/performance.md "Line rate, again").
  */
-export const compactHeldConfirmedBlocks = 10;
+export const compactHeldConfirmedBlocks = 3;
 
 export interface CompactRelayState {
   /** The transactions relay holds and may see in a block: id (hex) → id bytes, salted afresh for each pushed block. */

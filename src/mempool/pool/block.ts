@@ -54,7 +54,6 @@ export function blockApplied(state: MempoolState, update: BlockUpdate): PoolEntr
   const { byId, carried, carriedIds } = state;
   for (const hash of update.accepted) carried.delete(toHex(hash));
   for (const id of update.carried ?? []) carriedIds.add(id);
-  while (carriedIds.size > state.limits.txCountMax) carriedIds.delete(carriedIds.values().next().value!);
   const left: PoolEntry[] = [];
   const senders = new Set<string>();
   const take = (entry: PoolEntry | undefined, reason: RemovalReason) => {

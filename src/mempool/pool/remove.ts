@@ -24,9 +24,7 @@ export function subscribe(state: MempoolState, listener: (event: MempoolEvent) =
 /** Remembers a dropped entry (status() answers for it), the oldest forgotten past `droppedRememberedMax`. */
 function forget(state: MempoolState, entry: PoolEntry, reason: DropReason): void {
   const { dropped } = state;
-  dropped.delete(entry.id);
   dropped.set(entry.id, { reason, entry });
-  if (dropped.size > state.limits.droppedRememberedMax) dropped.delete(dropped.keys().next().value!);
 }
 
 /** Takes `entry` out of every index (its queue too unless `keepQueue`, when the caller rewrote the queue). */
@@ -47,7 +45,6 @@ export function removeEntry(state: MempoolState, entry: PoolEntry, reason: Remov
   }
   if (reason === 'carried') {
     carried.set(entry.id, entry);
-    if (carried.size > state.limits.txCountMax) carried.delete(carried.keys().next().value!);
   } else if (reason !== 'accepted') forget(state, entry, reason);
   emit(state, { type: 'removed', entry, reason });
 }

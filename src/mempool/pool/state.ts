@@ -6,6 +6,7 @@
  */
 import { asWitnessVerifier, type AsyncWitnessVerifier, type WitnessVerifier } from '../../crypto/witness-check.ts';
 import type { AccountReader } from '../../state/account.ts';
+import { createBoundedMap, createBoundedSet, type BoundedMap, type BoundedSet } from '../../util/bounded-set.ts';
 import type { Clock } from '../../util/clock.ts';
 import { createCandidateSet, type CandidateSet } from '../candidates.ts';
 import type { PoolEntry } from '../entry.ts';
@@ -32,13 +33,14 @@ export interface MempoolState {
   readonly byConflict: Map<string, PoolEntry>;
   readonly bySender: Map<string, SenderQueue>;
   readonly candidates: CandidateSet;
-  readonly dropped: Map<string, { reason: DropReason; entry: PoolEntry }>;
+  /** The last droppedRememberedMax dropped, for status(). */
+  readonly dropped: BoundedMap<string, { reason: DropReason; entry: PoolEntry }>;
   /**
    * Transactions blocks carry that no chain block has accepted yet (ids of the latest blocks' transactions), and the
    * entries that left the candidates because of it: still pending to the API, until a chain block accepts them.
    */
-  readonly carriedIds: Set<string>;
-  readonly carried: Map<string, PoolEntry>;
+  readonly carriedIds: BoundedSet<string>;
+  readonly carried: BoundedMap<string, PoolEntry>;
   readonly listeners: Set<(event: MempoolEvent) => void>;
   readonly reportListenerError: (error: unknown) => void;
   totalBytes: number;
@@ -57,8 +59,9 @@ export function createMempoolState(options: MempoolOptions): MempoolState {
     ...(options.stateVersion ? { version: options.stateVersion } : {}),
     ...(options.massRules ? { massRules: options.massRules } : {}),
   };
+  const limits = { ...defaultMempoolLimits, ...options.limits };
   return {
-    limits: { ...defaultMempoolLimits, ...options.limits },
+    limits,
     chainId: options.params.chainId,
     accounts,
     clock,
@@ -69,9 +72,9 @@ export function createMempoolState(options: MempoolOptions): MempoolState {
     byConflict: new Map(),
     bySender: new Map(),
     candidates: createCandidateSet(),
-    dropped: new Map(),
-    carriedIds: new Set(),
-    carried: new Map(),
+    dropped: createBoundedMap(limits.droppedRememberedMax),
+    carriedIds: createBoundedSet(limits.txCountMax),
+    carried: createBoundedMap(limits.txCountMax),
     listeners: new Set(),
     reportListenerError:
       options.onListenerError ??

@@ -5,13 +5,14 @@
  * functions beside it: block-requests.ts, blocks.ts, compact.ts, inventory.ts, transactions.ts, close.ts.
  */
 import type { Chain } from '../../chain/chain.ts';
-import { createBoundedSet, type BoundedSet } from '../../util/bounded-set.ts';
+import { createBoundedMap, createBoundedSet, type BoundedMap, type BoundedSet } from '../../util/bounded-set.ts';
 import type { Clock } from '../../util/clock.ts';
-import { createCompactRelayState, type CompactRelayState } from '../compact-relay.ts';
+import { createCompactRelayState, forgetTransaction, type CompactRelayState } from '../compact-relay.ts';
 import type { StemRoutes } from '../dandelion.ts';
 import type { Ibd } from '../ibd.ts';
 import { p2pKnownInventoryMax } from '../limits.ts';
 import type { InvItem } from '../messages/inventory.ts';
+import { txShortKey } from '../messages/tx-inventory.ts';
 import type { Peer } from '../peer.ts';
 import type { Timer } from '../transport.ts';
 
@@ -39,7 +40,7 @@ export interface RelayState extends RelayDeps {
   /** Block requests in flight: who was asked and when (an unanswered one may be asked of another peer later). */
   readonly requested: Map<string, { peer: Peer; atMs: number }>;
   /** Announced transactions by id, kept to answer getdata and rebuild compact blocks (transactions.ts). */
-  readonly txCache: Map<string, Uint8Array>;
+  readonly txCache: BoundedMap<string, Uint8Array>;
   /** The ids of txCache by short key (messages/tx-inventory.ts), to answer `gettx` and skip a `txinv` we hold. */
   readonly txIdByShortKey: Map<string, string>;
   /**
@@ -79,11 +80,24 @@ export function wants(peer: Peer, service: bigint): boolean {
   return ((peer.version()?.services ?? 0n) & service) !== 0n;
 }
 
+/**
+ * Transactions kept to answer getdata after they were announced (Bitcoin's mapRelay) and to rebuild compact blocks
+ * from: as many as the pool holds (mempoolTxCountMax), so a block of pooled transactions is rebuilt without asking.
+ */
+const relayedTxCacheMax = 50_000;
+
+/** A transaction the cache let go for room: no longer answered or rebuilt from. */
+function forgetRelayed(state: RelayState, id: string): void {
+  const key = txShortKey(id);
+  if (state.txIdByShortKey.get(key) === id) state.txIdByShortKey.delete(key);
+  forgetTransaction(state.compact, id);
+}
+
 export function createRelayState(deps: RelayDeps): RelayState {
-  return {
+  const state: RelayState = {
     ...deps,
     requested: new Map(),
-    txCache: new Map(),
+    txCache: createBoundedMap<string, Uint8Array>(relayedTxCacheMax, (id) => forgetRelayed(state, id)),
     txIdByShortKey: new Map(),
     txRequested: createBoundedSet<string>(p2pKnownInventoryMax),
     txConfirmedRecently: createBoundedSet<string>(txConfirmedRecentlyMax),
@@ -97,4 +111,5 @@ export function createRelayState(deps: RelayDeps): RelayState {
     flushScheduled: false,
     unsubscribeTx: undefined,
   };
+  return state;
 }

@@ -5,7 +5,7 @@
  */
 import { decodeTransaction, txHash } from '../../kinds/transaction-codec.ts';
 import { toHex } from '../../util/bytes.ts';
-import { forgetTransaction, rememberTransaction } from '../compact-relay.ts';
+import { rememberTransaction } from '../compact-relay.ts';
 import { p2pInvItemsMax } from '../limits.ts';
 import { InvType } from '../messages/inventory.ts';
 import { txShortIdBytes, txShortKey } from '../messages/tx-inventory.ts';
@@ -13,12 +13,6 @@ import { Services } from '../messages/version.ts';
 import type { Peer } from '../peer.ts';
 import { MessageMalformedError } from '../protocol-errors.ts';
 import { wants, type RelayState } from './state.ts';
-
-/**
- * Transactions kept to answer getdata after they were announced (Bitcoin's mapRelay) and to rebuild compact blocks
- * from: as many as the pool holds (mempoolTxCountMax), so a block of pooled transactions is rebuilt without asking.
- */
-const relayedTxCacheMax = 50_000;
 
 /** A `tx` or `stemtx` from a peer: decoded for its id, then handed to the mempool (stemHops: it came on a stem). */
 export function admitFromPeer(state: RelayState, peer: Peer, raw: Uint8Array, what: 'tx' | 'stemtx', stemHops: number | undefined): void {
@@ -55,18 +49,11 @@ export function onTxAdded(state: RelayState, hash: Uint8Array, raw: Uint8Array):
 }
 
 function remember(state: RelayState, id: string, raw: Uint8Array): void {
-  const { txCache, txIdByShortKey, compact } = state;
-  txCache.set(id, raw);
-  txIdByShortKey.set(txShortKey(id), id);
-  rememberTransaction(compact, id);
-  while (txCache.size > relayedTxCacheMax) {
-    const oldest = txCache.keys().next().value as string;
-    txCache.delete(oldest);
-    const key = txShortKey(oldest);
-    if (txIdByShortKey.get(key) === oldest) txIdByShortKey.delete(key);
-    forgetTransaction(compact, oldest);
-  }
+  state.txCache.set(id, raw);
+  state.txIdByShortKey.set(txShortKey(id), id);
+  rememberTransaction(state.compact, id);
 }
+
 
 function relaying(state: RelayState, source: Peer | undefined): Peer[] {
   return state.readyPeers().filter((p) => p !== source && p.version()?.relay !== false);
