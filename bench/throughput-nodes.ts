@@ -30,6 +30,11 @@ export function fail(what: string, detail?: unknown): never {
   process.exit(1);
 }
 
+// A failure outside main's await chain (a sampler's fetch) would end the process past the finally that stops the
+// nodes, leaving them running to skew the next bench on the box: fail() kills them first.
+process.on('unhandledRejection', (error) => fail('unhandled rejection', String(error)));
+process.on('uncaughtException', (error) => fail('uncaught exception', String(error)));
+
 export async function startNode(checkout: string, name: string, extra: readonly string[]): Promise<BenchNode> {
   const dir = mkdtempSync(join(tmpdir(), `weft-throughput-${name}-`));
   // WEFT_BENCH_NODE_FLAGS: Node.js flags for the node processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them).
