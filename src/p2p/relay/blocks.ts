@@ -26,6 +26,9 @@ const orphanResolutionBlueScoreRange = 64;
  * with what each lacks, to those that want that), else an inv.
  */
 export function announceBlock(state: RelayState, id: string, body?: Block): void {
+  const peers = state.readyPeers();
+  // A lone node (a devnet, or one between peers) pays nothing here: what the form feeds is all for peers.
+  if (peers.length === 0) return;
   const hash = fromHex(id);
   const block = body ?? state.chain.getBlock(id);
   const form = block ? compactFormOf(block) : undefined;
@@ -33,7 +36,7 @@ export function announceBlock(state: RelayState, id: string, body?: Block): void
     for (const txId of form.txIds) state.txConfirmedRecently.add(txShortKey(txId));
     confirmTransactions(state.compact, form.txIds);
   }
-  for (const peer of state.readyPeers()) {
+  for (const peer of peers) {
     if (peer.known.has(id)) continue;
     peer.known.add(id);
     if (form && wants(peer, Services.compactBlocks)) {
