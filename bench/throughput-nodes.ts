@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import WebSocket from 'ws';
+import { nodeV8Flags } from '../bin/node-flags.mjs';
 
 export interface BenchNode {
   readonly name: string;
@@ -37,9 +38,9 @@ process.on('uncaughtException', (error) => fail('uncaught exception', String(err
 
 export async function startNode(checkout: string, name: string, extra: readonly string[]): Promise<BenchNode> {
   const dir = mkdtempSync(join(tmpdir(), `weft-throughput-${name}-`));
-  // WEFT_BENCH_NODE_FLAGS: Node.js flags for the node processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them).
+  // The node's own V8 flags (bin/node-flags.mjs, as `weft` and `npm start` run it), then WEFT_BENCH_NODE_FLAGS: Node.js flags for the node processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them).
   const nodeFlags = (process.env.WEFT_BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
-  const child = spawn(process.execPath, [...nodeFlags, join(checkout, 'bin/weft.mjs'), 'node', '--network', 'regtest', '--datadir', dir,
+  const child = spawn(process.execPath, [...nodeV8Flags, ...nodeFlags, join(checkout, 'bin/weft.mjs'), 'node', '--network', 'regtest', '--datadir', dir,
     '--rpc-port', '0', '--ws-port', '0', '--p2p-port', '0', '--rate-limits=false', '--log-level', 'info', ...extra],
   { cwd: checkout, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 // The `weft` command. It runs the bundle `npm run build` writes (build/node/, bin/bundle-node.mjs) when no source
 // it was built from changed after its build began, and otherwise the TypeScript sources through tsx's loader
 // (about two seconds slower to start), so an edit never runs stale code.

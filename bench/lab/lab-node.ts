@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { nodeV8Flags } from '../../bin/node-flags.mjs';
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
@@ -76,9 +77,9 @@ export function createLabNode(index: number, addnodes: readonly string[], extraA
   let listening = false;
   const spawnNode = (portArgs: readonly string[]): Promise<void> => {
     const args = ['node', '--network', 'regtest', '--datadir', datadir, ...portArgs, '--log-level', 'info', '--rate-limits=false', '--connect-only', ...addnodes.flatMap((a) => ['--addnode', a]), ...extraArgs];
-    // WEFT_BENCH_NODE_FLAGS: Node.js flags for the node processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), as the other benches take.
+    // The node's own V8 flags (bin/node-flags.mjs, as `weft` and `npm start` run it), then WEFT_BENCH_NODE_FLAGS: Node.js flags for the node processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), as the other benches take.
     const nodeFlags = (process.env.WEFT_BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
-    const spawned = spawn(process.execPath, [...nodeFlags, resolve(repoRoot, 'bin/weft.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const spawned = spawn(process.execPath, [...nodeV8Flags, ...nodeFlags, resolve(repoRoot, 'bin/weft.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     child = spawned;
     spawned.stderr!.resume();
     ports = new Map();
