@@ -182,15 +182,21 @@ describe('transaction relay', () => {
 });
 
 describe('transaction announcements', () => {
-  it('announces a batch the pool admits at once in one inv a peer', async () => {
+  /** A node whose pool funds `keyCount` test keys, and a harness peer with `services`, ready (the node's tips read). */
+  async function poolNodeAndPeer(keyCount: number, services: bigint = Services.full) {
     net = createMemoryNet();
     const accounts = createTestAccounts();
-    const keys = Array.from({ length: 5 }, (_, i) => testKey(i));
+    const keys = Array.from({ length: keyCount }, (_, i) => testKey(i));
     for (const key of keys) accounts.set(addressOfKey(key), { balance: 10n ** 12n });
     const mempool = createMempool({ params: regtestParams, accounts, verifier: fastVerifier, clock: systemClock });
     const a = await net.addNode(blocks.slice(0, 5), { txPort: mempoolRelayPort(mempool) });
-    const harness = await connectHarness(net.open(a.port), { network: 'regtest', version: versionFor(regtestParams) });
+    const harness = await connectHarness(net.open(a.port), { network: 'regtest', version: versionFor(regtestParams, { services }) });
     await harness.next('inv'); // the node's tips: the harness is a ready peer from here on
+    return { keys, mempool, a, harness };
+  }
+
+  it('announces a batch the pool admits at once in one inv a peer', async () => {
+    const { keys, mempool, harness } = await poolNodeAndPeer(5);
     const results = await mempool.addBatch(keys.map((key) => signedTransfer({ key, chainId: regtestParams.chainId })));
     expect(results.every((r) => r.ok)).toBe(true);
     const inv = await harness.next('inv', (m) => m.items.some((i) => i.kind === InvType.tx));
@@ -199,15 +205,7 @@ describe('transaction announcements', () => {
   });
 
   it('announces to a shortTxInv peer by 8-byte id, and answers its gettx with what it holds', async () => {
-    net = createMemoryNet();
-    const accounts = createTestAccounts();
-    const keys = Array.from({ length: 3 }, (_, i) => testKey(i));
-    for (const key of keys) accounts.set(addressOfKey(key), { balance: 10n ** 12n });
-    const mempool = createMempool({ params: regtestParams, accounts, verifier: fastVerifier, clock: systemClock });
-    const a = await net.addNode(blocks.slice(0, 5), { txPort: mempoolRelayPort(mempool) });
-    const version = versionFor(regtestParams, { services: Services.full | Services.shortTxInv });
-    const harness = await connectHarness(net.open(a.port), { network: 'regtest', version });
-    await harness.next('inv');
+    const { keys, mempool, a, harness } = await poolNodeAndPeer(3, Services.full | Services.shortTxInv);
     const txs = keys.map((key) => signedTransfer({ key, chainId: regtestParams.chainId }));
     expect((await mempool.addBatch(txs)).every((r) => r.ok)).toBe(true);
     const txinv = await harness.next('txinv');
