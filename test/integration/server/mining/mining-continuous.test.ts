@@ -100,9 +100,11 @@ describe('continuous mining on the Wasm pool', () => {
         pool.continuous!.pause();
       }
     })();
-    // A template fixed in advance (its timestamp too), and a start nonce whose first winner lies 0.4–1.2 s of
-    // hashing in: found by the kernel here, so the test knows when the threads must reach it.
-    const armed = { ...buildBlockTemplate(chain, { miner: testMiner, gpuMining: false, nowMs: Date.now() }), target: targetMax / BigInt(Math.round(rate * 0.5)) };
+    // A template fixed in advance (its timestamp too), and a start nonce whose first winner lies 0.2–0.6 s of
+    // hashing in: found by the kernel here, so the test knows when the threads must reach it. The 2 s busy period
+    // leaves room for a worker slowed to a third of the calibrated rate on a shared box (CI runs other suites), while
+    // a batch-driven pool (~0.1 s of hashing, then waiting) still cannot get there.
+    const armed = { ...buildBlockTemplate(chain, { miner: testMiner, gpuMining: false, nowMs: Date.now() }), target: targetMax / BigInt(Math.round(rate * 0.3)) };
     const kernel = await instantiatePowKernel(readWasmKernel('simd'));
     let start = 0n;
     let gap = 0;
@@ -110,7 +112,7 @@ describe('continuous mining on the Wasm pool', () => {
       const first = kernel.search({ prePowHash: armed.prePowHash, target: armed.target, nonceStart: cursor, nonceCount: 2 ** 40 }).nonce!;
       const next = kernel.search({ prePowHash: armed.prePowHash, target: armed.target, nonceStart: first + 1n, nonceCount: 2 ** 40 }).nonce!;
       gap = Number(next - first - 1n);
-      if (gap >= 0.4 * rate && gap <= 1.2 * rate) {
+      if (gap >= 0.2 * rate && gap <= 0.6 * rate) {
         start = first + 1n;
         break;
       }
