@@ -91,25 +91,32 @@ export function createFrameDecoder(options: { frameBytesMax?: number } = {}): Fr
 }
 
 /**
- * Splits one application message into Noise transport plaintexts of the stream `u32 LE length ‖ message`,
- * each at most `chunkBytesMax` bytes. Throws MessageTooLargeError above `messageBytesMax`.
+ * Packs application messages into Noise transport plaintexts of the stream `u32 LE length ‖ message ‖ …`, each at
+ * most `chunkBytesMax` bytes: messages share a plaintext, and one larger than a plaintext spans several. Throws
+ * MessageTooLargeError for a message above `messageBytesMax`.
  */
-export function splitMessage(
-  message: Uint8Array,
+export function packMessages(
+  messages: readonly Uint8Array[],
   options: { messageBytesMax?: number; chunkBytesMax?: number } = {},
 ): Uint8Array[] {
   const messageBytesMax = options.messageBytesMax ?? p2pMessageBytesMax;
   const chunkBytesMax = options.chunkBytesMax ?? framePlaintextBytesMax;
   assert(chunkBytesMax > messageLengthBytes && chunkBytesMax <= framePlaintextBytesMax, 'chunk bound out of range');
-  if (message.length > messageBytesMax) throw new MessageTooLargeError(message.length, messageBytesMax);
-  const firstBody = Math.min(message.length, chunkBytesMax - messageLengthBytes);
-  const first = new Uint8Array(messageLengthBytes + firstBody);
-  new DataView(first.buffer).setUint32(0, message.length, true);
-  first.set(message.subarray(0, firstBody), messageLengthBytes);
-  const chunks: Uint8Array[] = [first];
-  for (let offset = firstBody; offset < message.length; offset += chunkBytesMax) {
-    chunks.push(message.subarray(offset, Math.min(message.length, offset + chunkBytesMax)));
+  let total = 0;
+  for (const message of messages) {
+    if (message.length > messageBytesMax) throw new MessageTooLargeError(message.length, messageBytesMax);
+    total += messageLengthBytes + message.length;
   }
+  const stream = new Uint8Array(total);
+  const view = new DataView(stream.buffer);
+  let offset = 0;
+  for (const message of messages) {
+    view.setUint32(offset, message.length, true);
+    stream.set(message, offset + messageLengthBytes);
+    offset += messageLengthBytes + message.length;
+  }
+  const chunks: Uint8Array[] = [];
+  for (let at = 0; at < total; at += chunkBytesMax) chunks.push(stream.subarray(at, Math.min(total, at + chunkBytesMax)));
   return chunks;
 }
 

@@ -2,7 +2,7 @@
  * A Noise_XX_25519_ChaChaPoly_SHA256 session over any DuplexPort (docs/p2p-transport.md). It runs the handshake as
  * initiator or responder with the prologue `"weft/p2p/1" ‖ u8 len ‖ network name ‖ u32 LE protocol version`, so a
  * peer on another network or protocol version fails authentication at message 2. Afterwards it carries
- * application messages (≤ p2pMessageBytesMax) split into transport frames, and rekeys each direction every
+ * application messages (≤ p2pMessageBytesMax) packed into transport frames, and rekeys each direction every
  * `p2pRekeyIntervalMessages` frames — both ends count the same frames, so no signalling is needed.
  * Any framing violation, AEAD failure or timeout closes the port and reports a P2pProtocolError with its banScore.
  */
@@ -11,6 +11,7 @@ import { concatBytes, equalBytes, toHex } from '../util/bytes.ts';
 import {
   FrameMalformedError,
   HandshakeError,
+  MessageTooLargeError,
   HandshakeTimeoutError,
   P2pProtocolError,
   RemoteKeyMismatchError,
@@ -21,7 +22,8 @@ import {
   createFrameDecoder,
   createMessageAssembler,
   encodeFrame,
-  splitMessage,
+  framePlaintextBytesMax,
+  packMessages,
 } from './framing.ts';
 import {
   p2pHandshakeFrameBytesMax,
@@ -91,7 +93,11 @@ export interface SecureSession {
   readonly remoteStatic: Uint8Array;
   /** Noise `h` after the handshake: a session ID both ends share (out-of-band checks). */
   readonly handshakeHash: Uint8Array;
-  /** Encrypts and sends one message; throws SessionClosedError once closed, MessageTooLargeError over the bound. */
+  /**
+   * Queues one message; the messages of a turn are encrypted and sent together at its end (or at once when they
+   * fill a frame), and before a close. The session holds the bytes until then: do not change them. Throws
+   * SessionClosedError once closed, MessageTooLargeError over the bound.
+   */
   send(message: Uint8Array): void;
   /** One handler; messages that arrived before it was registered are handed to it at once, in order. */
   onMessage(callback: (message: Uint8Array) => void): void;
@@ -220,11 +226,49 @@ function createTransportState(
 
   function closeWith(error: P2pProtocolError | undefined): void {
     if (closed) return;
+    try {
+      flush();
+    } catch {
+      // What was queued is lost with the session; the close goes on.
+    }
     closed = true;
     closeError = error;
     pending.length = 0;
     port.close();
     for (const callback of closeCallbacks) callback(error);
+  }
+
+  // The messages of one turn leave together at its end, packed into as few frames as fit. The receiver reads the
+  // plaintexts as one stream (createMessageAssembler), so packing changes no byte of a message; each message after
+  // the first in a frame saves its 18 bytes of frame length and tag, and an AEAD call (docs/p2p-transport.md).
+  const queued: Uint8Array[] = [];
+  let queuedBytes = 0;
+  let flushScheduled = false;
+
+  function flush(): void {
+    if (closed || queued.length === 0) return;
+    const chunks = packMessages(queued, { messageBytesMax });
+    queued.length = 0;
+    queuedBytes = 0;
+    let frames: Uint8Array[];
+    try {
+      frames = chunks.map(encryptFrame);
+    } catch (error) {
+      if (error instanceof P2pProtocolError) closeWith(error);
+      throw error;
+    }
+    if (framed) port.send(frames.length === 1 ? frames[0]! : concatBytes(...frames));
+    else for (const frame of frames) port.send(frame);
+  }
+
+  function flushAtTurnEnd(): void {
+    flushScheduled = false;
+    try {
+      flush();
+    } catch (error) {
+      // A protocol error (the send nonce ran out) has closed the session; anything else is a bug and propagates.
+      if (!(error instanceof P2pProtocolError)) throw error;
+    }
   }
 
   // Lockstep rekey: both ends count the same frames per direction, so the keys change at the same message.
@@ -256,17 +300,16 @@ function createTransportState(
     handshakeHash,
     send(message) {
       if (closed) throw new SessionClosedError('send on a closed session');
-      const chunks = splitMessage(message, { messageBytesMax });
-      let frames: Uint8Array[];
-      try {
-        frames = chunks.map(encryptFrame);
-      } catch (error) {
-        if (error instanceof P2pProtocolError) closeWith(error);
-        throw error;
-      }
+      if (message.length > messageBytesMax) throw new MessageTooLargeError(message.length, messageBytesMax);
+      queued.push(message);
+      queuedBytes += 4 + message.length;
       stats.messagesSent += 1;
-      if (framed) port.send(frames.length === 1 ? frames[0]! : concatBytes(...frames));
-      else for (const frame of frames) port.send(frame);
+      // A frame's worth leaves at once: the queue stays bounded, and a large message is not held for the turn.
+      if (queuedBytes >= framePlaintextBytesMax) flush();
+      else if (!flushScheduled) {
+        flushScheduled = true;
+        void Promise.resolve().then(flushAtTurnEnd);
+      }
     },
     onMessage(callback) {
       messageCallback = callback;

@@ -9,7 +9,7 @@ import {
   createMessageAssembler,
   encodeFrame,
   framePlaintextBytesMax,
-  splitMessage,
+  packMessages,
 } from '../../../src/p2p/framing.ts';
 import {
   DecryptError,
@@ -128,14 +128,20 @@ describe('Noise frames (u16 BE length prefix)', () => {
   });
 });
 
-describe('application messages (u32 LE length, split across Noise plaintexts)', () => {
+describe('application messages (u32 LE length, packed into Noise plaintexts)', () => {
   it('chunks never exceed the Noise plaintext bound and the first carries the length', () => {
     const message = new Uint8Array(3 * framePlaintextBytesMax);
-    const chunks = splitMessage(message);
+    const chunks = packMessages([message]);
     expect(chunks).toHaveLength(4);
     for (const c of chunks) expect(c.length).toBeLessThanOrEqual(framePlaintextBytesMax);
     expect(new DataView(chunks[0]!.buffer).getUint32(0, true)).toBe(message.length);
     expect(chunks.reduce((n, c) => n + c.length, 0)).toBe(message.length + 4);
+  });
+
+  it('small messages share one plaintext, each behind its length', () => {
+    const chunks = packMessages([Uint8Array.of(1, 2), new Uint8Array(0), Uint8Array.of(3)]);
+    expect(chunks).toEqual([Uint8Array.of(2, 0, 0, 0, 1, 2, 0, 0, 0, 0, 1, 0, 0, 0, 3)]);
+    expect(packMessages([])).toEqual([]);
   });
 
   it('any messages, any chunk size, any regrouping of the stream reassemble', () => {
@@ -145,7 +151,9 @@ describe('application messages (u32 LE length, split across Noise plaintexts)', 
         fc.integer({ min: 5, max: framePlaintextBytesMax }),
         fc.array(fc.nat(), { maxLength: 20 }),
         (messages, chunkBytesMax, offsets) => {
-          const stream = concatBytes(...messages.flatMap((m) => splitMessage(m, { chunkBytesMax })));
+          const chunks = packMessages(messages, { chunkBytesMax });
+          for (const c of chunks) expect(c.length).toBeLessThanOrEqual(chunkBytesMax);
+          const stream = concatBytes(...chunks);
           const assembler = createMessageAssembler();
           const out = cut(stream, offsets).flatMap((piece) => assembler.push(piece));
           expect(out).toEqual(messages);
@@ -156,7 +164,7 @@ describe('application messages (u32 LE length, split across Noise plaintexts)', 
     );
   });
 
-  it('full pipeline: split, encrypt, frame, rechunk, decode, decrypt, reassemble', () => {
+  it('full pipeline: pack, encrypt, frame, rechunk, decode, decrypt, reassemble', () => {
     const { a, b } = handshakePair(7);
     const empty = new Uint8Array(0);
     fc.assert(
@@ -165,7 +173,7 @@ describe('application messages (u32 LE length, split across Noise plaintexts)', 
         fc.array(fc.nat(), { maxLength: 30 }),
         (messages, offsets) => {
           const wire = concatBytes(
-            ...messages.flatMap((m) => splitMessage(m).map((c) => encodeFrame(a.send.encryptWithAd(empty, c)))),
+            ...packMessages(messages).map((c) => encodeFrame(a.send.encryptWithAd(empty, c))),
           );
           const decoder = createFrameDecoder();
           const assembler = createMessageAssembler();
@@ -187,11 +195,11 @@ describe('application messages (u32 LE length, split across Noise plaintexts)', 
     const max = new Uint8Array(p2pMessageBytesMax);
     max[p2pMessageBytesMax - 1] = 0xee;
     const assembler = createMessageAssembler();
-    const out = splitMessage(max).flatMap((c) => assembler.push(c));
+    const out = packMessages([max]).flatMap((c) => assembler.push(c));
     expect(out).toHaveLength(1);
     expect(out[0]![p2pMessageBytesMax - 1]).toBe(0xee);
     expectCoded(
-      () => splitMessage(new Uint8Array(p2pMessageBytesMax + 1)),
+      () => packMessages([Uint8Array.of(1), new Uint8Array(p2pMessageBytesMax + 1)]),
       MessageTooLargeError,
       P2pErrorCode.MessageTooLarge,
       P2pBanScore.Discourage,
@@ -205,7 +213,7 @@ describe('application messages (u32 LE length, split across Noise plaintexts)', 
     expect(assembler.push(header.subarray(0, 2))).toEqual([]);
     expectCoded(() => assembler.push(header.subarray(2)), MessageTooLargeError, P2pErrorCode.MessageTooLarge, P2pBanScore.Discourage);
     const exact = createMessageAssembler({ messageBytesMax: 100 });
-    expect(splitMessage(new Uint8Array(100), { messageBytesMax: 100 }).flatMap((c) => exact.push(c))).toHaveLength(1);
+    expect(packMessages([new Uint8Array(100)], { messageBytesMax: 100 }).flatMap((c) => exact.push(c))).toHaveLength(1);
     const huge = createMessageAssembler();
     expectCoded(() => huge.push(Uint8Array.of(0xff, 0xff, 0xff, 0xff)), MessageTooLargeError, P2pErrorCode.MessageTooLarge, 100);
     expect(huge.bufferedBytes()).toBeLessThanOrEqual(4);
@@ -213,7 +221,7 @@ describe('application messages (u32 LE length, split across Noise plaintexts)', 
 
   it('a zero-length message is delivered from its header alone', () => {
     const assembler = createMessageAssembler();
-    expect(assembler.push(concatBytes(...splitMessage(new Uint8Array(0)), ...splitMessage(Uint8Array.of(9))))).toEqual([
+    expect(assembler.push(concatBytes(...packMessages([new Uint8Array(0)]), ...packMessages([Uint8Array.of(9)])))).toEqual([
       new Uint8Array(0),
       Uint8Array.of(9),
     ]);
