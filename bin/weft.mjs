@@ -15,4 +15,8 @@ if (bundleIsFresh()) {
   register();
   ({ main } = await import('../server/cli.ts'));
 }
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// A node that failed to start may still hold what it opened before the failure (its store, worker threads, timers),
+// which would keep the process alive with nothing serving: exit, so a supervisor sees the failure and restarts it.
+if (code !== 0) process.exit(code);
+process.exitCode = code;

@@ -2,6 +2,7 @@
 // is not a terminal and readable lines on one (with the IBD progress line), `--log-format` overrides; the web app's
 // favicon exists; `weft node` (what `npm start` runs) says once where the web app and the operator API key are.
 import { execFile } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -198,6 +199,22 @@ describe.concurrent('`weft node` says where to go, once', () => {
       expect(p.lines.filter((l) => l.event === 'node_ready')).toHaveLength(1);
     } finally {
       expect((await stop(p)).code).toBe(0);
+    }
+  }, 120_000);
+
+  it('a node that cannot start (its P2P port taken) says why and exits 1, instead of hanging on what it had opened', async () => {
+    const busy = createServer();
+    await new Promise<void>((done) => busy.listen(0, '127.0.0.1', done));
+    const { port } = busy.address() as AddressInfo;
+    const p = startNodeProcess([...nodeArgs(tempDir()).slice(0, -1), String(port)]);
+    try {
+      const exited = await Promise.race([p.exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 60_000))]);
+      expect(exited).toEqual({ code: 1, signal: null });
+      const failed = p.lines.find((l) => l.msg === 'node failed');
+      expect((failed?.err as { code?: string } | undefined)?.code).toBe('EADDRINUSE');
+    } finally {
+      p.child.kill('SIGKILL');
+      busy.close();
     }
   }, 120_000);
 
