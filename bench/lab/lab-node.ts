@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { nodeV8Flags } from '../../bin/node-flags.mjs';
@@ -51,15 +51,25 @@ export async function startLabNode(index: number, addnodes: readonly string[], e
   return node;
 }
 
-/** A TCP port free on 127.0.0.1 now: for a node whose neighbours' links must know its P2P port before it starts. */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
+/**
+ * A TCP port free on 127.0.0.1, for a node whose neighbours' links must know its P2P port before it starts. Drawn
+ * below Linux's ephemeral range (32768–60999): a port the OS hands out for a bind to port 0 — the other nodes' RPC
+ * and WebSocket servers, the links' relays — could otherwise take it between this probe and the node's own bind
+ * (seen: a node whose P2P port another node's server held never started).
+ */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await bindsNow(port)) return port;
+  }
+  throw new Error('no free port in 20000–31999 after 100 tries');
+}
+
+function bindsNow(port: number): Promise<boolean> {
+  return new Promise((done) => {
     const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => done(port));
-    });
+    server.once('error', () => done(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => done(true)));
   });
 }
 
