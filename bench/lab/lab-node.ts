@@ -94,7 +94,10 @@ export function createLabNode(index: number, addnodes: readonly string[], extraA
     spawned.stderr!.resume();
     ports = new Map();
     return new Promise<void>((done, fail) => {
-      const timer = setTimeout(() => fail(new Error(`lab node ${index} did not start within 90 s`)), 90_000);
+      const timer = setTimeout(() => {
+        spawned.kill('SIGKILL');
+        fail(new Error(`lab node ${index} did not start within 90 s`));
+      }, 90_000);
       spawned.once('exit', (code) => fail(new Error(`lab node ${index} exited (${code}) while starting`)));
       createInterface({ input: spawned.stdout! }).on('line', (text) => {
         let line: Record<string, unknown>;

@@ -118,16 +118,23 @@ async function startNetwork(scenario: Scenario, edges: readonly Edge[], random: 
   // late joiner dials all its neighbours itself: no node has it as an addnode target, so it is absent until it starts.
   const present = edges.filter(([a, b]) => a !== late && b !== late);
   const oriented = orientEdges(scenario.nodes, present, random, late);
-  for (let i = 0; i < scenario.nodes; i++) {
-    if (i === late) continue;
-    const addnodes: string[] = [];
-    for (const [from, to] of oriented) if (from === i) addnodes.push(await linkTo(from, to));
-    nodes[i] = await startLabNode(i, addnodes, flags, p2pPorts[i]);
-  }
-  if (late !== undefined) {
-    const addnodes: string[] = [];
-    for (const [a, b] of edges) if (a === late || b === late) addnodes.push(await linkTo(late, a === late ? b : a));
-    nodes[late] = createLabNode(late, addnodes, flags, p2pPorts[late]);
+  try {
+    for (let i = 0; i < scenario.nodes; i++) {
+      if (i === late) continue;
+      const addnodes: string[] = [];
+      for (const [from, to] of oriented) if (from === i) addnodes.push(await linkTo(from, to));
+      nodes[i] = await startLabNode(i, addnodes, flags, p2pPorts[i]);
+    }
+    if (late !== undefined) {
+      const addnodes: string[] = [];
+      for (const [a, b] of edges) if (a === late || b === late) addnodes.push(await linkTo(late, a === late ? b : a));
+      nodes[late] = createLabNode(late, addnodes, flags, p2pPorts[late]);
+    }
+  } catch (error) {
+    // A node that did not start leaves none of the others running behind the failed run.
+    await Promise.all(nodes.map((n) => n?.stop()));
+    await Promise.all([...links.values()].map((l) => l.close()));
+    throw error;
   }
   return { nodes, links };
 }
