@@ -31,6 +31,7 @@ function largest(): Message[] {
     { type: 'notfound', items: items(p2pInvItemsMax) },
     { type: 'txinv', shortIds: new Uint8Array(p2pInvItemsMax * txShortIdBytes).fill(1) },
     { type: 'gettx', shortIds: new Uint8Array(p2pInvItemsMax * txShortIdBytes).fill(1) },
+    { type: 'pushblocks', push: true },
     { type: 'getheaders', locator: Array.from({ length: p2pLocatorHashesMax }, (_, i) => hash(i)), stop: hash(0) },
     { type: 'headers', headers: Array.from({ length: p2pHeadersPerMessageMax }, () => regtestParams.genesis), more: true },
     { type: 'tx', tx: new Uint8Array(txBytesMax).fill(1) },

@@ -93,6 +93,12 @@ export const p2pSyncBlocksPerTurnMax = 256;
 export const p2pSyncUnsettledBlocksMax = 4_096;
 /** Headers downloaded ahead of the bodies applied (bounds the sync queue's memory). */
 export const p2pSyncHeadersAheadMax = 20_000;
+/**
+ * How long a transaction announcement waits before it leaves (Bitcoin Core's trickle, much shorter): the
+ * announcements of that window go as one message a peer, and a peer that announced the same transaction to us
+ * meanwhile is not told of it again. Costs a transaction ~50 ms a hop on average.
+ */
+export const p2pTxAnnounceDelayMs = 100;
 /** Unsolicited non-connecting blocks (orphans nobody asked for) a peer may send: burst, then one per interval. */
 export const p2pUnsolicitedOrphansBurst = 32;
 export const p2pUnsolicitedOrphanRefillMs = 10_000;

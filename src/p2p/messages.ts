@@ -20,6 +20,7 @@ import { getdataCodec, invCodec, notfoundCodec } from './messages/inventory.ts';
 import type { MessageCodec } from './messages/message-codec.ts';
 import { pingCodec, pongCodec } from './messages/ping.ts';
 import { prefilledblockCodec } from './messages/prefilled-block.ts';
+import { pushblocksCodec } from './messages/push-blocks.ts';
 import { getpruningproofCodec, gettrusteddataCodec, pruningproofCodec, trusteddataCodec } from './messages/pruning-point-pages.ts';
 import { rejectCodec } from './messages/reject.ts';
 import { getsnapshotchunkCodec, snapshotchunkCodec } from './messages/snapshot-chunk.ts';
@@ -57,6 +58,7 @@ export const messageCodecs = [
   prefilledblockCodec,
   txinvCodec,
   gettxCodec,
+  pushblocksCodec,
 ] as const;
 
 type MessageOf<C> = C extends MessageCodec<infer M> ? M : never;

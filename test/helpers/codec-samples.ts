@@ -138,5 +138,6 @@ export function messageSamples(txs: readonly Uint8Array[]): Message[] {
     },
     { type: 'txinv', shortIds: Uint8Array.from([...hash(15).subarray(0, 8), ...hash(16).subarray(0, 8)]) },
     { type: 'gettx', shortIds: hash(15).subarray(0, 8) },
+    { type: 'pushblocks', push: false },
   ];
 }

@@ -11,9 +11,11 @@ import type { MessageCodec } from './message-codec.ts';
 /**
  * Inventory kinds. `stateRoot`, `pruningProof` and `trustedData` appear only in `notfound`: the answer of a node that
  * does not hold the state root asked for in `getsnapshotchunk`, or has no proof (trusted data) of that pruning point
- * for `getpruningproof` (`gettrusteddata`).
+ * for `getpruningproof` (`gettrusteddata`). `compactBlock` appears only in `getdata`, asked of a peer with the
+ * `pushSelection` service bit: the block's compact form, as a push would carry it (push-blocks.ts); a node that lacks
+ * the block answers `notfound` of kind `block`.
  */
-export const InvType = { tx: 1, block: 2, stateRoot: 3, pruningProof: 4, trustedData: 5 } as const;
+export const InvType = { tx: 1, block: 2, stateRoot: 3, pruningProof: 4, trustedData: 5, compactBlock: 6 } as const;
 export type InvType = (typeof InvType)[keyof typeof InvType];
 
 export interface InvItem {
@@ -25,6 +27,7 @@ type InventoryName = 'inv' | 'getdata' | 'notfound';
 
 function inventoryCodec<T extends InventoryName>(type: T, code: number): MessageCodec<{ readonly type: T; readonly items: readonly InvItem[] }> {
   const kindMax = type === 'notfound' ? InvType.trustedData : InvType.block;
+  const allowed = (kind: number): boolean => (kind >= InvType.tx && kind <= kindMax) || (type === 'getdata' && kind === InvType.compactBlock);
   // The field names of its errors, made once instead of per item.
   const what = { count: `${type} count`, kind: `${type} kind`, hash: `${type} hash` };
   return {
@@ -43,7 +46,7 @@ function inventoryCodec<T extends InventoryName>(type: T, code: number): Message
       const items: InvItem[] = [];
       for (let i = 0; i < count; i++) {
         const kind = r.u8(what.kind);
-        if (kind < InvType.tx || kind > kindMax) throw new DecodeError(`${type}[${i}]: unknown inventory kind ${kind}`);
+        if (!allowed(kind)) throw new DecodeError(`${type}[${i}]: unknown inventory kind ${kind}`);
         items.push({ kind: kind as InvType, hash: r.bytes(hashBytes, what.hash) });
       }
       return { type, items };

@@ -12,9 +12,10 @@ import { readText, writeText } from './text-field.ts';
 /**
  * Service bits in `version` and `addr`. `compactBlocks`: send me new blocks as `cmpctblock` (compact-block.ts);
  * `prefilledBlocks`: as `prefilledblock`, with the transactions I am not known to hold (prefilled-block.ts);
- * `shortTxInv`: announce transactions to me as `txinv` and take `gettx` (tx-inventory.ts).
+ * `shortTxInv`: announce transactions to me as `txinv` and take `gettx` (tx-inventory.ts); `pushSelection`: take my
+ * `pushblocks` choice and `getdata` of kind `compactBlock` (push-blocks.ts).
  */
-export const Services = { full: 1n, ws: 2n, browser: 4n, compactBlocks: 8n, prefilledBlocks: 16n, shortTxInv: 32n } as const;
+export const Services = { full: 1n, ws: 2n, browser: 4n, compactBlocks: 8n, prefilledBlocks: 16n, shortTxInv: 32n, pushSelection: 64n } as const;
 
 export interface VersionMessage {
   readonly type: 'version';

@@ -49,6 +49,8 @@ export function dispatchMessage(state: P2pNodeState, peer: Peer, message: Messag
     case 'cmpctblock':
     case 'prefilledblock':
       return state.blockSync ? relay.onCompactBlock(peer, message) : undefined;
+    case 'pushblocks':
+      return relay.onPushBlocks(peer, message.push);
     case 'getblocktxn':
       return relay.onGetBlockTxn(peer, message.hash, message.indexes);
     case 'blocktxn':

@@ -50,7 +50,7 @@ export function openP2pNode(options: P2pNodeOptions): P2pNodeState {
   const state: P2pNodeState = {
     chain, clock, timer, log, staticKey: options.staticKey, randomBytes: options.randomBytes, randomInt,
     randomNonce: () => new DataView(options.randomBytes(8).buffer).getBigUint64(0),
-    userAgent: options.userAgent, listenPort: options.listenPort, services: options.services ?? Services.full | Services.compactBlocks | Services.prefilledBlocks | Services.shortTxInv,
+    userAgent: options.userAgent, listenPort: options.listenPort, services: options.services ?? Services.full | Services.compactBlocks | Services.prefilledBlocks | Services.shortTxInv | Services.pushSelection,
     suite: options.suite, inboundMax: options.inboundMax ?? p2pInboundPeersMax, blockSync: options.blockSync ?? true,
     peerStore: options.peerStore, onMisbehaviour: options.onMisbehaviour, blockRefused: options.blockRefused,
     genesis: genesisHash(chain.params), book, peers, handshaking: { tcp: 0, ws: 0 }, ownNonces: new Set(),

@@ -9,8 +9,8 @@ import type { Peer } from '../peer.ts';
 import { expireCompact } from '../compact-relay.ts';
 import type { RelayState } from './state.ts';
 
-/** Asks `peer` for the blocks among `ids` we lack and nobody was asked for lately. */
-export function requestBlocks(state: RelayState, peer: Peer, ids: readonly string[]): void {
+/** Asks `peer` for the blocks among `ids` we lack and nobody was asked for lately: whole, or in compact form. */
+export function requestBlocks(state: RelayState, peer: Peer, ids: readonly string[], kind: InvType = InvType.block): void {
   const { chain, requested } = state;
   const items: InvItem[] = [];
   const now = state.clock.nowMs();
@@ -19,7 +19,7 @@ export function requestBlocks(state: RelayState, peer: Peer, ids: readonly strin
     const pending = requested.get(id);
     if (chain.has(id) || chain.isInvalid(id) || (pending && now - pending.atMs < p2pRequestTimeoutMs) || requested.size >= p2pOrphanParentRequestsMax) continue;
     requested.set(id, { peer, atMs: now });
-    items.push({ kind: InvType.block, hash: fromHex(id) });
+    items.push({ kind, hash: fromHex(id) });
   }
   if (items.length > 0) peer.send({ type: 'getdata', items });
 }

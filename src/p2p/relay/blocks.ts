@@ -16,14 +16,15 @@ import { Services } from '../messages/version.ts';
 import type { Peer } from '../peer.ts';
 import { UnsolicitedFloodError } from '../protocol-errors.ts';
 import { requestBlocks } from './block-requests.ts';
+import { pushesTo } from './push-selection.ts';
 import { wants, type RelayState } from './state.ts';
 
 /** A relayed orphan more than this many blue blocks above our tip starts a headers-first sync with its peer. */
 const orphanResolutionBlueScoreRange = 64;
 
 /**
- * Tells every ready peer not known to have it of block `id`: a compact block to those that want one (prefilled
- * with what each lacks, to those that want that), else an inv.
+ * Tells every ready peer not known to have it of block `id`: a compact block to those that want one pushed
+ * (prefilled with what each lacks, to those that want that), else an inv.
  */
 export function announceBlock(state: RelayState, id: string, body?: Block): void {
   const peers = state.readyPeers();
@@ -39,7 +40,7 @@ export function announceBlock(state: RelayState, id: string, body?: Block): void
   for (const peer of peers) {
     if (peer.known.has(id)) continue;
     peer.known.add(id);
-    if (form && wants(peer, Services.compactBlocks)) {
+    if (form && wants(peer, Services.compactBlocks) && pushesTo(state, peer)) {
       peer.send(wants(peer, Services.prefilledBlocks) ? prefilledFor(form, peer.known) : form.message);
       continue;
     }

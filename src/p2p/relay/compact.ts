@@ -17,14 +17,20 @@ import type { Peer } from '../peer.ts';
 import { MessageMalformedError } from '../protocol-errors.ts';
 import { defer, requestBlocks } from './block-requests.ts';
 import { acceptRelayed, knownOrComing, orphanOverAllowance } from './blocks.ts';
+import { noteFirstDelivery } from './push-selection.ts';
 import type { RelayState } from './state.ts';
 
-/** A pushed compact block: rebuilt from the transactions it carries and held ones, the rest asked of its sender. */
+/**
+ * A compact block, pushed or asked for (`getdata` of kind `compactBlock`): rebuilt from the transactions it carries
+ * and held ones, the rest asked of its sender.
+ */
 export function onCompactBlock(state: RelayState, peer: Peer, message: CompactBlockMessage | PrefilledBlockMessage): void {
   const { chain } = state;
   const hash = blockHash(message.header);
   const id = toHex(hash);
   peer.known.add(id);
+  const solicited = state.requested.get(id)?.peer === peer;
+  if (solicited) state.requested.delete(id);
   if (chain.has(id) || chain.isInvalid(id)) return;
   const pending = state.compact.pending.get(id);
   if (pending !== undefined) {
@@ -39,9 +45,10 @@ export function onCompactBlock(state: RelayState, peer: Peer, message: CompactBl
     return state.onBlockRejected(peer, new BlockRuleError('pow.insufficient', 'compact block: hash above the target its bits encode'));
   }
   if (state.ibd.running()) return defer(state, id, peer);
-  if (!message.header.parents.every((p) => knownOrComing(state, toHex(p))) && !peer.orphanAllowance.take()) {
+  if (!solicited && !message.header.parents.every((p) => knownOrComing(state, toHex(p))) && !peer.orphanAllowance.take()) {
     return orphanOverAllowance(state, peer, message.header, id);
   }
+  if (!solicited) noteFirstDelivery(state, peer);
   onRebuilt(state, peer, id, rebuildCompact(state.compact, message, hash, peer, state.clock.nowMs(), (txId) => state.txCache.get(txId)));
 }
 

@@ -6,10 +6,13 @@
 import { toHex } from '../../util/bytes.ts';
 import { InvType, type InvItem } from '../messages/inventory.ts';
 import { txShortIdBytes, txShortKey } from '../messages/tx-inventory.ts';
+import { Services } from '../messages/version.ts';
+import { compactFormOf, prefilledFor } from '../compact-relay.ts';
 import type { Peer } from '../peer.ts';
 import { defer, requestBlocks } from './block-requests.ts';
+import { noteFirstDelivery } from './push-selection.ts';
 import { fetchWhole } from './compact.ts';
-import type { RelayState } from './state.ts';
+import { wants, type RelayState } from './state.ts';
 
 export function onInv(state: RelayState, peer: Peer, items: readonly InvItem[]): void {
   const { chain } = state;
@@ -31,8 +34,11 @@ export function onInv(state: RelayState, peer: Peer, items: readonly InvItem[]):
     }
   }
   // During a sync round the round fetches blocks; announcements are picked up by requestPeerTips after it.
-  if (blocks.length > 0 && !state.ibd.running()) requestBlocks(state, peer, blocks);
-  else for (const id of blocks) defer(state, id, peer);
+  if (blocks.length > 0 && !state.ibd.running()) {
+    // The first to tell us of a new block becomes a pusher; a pushSelection peer sends it in compact form.
+    if (blocks.some((id) => !state.requested.has(id) && !state.compact.pending.has(id))) noteFirstDelivery(state, peer);
+    requestBlocks(state, peer, blocks, wants(peer, Services.pushSelection) ? InvType.compactBlock : InvType.block);
+  } else for (const id of blocks) defer(state, id, peer);
   if (txs.length > 0) peer.send({ type: 'getdata', items: txs });
 }
 
@@ -76,6 +82,11 @@ export function onGetData(state: RelayState, peer: Peer, items: readonly InvItem
       const block = state.chain.getBlock(id);
       if (block) peer.send({ type: 'block', block });
       else missing.push(item);
+    } else if (item.kind === InvType.compactBlock) {
+      const block = state.chain.getBlock(id);
+      const form = block ? compactFormOf(block) : undefined;
+      if (form) peer.send(wants(peer, Services.prefilledBlocks) ? prefilledFor(form, peer.known) : form.message);
+      else missing.push({ kind: InvType.block, hash: item.hash });
     } else {
       const raw = state.txCache.get(id);
       if (raw) peer.send({ type: 'tx', tx: raw });

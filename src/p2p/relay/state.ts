@@ -1,8 +1,9 @@
 /**
  * The state of block and transaction relay (src/p2p/relay.ts): block requests in flight, announcements deferred
  * during a sync round, the transactions kept to answer getdata and rebuild compact blocks, the compact blocks waiting
- * for their transactions, and the transaction announcements queued for the end of the turn. The operations are free
- * functions beside it: block-requests.ts, blocks.ts, compact.ts, inventory.ts, transactions.ts, close.ts.
+ * for their transactions, the transaction announcements queued for their flush, and whose block pushes we keep. The
+ * operations are free functions beside it: block-requests.ts, blocks.ts, compact.ts, inventory.ts, transactions.ts,
+ * push-selection.ts, close.ts.
  */
 import type { Chain } from '../../chain/chain.ts';
 import { createBoundedMap, createBoundedSet, type BoundedMap, type BoundedSet } from '../../util/bounded-set.ts';
@@ -32,7 +33,7 @@ export interface RelayDeps {
   readonly txPort?: TxRelayPort;
   readonly stems: StemRoutes;
   readonly randomInt: (n: number) => number;
-  /** Runs the batched transaction announcements at the end of the current turn. */
+  /** Runs the batched transaction announcements after p2pTxAnnounceDelayMs, and compact blocks' timers. */
   readonly timer: Timer;
 }
 
@@ -65,15 +66,28 @@ export interface RelayState extends RelayDeps {
    * gap of unknown depth, fetched headers-first in one round trip instead of one level per round trip.
    */
   readonly orphanLevel: Map<string, number>;
-  /** Transaction announcements waiting for the end of the turn, a peer's in one inv. */
-  readonly txInvQueue: Map<Peer, InvItem[]>;
-  flushScheduled: boolean;
+  /** Transaction announcements waiting for the next flush (p2pTxAnnounceDelayMs), a peer's in one message. */
+  readonly txInvQueue: Map<Peer, QueuedTxInv[]>;
+  /** Cancels the scheduled flush; undefined when none is. */
+  cancelTxInvFlush: (() => void) | undefined;
+  /** The peers whose pushes we keep, the one that brought a new block first most lately last (push-selection.ts). */
+  readonly pushers: Peer[];
+  /** Peers we told to announce their new blocks instead of pushing them (`pushblocks` false). */
+  readonly pushesDeclined: Set<Peer>;
+  /** Peers that told us to announce our new blocks to them instead of pushing them. */
+  readonly announceOnly: Set<Peer>;
   /** Detaches from the mempool's admissions (set once subscribed: relay.ts). */
   unsubscribeTx: (() => void) | undefined;
 }
 
 /** Short keys of recently confirmed transactions kept (a minute of blocks at ~800 transactions each). */
 const txConfirmedRecentlyMax = 50_000;
+
+/** A transaction announcement waiting for its flush: the item, and the peer's known-set key for it. */
+interface QueuedTxInv {
+  readonly item: InvItem;
+  readonly key: string;
+}
 
 /** Whether the peer's version offers a service bit (messages/version.ts `Services`). */
 export function wants(peer: Peer, service: bigint): boolean {
@@ -108,7 +122,10 @@ export function createRelayState(deps: RelayDeps): RelayState {
     backupTimers: new Map(),
     orphanLevel: new Map(),
     txInvQueue: new Map(),
-    flushScheduled: false,
+    cancelTxInvFlush: undefined,
+    pushers: [],
+    pushesDeclined: new Set(),
+    announceOnly: new Set(),
     unsubscribeTx: undefined,
   };
   return state;

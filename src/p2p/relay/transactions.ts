@@ -1,13 +1,13 @@
 /**
  * Transactions in relay (docs/p2p.md "Relay" and "Dandelion++ (`mixnet_hops`)"): a peer's transaction goes to the
  * mempool port; every admitted one is kept for getdata and compact blocks, then either sent along a Dandelion++ stem
- * to one outbound peer or announced to every relaying peer in one inv a peer at the end of the turn.
+ * to one outbound peer or announced to every relaying peer, a window's announcements in one message a peer.
  */
 import { decodeTransaction, txHash } from '../../kinds/transaction-codec.ts';
 import { toHex } from '../../util/bytes.ts';
 import { rememberTransaction } from '../compact-relay.ts';
-import { p2pInvItemsMax } from '../limits.ts';
-import { InvType } from '../messages/inventory.ts';
+import { p2pInvItemsMax, p2pTxAnnounceDelayMs } from '../limits.ts';
+import { InvType, type InvItem } from '../messages/inventory.ts';
 import { txShortIdBytes, txShortKey } from '../messages/tx-inventory.ts';
 import { Services } from '../messages/version.ts';
 import type { Peer } from '../peer.ts';
@@ -60,30 +60,35 @@ function relaying(state: RelayState, source: Peer | undefined): Peer[] {
 }
 
 /**
- * Announces a transaction to every relaying peer but its source (the fluff). Announcements wait for the end of the
- * current turn and leave as one message a peer: a batch the pool admits at once (a block's worth from RPC or a
- * peer) costs each peer one message, not one per transaction. A peer with the `shortTxInv` bit gets `txinv` (8 bytes
- * a transaction), any other `inv` (33).
+ * Announces a transaction to every relaying peer but its source (the fluff). Announcements wait p2pTxAnnounceDelayMs
+ * and leave as one message a peer: the transactions of that window cost each peer one message, not one each, and a
+ * peer that announced one of them to us meanwhile is skipped (it holds it). A peer with the `shortTxInv` bit gets
+ * `txinv` (8 bytes a transaction), any other `inv` (33).
  */
 function diffuse(state: RelayState, id: string, hash: Uint8Array, source: Peer | undefined): void {
   const { txInvQueue } = state;
   const key = txShortKey(id);
   for (const peer of relaying(state, source)) {
     if (peer.known.has(key)) continue;
-    peer.known.add(key);
-    const queued = txInvQueue.get(peer);
-    if (queued) queued.push({ kind: InvType.tx, hash });
-    else txInvQueue.set(peer, [{ kind: InvType.tx, hash }]);
+    const queued = { item: { kind: InvType.tx, hash }, key };
+    const items = txInvQueue.get(peer);
+    if (items) items.push(queued);
+    else txInvQueue.set(peer, [queued]);
   }
-  if (!state.flushScheduled && txInvQueue.size > 0) {
-    state.flushScheduled = true;
-    state.timer.setTimeout(() => flushTxInvs(state), 0);
+  if (state.cancelTxInvFlush === undefined && txInvQueue.size > 0) {
+    state.cancelTxInvFlush = state.timer.setTimeout(() => flushTxInvs(state), p2pTxAnnounceDelayMs);
   }
 }
 
 function flushTxInvs(state: RelayState): void {
-  state.flushScheduled = false;
-  for (const [peer, items] of state.txInvQueue) {
+  state.cancelTxInvFlush = undefined;
+  for (const [peer, queued] of state.txInvQueue) {
+    const items: InvItem[] = [];
+    for (const { item, key } of queued) {
+      if (peer.known.has(key)) continue;
+      peer.known.add(key);
+      items.push(item);
+    }
     const short = wants(peer, Services.shortTxInv);
     for (let at = 0; at < items.length; at += p2pInvItemsMax) {
       const batch = items.slice(at, at + p2pInvItemsMax);

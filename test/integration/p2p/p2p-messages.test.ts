@@ -28,6 +28,7 @@ const message: fc.Arbitrary<Message> = fc.oneof(
   fc.array(item, { maxLength: 10 }).map((items) => ({ type: 'notfound' as const, items })),
   fc.integer({ min: 1, max: 10 }).chain((n) => fc.uint8Array({ minLength: 8 * n, maxLength: 8 * n })).map((shortIds) => ({ type: 'txinv' as const, shortIds })),
   fc.integer({ min: 1, max: 10 }).chain((n) => fc.uint8Array({ minLength: 8 * n, maxLength: 8 * n })).map((shortIds) => ({ type: 'gettx' as const, shortIds })),
+  fc.boolean().map((push) => ({ type: 'pushblocks' as const, push })),
   fc.record({ locator: fc.array(hash, { maxLength: 64 }), stop: hash }).map((m) => ({ type: 'getheaders' as const, ...m })),
   fc.uint8Array({ minLength: 1, maxLength: 300 }).map((tx) => ({ type: 'tx' as const, tx })),
   fc.record({ hops: fc.integer({ min: 0, max: stemHopsMax }), tx: fc.uint8Array({ minLength: 1, maxLength: 300 }) }).map((m) => ({ type: 'stemtx' as const, ...m })),
@@ -103,6 +104,12 @@ describe('p2p messages', () => {
     expect(codeOf(() => decodeMessage(Uint8Array.of(MessageType.txinv, 0)))).toBe(P2pErrorCode.MessageMalformed);
     expect(codeOf(() => decodeMessage(Uint8Array.of(MessageType.gettx, 2, ...new Uint8Array(15))))).toBe(P2pErrorCode.MessageMalformed);
     expect(() => encodeMessage({ type: 'txinv', shortIds: new Uint8Array(12) })).toThrow(/multiple of 8/);
+    // pushblocks is a flag; a compact-block item only in getdata.
+    expect(codeOf(() => decodeMessage(Uint8Array.of(MessageType.pushblocks, 2)))).toBe(P2pErrorCode.MessageMalformed);
+    expect(codeOf(() => decodeMessage(Uint8Array.of(MessageType.pushblocks, 1, 0)))).toBe(P2pErrorCode.MessageOverCap);
+    expect(decodeMessage(Uint8Array.of(MessageType.getdata, 1, InvType.compactBlock, ...new Uint8Array(32)))).toMatchObject({ type: 'getdata', items: [{ kind: InvType.compactBlock }] });
+    expect(codeOf(() => decodeMessage(Uint8Array.of(MessageType.inv, 1, InvType.compactBlock, ...new Uint8Array(32))))).toBe(P2pErrorCode.MessageMalformed);
+    expect(codeOf(() => decodeMessage(Uint8Array.of(MessageType.notfound, 1, InvType.compactBlock, ...new Uint8Array(32))))).toBe(P2pErrorCode.MessageMalformed);
     const version = encodeMessage(versionFor(regtestParams));
     const badRelay = version.slice();
     badRelay[badRelay.length - 1] = 2;

@@ -10,7 +10,10 @@ import { MessageType } from '../../../src/p2p/messages.ts';
 import { InvType } from '../../../src/p2p/messages/inventory.ts';
 import { Services } from '../../../src/p2p/messages/version.ts';
 import { P2pErrorCode } from '../../../src/p2p/errors.ts';
-import { toHex } from '../../../src/util/bytes.ts';
+import { fromHex, toHex } from '../../../src/util/bytes.ts';
+import { decodeTransaction, txHash } from '../../../src/kinds/transaction-codec.ts';
+import { p2pTxAnnounceDelayMs } from '../../../src/p2p/limits.ts';
+import type { Timer } from '../../../src/p2p/transport.ts';
 import { createMempool } from '../../../src/mempool/mempool.ts';
 import { mempoolRelayPort } from '../../../src/p2p/mempool-relay-port.ts';
 import { systemClock } from '../../../src/util/clock.ts';
@@ -18,7 +21,7 @@ import { fastVerifier } from '../../../server/crypto/fast-verifier.ts';
 import { makeBlock } from '../../helpers/chain-fixtures.ts';
 import { addressOfKey, createTestAccounts, signedTransfer, testKey } from '../../helpers/mempool-fixtures.ts';
 import { collectHeaders } from '../../../src/p2p/locator.ts';
-import { connectHarness, newStaticKey, versionFor, versionOfChain } from '../../helpers/p2p-harness.ts';
+import { connectHarness, newStaticKey, realTimer, versionFor, versionOfChain } from '../../helpers/p2p-harness.ts';
 import { chainWith, createMemoryNet, until, type MemoryNet } from '../../helpers/p2p-memory-net.ts';
 import { extendChain, regtestBlocks } from '../../helpers/regtest-dag.ts';
 
@@ -183,13 +186,13 @@ describe('transaction relay', () => {
 
 describe('transaction announcements', () => {
   /** A node whose pool funds `keyCount` test keys, and a harness peer with `services`, ready (the node's tips read). */
-  async function poolNodeAndPeer(keyCount: number, services: bigint = Services.full) {
+  async function poolNodeAndPeer(keyCount: number, services: bigint = Services.full, nodeOptions: Partial<P2pNodeOptions> = {}) {
     net = createMemoryNet();
     const accounts = createTestAccounts();
     const keys = Array.from({ length: keyCount }, (_, i) => testKey(i));
     for (const key of keys) accounts.set(addressOfKey(key), { balance: 10n ** 12n });
     const mempool = createMempool({ params: regtestParams, accounts, verifier: fastVerifier, clock: systemClock });
-    const a = await net.addNode(blocks.slice(0, 5), { txPort: mempoolRelayPort(mempool) });
+    const a = await net.addNode(blocks.slice(0, 5), { txPort: mempoolRelayPort(mempool), ...nodeOptions });
     const harness = await connectHarness(net.open(a.port), { network: 'regtest', version: versionFor(regtestParams, { services }) });
     await harness.next('inv'); // the node's tips: the harness is a ready peer from here on
     return { keys, mempool, a, harness };
@@ -223,6 +226,35 @@ describe('transaction announcements', () => {
     expect(toHex(gettx.shortIds)).toBe('ab'.repeat(8));
     expect(harness.received.filter((m) => m.type === 'tx')).toHaveLength(1);
     expect(a.node.peerCount()).toBe(1);
+    harness.session.close();
+  });
+
+  it('announces what the pool admitted over the delay in one txinv, less what the peer announced to it meanwhile', async () => {
+    // The announcement timer is held until the test lets it go; every other timer runs as usual.
+    const held: (() => void)[] = [];
+    const timer: Timer = {
+      setTimeout: (callback, delayMs) => {
+        if (delayMs !== p2pTxAnnounceDelayMs) return realTimer.setTimeout(callback, delayMs);
+        held.push(callback);
+        return () => held.splice(held.indexOf(callback), 1);
+      },
+    };
+    const { keys, mempool, harness } = await poolNodeAndPeer(3, Services.full | Services.shortTxInv, { timer });
+    const txs = keys.map((key) => signedTransfer({ key, chainId: regtestParams.chainId }));
+    const shortKeys = txs.map((raw) => toHex(txHash(decodeTransaction(raw)).subarray(0, 8)));
+    // Three admissions in three turns; the peer announces the second one while the first two wait.
+    expect((await mempool.addBatch([txs[0]!]))[0]!.ok).toBe(true);
+    expect((await mempool.addBatch([txs[1]!]))[0]!.ok).toBe(true);
+    harness.send({ type: 'txinv', shortIds: fromHex(shortKeys[1]!) });
+    harness.send({ type: 'ping', nonce: 77n });
+    await harness.next('pong'); // the node has read the txinv
+    expect((await mempool.addBatch([txs[2]!]))[0]!.ok).toBe(true);
+    expect(held).toHaveLength(1);
+    expect(harness.received.some((m) => m.type === 'txinv')).toBe(false);
+    held.shift()!();
+    const txinv = await harness.next('txinv');
+    expect(chunks(txinv.shortIds).sort()).toEqual([shortKeys[0]!, shortKeys[2]!].sort());
+    expect(held).toHaveLength(0);
     harness.session.close();
   });
 });
