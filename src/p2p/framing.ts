@@ -13,7 +13,8 @@ import { p2pMessageBytesMax } from './limits.ts';
 import { noiseMessageBytesMax, noiseTagBytes } from './noise/cipher-state.ts';
 
 const frameLengthBytes = 2;
-const messageLengthBytes = 4;
+/** The `u32 LE length` before each application message in the decrypted stream. */
+export const messageLengthBytes = 4;
 /** Largest plaintext of one Noise transport message: 65535 minus the 16-byte tag. */
 export const framePlaintextBytesMax = noiseMessageBytesMax - noiseTagBytes;
 
