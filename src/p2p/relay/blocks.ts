@@ -8,7 +8,9 @@ import type { Block } from '../../codec/block.ts';
 import type { BlockHeader } from '../../codec/header.ts';
 import { blockHash } from '../../consensus/pow.ts';
 import { fromHex, toHex } from '../../util/bytes.ts';
-import { compactFormOf, confirmTransactions, prefilledFor } from '../compact-relay.ts';
+import { compactFormOf, confirmTransactions, prefilledFor, type CompactForm } from '../compact-relay.ts';
+import type { CompactBlockMessage } from '../messages/compact-block.ts';
+import type { PrefilledBlockMessage } from '../messages/prefilled-block.ts';
 import { p2pOrphanParentRequestsMax } from '../limits.ts';
 import { InvType } from '../messages/inventory.ts';
 import { txShortKey } from '../messages/tx-inventory.ts';
@@ -41,11 +43,16 @@ export function announceBlock(state: RelayState, id: string, body?: Block): void
     if (peer.known.has(id)) continue;
     peer.known.add(id);
     if (form && wants(peer, Services.compactBlocks) && pushesTo(state, peer)) {
-      peer.send(wants(peer, Services.prefilledBlocks) ? prefilledFor(form, peer.known) : form.message);
+      peer.send(compactMessageFor(form, peer));
       continue;
     }
     peer.send({ type: 'inv', items: [{ kind: InvType.block, hash }] });
   }
+}
+
+/** A block's compact form as `peer` takes it: prefilled with what it is not known to hold, if it asked for that. */
+export function compactMessageFor(form: CompactForm, peer: Peer): CompactBlockMessage | PrefilledBlockMessage {
+  return wants(peer, Services.prefilledBlocks) ? prefilledFor(form, peer.known) : form.message;
 }
 
 export function onBlock(state: RelayState, peer: Peer, block: Block): void {

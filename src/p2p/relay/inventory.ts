@@ -7,7 +7,8 @@ import { toHex } from '../../util/bytes.ts';
 import { InvType, type InvItem } from '../messages/inventory.ts';
 import { txShortIdBytes, txShortKey } from '../messages/tx-inventory.ts';
 import { Services } from '../messages/version.ts';
-import { compactFormOf, prefilledFor } from '../compact-relay.ts';
+import { compactFormOf } from '../compact-relay.ts';
+import { compactMessageFor } from './blocks.ts';
 import type { Peer } from '../peer.ts';
 import { defer, requestBlocks } from './block-requests.ts';
 import { noteFirstDelivery } from './push-selection.ts';
@@ -85,7 +86,7 @@ export function onGetData(state: RelayState, peer: Peer, items: readonly InvItem
     } else if (item.kind === InvType.compactBlock) {
       const block = state.chain.getBlock(id);
       const form = block ? compactFormOf(block) : undefined;
-      if (form) peer.send(wants(peer, Services.prefilledBlocks) ? prefilledFor(form, peer.known) : form.message);
+      if (form) peer.send(compactMessageFor(form, peer));
       else missing.push({ kind: InvType.block, hash: item.hash });
     } else {
       const raw = state.txCache.get(id);
