@@ -93,7 +93,8 @@ export function knownOrComing(state: RelayState, id: string): boolean {
 
 /** A relayed block, whole: into the chain; an orphan fetches its parents, a heavier one raises the peer's best. */
 export function acceptRelayed(state: RelayState, peer: Peer, block: Block, id: string): void {
-  state.chain.addBlock(block).then(
+  state.adding.add(id);
+  state.chain.addBlock(block).finally(() => state.adding.delete(id)).then(
     (result) => {
       const h = block.header;
       if (result.status === 'orphan') onOrphan(state, peer, block, id, result.missing);
@@ -113,7 +114,12 @@ function onOrphan(state: RelayState, peer: Peer, block: Block, id: string, missi
   const { orphanLevel } = state;
   const level = orphanLevel.get(id) ?? 0;
   orphanLevel.delete(id);
-  if (level >= 1) state.ibd.fetchAncestors(peer);
+  // A parent that is one level down (an orphan's orphan), or that nobody has told us of — not held, not waiting for
+  // its transactions, not asked of anyone, not in its preverify — is a gap, not the race of a block a second (where
+  // the parent is on its way from whoever sent it): its past is fetched headers-first in one round trip, not level by
+  // level.
+  const told = (parent: string) => knownOrComing(state, parent) || state.requested.has(parent) || state.adding.has(parent);
+  if (level >= 1 || !missing.every(told)) state.ibd.fetchAncestors(peer);
   for (const parent of missing) orphanLevel.set(parent, level + 1);
   while (orphanLevel.size > p2pOrphanParentRequestsMax) orphanLevel.delete(orphanLevel.keys().next().value as string);
   requestBlocks(state, peer, missing);

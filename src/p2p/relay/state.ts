@@ -66,6 +66,8 @@ export interface RelayState extends RelayDeps {
    * gap of unknown depth, fetched headers-first in one round trip instead of one level per round trip.
    */
   readonly orphanLevel: Map<string, number>;
+  /** Relayed blocks handed to the chain and not yet settled (in their preverify): a child of one is no gap. */
+  readonly adding: Set<string>;
   /** Transaction announcements waiting for the next flush (p2pTxAnnounceDelayMs), a peer's in one message. */
   readonly txInvQueue: Map<Peer, QueuedTxInv[]>;
   /** Cancels the scheduled flush; undefined when none is. */
@@ -121,6 +123,7 @@ export function createRelayState(deps: RelayDeps): RelayState {
     completionTimers: new Map(),
     backupTimers: new Map(),
     orphanLevel: new Map(),
+    adding: new Set(),
     txInvQueue: new Map(),
     cancelTxInvFlush: undefined,
     pushers: [],
