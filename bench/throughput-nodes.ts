@@ -33,8 +33,10 @@ export function fail(what: string, detail?: unknown): never {
 
 // A failure outside main's await chain (a sampler's fetch) would end the process past the finally that stops the
 // nodes, leaving them running to skew the next bench on the box: fail() kills them first.
-process.on('unhandledRejection', (error) => fail('unhandled rejection', String(error)));
-process.on('uncaughtException', (error) => fail('uncaught exception', String(error)));
+// A fetch's own message ("fetch failed") says nothing: its cause (a reset, a refused connection) does.
+const described = (error: unknown): string => `${String(error)}${error instanceof Error && error.cause !== undefined ? ` (${String(error.cause)})` : ''}`;
+process.on('unhandledRejection', (error) => fail('unhandled rejection', described(error)));
+process.on('uncaughtException', (error) => fail('uncaught exception', described(error)));
 
 export async function startNode(checkout: string, name: string, extra: readonly string[]): Promise<BenchNode> {
   const dir = mkdtempSync(join(tmpdir(), `weft-throughput-${name}-`));

@@ -4,7 +4,7 @@
  * transfers from thousands of funded senders offered to A through batched `send_raw_transaction` at stepped rates.
  *
  *   npx tsx bench/throughput.ts [--steps 100,200,500,1000,2000,4000,8000] [--seconds 60] [--senders 4096]
- *                               [--checkout DIR] [--pow nice|full]
+ *                               [--checkout DIR] [--pow paced|nice|full]
  *   quick: npx tsx bench/throughput.ts --steps 100,300 --seconds 20
  *
  * Per step: offered (sent), admitted (answered with a hash, over the time until the last answer) and confirmed tx/s
@@ -15,9 +15,15 @@
  * behind A in blocks (worst sample of the step), the box's 1-minute load. Summary: the sustained rate, the highest
  * step whose confirmed rate is ≥ 95% of its offered rate with nothing of it left unconfirmed after the drain.
  *
- * The PoW thread is found as the thread of A, other than the main one, that burned the most CPU while A mined through
- * the funding (the Wasm mining worker), and reniced to 19 (`--pow nice`, the default: it takes only the CPU the nodes leave; regtest's difficulty follows
- * the hash rate, so blocks still come about once a second); `--pow full` leaves it at the nodes' priority.
+ * The PoW, three ways. `--pow nice` (the default): A mines with one thread (`--mine --threads 1`); the PoW thread is
+ * found as the thread of A, other than the main one, that burned the most CPU while A mined through the funding (the
+ * Wasm mining worker), and reniced to 19, so it takes only the CPU the nodes leave (regtest's difficulty follows its
+ * hash rate: on a loaded box blocks slow down, the starved miner bounding the rate). `--pow full` leaves that thread
+ * at the nodes' priority. `--pow paced`: A runs without its miner, and the bench mines A's templates as the network
+ * lab's miners do (bench/lab/miners.ts) — a block at Poisson times averaging one a second, on a template fetched with
+ * get_block_template every 500 ms and once A took the last block, submitted with submit_block. Regtest's difficulty
+ * then sits at the pow limit, so a nonce costs a couple of hashes and no core goes to hashing; A pays for the
+ * templates and submitted blocks over JSON-RPC instead, as a node serving a pool does.
  *
  * Any error answer (an RPC error, a refused transaction, a node exiting) stops the bench with exit code 1 and the
  * answer. Encoding and signing come from this checkout; `--checkout` picks the nodes' code, so the landed code runs
@@ -28,7 +34,8 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { regtestParams } from '../src/consensus/params.ts';
 import { encodeAddress } from '../src/crypto/address.ts';
-import { fanout, fee, transfer, wallet, type Wallet } from './load-generator.ts';
+import { labMinerKey, startMiners, type Miners } from './lab/miners.ts';
+import { fanout, fee, transfer, wallet, walletOfKey, type Wallet } from './load-generator.ts';
 import { blocksOf, cpuSince, fail, metricsOf, rpc, rssMb, sendRaw, startNode, stopNodes, threadCpu, watchConfirmations, type BenchNode, type CpuSplit } from './throughput-nodes.ts';
 
 const args = new Map<string, string>();
@@ -38,6 +45,7 @@ const stepSeconds = Number(args.get('seconds') ?? 60);
 const senderCount = Number(args.get('senders') ?? 4096);
 const checkout = resolve(args.get('checkout') ?? '.');
 const powMode = args.get('pow') ?? 'nice';
+if (!['paced', 'nice', 'full'].includes(powMode)) fail(`--pow ${powMode}: paced, nice or full`);
 const tickMs = 100;
 const unitsPerCoin = 100_000_000n;
 
@@ -91,7 +99,7 @@ interface StepResult {
   readonly cpuA: CpuSplit; readonly cpuB: CpuSplit; readonly rssA: number; readonly rssB: number; readonly lag: number; readonly load: number;
 }
 
-async function runStep(a: BenchNode, b: BenchNode, senders: Wallet[], rate: number, miningTid: number, sink: Uint8Array): Promise<StepResult> {
+async function runStep(a: BenchNode, b: BenchNode, senders: Wallet[], rate: number, miningTid: number | undefined, sink: Uint8Array): Promise<StepResult> {
   const count = Math.round(rate * stepSeconds);
   const raws = Array.from({ length: count }, (_, k) => transfer(senders[k % senders.length]!, sink, 1n));
   const cpuA0 = threadCpu(a.pid);
@@ -143,33 +151,53 @@ async function runStep(a: BenchNode, b: BenchNode, senders: Wallet[], rate: numb
   };
 }
 
-async function main(): Promise<void> {
-  const funder = wallet(9_999_999);
-  const sink = wallet(9_999_998).address;
-  const senders = Array.from({ length: senderCount }, (_, i) => wallet(i));
-  const total = steps.reduce((n, r) => n + Math.round(r * stepSeconds), 0);
-  const perSender = BigInt(Math.ceil(total / senderCount) + 1) * (fee + 1n);
-  console.log(`bench/throughput: nodes from ${checkout}; steps ${steps.join(', ')} tx/s × ${stepSeconds} s; ${senderCount} senders; PoW thread ${powMode === 'nice' ? 'reniced to 19' : 'at normal priority'}`);
-  const a = await startNode(checkout, 'A', ['--mine', '--threads', '1', '--miner-address', text(funder.address)]);
-  const b = await startNode(checkout, 'B', ['--addnode', `127.0.0.1:${a.p2p}`]);
-  await watchConfirmations(a, (hash) => { if (!confirmedAt.has(hash)) confirmedAt.set(hash, performance.now()); });
-  const cpuAtStart = threadCpu(a.pid);
-  const startedAt = performance.now();
-  await fund(a, funder, senders, perSender);
-  await until('B to catch up with A', 120_000, async () => (await blocksOf(b)) >= (await blocksOf(a)) - 2);
-  // Through the funding A mined a block a second or faster: its busiest thread but the main one is the PoW worker.
+const powModes: Record<string, string> = {
+  paced: 'paced by the bench: a block at Poisson times averaging 1 s, mined on A\'s templates at the pow limit',
+  nice: 'A\'s own PoW thread, reniced to 19',
+  full: 'A\'s own PoW thread, at normal priority',
+};
+
+/** `--pow paced`: the bench mines A's templates on the network's schedule; any error answer fails the bench. */
+function paceBlocks(a: BenchNode): Miners {
+  return startMiners([{ rpc: (method, params) => rpc(a, method, params) }], [{ node: 0, share: 1 }], { blockIntervalMs: 1000, templateRefreshMs: 500, random: Math.random });
+}
+
+/** `--pow nice|full`: A's PoW thread, the busiest but the main one while A mined through the funding; reniced for nice. */
+function ownMiningThread(a: BenchNode, cpuAtStart: Map<number, number>, startedAt: number): number {
   const mining = findMiningThread(a, cpuAtStart, performance.now() - startedAt);
   if (mining.tid === 0) fail('no thread but the main one burned CPU on A');
   if (powMode === 'nice') {
     const renice = spawnSync('renice', ['-n', '19', '-p', String(mining.tid)], { encoding: 'utf8' });
     if (renice.status !== 0) fail('renice', renice.stderr);
   }
-  console.log(`A's mining thread: tid ${mining.tid} (${(mining.share * 100).toFixed(0)}% of a core through the funding); A at ${await blocksOf(a)} blocks`);
+  console.log(`A's mining thread: tid ${mining.tid} (${(mining.share * 100).toFixed(0)}% of a core through the funding)`);
+  return mining.tid;
+}
+
+async function main(): Promise<void> {
+  // Paced, the bench's miner is paid to the lab's key for node 0; A's own miner to a key of the load generator.
+  const funder = powMode === 'paced' ? walletOfKey(labMinerKey(0)) : wallet(9_999_999);
+  const sink = wallet(9_999_998).address;
+  const senders = Array.from({ length: senderCount }, (_, i) => wallet(i));
+  const total = steps.reduce((n, r) => n + Math.round(r * stepSeconds), 0);
+  const perSender = BigInt(Math.ceil(total / senderCount) + 1) * (fee + 1n);
+  console.log(`bench/throughput: nodes from ${checkout}; steps ${steps.join(', ')} tx/s × ${stepSeconds} s; ${senderCount} senders; PoW ${powModes[powMode]}`);
+  const a = await startNode(checkout, 'A', powMode === 'paced' ? [] : ['--mine', '--threads', '1', '--miner-address', text(funder.address)]);
+  const b = await startNode(checkout, 'B', ['--addnode', `127.0.0.1:${a.p2p}`]);
+  await watchConfirmations(a, (hash) => { if (!confirmedAt.has(hash)) confirmedAt.set(hash, performance.now()); });
+  const cpuAtStart = threadCpu(a.pid);
+  const startedAt = performance.now();
+  const miners = powMode === 'paced' ? paceBlocks(a) : undefined;
+  await fund(a, funder, senders, perSender);
+  await until('B to catch up with A', 120_000, async () => (await blocksOf(b)) >= (await blocksOf(a)) - 2);
+  const miningTid = miners === undefined ? ownMiningThread(a, cpuAtStart, startedAt) : undefined;
+  console.log(`A at ${await blocksOf(a)} blocks`);
 
   console.log('offered | admitted | confirmed tx/s (step s) | left | submit→confirmed p50 / p95 / max s | blocks/s | A µs/tx main + other (mining CPU-s) | B µs/tx main + other | RSS A / B MB | B lag (blocks) | load');
   let sustained = 0;
   for (const rate of steps) {
-    const r = await runStep(a, b, senders, rate, mining.tid, sink);
+    const r = await runStep(a, b, senders, rate, miningTid, sink);
+    if (miners !== undefined && miners.errors.length > 0) fail('the paced miner', miners.errors);
     const perTx = (us: number) => (r.confirmedCount > 0 ? (us / r.confirmedCount).toFixed(0) : '—');
     console.log(
       `${r.offered.toFixed(0)} | ${r.admitted.toFixed(0)} | ${r.confirmed.toFixed(0)} (${r.seconds.toFixed(0)}) | ${r.left} | ${r.p50.toFixed(1)} / ${r.p95.toFixed(1)} / ${r.max.toFixed(1)} | ${r.blockRate.toFixed(2)} | ` +
@@ -178,6 +206,7 @@ async function main(): Promise<void> {
     if (r.confirmed >= 0.95 * r.offered && r.left === 0) sustained = Math.max(sustained, r.offered);
   }
   console.log(`sustained: ${sustained.toFixed(0)} tx/s (highest step with confirmed ≥ 95% of offered and nothing left behind)`);
+  await miners?.stop();
 }
 
 try {

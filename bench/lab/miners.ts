@@ -49,21 +49,35 @@ export function labMinerAddress(node: number): string {
   return encodeAddress(regtestParams.hrp, standardAddress(publicKeyFromPrivate(labMinerKey(node))));
 }
 
+/** What a miner needs of a node: its JSON-RPC (get_block_template, submit_block). */
+export interface MinerNode {
+  rpc: LabNode['rpc'];
+}
+
 export interface Miners {
   readonly mined: MinedBlock[];
   readonly errors: string[];
   stop(): Promise<void>;
 }
 
-export function startMiners(nodes: readonly LabNode[], shares: readonly MinerShare[], options: { blockIntervalMs: number; templateRefreshMs: number; random: () => number }): Miners {
+export function startMiners(nodes: readonly MinerNode[], shares: readonly MinerShare[], options: { blockIntervalMs: number; templateRefreshMs: number; random: () => number }): Miners {
   const templates = new Map<number, Template>();
   const mined: MinedBlock[] = [];
   const errors: string[] = [];
+  // A found block spends its template: a template asked for before the node took the miner's last block is stale
+  // (its block would be the same block again, or a sibling carrying the same transactions), and a block due while the
+  // node has no fresh template is found as soon as one comes, as a real miner resumes on the work its node pushes
+  // after a find.
+  const finds = new Map<number, number>();
+  const owed = new Set<number>();
   let stopped = false;
   const refresh = async (node: number): Promise<void> => {
+    const generation = finds.get(node) ?? 0;
     try {
       const t = await nodes[node]!.rpc('get_block_template', { miner_address: labMinerAddress(node) });
+      if ((finds.get(node) ?? 0) !== generation) return;
       templates.set(node, { ...t, atMs: Date.now() });
+      if (owed.delete(node)) void mineOn(node);
     } catch (error) {
       if (!stopped) errors.push(String(error));
     }
@@ -78,10 +92,11 @@ export function startMiners(nodes: readonly LabNode[], shares: readonly MinerSha
     for (const s of shares) if ((x -= s.share) < 0) return s.node;
     return shares.at(-1)!.node;
   };
-  const mineOne = async (): Promise<void> => {
-    const node = pick();
+  const mineOn = async (node: number): Promise<void> => {
     const t = templates.get(node);
-    if (t === undefined) return;
+    if (t === undefined) return void owed.add(node);
+    templates.delete(node);
+    finds.set(node, (finds.get(node) ?? 0) + 1);
     const found = searchNonce(fromHex(strip(t.pre_pow_hash)), BigInt(t.target), 0n, 1_000_000);
     if (found.nonce === null) return void errors.push('no nonce in range');
     const header = { ...decodeHeader(fromHex(strip(t.header))), nonce: found.nonce };
@@ -89,8 +104,12 @@ export function startMiners(nodes: readonly LabNode[], shares: readonly MinerSha
     const submittedAtMs = Date.now();
     try {
       const result = await nodes[node]!.rpc('submit_block', { block: `0x${toHex(block)}` });
+      // Templates asked for while the node took the block did not build on it; the next one does.
+      finds.set(node, finds.get(node)! + 1);
+      templates.delete(node);
+      void refresh(node);
+      if (result.status !== 'accepted') return void errors.push(`submit_block answered ${result.status} for its own template`);
       mined.push({ hash: String(result.hash), miner: node, submittedAtMs, templateAgeMs: submittedAtMs - t.atMs });
-      void refresh(node); // a miner that found a block starts on a new template at once
     } catch (error) {
       if (!stopped) errors.push(String(error));
     }
@@ -101,7 +120,7 @@ export function startMiners(nodes: readonly LabNode[], shares: readonly MinerSha
     const gap = -Math.log(1 - options.random()) * options.blockIntervalMs;
     timer = setTimeout(() => {
       if (stopped) return;
-      void mineOne();
+      void mineOn(pick());
       schedule();
     }, gap);
   };
