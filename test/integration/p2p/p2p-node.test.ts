@@ -119,6 +119,23 @@ describe('relay', () => {
     watcher.session.close();
   }, 60_000);
 
+  it('takes a pushed block on parents it holds during a sync round, not after the round', async () => {
+    net = createMemoryNet();
+    const a = await net.addNode(blocks.slice(0, 50));
+    const b = await net.addNode(blocks.slice(0, 50), { seeds: [{ host: '127.0.0.1', port: a.port }] });
+    await until(() => a.node.peerCount() === 1 && b.node.peerCount() === 1, 10_000, 'a–b link');
+    // A peer that claims a heavier chain and never answers getheaders holds a in a round (for the 60 s timeout).
+    const tip = blocks[1_499]!.header;
+    const stalling = await connectHarness(net.open(a.port), { network: 'regtest', version: versionFor(regtestParams, { bestBlueScore: tip.blueScore, bestBlueWork: tip.blueWork, selectedTip: blockHash(tip) }) });
+    await stalling.next('getheaders');
+    expect(a.node.syncStatus().state).toBe('syncing');
+    const [mined] = await extendChain(b.chain, 1, 12);
+    const minedId = toHex(blockHash(mined!.header));
+    await until(() => a.chain.has(minedId), 5_000, 'the pushed block taken during the round');
+    expect(a.node.syncStatus().state).toBe('syncing');
+    stalling.session.close();
+  }, 30_000);
+
   it('fetches the missing ancestors of a relayed orphan headers-first, not one level per round trip', async () => {
     net = createMemoryNet();
     const a = await net.addNode(blocks.slice(0, 20));
