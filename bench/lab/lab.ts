@@ -8,6 +8,7 @@ import { createLabNode, freePort, startLabNode, type LabNode } from './lab-node.
 import { noteJoin, startLateJoiner, type LateJoin, type LateJoinRecord } from './late-join.ts';
 import { startLink, type Link, type LinkShape } from './link.ts';
 import { attack } from './attacker.ts';
+import { startSpy, type Spy } from './spy.ts';
 import { startLoad, type LoadShape, type TxLoad, type WireMark } from './load.ts';
 import { eclipseAttempt, linksOf, type EclipseOutcome } from './events.ts';
 import { labMinerAddress, startMiners, type MinedBlock, type MinerShare } from './miners.ts';
@@ -85,6 +86,8 @@ export interface LabRun {
   readonly cutAtMs?: number;
   readonly healedAtMs?: number;
   readonly load?: TxLoad;
+  /** When the load stems some transfers: the node that announced each transaction to the spy first (spy.ts). */
+  readonly firstAnnouncer?: ReadonlyMap<string, number>;
   readonly eclipse?: EclipseOutcome;
   readonly lateJoin?: LateJoinRecord;
   readonly wireMarks: WireMarks;
@@ -167,8 +170,11 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
   }
   const { nodes, links } = await startNetwork(scenario, edges, random);
   const errors: string[] = [];
+  let spy: Spy | undefined;
   try {
     await waitForLinks(nodes, edges, scenario.lateJoin?.node);
+    // A load that stems some transfers is watched by the spy, to price what the stem hides.
+    spy = scenario.load?.stem ? await startSpy(nodes.filter((n) => n.index !== scenario.lateJoin?.node)) : undefined;
     log('network up; mining');
     const startedAtMs = Date.now();
     const miners = startMiners(nodes, scenario.miners, { blockIntervalMs: scenario.blockIntervalMs, templateRefreshMs: scenario.templateRefreshMs, random });
@@ -254,9 +260,11 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
     return {
       scenario, edges, diameter: diameter(scenario.nodes, edges), startedAtMs, mined: miners.mined, polls, nodes: summaries, wireBytes, wireMarks, attackerIds, restarts,
       ...(cutAtMs === undefined ? {} : { cutAtMs }), ...(healedAtMs === undefined ? {} : { healedAtMs }), ...(load === undefined ? {} : { load }), ...(eclipsed === undefined ? {} : { eclipse: eclipsed.outcome }),
+      ...(spy === undefined ? {} : { firstAnnouncer: spy.firstAnnouncer }),
       ...(lateJoin === undefined ? {} : { lateJoin }), errors,
     };
   } finally {
+    spy?.close();
     await Promise.all(nodes.map((n) => n?.stop()));
     await Promise.all([...links.values()].map((l) => l.close()));
   }

@@ -42,6 +42,9 @@ export interface RouteFigures {
   readonly everywhere: number;
   readonly p50: number;
   readonly p95: number;
+  /** Transfers the spy was announced (spy.ts), and of them those whose first announcer was the node they were sent to. */
+  readonly spied: number;
+  readonly originFirst: number;
 }
 
 const quantile = (xs: readonly number[], q: number) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!);
@@ -54,18 +57,23 @@ export function loadFigures(run: LabRun): LoadFigures | undefined {
   const offerS = ((load.offerEndedAtMs ?? marks.end.atMs) - load.offerStartedAtMs) / 1000;
   const confirmed: number[] = [];
   const everywhere: number[] = [];
-  const byRoute = { stem: { transfers: 0, ms: [] as number[] }, fluff: { transfers: 0, ms: [] as number[] } };
-  for (const [hash, { atMs, stem }] of load.submitted) {
+  const byRoute = { stem: { transfers: 0, ms: [] as number[], spied: 0, originFirst: 0 }, fluff: { transfers: 0, ms: [] as number[], spied: 0, originFirst: 0 } };
+  for (const [hash, { atMs, stem, node }] of load.submitted) {
     const c = load.confirmedAt.get(hash);
     if (c !== undefined) confirmed.push(c - atMs);
     const route = byRoute[stem ? 'stem' : 'fluff'];
     route.transfers++;
+    const announcer = run.firstAnnouncer?.get(hash);
+    if (announcer !== undefined) {
+      route.spied++;
+      if (announcer === node) route.originFirst++;
+    }
     const seen = load.seenAt.get(hash);
     if (seen === undefined || seen.some((t) => Number.isNaN(t))) continue;
     everywhere.push(Math.max(...seen) - atMs);
     route.ms.push(Math.max(...seen) - atMs);
   }
-  const routeFigures = (r: { transfers: number; ms: number[] }): RouteFigures => ({ transfers: r.transfers, everywhere: r.ms.length, p50: quantile(r.ms, 0.5), p95: quantile(r.ms, 0.95) });
+  const routeFigures = (r: (typeof byRoute)['stem']): RouteFigures => ({ transfers: r.transfers, everywhere: r.ms.length, p50: quantile(r.ms, 0.5), p95: quantile(r.ms, 0.95), spied: r.spied, originFirst: r.originFirst });
   const stemShape = run.scenario.load?.stem;
   const minedBetween = (fromMs: number, toMs: number) => run.mined.filter((b) => b.submittedAtMs >= fromMs && b.submittedAtMs < toMs).length;
   const baselineBlocks = minedBetween(baseline.from.atMs, baseline.to.atMs);
@@ -109,5 +117,6 @@ export function loadMarkdown(f: LoadFigures): string[] {
 
 function routeMarkdown(r: NonNullable<LoadFigures['propagationByRoute']>): string[] {
   const row = (name: string, f: RouteFigures) => `| load: ${name}: reaches every node, ms (p50 / p95; of transfers, reached every node) | ${f.p50.toFixed(0)} / ${f.p95.toFixed(0)} (${f.everywhere} of ${f.transfers}) |`;
-  return [row(`stem of ${r.hops} hops`, r.stem), row('announced at once', r.fluff)];
+  const spy = (name: string, f: RouteFigures) => `| load: ${name}: the spy's first announcer is the origin (of transfers it was announced) | ${f.spied === 0 ? '—' : `${((100 * f.originFirst) / f.spied).toFixed(0)} % (${f.originFirst} of ${f.spied})`} |`;
+  return [row(`stem of ${r.hops} hops`, r.stem), row('announced at once', r.fluff), spy(`stem of ${r.hops} hops`, r.stem), spy('announced at once', r.fluff)];
 }

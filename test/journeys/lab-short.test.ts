@@ -1,6 +1,7 @@
 // The network lab's own check (bench/lab/, docs/network.md), so the lab cannot rot: the short scenario (4 `weft
 // node` processes as shipped, links through the emulator, Poisson mining, a 10 tx/s load, half of it by Dandelion++
-// stem, 30 s) runs, every figure is produced, each node's log is kept, and no session through a link broke.
+// stem, 30 s, watched by the spy) runs, every figure is produced, each node's log is kept, and no session through a
+// link broke.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +40,12 @@ describe('network lab', () => {
       // Transfers by Dandelion++ stem and announced at once are reported apart, every transfer on one route.
       const routes = figures.load?.propagationByRoute;
       expect((routes?.stem.transfers ?? 0) + (routes?.fluff.transfers ?? 0)).toBe(figures.load?.submitted);
+      // The spy, a peer of every node, names each transfer's first announcer: the origin of nearly every transfer
+      // announced at once, of fewer of those that went by stem (the privacy the stem buys).
+      const share = (r: { spied: number; originFirst: number } | undefined) => (r === undefined || r.spied === 0 ? NaN : r.originFirst / r.spied);
+      expect(routes?.stem.spied).toBeGreaterThan(0);
+      expect(routes?.fluff.spied).toBeGreaterThan(0);
+      expect(share(routes?.stem)).toBeLessThan(share(routes?.fluff));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
