@@ -44,8 +44,13 @@ const steps = (args.get('steps') ?? '100,200,500,1000,2000,4000,8000').split(','
 const stepSeconds = Number(args.get('seconds') ?? 60);
 const senderCount = Number(args.get('senders') ?? 4096);
 const checkout = resolve(args.get('checkout') ?? '.');
+const powModes: Record<string, string> = {
+  paced: 'paced by the bench: a block at Poisson times averaging 1 s, mined on A\'s templates at the pow limit',
+  nice: 'A\'s own PoW thread, reniced to 19',
+  full: 'A\'s own PoW thread, at normal priority',
+};
 const powMode = args.get('pow') ?? 'nice';
-if (!['paced', 'nice', 'full'].includes(powMode)) fail(`--pow ${powMode}: paced, nice or full`);
+if (!(powMode in powModes)) fail(`--pow ${powMode}: one of ${Object.keys(powModes).join(', ')}`);
 const tickMs = 100;
 const unitsPerCoin = 100_000_000n;
 
@@ -151,11 +156,6 @@ async function runStep(a: BenchNode, b: BenchNode, senders: Wallet[], rate: numb
   };
 }
 
-const powModes: Record<string, string> = {
-  paced: 'paced by the bench: a block at Poisson times averaging 1 s, mined on A\'s templates at the pow limit',
-  nice: 'A\'s own PoW thread, reniced to 19',
-  full: 'A\'s own PoW thread, at normal priority',
-};
 
 /** `--pow paced`: the bench mines A's templates on the network's schedule; any error answer fails the bench. */
 function paceBlocks(a: BenchNode): Miners {

@@ -57,7 +57,8 @@ export function loadFigures(run: LabRun): LoadFigures | undefined {
   const offerS = ((load.offerEndedAtMs ?? marks.end.atMs) - load.offerStartedAtMs) / 1000;
   const confirmed: number[] = [];
   const everywhere: number[] = [];
-  const byRoute = { stem: { transfers: 0, ms: [] as number[], spied: 0, originFirst: 0 }, fluff: { transfers: 0, ms: [] as number[], spied: 0, originFirst: 0 } };
+  const emptyRoute = () => ({ transfers: 0, ms: [] as number[], spied: 0, originFirst: 0 });
+  const byRoute = { stem: emptyRoute(), fluff: emptyRoute() };
   for (const [hash, { atMs, stem, node }] of load.submitted) {
     const c = load.confirmedAt.get(hash);
     if (c !== undefined) confirmed.push(c - atMs);
@@ -73,7 +74,7 @@ export function loadFigures(run: LabRun): LoadFigures | undefined {
     everywhere.push(Math.max(...seen) - atMs);
     route.ms.push(Math.max(...seen) - atMs);
   }
-  const routeFigures = (r: (typeof byRoute)['stem']): RouteFigures => ({ transfers: r.transfers, everywhere: r.ms.length, p50: quantile(r.ms, 0.5), p95: quantile(r.ms, 0.95), spied: r.spied, originFirst: r.originFirst });
+  const routeFigures = (r: ReturnType<typeof emptyRoute>): RouteFigures => ({ transfers: r.transfers, everywhere: r.ms.length, p50: quantile(r.ms, 0.5), p95: quantile(r.ms, 0.95), spied: r.spied, originFirst: r.originFirst });
   const stemShape = run.scenario.load?.stem;
   const minedBetween = (fromMs: number, toMs: number) => run.mined.filter((b) => b.submittedAtMs >= fromMs && b.submittedAtMs < toMs).length;
   const baselineBlocks = minedBetween(baseline.from.atMs, baseline.to.atMs);

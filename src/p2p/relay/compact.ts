@@ -44,10 +44,11 @@ export function onCompactBlock(state: RelayState, peer: Peer, message: CompactBl
   if (!meetsOwnTarget(message.header, hash)) {
     return state.onBlockRejected(peer, new BlockRuleError('pow.insufficient', 'compact block: hash above the target its bits encode'));
   }
+  const parents = message.header.parents.map(toHex);
   // During a sync round a block on parents we hold is news on top of what we have, taken now; one on parents the
   // round may still bring waits for it (deferred, asked for after the round).
-  if (state.ibd.running() && !message.header.parents.every((p) => chain.has(toHex(p)))) return defer(state, id, peer);
-  if (!solicited && !message.header.parents.every((p) => knownOrComing(state, toHex(p))) && !peer.orphanAllowance.take()) {
+  if (state.ibd.running() && !parents.every((p) => chain.has(p))) return defer(state, id, peer);
+  if (!solicited && !parents.every((p) => knownOrComing(state, p)) && !peer.orphanAllowance.take()) {
     return orphanOverAllowance(state, peer, message.header, id);
   }
   if (!solicited) noteFirstDelivery(state, peer);
